@@ -1,0 +1,27 @@
+// flak — status codes for expected conditions (bad input, full pools, bad blobs).
+#pragma once
+
+#include <cstdint>
+
+namespace flak {
+
+/// Result of an operation that can fail for expected reasons. Programmer errors go through
+/// FLAK_ASSERT instead. Every value has a stable name (statusName) for logs and tests.
+enum class Status : std::uint8_t {
+    Ok = 0,
+    NullMemory,      ///< a memory pointer was null
+    Misaligned,      ///< memory or a requested alignment did not meet the requirement
+    TooSmall,        ///< the memory handed in is smaller than requiredBytes() said
+    OutOfMemory,     ///< an arena had no room left for the request
+    PoolFull,        ///< a fixed pool had no free slot
+    NullHandle,      ///< the handle was the null handle
+    StaleHandle,     ///< the handle's slot was freed (and maybe reused) since it was issued
+    BadMarker,       ///< an arena marker was rewound out of LIFO order
+    InvalidArgument, ///< an argument was out of its documented range (NaN, negative size, ...)
+    Count            ///< number of values; not a status
+};
+
+/// Stable, human-readable name of a status ("Ok", "PoolFull", ...). Never null.
+const char* statusName(Status status);
+
+} // namespace flak
