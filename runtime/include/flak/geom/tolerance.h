@@ -1,0 +1,42 @@
+// flak — the tolerance policy every narrow-phase kernel follows. One place, read it first.
+//
+// 1. Closed sets. Shapes are closed: touching is contact. A sphere whose squared distance to a
+//    triangle equals r^2 hits it; boxes sharing a face overlap; a segment ending exactly on a
+//    triangle hits it at t = 1.
+// 2. Float in, float out, no epsilons inside the decision. Kernels decide with the plain float
+//    computation of their method (signs of determinants, comparisons of squared distances). They
+//    do not add fudge margins that would make answers depend on scale. Exceptions are named in the
+//    kernel's header (the watertight ray test's double-precision fallback, the coplanarity rule
+//    below).
+// 3. The tolerance band. Where float rounding can flip an answer, the flip is confined to a band
+//    around the decision boundary of width
+//        band = kToleranceRelative * scale,
+//    where `scale` is the largest absolute coordinate (or radius, or length) among the kernel's
+//    inputs after they are expressed relative to the kernel's own local origin. Oracle tests
+//    compare with a double or exact reference and forgive a disagreement only when the reference's
+//    decisive distance (separation, penetration, gap along the ray, ...) lies within the band;
+//    every other disagreement fails the test. Each kernel's header states what its decisive
+//    distance is.
+// 4. Coplanarity. Two triangles are treated as coplanar when every vertex of one has an orientation
+//    determinant against the other's plane of exactly zero in float — the case the method must
+//    handle with its 2D branch. Nearly coplanar pairs take the 3D path and live with rule 3.
+// 5. Degenerate input. Zero-area triangles, zero-length segments and zero radii are valid input:
+//    a zero-area triangle behaves as its segment or point; a zero-length segment as a point. A
+//    kernel never divides by a quantity it has not checked.
+// 6. Non-finite input. Any NaN or infinity in an input gives "no hit" / "no contact" (outputs are
+//    left in their documented no-hit state), never a crash, never a hang; iterative kernels (GJK)
+//    run for a bounded number of iterations.
+#pragma once
+
+namespace flak {
+
+/// Relative width of the tolerance band (see rule 3): 1e-5 of the input scale, about 84 float
+/// ulps at the scale's magnitude — wide enough for the few dozen roundings a kernel performs, narrow
+/// enough that any real logic error (wrong sign, missed case) shows up far outside it.
+constexpr float kToleranceRelative = 1e-5f;
+
+/// Iteration cap of iterative kernels (GJK and its ray cast). Convergence on well-formed input
+/// takes far fewer; the cap bounds the cost on adversarial or non-finite input.
+constexpr int kMaxGjkIterations = 64;
+
+} // namespace flak
