@@ -18,6 +18,14 @@ enum class Status : std::uint8_t {
     StaleHandle,     ///< the handle's slot was freed (and maybe reused) since it was issued
     BadMarker,       ///< an arena marker was rewound out of LIFO order
     InvalidArgument, ///< an argument was out of its documented range (NaN, negative size, ...)
+    BlobBadMagic,          ///< the bytes are not a flak blob
+    BlobUnsupportedVersion,///< a flak blob of a format version this build does not read
+    BlobLayoutMismatch,    ///< written by a build with other struct layouts (layout hash differs)
+    BlobWrongEndian,       ///< a valid blob in the other byte order (swap it in place first)
+    BlobTruncated,         ///< fewer bytes than the blob says it has
+    BlobBadChecksum,       ///< payload bytes changed since baking
+    BlobMisaligned,        ///< the blob's address is not 16-byte aligned
+    BlobCorrupt,           ///< checksum fine but the structure is inconsistent (see BlobError::what)
     Count            ///< number of values; not a status
 };
 

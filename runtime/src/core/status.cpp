@@ -14,6 +14,14 @@ const char* statusName(Status status) {
     case Status::StaleHandle: return "StaleHandle";
     case Status::BadMarker: return "BadMarker";
     case Status::InvalidArgument: return "InvalidArgument";
+    case Status::BlobBadMagic: return "BlobBadMagic";
+    case Status::BlobUnsupportedVersion: return "BlobUnsupportedVersion";
+    case Status::BlobLayoutMismatch: return "BlobLayoutMismatch";
+    case Status::BlobWrongEndian: return "BlobWrongEndian";
+    case Status::BlobTruncated: return "BlobTruncated";
+    case Status::BlobBadChecksum: return "BlobBadChecksum";
+    case Status::BlobMisaligned: return "BlobMisaligned";
+    case Status::BlobCorrupt: return "BlobCorrupt";
     case Status::Count: break;
     }
     return "Unknown";

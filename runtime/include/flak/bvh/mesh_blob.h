@@ -1,0 +1,84 @@
+// flak — a baked mesh blob, viewed in place: load (validate), byte-swap, decode.
+#pragma once
+
+#include <flak/bvh/blob_format.h>
+#include <flak/math/aabb.h>
+#include <flak/math/vec3.h>
+#include <flak/status.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace flak {
+
+/// A validated blob, read in place: every pointer points into the caller's bytes, which must
+/// outlive the view and stay unchanged. Cheap to copy (pointers and counts). Thread-safe to read.
+struct MeshBlob {
+    const BlobHeader* header = nullptr;
+    const BvhNode* nodes = nullptr;
+    const float* vertices = nullptr;         ///< xyz per vertex
+    const std::uint16_t* triangles = nullptr;
+    const std::uint32_t* block_bases = nullptr;
+    const std::uint16_t* materials = nullptr; ///< null when the blob has none
+    const std::uint32_t* source_ids = nullptr; ///< null when the blob has none
+    const BuildStats* stats = nullptr;        ///< null when the blob has none
+    std::uint32_t node_count = 0;
+    std::uint32_t vertex_count = 0;
+    std::uint32_t triangle_count = 0;
+    Vec3 quant_origin;
+    Vec3 quant_scale;
+    Aabb bounds; ///< the mesh's exact AABB (empty for an empty mesh)
+};
+
+/// Why a load or swap refused a blob: the status, a static description and the byte offset
+/// of the first offending field (0 when not about one field).
+struct BlobError {
+    Status status = Status::Ok;
+    const char* what = "";
+    std::uint64_t offset = 0;
+};
+
+/// Validates [data, data + size) in one linear pass and, on success, fills out_blob with views
+/// into it. Checks: alignment (16), magic, version, layout hash, byte order, sizes, the payload
+/// checksum, every section's bounds and size, and the structure (skip links forward and inside
+/// the node array, leaves covering the triangles in order exactly once, vertex references in
+/// range, finite vertices and bounds). Never reads outside the given bytes, never allocates.
+/// Returns the status (out_error, if given, says what and where); out_blob is left empty on error.
+[[nodiscard]] Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob,
+                                  BlobError* out_error = nullptr);
+
+/// Converts a blob written in the other byte order to this host's order, in place, and updates
+/// its checksum. Validates the header, table and checksum first (same statuses as loadMeshBlob);
+/// on any error nothing is changed. A blob already in host order returns Ok untouched.
+[[nodiscard]] Status swapBlobByteOrder(void* data, std::size_t size, BlobError* out_error = nullptr);
+
+/// Decoded (conservative) box of a node.
+inline void nodeBounds(const MeshBlob& blob, const BvhNode& node, Aabb& out) {
+    set(blob.quant_origin.x + static_cast<float>(node.lo[0]) * blob.quant_scale.x,
+        blob.quant_origin.y + static_cast<float>(node.lo[1]) * blob.quant_scale.y,
+        blob.quant_origin.z + static_cast<float>(node.lo[2]) * blob.quant_scale.z, out.min);
+    set(blob.quant_origin.x + static_cast<float>(node.hi[0]) * blob.quant_scale.x,
+        blob.quant_origin.y + static_cast<float>(node.hi[1]) * blob.quant_scale.y,
+        blob.quant_origin.z + static_cast<float>(node.hi[2]) * blob.quant_scale.z, out.max);
+}
+
+/// Vertex indices of triangle `tri` (leaf order). tri < triangle_count.
+inline void triangleIndices(const MeshBlob& blob, std::uint32_t tri, std::uint32_t out_index[3]) {
+    const std::uint32_t base = blob.block_bases[tri / kTriangleBlock];
+    const std::uint32_t code = blob.triangles[tri];
+    out_index[0] = base + (code & 31u);
+    out_index[1] = base + ((code >> 5) & 31u);
+    out_index[2] = base + ((code >> 10) & 31u);
+}
+
+/// Vertex positions of triangle `tri` (leaf order). tri < triangle_count.
+inline void triangleVertices(const MeshBlob& blob, std::uint32_t tri, Vec3& out_a, Vec3& out_b, Vec3& out_c) {
+    std::uint32_t idx[3];
+    triangleIndices(blob, tri, idx);
+    const float* v = blob.vertices;
+    set(v[3 * idx[0]], v[3 * idx[0] + 1], v[3 * idx[0] + 2], out_a);
+    set(v[3 * idx[1]], v[3 * idx[1] + 1], v[3 * idx[1] + 2], out_b);
+    set(v[3 * idx[2]], v[3 * idx[2] + 1], v[3 * idx[2] + 2], out_c);
+}
+
+} // namespace flak

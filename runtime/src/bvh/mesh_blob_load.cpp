@@ -1,0 +1,118 @@
+#include "bvh/blob_parse.h"
+
+#include <cmath>
+#include <initializer_list>
+
+namespace flak {
+
+using detail::fail;
+
+namespace {
+
+template <typename T>
+const T* sectionPointer(const unsigned char* p, const detail::ParsedBlob& parsed, SectionKind kind, std::uint32_t& out_count) {
+    const int i = parsed.by_kind[static_cast<std::uint32_t>(kind)];
+    if (i < 0) {
+        out_count = 0;
+        return nullptr;
+    }
+    out_count = parsed.sections[i].count;
+    return reinterpret_cast<const T*>(p + parsed.sections[i].offset);
+}
+
+// The structural pass: one forward sweep over nodes, triangles and vertices.
+Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t tris_at, BlobError* err) {
+    for (std::uint32_t v = 0; v < 3 * b.vertex_count; ++v)
+        if (!std::isfinite(b.vertices[v])) return fail(err, Status::BlobCorrupt, "vertex is NaN or infinite", 0);
+
+    if (b.triangle_count == 0) {
+        if (b.node_count != 0) return fail(err, Status::BlobCorrupt, "nodes without triangles", nodes_at);
+        return Status::Ok;
+    }
+    if (b.node_count == 0) return fail(err, Status::BlobCorrupt, "triangles without nodes", nodes_at);
+
+    // Leaves must list the triangles in order, each exactly once: then every triangle is
+    // reachable from exactly one leaf and triangle ids are the leaf order.
+    std::uint32_t next_triangle = 0;
+    for (std::uint32_t i = 0; i < b.node_count; ++i) {
+        const BvhNode& n = b.nodes[i];
+        const std::uint64_t at = nodes_at + std::uint64_t{i} * sizeof(BvhNode);
+        for (int a = 0; a < 3; ++a)
+            if (n.lo[a] > n.hi[a]) return fail(err, Status::BlobCorrupt, "node bounds inverted", at);
+        if (isLeaf(n)) {
+            if ((n.info & 0x7C000000u) >> 26 >= kMaxLeafTriangles)
+                return fail(err, Status::BlobCorrupt, "leaf holds too many triangles", at + 12);
+            if (leafFirst(n) != next_triangle)
+                return fail(err, Status::BlobCorrupt, "leaf triangles not contiguous in leaf order", at + 12);
+            next_triangle += leafCount(n);
+            if (next_triangle > b.triangle_count)
+                return fail(err, Status::BlobCorrupt, "leaf triangles past the end", at + 12);
+        } else {
+            // An internal node covers itself and at least one child; its skip stays inside.
+            if (n.info < 2 || std::uint64_t{i} + n.info > b.node_count)
+                return fail(err, Status::BlobCorrupt, "skip link out of range", at + 12);
+        }
+    }
+    if (next_triangle != b.triangle_count)
+        return fail(err, Status::BlobCorrupt, "triangles not covered by leaves", nodes_at);
+    if (!isLeaf(b.nodes[0]) ? b.nodes[0].info != b.node_count : b.node_count != 1)
+        return fail(err, Status::BlobCorrupt, "root does not span the node array", nodes_at + 12);
+
+    for (std::uint32_t t = 0; t < b.triangle_count; ++t) {
+        const std::uint32_t code = b.triangles[t];
+        if ((code & 0x8000u) != 0) return fail(err, Status::BlobCorrupt, "triangle code uses bit 15", tris_at + 2u * t);
+        const std::uint32_t base = b.block_bases[t / kTriangleBlock];
+        const std::uint32_t far = ((code & 31u) > ((code >> 5) & 31u) ? (code & 31u) : ((code >> 5) & 31u));
+        const std::uint32_t top = far > ((code >> 10) & 31u) ? far : ((code >> 10) & 31u);
+        if (std::uint64_t{base} + top >= b.vertex_count)
+            return fail(err, Status::BlobCorrupt, "triangle references a vertex past the end", tris_at + 2u * t);
+    }
+    return Status::Ok;
+}
+
+} // namespace
+
+Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob, BlobError* out_error) {
+    out_blob = MeshBlob{};
+    if (out_error != nullptr) *out_error = BlobError{};
+    const unsigned char* p = static_cast<const unsigned char*>(data);
+    detail::ParsedBlob parsed;
+    const Status parse_status = detail::parseBlob(p, size, false, parsed, out_error);
+    if (parse_status != Status::Ok) return parse_status;
+
+    for (SectionKind required : {SectionKind::Nodes, SectionKind::Vertices, SectionKind::Triangles, SectionKind::BlockBases})
+        if (parsed.by_kind[static_cast<std::uint32_t>(required)] < 0)
+            return fail(out_error, Status::BlobCorrupt, "a required section is missing", 0);
+
+    MeshBlob b;
+    b.header = reinterpret_cast<const BlobHeader*>(p);
+    std::uint32_t count = 0;
+    b.nodes = sectionPointer<BvhNode>(p, parsed, SectionKind::Nodes, b.node_count);
+    b.vertices = sectionPointer<float>(p, parsed, SectionKind::Vertices, b.vertex_count);
+    b.triangles = sectionPointer<std::uint16_t>(p, parsed, SectionKind::Triangles, b.triangle_count);
+    b.block_bases = sectionPointer<std::uint32_t>(p, parsed, SectionKind::BlockBases, count);
+    if (b.triangle_count > kMaxBlobTriangles)
+        return fail(out_error, Status::BlobCorrupt, "more triangles than the format allows", 0);
+    if (count != (b.triangle_count + kTriangleBlock - 1) / kTriangleBlock)
+        return fail(out_error, Status::BlobCorrupt, "block base count does not match the triangles", 0);
+    b.materials = sectionPointer<std::uint16_t>(p, parsed, SectionKind::Materials, count);
+    if (b.materials != nullptr && count != b.triangle_count)
+        return fail(out_error, Status::BlobCorrupt, "material count does not match the triangles", 0);
+    b.source_ids = sectionPointer<std::uint32_t>(p, parsed, SectionKind::SourceIds, count);
+    if (b.source_ids != nullptr && count != b.triangle_count)
+        return fail(out_error, Status::BlobCorrupt, "source id count does not match the triangles", 0);
+    b.stats = sectionPointer<BuildStats>(p, parsed, SectionKind::BuildStats, count);
+
+    const BlobHeader& h = *b.header;
+    set(h.bounds_min[0], h.bounds_min[1], h.bounds_min[2], b.quant_origin);
+    set(h.quant_scale[0], h.quant_scale[1], h.quant_scale[2], b.quant_scale);
+
+    const Status structure = checkStructure(b, parsed.sections[parsed.by_kind[1]].offset,
+                                            parsed.sections[parsed.by_kind[3]].offset, out_error);
+    if (structure != Status::Ok) return structure;
+    fromPoints(reinterpret_cast<const Vec3*>(b.vertices), b.vertex_count, b.bounds);
+    out_blob = b;
+    return Status::Ok;
+}
+
+} // namespace flak

@@ -1,0 +1,58 @@
+// Test helper: bake a generated mesh to blob bytes through the baker library, and hold bytes at
+// a 16-byte aligned address.
+#pragma once
+
+#include "blob_inspect.h"
+#include "blob_write.h"
+#include "bvh_build.h"
+#include "prepare.h"
+#include "support/mesh_gen.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+namespace flak::test {
+
+struct BakeSettings {
+    bake::BuildOptions build;
+    bake::PrepareOptions prepare;
+    bake::WriteOptions write;
+};
+
+inline std::vector<unsigned char> bakeBytes(const Mesh& mesh, const BakeSettings& settings = {},
+                                            bake::SourceMesh* out_prepared = nullptr) {
+    bake::SourceMesh source;
+    source.positions = mesh.positions;
+    source.indices = mesh.indices;
+    const bake::BakeError prep = bake::prepareMesh(source, settings.prepare);
+    EXPECT_FALSE(prep.failed()) << prep.message;
+    const bake::BuiltTree tree = bake::buildBvh(source.positions, source.indices, settings.build);
+    std::vector<unsigned char> bytes;
+    bake::WriteOptions write = settings.write;
+    write.max_leaf = settings.build.max_leaf;
+    const bake::BakeError err = bake::writeBlob(source, tree, write, bytes);
+    EXPECT_FALSE(err.failed()) << err.message;
+    if (out_prepared != nullptr) *out_prepared = std::move(source);
+    return bytes;
+}
+
+/// Bytes copied to a 16-byte aligned address (vector storage alone does not promise it).
+class AlignedBytes {
+public:
+    explicit AlignedBytes(const std::vector<unsigned char>& bytes) : m_storage(bytes.size() + 16), m_size(bytes.size()) {
+        const std::size_t shift = (16 - (reinterpret_cast<std::uintptr_t>(m_storage.data()) & 15u)) & 15u;
+        m_data = m_storage.data() + shift;
+        std::memcpy(m_data, bytes.data(), bytes.size());
+    }
+    unsigned char* data() { return m_data; }
+    std::size_t size() const { return m_size; }
+
+private:
+    std::vector<unsigned char> m_storage;
+    unsigned char* m_data;
+    std::size_t m_size;
+};
+
+} // namespace flak::test

@@ -1,0 +1,119 @@
+#include "blob_inspect.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace flak::bake {
+
+BlobSummary summarize(const MeshBlob& blob, bool big_endian) {
+    BlobSummary s;
+    s.triangles = blob.triangle_count;
+    s.vertices = blob.vertex_count;
+    s.nodes = blob.node_count;
+    s.bytes = blob.header->total_bytes;
+    s.bytes_per_triangle = blob.triangle_count ? double(s.bytes) / blob.triangle_count : 0.0;
+    for (std::uint32_t i = 0; i < blob.node_count; ++i) s.leaves += isLeaf(blob.nodes[i]) ? 1u : 0u;
+    if (blob.stats != nullptr) {
+        s.depth = blob.stats->depth;
+        s.sah_cost = blob.stats->sah_cost;
+        s.dropped_degenerate = blob.stats->dropped_degenerate;
+        s.welded_vertices = blob.stats->welded_vertices;
+        s.copied_vertices = blob.stats->copied_vertices;
+        s.source_triangles = blob.stats->source_triangles;
+        s.max_leaf = blob.stats->max_leaf_triangles;
+    }
+    s.big_endian = big_endian;
+    return s;
+}
+
+std::string toJson(const BlobSummary& s) {
+    char buf[1024];
+    std::snprintf(buf, sizeof(buf),
+                  "{\"triangles\": %u, \"vertices\": %u, \"bytes\": %llu, \"bytes_per_triangle\": %.3f, "
+                  "\"nodes\": %u, \"leaves\": %u, \"depth\": %u, \"sah_cost\": %.3f, \"build_seconds\": %.6f, "
+                  "\"dropped_degenerate\": %u, \"welded_vertices\": %u, \"copied_vertices\": %u, "
+                  "\"source_triangles\": %u, \"max_leaf\": %u, \"endian\": \"%s\"}",
+                  s.triangles, s.vertices, static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle, s.nodes,
+                  s.leaves, s.depth, s.sah_cost, s.build_seconds, s.dropped_degenerate, s.welded_vertices,
+                  s.copied_vertices, s.source_triangles, s.max_leaf, s.big_endian ? "big" : "little");
+    return buf;
+}
+
+std::string toText(const BlobSummary& s) {
+    char buf[1024];
+    std::snprintf(buf, sizeof(buf),
+                  "triangles        %u (source %u, dropped degenerate %u)\n"
+                  "vertices         %u (welded %u, window copies %u)\n"
+                  "bytes            %llu (%.2f per triangle, %s-endian)\n"
+                  "nodes            %u (%u leaves of at most %u triangles, depth %u)\n"
+                  "SAH cost         %.2f\n",
+                  s.triangles, s.source_triangles, s.dropped_degenerate, s.vertices, s.welded_vertices,
+                  s.copied_vertices, static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle,
+                  s.big_endian ? "big" : "little", s.nodes, s.leaves, s.max_leaf, s.depth, s.sah_cost);
+    return buf;
+}
+
+std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
+    std::vector<std::string> problems;
+    auto report = [&](const std::string& p) {
+        if (problems.size() < limit) problems.push_back(p);
+    };
+    std::vector<std::uint32_t> reached(blob.triangle_count, 0);
+    // Proper tree: walk with an explicit stack of open ranges; each internal node's children must
+    // tile [i + 1, i + skip) exactly.
+    struct Open {
+        std::uint32_t node, end;
+    };
+    std::vector<Open> open;
+    for (std::uint32_t i = 0; i < blob.node_count; ++i) {
+        while (!open.empty() && open.back().end == i) open.pop_back();
+        const BvhNode& n = blob.nodes[i];
+        const std::uint32_t end = i + skipOf(n);
+        if (!open.empty() && end > open.back().end)
+            report("node " + std::to_string(i) + " runs past its parent " + std::to_string(open.back().node));
+        Aabb box;
+        nodeBounds(blob, n, box);
+        if (!open.empty()) {
+            Aabb parent;
+            nodeBounds(blob, blob.nodes[open.back().node], parent);
+            if (!contains(parent, box))
+                report("node " + std::to_string(i) + " box not inside its parent's box");
+        } else if (i != 0) {
+            report("node " + std::to_string(i) + " lies outside the root's subtree");
+        }
+        if (isLeaf(n)) {
+            for (std::uint32_t t = leafFirst(n); t < leafFirst(n) + leafCount(n) && t < blob.triangle_count; ++t) {
+                ++reached[t];
+                Vec3 a, b, c;
+                triangleVertices(blob, t, a, b, c);
+                if (!contains(box, a) || !contains(box, b) || !contains(box, c))
+                    report("triangle " + std::to_string(t) + " not inside its leaf box (node " + std::to_string(i) + ")");
+            }
+        } else {
+            open.push_back({i, end});
+        }
+    }
+    for (std::uint32_t t = 0; t < blob.triangle_count; ++t)
+        if (reached[t] != 1)
+            report("triangle " + std::to_string(t) + " reached " + std::to_string(reached[t]) + " times");
+    return problems;
+}
+
+Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage, MeshBlob& out,
+                    BlobError& error, bool& out_was_foreign) {
+    // A 16-aligned private copy: vectors of bytes are not guaranteed to be aligned for the view.
+    storage.assign(bytes.size() + 16, 0);
+    const std::size_t shift = (16 - (reinterpret_cast<std::uintptr_t>(storage.data()) & 15u)) & 15u;
+    unsigned char* data = storage.data() + shift;
+    std::memcpy(data, bytes.data(), bytes.size());
+    out_was_foreign = false;
+    Status status = loadMeshBlob(data, bytes.size(), out, &error);
+    if (status == Status::BlobWrongEndian) {
+        out_was_foreign = true;
+        status = swapBlobByteOrder(data, bytes.size(), &error);
+        if (status == Status::Ok) status = loadMeshBlob(data, bytes.size(), out, &error);
+    }
+    return status;
+}
+
+} // namespace flak::bake

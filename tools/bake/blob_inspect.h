@@ -1,0 +1,37 @@
+// Describing and deeply verifying blobs (the `inspect` and `verify` commands, and the tests).
+#pragma once
+
+#include <flak/bvh/mesh_blob.h>
+
+#include <string>
+#include <vector>
+
+namespace flak::bake {
+
+/// Facts about a loaded blob, as printed by `inspect` and `bake --json`.
+struct BlobSummary {
+    std::uint32_t triangles = 0, vertices = 0, nodes = 0, leaves = 0, depth = 0;
+    std::uint64_t bytes = 0;
+    double bytes_per_triangle = 0.0;
+    double sah_cost = 0.0;
+    double build_seconds = 0.0; ///< from the bake run; not stored in the blob
+    std::uint32_t dropped_degenerate = 0, welded_vertices = 0, copied_vertices = 0, source_triangles = 0,
+                  max_leaf = 0;
+    bool big_endian = false;
+};
+
+BlobSummary summarize(const MeshBlob& blob, bool big_endian);
+std::string toJson(const BlobSummary& s);
+std::string toText(const BlobSummary& s);
+
+/// Deep self-check beyond the loader's: the skip links form a proper tree (every internal node's
+/// children tile its range), every triangle is reachable from exactly one leaf, every node's
+/// decoded box contains its children's boxes and its triangles' vertices. Returns the problems
+/// found (empty when the blob is sound), at most `limit` of them.
+std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit = 20);
+
+/// Loads bytes in either byte order (a foreign blob is swapped in a private copy held by `storage`).
+Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage, MeshBlob& out,
+                    BlobError& error, bool& out_was_foreign);
+
+} // namespace flak::bake

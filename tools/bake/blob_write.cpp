@@ -1,0 +1,223 @@
+#include "blob_write.h"
+
+#include <flak/align.h>
+#include <flak/bvh/mesh_blob.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace flak::bake {
+
+namespace {
+
+// Writes scalars in the target byte order at explicit offsets.
+class ByteWriter {
+public:
+    ByteWriter(std::vector<unsigned char>& bytes, bool swap) : m_bytes(bytes), m_swap(swap) {}
+    template <typename T>
+    void put(std::size_t at, T value) {
+        unsigned char b[sizeof(T)];
+        std::memcpy(b, &value, sizeof(T));
+        if (m_swap) std::reverse(b, b + sizeof(T));
+        std::memcpy(m_bytes.data() + at, b, sizeof(T));
+    }
+
+private:
+    std::vector<unsigned char>& m_bytes;
+    bool m_swap;
+};
+
+bool hostIsBigEndian() {
+    const std::uint32_t one = 1;
+    unsigned char b;
+    std::memcpy(&b, &one, 1);
+    return b == 0;
+}
+
+// Quantization grid: origin at the mesh minimum, 65535 steps per axis, the step nudged up until
+// the last step reaches the maximum in the runtime's own float decode.
+void makeGrid(const Aabb& bounds, Vec3& out_origin, Vec3& out_scale) {
+    out_origin = bounds.min;
+    for (int a = 0; a < 3; ++a) {
+        const float extent = bounds.max[a] - bounds.min[a];
+        float s = extent > 0.0f ? extent / 65535.0f : 0.0f;
+        while (s > 0.0f && bounds.min[a] + 65535.0f * s < bounds.max[a])
+            s = std::nextafter(s, std::numeric_limits<float>::infinity());
+        out_scale[a] = s;
+    }
+}
+
+std::uint16_t quantize(float v, float origin, float scale, bool round_up) {
+    if (scale == 0.0f) return 0;
+    const double exact = (double(v) - origin) / scale;
+    long q = round_up ? static_cast<long>(std::ceil(exact)) : static_cast<long>(std::floor(exact));
+    q = std::clamp(q, 0L, 65535L);
+    auto decode = [&](long k) { return origin + static_cast<float>(k) * scale; }; // runtime formula
+    if (round_up) {
+        while (q < 65535 && decode(q) < v) ++q;
+    } else {
+        while (q > 0 && decode(q) > v) --q;
+    }
+    return static_cast<std::uint16_t>(q);
+}
+
+// Orders vertices by first use in leaf order and copies a vertex when a block of 8 triangles can
+// no longer reach its latest copy with 5-bit offsets.
+void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& order, std::vector<Vec3>& out_vertices,
+                  std::vector<std::uint32_t>& out_bases, std::vector<std::uint16_t>& out_codes,
+                  std::uint32_t& out_copies) {
+    constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+    std::vector<std::uint32_t> latest(mesh.positions.size(), kNone);
+    const std::uint32_t n = static_cast<std::uint32_t>(order.size());
+    out_vertices.clear();
+    out_bases.assign((n + kTriangleBlock - 1) / kTriangleBlock, 0);
+    out_codes.assign(n, 0);
+    out_copies = 0;
+    std::uint32_t distinct[3 * kTriangleBlock];
+    for (std::uint32_t block = 0; block * kTriangleBlock < n; ++block) {
+        const std::uint32_t t0 = block * kTriangleBlock, t1 = std::min(n, t0 + kTriangleBlock);
+        std::uint32_t nd = 0;
+        for (std::uint32_t t = t0; t < t1; ++t)
+            for (int k = 0; k < 3; ++k) {
+                const std::uint32_t v = mesh.indices[3 * order[t] + static_cast<std::uint32_t>(k)];
+                if (std::find(distinct, distinct + nd, v) == distinct + nd) distinct[nd++] = v;
+            }
+        const std::uint32_t cursor = static_cast<std::uint32_t>(out_vertices.size());
+        std::uint32_t base = 0;
+        for (;;) { // grow the set of fresh copies until the window holds every vertex
+            std::uint32_t fresh = 0;
+            for (std::uint32_t i = 0; i < nd; ++i)
+                if (latest[distinct[i]] == kNone || latest[distinct[i]] < base) ++fresh;
+            const std::uint32_t need_base = cursor + fresh > kVertexWindow ? cursor + fresh - kVertexWindow : 0;
+            if (need_base <= base) break;
+            base = need_base;
+        }
+        for (std::uint32_t i = 0; i < nd; ++i) {
+            std::uint32_t& l = latest[distinct[i]];
+            if (l == kNone || l < base) {
+                if (l != kNone) ++out_copies;
+                l = static_cast<std::uint32_t>(out_vertices.size());
+                out_vertices.push_back(mesh.positions[distinct[i]]);
+            }
+        }
+        out_bases[block] = base;
+        for (std::uint32_t t = t0; t < t1; ++t) {
+            std::uint32_t code = 0;
+            for (int k = 0; k < 3; ++k) {
+                const std::uint32_t v = mesh.indices[3 * order[t] + static_cast<std::uint32_t>(k)];
+                code |= (latest[v] - base) << (5 * k);
+            }
+            out_codes[t] = static_cast<std::uint16_t>(code);
+        }
+    }
+}
+
+} // namespace
+
+BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOptions& options,
+                    std::vector<unsigned char>& out) {
+    const std::uint32_t tris = mesh.triangleCount();
+    if (tris > kMaxBlobTriangles) return {"too many triangles for one blob (limit 67,108,864)"};
+    std::vector<Vec3> vertices;
+    std::vector<std::uint32_t> bases;
+    std::vector<std::uint16_t> codes;
+    std::uint32_t copies = 0;
+    buildWindows(mesh, tree.order, vertices, bases, codes, copies);
+
+    Vec3 origin, scale;
+    Aabb root;
+    setEmpty(root);
+    if (!tree.nodes.empty()) root = tree.nodes[0].bounds;
+    else set(0, 0, 0, root.min), set(0, 0, 0, root.max);
+    makeGrid(root, origin, scale);
+
+    struct Section {
+        SectionKind kind;
+        std::uint32_t count, elem;
+    };
+    std::vector<Section> sections = {{SectionKind::Nodes, static_cast<std::uint32_t>(tree.nodes.size()), 16},
+                                     {SectionKind::Vertices, static_cast<std::uint32_t>(vertices.size()), 12},
+                                     {SectionKind::Triangles, tris, 2},
+                                     {SectionKind::BlockBases, static_cast<std::uint32_t>(bases.size()), 4}};
+    if (!mesh.materials.empty()) sections.push_back({SectionKind::Materials, tris, 2});
+    if (options.source_ids) sections.push_back({SectionKind::SourceIds, tris, 4});
+    sections.push_back({SectionKind::BuildStats, 1, sizeof(BuildStats)});
+
+    std::vector<std::uint32_t> offsets;
+    std::size_t at = alignUp(sizeof(BlobHeader) + sections.size() * sizeof(SectionEntry), 16);
+    for (const Section& s : sections) {
+        offsets.push_back(static_cast<std::uint32_t>(at));
+        at = alignUp(at + std::size_t{s.count} * s.elem, 16);
+    }
+    const std::size_t total = at;
+    out.assign(total, 0);
+    const bool swap = options.big_endian != hostIsBigEndian();
+    ByteWriter w(out, swap);
+
+    std::memcpy(out.data(), kBlobMagic, sizeof(kBlobMagic));
+    w.put<std::uint32_t>(offsetof(BlobHeader, version), kBlobVersion);
+    w.put<std::uint32_t>(offsetof(BlobHeader, endian_marker), kBlobEndianMarker);
+    w.put<std::uint32_t>(offsetof(BlobHeader, layout_hash), blobLayoutHash());
+    w.put<std::uint32_t>(offsetof(BlobHeader, section_count), static_cast<std::uint32_t>(sections.size()));
+    w.put<std::uint64_t>(offsetof(BlobHeader, total_bytes), total);
+    for (int a = 0; a < 3; ++a) {
+        w.put<float>(offsetof(BlobHeader, bounds_min) + 4u * static_cast<std::size_t>(a), origin[a]);
+        w.put<float>(offsetof(BlobHeader, quant_scale) + 4u * static_cast<std::size_t>(a), scale[a]);
+    }
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+        const std::size_t e = sizeof(BlobHeader) + i * sizeof(SectionEntry);
+        w.put<std::uint32_t>(e, static_cast<std::uint32_t>(sections[i].kind));
+        w.put<std::uint32_t>(e + 4, sections[i].count);
+        w.put<std::uint32_t>(e + 8, offsets[i]);
+        w.put<std::uint32_t>(e + 12, sections[i].count * sections[i].elem);
+    }
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+        std::size_t o = offsets[i];
+        switch (sections[i].kind) {
+        case SectionKind::Nodes:
+            for (const BuiltNode& n : tree.nodes) {
+                for (int a = 0; a < 3; ++a) {
+                    w.put<std::uint16_t>(o + 2u * static_cast<std::size_t>(a), quantize(n.bounds.min[a], origin[a], scale[a], false));
+                    w.put<std::uint16_t>(o + 6u + 2u * static_cast<std::size_t>(a), quantize(n.bounds.max[a], origin[a], scale[a], true));
+                }
+                w.put<std::uint32_t>(o + 12, n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip);
+                o += 16;
+            }
+            break;
+        case SectionKind::Vertices:
+            for (const Vec3& v : vertices) {
+                w.put<float>(o, v.x), w.put<float>(o + 4, v.y), w.put<float>(o + 8, v.z);
+                o += 12;
+            }
+            break;
+        case SectionKind::Triangles:
+            for (std::uint16_t c : codes) w.put<std::uint16_t>(o, c), o += 2;
+            break;
+        case SectionKind::BlockBases:
+            for (std::uint32_t b : bases) w.put<std::uint32_t>(o, b), o += 4;
+            break;
+        case SectionKind::Materials:
+            for (std::uint32_t t : tree.order) w.put<std::uint16_t>(o, mesh.materials[t]), o += 2;
+            break;
+        case SectionKind::SourceIds:
+            for (std::uint32_t t : tree.order) w.put<std::uint32_t>(o, t), o += 4;
+            break;
+        case SectionKind::BuildStats: {
+            const std::uint32_t fields[] = {mesh.source_triangles, mesh.dropped_degenerate, mesh.source_vertices,
+                                            mesh.welded_vertices, copies, tree.depth, tree.leaf_count,
+                                            options.max_leaf};
+            for (std::uint32_t f : fields) w.put<std::uint32_t>(o, f), o += 4;
+            w.put<float>(o, static_cast<float>(tree.sah_cost));
+            w.put<std::uint32_t>(o + 4, static_cast<std::uint32_t>(tree.nodes.size()));
+            break;
+        }
+        default: break;
+        }
+    }
+    const std::uint64_t sum = blobChecksum(out.data(), total);
+    w.put<std::uint64_t>(offsetof(BlobHeader, checksum), sum);
+    return {};
+}
+
+} // namespace flak::bake

@@ -1,0 +1,42 @@
+// Binned SAH BVH builder (Wald 2007, "On fast Construction of SAH-based Bounding Volume
+// Hierarchies"): object splits only, each triangle goes to the side its centroid (the centre of its
+// bounding box) falls on, so no triangle is duplicated. Deterministic: same input, same tree.
+#pragma once
+
+#include <flak/math/aabb.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace flak::bake {
+
+struct BuildOptions {
+    std::uint32_t max_leaf = 8;       ///< most triangles in a leaf (1..16)
+    std::uint32_t bins = 16;          ///< SAH bins per axis (4..64)
+    float traversal_cost = 1.0f;      ///< SAH cost of visiting a node, relative to one triangle test
+    std::function<void(std::uint32_t done, std::uint32_t total)> progress; ///< optional
+};
+
+/// One node of the built tree in depth-first order.
+struct BuiltNode {
+    Aabb bounds;
+    std::uint32_t skip = 1;  ///< nodes in the subtree, itself included
+    std::uint32_t first = 0; ///< leaf: first position in BuiltTree::order
+    std::uint32_t count = 0; ///< leaf: triangles; 0 for internal nodes
+};
+
+struct BuiltTree {
+    std::vector<BuiltNode> nodes;      ///< depth-first, children after their parent
+    std::vector<std::uint32_t> order;  ///< triangle ids in leaf order
+    std::uint32_t depth = 0;           ///< deepest leaf, root = 1
+    std::uint32_t leaf_count = 0;
+    double sah_cost = 0.0;             ///< sum over nodes of area/root area * cost
+    double build_seconds = 0.0;
+};
+
+/// Builds the tree over triangles given by positions and indices (3 per triangle).
+BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::uint32_t>& indices,
+                   const BuildOptions& options);
+
+} // namespace flak::bake
