@@ -33,7 +33,7 @@ const char* kUsage =
     "  --mesh NAME|INDEX    bake only this mesh (repeatable)\n"
     "  --node NAME          bake only this node's subtree\n"
     "  --leaf-size N        most triangles per leaf, 1..16 (default 8)\n"
-    "  --node-cost C        SAH cost of a node visit relative to a triangle test (default 1)\n"
+    "  --node-cost C        SAH cost of a node visit relative to a triangle test (default 4)\n"
     "  --endian little|big  byte order of the blob (default: this machine's)\n"
     "  --keep-degenerate    keep zero-area triangles (default: drop and count them)\n"
     "  --max-coord X        reject coordinates beyond +-X (default 1e7)\n"

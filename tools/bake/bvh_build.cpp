@@ -29,12 +29,21 @@ struct Bin {
 
 struct Task {
     std::uint32_t begin, end; // range of PrimRefs
-    std::uint32_t node;       // index of the parent node (kNone for the root)
+    std::uint32_t parent;     // index of the parent node (kNone for the root)
     std::uint32_t depth;
-    F4 clo, chi;              // centroid bounds (times two: lo + hi)
+    F4 lo, hi;                // node bounds
+    F4 clo, chi;              // centroid bounds (centroids times two: lo + hi)
 };
 
-// Bin of a reference's centroid (times two) along axis a.
+// Centroid-bound minimum of a task along axis a.
+float cl_of(const Task& t, int a) {
+    alignas(16) float c[4];
+    f4Store(t.clo, c);
+    return c[a];
+}
+
+// Bin of a reference's centroid (times two) along axis a: the same float operations, lane by lane,
+// as the vectorised binning pass, so binning and partition always agree.
 std::uint32_t binOf(const PrimRef& r, int a, float cmin, float scale, std::uint32_t nbins) {
     const float cen = r.lo[a] + r.hi[a];
     const std::uint32_t k = static_cast<std::uint32_t>((cen - cmin) * scale);
@@ -111,8 +120,10 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
     constexpr std::uint32_t kNone = 0xFFFFFFFFu;
     std::vector<std::uint32_t> parent;
     std::vector<Task> stack;
-    stack.push_back(Task{0, n, kNone, 1, clo, chi}); // .node holds the parent's index
-    std::vector<Bin> bins(3 * nbins);
+    stack.push_back(Task{0, n, kNone, 1, root_lo, root_hi, clo, chi});
+    const std::uint32_t kBinStride = 3 * nbins;
+    std::vector<Bin> bins(2 * kBinStride);
+    std::vector<F4> right_lo(nbins), right_hi(nbins);
     std::uint32_t done = 0, last_report = 0;
     double sah = 0.0;
 
@@ -123,64 +134,80 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
         // first pops in depth-first preorder, so children always follow their parent.
         const std::uint32_t node = static_cast<std::uint32_t>(tree.nodes.size());
         tree.nodes.push_back(BuiltNode{});
-        parent.push_back(task.node);
+        parent.push_back(task.parent);
         const std::uint32_t count = task.end - task.begin;
-        F4 lo, hi;
-        f4Set(inf, inf, inf, inf, lo);
-        f4Set(-inf, -inf, -inf, -inf, hi);
-        for (std::uint32_t i = task.begin; i < task.end; ++i) {
-            F4 l, h;
-            f4Load(refs[i].lo, l);
-            f4Load(refs[i].hi, h);
-            f4Min(lo, l, lo);
-            f4Max(hi, h, hi);
-        }
-        const float area = halfArea(lo, hi);
-        toAabb(lo, hi, tree.nodes[node].bounds);
+        const float area = halfArea(task.lo, task.hi);
+        toAabb(task.lo, task.hi, tree.nodes[node].bounds);
 
-        // Best binned SAH split over the three axes.
-        alignas(16) float cl[4], ch[4];
-        f4Store(task.clo, cl);
-        f4Store(task.chi, ch);
+        // Best binned SAH split over the three axes, one pass over the references.
+        // Small nodes get as many bins as references: resetting and sweeping 16 bins per axis
+        // would cost more than the binning itself near the leaves.
+        const std::uint32_t nb = std::min(nbins, std::max(4u, count));
         int best_axis = -1;
         std::uint32_t best_bin = 0;
         float best_cost = inf;
-        float scale[3] = {0.0f, 0.0f, 0.0f};
+        F4 scale4, best_llo, best_lhi, best_rlo, best_rhi;
+        f4Set(inf, inf, inf, inf, best_llo);
+        f4Set(-inf, -inf, -inf, -inf, best_lhi);
+        best_rlo = best_llo;
+        best_rhi = best_lhi;
+        alignas(16) float scale[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         if (count > 1) {
+            alignas(16) float cl[4], ch[4];
+            f4Store(task.clo, cl);
+            f4Store(task.chi, ch);
             for (int a = 0; a < 3; ++a) {
                 const float extent = ch[a] - cl[a];
-                scale[a] = extent > 0.0f ? static_cast<float>(nbins) * (1.0f - 1e-6f) / extent : 0.0f;
+                scale[a] = extent > 0.0f ? static_cast<float>(nb) * (1.0f - 1e-6f) / extent : 0.0f;
             }
-            for (Bin& b : bins) {
-                f4Set(inf, inf, inf, inf, b.lo);
-                f4Set(-inf, -inf, -inf, -inf, b.hi);
-                b.count = 0;
+            f4Load(scale, scale4);
+            for (std::uint32_t k = 0; k < 3 * nb; ++k) {
+                for (Bin* b : {&bins[k], &bins[kBinStride + k]}) {
+                    f4Set(inf, inf, inf, inf, b->lo);
+                    f4Set(-inf, -inf, -inf, -inf, b->hi);
+                    b->count = 0;
+                }
             }
             for (std::uint32_t i = task.begin; i < task.end; ++i) {
-                F4 l, h;
+                F4 l, h, t;
                 f4Load(refs[i].lo, l);
                 f4Load(refs[i].hi, h);
-                for (int a = 0; a < 3; ++a) {
-                    if (scale[a] == 0.0f) continue;
-                    Bin& b = bins[static_cast<std::uint32_t>(a) * nbins + binOf(refs[i], a, cl[a], scale[a], nbins)];
+                f4Add(l, h, t);
+                f4Sub(t, task.clo, t);
+                f4Mul(t, scale4, t);
+                alignas(16) float tk[4];
+                f4Store(t, tk);
+                // Two bin sets, alternating by element, halve the store-to-load chains when
+                // neighbouring references fall into the same bin.
+                Bin* set_bins = &bins[(i & 1u) * kBinStride];
+                for (std::uint32_t a = 0; a < 3; ++a) {
+                    const std::uint32_t k = static_cast<std::uint32_t>(tk[a]);
+                    Bin& b = set_bins[a * nb + (k < nb ? k : nb - 1)];
                     f4Min(b.lo, l, b.lo);
                     f4Max(b.hi, h, b.hi);
                     ++b.count;
                 }
             }
-            float right_area[64];
+            for (std::uint32_t k = 0; k < 3 * nb; ++k) { // fold the second set into the first
+                f4Min(bins[k].lo, bins[kBinStride + k].lo, bins[k].lo);
+                f4Max(bins[k].hi, bins[kBinStride + k].hi, bins[k].hi);
+                bins[k].count += bins[kBinStride + k].count;
+            }
             std::uint32_t right_count[64];
+            float right_area[64];
             for (int a = 0; a < 3; ++a) {
                 if (scale[a] == 0.0f) continue;
-                const Bin* ab = &bins[static_cast<std::uint32_t>(a) * nbins];
+                const Bin* ab = &bins[static_cast<std::uint32_t>(a) * nb];
                 F4 rlo, rhi;
                 f4Set(inf, inf, inf, inf, rlo);
                 f4Set(-inf, -inf, -inf, -inf, rhi);
                 std::uint32_t rc = 0;
-                for (std::uint32_t k = nbins - 1; k > 0; --k) {
+                for (std::uint32_t k = nb - 1; k > 0; --k) {
                     f4Min(rlo, ab[k].lo, rlo);
                     f4Max(rhi, ab[k].hi, rhi);
                     rc += ab[k].count;
+                    right_lo[k] = rlo;
+                    right_hi[k] = rhi;
                     right_area[k] = rc ? halfArea(rlo, rhi) : 0.0f;
                     right_count[k] = rc;
                 }
@@ -188,7 +215,7 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
                 f4Set(inf, inf, inf, inf, llo);
                 f4Set(-inf, -inf, -inf, -inf, lhi);
                 std::uint32_t lc = 0;
-                for (std::uint32_t k = 0; k + 1 < nbins; ++k) {
+                for (std::uint32_t k = 0; k + 1 < nb; ++k) {
                     f4Min(llo, ab[k].lo, llo);
                     f4Max(lhi, ab[k].hi, lhi);
                     lc += ab[k].count;
@@ -199,6 +226,7 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
                         best_cost = cost;
                         best_axis = a;
                         best_bin = k;
+                        best_llo = llo, best_lhi = lhi, best_rlo = right_lo[k + 1], best_rhi = right_hi[k + 1];
                     }
                 }
             }
@@ -224,41 +252,54 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
             continue;
         }
 
-        // Partition; without a usable binned split (all centroids equal) halve the range.
+        // Partition, gathering each side's centroid bounds on the way. Without a usable binned
+        // split (all centroids equal) the range is halved and each side's bounds recomputed.
         std::uint32_t mid = task.begin + count / 2;
-        if (best_axis >= 0) {
-            std::uint32_t i = task.begin, j = task.end;
-            while (i < j) {
-                if (binOf(refs[i], best_axis, cl[best_axis], scale[best_axis], nbins) <= best_bin) {
-                    ++i;
-                } else {
-                    --j;
-                    std::swap(refs[i], refs[j]);
-                }
-            }
-            mid = i;
-        }
         F4 lclo, lchi, rclo, rchi;
         f4Set(inf, inf, inf, inf, lclo);
         f4Set(-inf, -inf, -inf, -inf, lchi);
         rclo = lclo;
         rchi = lchi;
-        for (std::uint32_t i = task.begin; i < task.end; ++i) {
-            F4 l, h, cen;
-            f4Load(refs[i].lo, l);
-            f4Load(refs[i].hi, h);
-            f4Add(l, h, cen);
-            if (i < mid) {
-                f4Min(lclo, cen, lclo);
-                f4Max(lchi, cen, lchi);
-            } else {
-                f4Min(rclo, cen, rclo);
-                f4Max(rchi, cen, rchi);
+        if (best_axis >= 0) {
+            const int a = best_axis;
+            const float cmin = cl_of(task, a);
+            std::uint32_t i = task.begin, j = task.end;
+            while (i < j) {
+                F4 l, h, cen;
+                f4Load(refs[i].lo, l);
+                f4Load(refs[i].hi, h);
+                f4Add(l, h, cen);
+                if (binOf(refs[i], a, cmin, scale[a], nb) <= best_bin) {
+                    f4Min(lclo, cen, lclo);
+                    f4Max(lchi, cen, lchi);
+                    ++i;
+                } else {
+                    f4Min(rclo, cen, rclo);
+                    f4Max(rchi, cen, rchi);
+                    --j;
+                    std::swap(refs[i], refs[j]);
+                }
+            }
+            mid = i;
+        } else {
+            best_llo = lclo, best_lhi = lchi, best_rlo = lclo, best_rhi = lchi;
+            for (std::uint32_t i = task.begin; i < task.end; ++i) {
+                F4 l, h, cen;
+                f4Load(refs[i].lo, l);
+                f4Load(refs[i].hi, h);
+                f4Add(l, h, cen);
+                if (i < mid) {
+                    f4Min(lclo, cen, lclo), f4Max(lchi, cen, lchi);
+                    f4Min(best_llo, l, best_llo), f4Max(best_lhi, h, best_lhi);
+                } else {
+                    f4Min(rclo, cen, rclo), f4Max(rchi, cen, rchi);
+                    f4Min(best_rlo, l, best_rlo), f4Max(best_rhi, h, best_rhi);
+                }
             }
         }
         sah += static_cast<double>(area) / root_area * options.traversal_cost;
-        stack.push_back(Task{mid, task.end, node, task.depth + 1, rclo, rchi});
-        stack.push_back(Task{task.begin, mid, node, task.depth + 1, lclo, lchi});
+        stack.push_back(Task{mid, task.end, node, task.depth + 1, best_rlo, best_rhi, rclo, rchi});
+        stack.push_back(Task{task.begin, mid, node, task.depth + 1, best_llo, best_lhi, lclo, lchi});
     }
     if (options.progress) options.progress(n, n);
 

@@ -14,7 +14,7 @@ namespace flak::bake {
 struct BuildOptions {
     std::uint32_t max_leaf = 8;       ///< most triangles in a leaf (1..16)
     std::uint32_t bins = 16;          ///< SAH bins per axis (4..64)
-    float traversal_cost = 1.0f;      ///< SAH cost of visiting a node, relative to one triangle test
+    float traversal_cost = 4.0f;      ///< SAH cost of visiting a node, relative to one triangle test
     std::function<void(std::uint32_t done, std::uint32_t total)> progress; ///< optional
 };
 

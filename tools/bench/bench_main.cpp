@@ -1,0 +1,52 @@
+// flak_bench — the shared benchmark scenes of ../shared/BENCH_SCENES.md, flak and (when built with
+// them) peer libraries measured in the same process on the same input.
+//   flak_bench build --mesh PATH.obj [--repeat N] [--json]
+//   flak_bench build --generate icosphere8 [--repeat N] [--json]
+#include "build_scene.h"
+#include "obj_mesh.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace {
+
+int usage() {
+    std::fprintf(stderr, "usage: flak_bench build (--mesh PATH.obj | --generate icosphereN) [--repeat N] [--json]\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) return usage();
+    const std::string scene = argv[1];
+    std::string mesh_path, generate;
+    int repeat = 5;
+    bool json = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--mesh" && i + 1 < argc) mesh_path = argv[++i];
+        else if (a == "--generate" && i + 1 < argc) generate = argv[++i];
+        else if (a == "--repeat" && i + 1 < argc) repeat = std::atoi(argv[++i]);
+        else if (a == "--json") json = true;
+        else return usage();
+    }
+    flak::test::Mesh mesh;
+    std::string name = mesh_path;
+    if (!mesh_path.empty()) {
+        std::string error;
+        if (!flak::bench::readObj(mesh_path, mesh, error)) {
+            std::fprintf(stderr, "flak_bench: %s\n", error.c_str());
+            return 1;
+        }
+    } else if (generate.rfind("icosphere", 0) == 0) {
+        mesh = flak::test::icosphere(std::atoi(generate.c_str() + 9));
+        name = generate;
+    } else {
+        return usage();
+    }
+    if (repeat < 1) repeat = 1;
+    if (scene == "build") return flak::bench::runBuildScene(name, mesh, repeat, json);
+    return usage();
+}

@@ -1,0 +1,12 @@
+// Scene (a) of BENCH_SCENES.md: build the static acceleration structure; time, bytes, ratios.
+#pragma once
+
+#include "support/mesh_gen.h"
+
+#include <string>
+
+namespace flak::bench {
+
+int runBuildScene(const std::string& name, const test::Mesh& mesh, int repeat, bool json);
+
+} // namespace flak::bench
