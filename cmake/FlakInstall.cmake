@@ -16,4 +16,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/flakConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/flakConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/flakConfig.cmake ${PROJECT_BINARY_DIR}/flakConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/FlakBake.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/flak)

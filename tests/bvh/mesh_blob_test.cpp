@@ -195,3 +195,25 @@ TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
 
 } // namespace
 } // namespace flak
+
+#if defined(FLAK_TEST_TETRA_BLOB)
+namespace flak {
+namespace {
+
+// Baked during the build by the flak_bake() CMake function, read back as a game would.
+TEST(MeshBlob, BlobBakedByTheCMakeFunctionLoads) {
+    std::FILE* f = std::fopen(FLAK_TEST_TETRA_BLOB, "rb");
+    ASSERT_NE(f, nullptr) << FLAK_TEST_TETRA_BLOB;
+    std::vector<unsigned char> bytes(4096);
+    bytes.resize(std::fread(bytes.data(), 1, bytes.size(), f));
+    std::fclose(f);
+    test::AlignedBytes a(bytes);
+    MeshBlob blob;
+    ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
+    EXPECT_EQ(blob.triangle_count, 4u);
+    EXPECT_TRUE(bake::deepVerify(blob).empty());
+}
+
+} // namespace
+} // namespace flak
+#endif
