@@ -56,12 +56,14 @@ std::uint32_t idOf(const PrimRef& p) {
     return bits - kIdBias;
 }
 
+// Half the surface area. One vector subtract and one store: this runs twice per bin per axis per
+// node, which near the leaves costs more than the binning itself.
 float halfArea(const F4& lo, const F4& hi) {
-    alignas(16) float l[4], h[4];
-    f4Store(lo, l);
-    f4Store(hi, h);
-    const float dx = h[0] - l[0], dy = h[1] - l[1], dz = h[2] - l[2];
-    return dx * dy + dy * dz + dz * dx;
+    F4 d;
+    f4Sub(hi, lo, d);
+    alignas(16) float e[4];
+    f4Store(d, e);
+    return e[0] * e[1] + e[1] * e[2] + e[2] * e[0];
 }
 
 void toAabb(const F4& lo, const F4& hi, Aabb& out) {
