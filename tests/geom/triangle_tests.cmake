@@ -1,1 +1,6 @@
-# Oracle tests of this kernel family: flak_add_gtest(<name> SOURCES geom/<file>.cpp ...)
+# Oracle tests of this kernel family: flak_add_gtest; paths relative to tests/geom
+flak_add_gtest(flak_geom_triangle_tests SOURCES
+  sphere_triangle_test.cpp
+  segment_triangle_test.cpp
+  tri_tri_test.cpp
+  swept_sphere_triangle_test.cpp)

@@ -1,0 +1,79 @@
+// flak — triangle vs triangle: boolean overlap (Guigue & Devillers 2003), the intersection segment,
+// and a batched one-against-four/eight form (SSE2 with a scalar fallback, identical answers).
+#pragma once
+
+#include <flak/math/vec3.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace flak {
+
+/// True when the closed triangles (p1, q1, r1) and (p2, q2, r2) intersect (touching counts).
+/// Method: Guigue & Devillers 2003, "Fast and robust triangle-triangle overlap test using
+/// orientation predicates": signs of 4x4 orientation determinants in float, no division.
+/// Named exception to tolerance.h rule 2: a triangle whose plane is ill-conditioned in float (the
+/// corner used for its normal has sin < 0.05: needles pointing there, caps) gets its plane-side
+/// signs in double; a float normal there is noise and a 1e-8-thin cap would "overlap" triangles
+/// far away. Coplanar pairs (rule 4: every vertex of one triangle has an orientation value of
+/// exactly 0 against the other's plane, in float or, for such a triangle, double) go to a 2D
+/// separating-axis test in the plane of the first triangle. A zero-area triangle behaves as its
+/// three edges; two zero-area triangles never overlap (they can only touch, inside the band).
+/// Tolerance: local origin p1; scale = the largest absolute coordinate of the six vertices minus
+/// p1. Decisive distance: the separation distance when disjoint, the penetration depth (smallest
+/// translation that separates, over the separating-axis candidates) when they intersect; for a
+/// coplanar pair the in-plane penetration depth. Finite input is assumed below ~1e12 in magnitude
+/// (products of three coordinate differences must not overflow) and with edges above ~1e-9.
+/// NaN/Inf anywhere: false. Not symmetric in bits: swapping the triangles may flip answers inside
+/// the band.
+bool triTriOverlap(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                   const Vec3& r2);
+
+/// triTriOverlap plus, when they overlap, a piece of the intersection. Not coplanar: out_start
+/// and out_end are the ends of the intersection segment (equal when the triangles touch in a
+/// point). Coplanar (out_coplanar = true): both are set to one point of the overlap region (the
+/// centroid of the clipped polygon). A zero-area triangle: the points where its edges cross the
+/// other. The construction is done in double (an accuracy choice; the decision is the float one
+/// of triTriOverlap): each returned point lies within the tolerance band of both triangles plus
+/// the rounding of its float coordinates. Returns false (outputs untouched but out_coplanar =
+/// false) when they do not overlap or on NaN/Inf input.
+bool triTriIntersection(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                        const Vec3& r2, Vec3& out_start, Vec3& out_end, bool& out_coplanar);
+
+/// Four triangles in structure-of-arrays form for the batched test (208 bytes, 16-byte aligned),
+/// with each lane's plane precomputed (a batch is typically built once per mesh leaf and tested
+/// many times). Lane j holds triangle (v[0][*][j], v[1][*][j], v[2][*][j]). Write it only with
+/// setBatchTriangle / clearBatch.
+struct alignas(16) TriangleBatch4 {
+    float v[3][3][4];           ///< v[vertex][axis][lane]
+    float n[3][4];              ///< n[axis][lane]: (v0 - v2) x (v1 - v2), as triTriOverlap computes it
+    std::uint32_t scalar_lanes; ///< lanes whose plane is ill-conditioned or NaN: decided in scalar code
+    std::uint32_t reserved[3];
+};
+static_assert(sizeof(TriangleBatch4) == 208, "TriangleBatch4 layout");
+static_assert(offsetof(TriangleBatch4, n) == 144 && offsetof(TriangleBatch4, scalar_lanes) == 192,
+              "TriangleBatch4 layout");
+
+/// Eight triangles: two batches of four (416 bytes).
+struct TriangleBatch8 {
+    TriangleBatch4 half[2];
+};
+static_assert(sizeof(TriangleBatch8) == 416, "TriangleBatch8 is two TriangleBatch4");
+
+/// Writes triangle (a, b, c) into lane `lane` (0..3) of `inout`, with its plane. Start a batch
+/// with clearBatch. A lane outside 0..3 is a programmer error (FLAK_ASSERT) and is ignored.
+void setBatchTriangle(int lane, const Vec3& a, const Vec3& b, const Vec3& c, TriangleBatch4& inout);
+
+/// Fills every lane with NaN: such lanes never overlap (use for the unused tail of a batch).
+void clearBatch(TriangleBatch4& out);
+
+/// Bit j (j = 0..3) set when triangle (p1, q1, r1) overlaps lane j of `batch`; bit for bit the
+/// answer of triTriOverlap(p1, q1, r1, lane j). The two plane-side rejection tests run four lanes
+/// at a time (SSE2 when the build has it, else plain per-lane calls); surviving lanes finish in
+/// scalar code from the very same float values. Lanes set by clearBatch never overlap.
+unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch);
+
+/// Eight lanes: bits 0..3 from batch.half[0], bits 4..7 from batch.half[1].
+unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch);
+
+} // namespace flak

@@ -1,0 +1,530 @@
+#include <flak/geom/tri_tri.h>
+
+#include <flak/assert.h>
+#include <flak/geom/segment_triangle.h>
+#include <flak/math/simd.h>
+
+#include "geom/tri_tri_classify.h"
+#include "geom/triangle_local.h"
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
+
+namespace flak {
+namespace {
+
+using Overlap = detail::TriTriKind;
+
+bool isZero(const Vec3& v) { return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f; }
+
+bool allPositive(float a, float b, float c) { return a > 0.0f && b > 0.0f && c > 0.0f; }
+bool allNegative(float a, float b, float c) { return a < 0.0f && b < 0.0f && c < 0.0f; }
+
+// Double vectors for the plane sides of ill-conditioned triangles.
+struct D3 {
+    double x, y, z;
+};
+D3 toLocal(const Vec3& v, const Vec3& o) {
+    return {static_cast<double>(v.x) - o.x, static_cast<double>(v.y) - o.y, static_cast<double>(v.z) - o.z};
+}
+D3 dsub(const D3& a, const D3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+double ddot(const D3& a, const D3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+D3 dcross(const D3& a, const D3& b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+// Guigue & Devillers 2003.
+// After the two plane-side tests, both triangles are permuted into a canonical form in which p1
+// (resp. p2) is alone on its side of the other's plane; the triangles then overlap iff the two
+// segments in which they cut the line L = plane1 ^ plane2 overlap, which reduces to the signs of
+// two orientation determinants [p1, q1, p2, q2] <= 0 and [p1, r1, r2, p2] <= 0 (CHECK_MIN_MAX).
+// The "dp * dq > 0" products of the original code are written as sign tests: the products
+// underflow for small triangles and overflow for large ones.
+
+bool checkMinMax(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                 const Vec3& r2) {
+    Vec3 v1, v2, n;
+    sub(p2, q1, v1);
+    sub(p1, q1, v2);
+    cross(v1, v2, n);
+    sub(q2, q1, v1);
+    if (dot(v1, n) > 0.0f) return false;
+    sub(p2, p1, v1);
+    sub(r1, p1, v2);
+    cross(v1, v2, n);
+    sub(r2, p1, v1);
+    return !(dot(v1, n) > 0.0f);
+}
+
+Overlap crossing(bool overlap) { return overlap ? Overlap::Crossing : Overlap::Disjoint; }
+
+// Permutation of triangle 2 into canonical form (TRI_TRI_3D of the original code).
+Overlap triTri3d(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                 const Vec3& r2, float dp2, float dq2, float dr2) {
+    if (dp2 > 0.0f) {
+        if (dq2 > 0.0f) return crossing(checkMinMax(p1, r1, q1, r2, p2, q2));
+        if (dr2 > 0.0f) return crossing(checkMinMax(p1, r1, q1, q2, r2, p2));
+        return crossing(checkMinMax(p1, q1, r1, p2, q2, r2));
+    }
+    if (dp2 < 0.0f) {
+        if (dq2 < 0.0f) return crossing(checkMinMax(p1, q1, r1, r2, p2, q2));
+        if (dr2 < 0.0f) return crossing(checkMinMax(p1, q1, r1, q2, r2, p2));
+        return crossing(checkMinMax(p1, r1, q1, p2, q2, r2));
+    }
+    if (dq2 < 0.0f) {
+        if (dr2 >= 0.0f) return crossing(checkMinMax(p1, r1, q1, q2, r2, p2));
+        return crossing(checkMinMax(p1, q1, r1, p2, q2, r2));
+    }
+    if (dq2 > 0.0f) {
+        if (dr2 > 0.0f) return crossing(checkMinMax(p1, r1, q1, p2, q2, r2));
+        return crossing(checkMinMax(p1, q1, r1, q2, r2, p2));
+    }
+    if (dr2 > 0.0f) return crossing(checkMinMax(p1, q1, r1, r2, p2, q2));
+    if (dr2 < 0.0f) return crossing(checkMinMax(p1, r1, q1, r2, p2, q2));
+    return Overlap::Coplanar;
+}
+
+// Coplanar pairs: a 2D separating-axis test over the six edge lines.
+// The triangles are projected onto the axis plane that the first normal is most aligned with.
+// Convex polygons in 2D are disjoint iff one of their edge lines separates them; for a triangle
+// that projects to zero area (float) both sides of its edge lines are tried, and the 2D bounding
+// boxes catch collinear pieces. Orientation predicates as in Guigue & Devillers' 2D test.
+
+struct P2 {
+    float x, y;
+};
+
+float orient2d(const P2& a, const P2& b, const P2& c) {
+    return (a.x - c.x) * (b.y - c.y) - (a.y - c.y) * (b.x - c.x);
+}
+
+bool separatedByEdgesOf(const P2* t, const P2* o) {
+    const float area = orient2d(t[0], t[1], t[2]);
+    for (int i = 0; i < 3; ++i) {
+        const P2& e0 = t[i];
+        const P2& e1 = t[i == 2 ? 0 : i + 1];
+        const float s0 = orient2d(e0, e1, o[0]);
+        const float s1 = orient2d(e0, e1, o[1]);
+        const float s2 = orient2d(e0, e1, o[2]);
+        const bool outside_neg = allNegative(s0, s1, s2);
+        const bool outside_pos = allPositive(s0, s1, s2);
+        if (area > 0.0f ? outside_neg : (area < 0.0f ? outside_pos : (outside_neg || outside_pos)))
+            return true;
+    }
+    return false;
+}
+
+bool boxesDisjoint(const P2* t, const P2* o) {
+    float tlo_x = t[0].x, thi_x = t[0].x, tlo_y = t[0].y, thi_y = t[0].y;
+    float olo_x = o[0].x, ohi_x = o[0].x, olo_y = o[0].y, ohi_y = o[0].y;
+    for (int i = 1; i < 3; ++i) {
+        tlo_x = t[i].x < tlo_x ? t[i].x : tlo_x;
+        thi_x = t[i].x > thi_x ? t[i].x : thi_x;
+        tlo_y = t[i].y < tlo_y ? t[i].y : tlo_y;
+        thi_y = t[i].y > thi_y ? t[i].y : thi_y;
+        olo_x = o[i].x < olo_x ? o[i].x : olo_x;
+        ohi_x = o[i].x > ohi_x ? o[i].x : ohi_x;
+        olo_y = o[i].y < olo_y ? o[i].y : olo_y;
+        ohi_y = o[i].y > ohi_y ? o[i].y : ohi_y;
+    }
+    return thi_x < olo_x || ohi_x < tlo_x || thi_y < olo_y || ohi_y < tlo_y;
+}
+
+bool coplanarOverlap(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                     const Vec3& r2, const Vec3& n1) {
+    const int k = largestAxis(n1);
+    const int i = k == 2 ? 0 : k + 1;
+    const int j = i == 2 ? 0 : i + 1;
+    const P2 t1[3] = {{p1[i], p1[j]}, {q1[i], q1[j]}, {r1[i], r1[j]}};
+    const P2 t2[3] = {{p2[i], p2[j]}, {q2[i], q2[j]}, {r2[i], r2[j]}};
+    return !boxesDisjoint(t1, t2) && !separatedByEdgesOf(t1, t2) && !separatedByEdgesOf(t2, t1);
+}
+
+// A zero-area triangle behaves as its three edges (tolerance.h rule 5).
+bool edgesCrossTriangle(const Vec3& s0, const Vec3& s1, const Vec3& s2, const Vec3& a, const Vec3& b,
+                        const Vec3& c) {
+    RayHit hit;
+    return segmentTriangle(s0, s1, a, b, c, hit) || segmentTriangle(s1, s2, a, b, c, hit) ||
+           segmentTriangle(s2, s0, a, b, c, hit);
+}
+
+bool allFinite(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+               const Vec3& r2) {
+    return detail::isFiniteTriangle(p1, q1, r1) && detail::isFiniteTriangle(p2, q2, r2);
+}
+
+// Plane sides.
+// A float cross product of two edges has an absolute error of ~eps |e1| |e2|, so its direction is
+// only good to eps / sin(corner angle): on a needle with its apex at that corner, or on a cap, the
+// plane-side signs of the other triangle's vertices would be noise (a 1e-8 thin cap "overlaps" a
+// triangle hundreds of units away). Corners with sin^2 < kMinSinSq (sin < 0.05, about 0.2% of
+// random triangles) get their plane sides in double instead, where the normal of float vertices
+// is good to 1e-16; the float path's error stays below 20 eps of the scale, far inside the band.
+constexpr float kMinSinSq = 2.5e-3f;
+
+// Strict: a zero-area corner (n = 0) and one whose squares underflow to 0 both fail; so does NaN.
+bool wellConditioned(const Vec3& e1, const Vec3& e2, const Vec3& n) {
+    return lengthSq(n) > kMinSinSq * (lengthSq(e1) * lengthSq(e2));
+}
+
+float signCarrying(double d) {
+    const float f = static_cast<float>(d);
+    return (f == 0.0f && d != 0.0) ? (d > 0.0 ? FLT_TRUE_MIN : -FLT_TRUE_MIN) : f;
+}
+
+// Plane through o with normal (p - o) x (q - o), in double: writes the signed values for x, y, z
+// (only their signs are used later) and the normal scaled to a float-safe size (zero when the
+// triangle has exactly zero area).
+void planeSidesDouble(const Vec3& o, const Vec3& p, const Vec3& q, const Vec3& x, const Vec3& y,
+                      const Vec3& z, Vec3& out_n, float& out_dx, float& out_dy, float& out_dz) {
+    const D3 O = toLocal(o, Vec3{});
+    const D3 n = dcross(dsub(toLocal(p, Vec3{}), O), dsub(toLocal(q, Vec3{}), O));
+    out_dx = signCarrying(ddot(dsub(toLocal(x, Vec3{}), O), n));
+    out_dy = signCarrying(ddot(dsub(toLocal(y, Vec3{}), O), n));
+    out_dz = signCarrying(ddot(dsub(toLocal(z, Vec3{}), O), n));
+    const double m = std::fmax(std::fabs(n.x), std::fmax(std::fabs(n.y), std::fabs(n.z)));
+    if (m > 0.0)
+        set(static_cast<float>(n.x / m), static_cast<float>(n.y / m), static_cast<float>(n.z / m), out_n);
+    else
+        set(0.0f, 0.0f, 0.0f, out_n);
+}
+
+// Everything after the two plane-side rejection tests, from their float values. Shared by the
+// scalar and the batched entry points, which is what makes their answers identical.
+Overlap classifyAfterPlanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                            const Vec3& r2, const Vec3& n1, const Vec3& n2, float dp1, float dq1, float dr1,
+                            float dp2, float dq2, float dr2) {
+    const bool flat1 = isZero(n1), flat2 = isZero(n2);
+    if (flat1 || flat2) {
+        if (flat1 && flat2) return Overlap::Disjoint;
+        const bool hit =
+            flat2 ? edgesCrossTriangle(p2, q2, r2, p1, q1, r1) : edgesCrossTriangle(p1, q1, r1, p2, q2, r2);
+        return hit && allFinite(p1, q1, r1, p2, q2, r2) ? Overlap::Degenerate : Overlap::Disjoint;
+    }
+    Overlap result;
+    if (dp1 > 0.0f) {
+        if (dq1 > 0.0f)
+            result = triTri3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
+        else if (dr1 > 0.0f)
+            result = triTri3d(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
+        else
+            result = triTri3d(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
+    } else if (dp1 < 0.0f) {
+        if (dq1 < 0.0f)
+            result = triTri3d(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
+        else if (dr1 < 0.0f)
+            result = triTri3d(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
+        else
+            result = triTri3d(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
+    } else if (dq1 < 0.0f) {
+        if (dr1 >= 0.0f)
+            result = triTri3d(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
+        else
+            result = triTri3d(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
+    } else if (dq1 > 0.0f) {
+        if (dr1 > 0.0f)
+            result = triTri3d(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
+        else
+            result = triTri3d(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
+    } else if (dr1 > 0.0f) {
+        result = triTri3d(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
+    } else if (dr1 < 0.0f) {
+        result = triTri3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
+    } else {
+        result = Overlap::Coplanar;
+    }
+    if (result == Overlap::Coplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return Overlap::Disjoint;
+    // NaN passes every sign test above as "not positive, not negative"; only a "yes" pays for the
+    // check (the degenerate path's segment tests check their own input).
+    if (result != Overlap::Disjoint && !allFinite(p1, q1, r1, p2, q2, r2)) return Overlap::Disjoint;
+    return result;
+}
+
+#if defined(__GNUC__)
+#define FLAK_TRI_TRI_COLD __attribute__((noinline, cold))
+#else
+#define FLAK_TRI_TRI_COLD
+#endif
+
+// The whole test when a plane is ill-conditioned: the same steps, with that plane's sides taken
+// in double. Kept out of line and restarted from the inputs, so that the hot path holds no
+// values across a call (every xmm register is caller-saved) and pays nothing for it.
+FLAK_TRI_TRI_COLD Overlap classifySlow(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
+                                       const Vec3& q2, const Vec3& r2) {
+    Vec3 v1, v2, n1, n2;
+    float dp1, dq1, dr1, dp2, dq2, dr2;
+    sub(p2, r2, v1);
+    sub(q2, r2, v2);
+    cross(v1, v2, n2);
+    if (wellConditioned(v1, v2, n2)) {
+        sub(p1, r2, v1);
+        dp1 = dot(v1, n2);
+        sub(q1, r2, v1);
+        dq1 = dot(v1, n2);
+        sub(r1, r2, v1);
+        dr1 = dot(v1, n2);
+    } else {
+        planeSidesDouble(r2, p2, q2, p1, q1, r1, n2, dp1, dq1, dr1);
+    }
+    if (allPositive(dp1, dq1, dr1) || allNegative(dp1, dq1, dr1)) return Overlap::Disjoint;
+    sub(q1, p1, v1);
+    sub(r1, p1, v2);
+    cross(v1, v2, n1);
+    if (wellConditioned(v1, v2, n1)) {
+        sub(p2, r1, v1);
+        dp2 = dot(v1, n1);
+        sub(q2, r1, v1);
+        dq2 = dot(v1, n1);
+        sub(r2, r1, v1);
+        dr2 = dot(v1, n1);
+    } else {
+        planeSidesDouble(p1, q1, r1, p2, q2, r2, n1, dp2, dq2, dr2);
+    }
+    if (allPositive(dp2, dq2, dr2) || allNegative(dp2, dq2, dr2)) return Overlap::Disjoint;
+    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2);
+}
+
+Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                 const Vec3& r2) {
+    Vec3 v1, v2, n1, n2;
+    // Signs of p1, q1, r1 against the plane of triangle 2.
+    sub(p2, r2, v1);
+    sub(q2, r2, v2);
+    cross(v1, v2, n2);
+    if (!wellConditioned(v1, v2, n2)) return classifySlow(p1, q1, r1, p2, q2, r2);
+    sub(p1, r2, v1);
+    const float dp1 = dot(v1, n2);
+    sub(q1, r2, v1);
+    const float dq1 = dot(v1, n2);
+    sub(r1, r2, v1);
+    const float dr1 = dot(v1, n2);
+    if (allPositive(dp1, dq1, dr1) || allNegative(dp1, dq1, dr1)) return Overlap::Disjoint;
+    // Signs of p2, q2, r2 against the plane of triangle 1.
+    sub(q1, p1, v1);
+    sub(r1, p1, v2);
+    cross(v1, v2, n1);
+    if (!wellConditioned(v1, v2, n1)) return classifySlow(p1, q1, r1, p2, q2, r2);
+    sub(p2, r1, v1);
+    const float dp2 = dot(v1, n1);
+    sub(q2, r1, v1);
+    const float dq2 = dot(v1, n1);
+    sub(r2, r1, v1);
+    const float dr2 = dot(v1, n1);
+    if (allPositive(dp2, dq2, dr2) || allNegative(dp2, dq2, dr2)) return Overlap::Disjoint;
+    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2);
+}
+
+} // namespace
+
+namespace detail {
+
+TriTriKind classifyTriTri(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                          const Vec3& r2) {
+    return classify(p1, q1, r1, p2, q2, r2);
+}
+
+} // namespace detail
+
+bool triTriOverlap(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                   const Vec3& r2) {
+    return classify(p1, q1, r1, p2, q2, r2) != Overlap::Disjoint;
+}
+
+void setBatchTriangle(int lane, const Vec3& a, const Vec3& b, const Vec3& c, TriangleBatch4& inout) {
+    FLAK_ASSERT(lane >= 0 && lane < 4, "batch lane out of range");
+    if (lane < 0 || lane >= 4) return;
+    const Vec3* v[3] = {&a, &b, &c};
+    for (int i = 0; i < 3; ++i) {
+        inout.v[i][0][lane] = v[i]->x;
+        inout.v[i][1][lane] = v[i]->y;
+        inout.v[i][2][lane] = v[i]->z;
+    }
+    // The lane's plane exactly as classify() computes it for the second triangle.
+    Vec3 e1, e2, n;
+    sub(a, c, e1);
+    sub(b, c, e2);
+    cross(e1, e2, n);
+    inout.n[0][lane] = n.x;
+    inout.n[1][lane] = n.y;
+    inout.n[2][lane] = n.z;
+    const unsigned bit = 1u << lane;
+    if (wellConditioned(e1, e2, n))
+        inout.scalar_lanes &= ~bit;
+    else
+        inout.scalar_lanes |= bit;
+}
+
+void clearBatch(TriangleBatch4& out) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 4; ++k) {
+            for (int j = 0; j < 3; ++j) out.v[i][j][k] = nan;
+            out.n[i][k] = nan;
+        }
+    out.scalar_lanes = 0xFu;
+    out.reserved[0] = out.reserved[1] = out.reserved[2] = 0u;
+}
+
+namespace {
+
+void laneVertex(const TriangleBatch4& batch, int vertex, int lane, Vec3& out) {
+    set(batch.v[vertex][0][lane], batch.v[vertex][1][lane], batch.v[vertex][2][lane], out);
+}
+
+// Every lane through the scalar path (triangle 1 ill-conditioned): out of line, like classifySlow.
+FLAK_TRI_TRI_COLD unsigned triTriOverlap4Slow(const Vec3& p1, const Vec3& q1, const Vec3& r1,
+                                              const TriangleBatch4& batch) {
+    unsigned mask = 0u;
+    for (int lane = 0; lane < 4; ++lane) {
+        Vec3 p2, q2, r2;
+        laneVertex(batch, 0, lane, p2);
+        laneVertex(batch, 1, lane, q2);
+        laneVertex(batch, 2, lane, r2);
+        if (classify(p1, q1, r1, p2, q2, r2) != Overlap::Disjoint) mask |= 1u << lane;
+    }
+    return mask;
+}
+
+} // namespace
+
+#if defined(FLAK_SIMD_SSE2)
+namespace {
+
+// Triangle 1 with its plane, splatted for the lanes: prepared once per call (twice used by the
+// eight-lane form).
+struct Tri1Lanes {
+    const Vec3* p1;
+    const Vec3* q1;
+    const Vec3* r1;
+    Vec3 n1;
+    __m128 n1x, n1y, n1z, r1x, r1y, r1z;
+};
+
+__m128 dot3(__m128 ax, __m128 ay, __m128 az, __m128 bx, __m128 by, __m128 bz) {
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz));
+}
+
+__m128 sameSide(__m128 a, __m128 b, __m128 c) {
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 pos =
+        _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(a, zero), _mm_cmpgt_ps(b, zero)), _mm_cmpgt_ps(c, zero));
+    const __m128 neg =
+        _mm_and_ps(_mm_and_ps(_mm_cmplt_ps(a, zero), _mm_cmplt_ps(b, zero)), _mm_cmplt_ps(c, zero));
+    return _mm_or_ps(pos, neg);
+}
+
+// The two plane-side tests of Guigue-Devillers for four lanes at once, with the very operations
+// (and order) of the scalar code: subtract, cross, dot as ((x*x + y*y) + z*z). Each SSE lane is
+// the IEEE single-precision result of the scalar expression, so the values, and thus the answers,
+// are bit for bit those of triTriOverlap. Triangle 1's plane goes first (its normal is shared):
+// when it rejects every lane, the lanes' own planes are never touched. Lanes whose plane is
+// ill-conditioned (or NaN) take the scalar path whole.
+unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch) {
+    const __m128 p2x = _mm_load_ps(batch.v[0][0]), p2y = _mm_load_ps(batch.v[0][1]),
+                 p2z = _mm_load_ps(batch.v[0][2]);
+    const __m128 q2x = _mm_load_ps(batch.v[1][0]), q2y = _mm_load_ps(batch.v[1][1]),
+                 q2z = _mm_load_ps(batch.v[1][2]);
+    const __m128 r2x = _mm_load_ps(batch.v[2][0]), r2y = _mm_load_ps(batch.v[2][1]),
+                 r2z = _mm_load_ps(batch.v[2][2]);
+    // Triangle 1's plane against the lanes' vertices: d = dot(v2 - r1, n1).
+    const __m128 dp2 = dot3(_mm_sub_ps(p2x, t1.r1x), _mm_sub_ps(p2y, t1.r1y), _mm_sub_ps(p2z, t1.r1z), t1.n1x,
+                            t1.n1y, t1.n1z);
+    const __m128 dq2 = dot3(_mm_sub_ps(q2x, t1.r1x), _mm_sub_ps(q2y, t1.r1y), _mm_sub_ps(q2z, t1.r1z), t1.n1x,
+                            t1.n1y, t1.n1z);
+    const __m128 dr2 = dot3(_mm_sub_ps(r2x, t1.r1x), _mm_sub_ps(r2y, t1.r1y), _mm_sub_ps(r2z, t1.r1z), t1.n1x,
+                            t1.n1y, t1.n1z);
+    const unsigned reject1 = static_cast<unsigned>(_mm_movemask_ps(sameSide(dp2, dq2, dr2)));
+    if (reject1 == 0xFu) return 0u;
+
+    // The lanes' planes n2 = (p2 - r2) x (q2 - r2) and their conditioning were computed by
+    // setBatchTriangle with classify()'s own operations; against triangle 1: d = dot(v1 - r2, n2).
+    const __m128 n2x = _mm_load_ps(batch.n[0]), n2y = _mm_load_ps(batch.n[1]), n2z = _mm_load_ps(batch.n[2]);
+    const auto side2 = [&](const Vec3& v) {
+        return dot3(_mm_sub_ps(_mm_set1_ps(v.x), r2x), _mm_sub_ps(_mm_set1_ps(v.y), r2y),
+                    _mm_sub_ps(_mm_set1_ps(v.z), r2z), n2x, n2y, n2z);
+    };
+    const __m128 dp1 = side2(*t1.p1), dq1 = side2(*t1.q1), dr1 = side2(*t1.r1);
+    const unsigned reject2 = static_cast<unsigned>(_mm_movemask_ps(sameSide(dp1, dq1, dr1)));
+    // A lane rejected by triangle 1's (well-conditioned) plane is disjoint whatever its own plane.
+    const unsigned scalar_lanes = batch.scalar_lanes & ~reject1 & 0xFu;
+    const unsigned survivors = ~(reject1 | reject2) & ~scalar_lanes & 0xFu;
+    if ((survivors | scalar_lanes) == 0u) return 0u;
+
+    alignas(16) float d[6][4], n[3][4];
+    _mm_store_ps(d[0], dp1);
+    _mm_store_ps(d[1], dq1);
+    _mm_store_ps(d[2], dr1);
+    _mm_store_ps(d[3], dp2);
+    _mm_store_ps(d[4], dq2);
+    _mm_store_ps(d[5], dr2);
+    _mm_store_ps(n[0], n2x);
+    _mm_store_ps(n[1], n2y);
+    _mm_store_ps(n[2], n2z);
+    unsigned mask = 0u;
+    for (int lane = 0; lane < 4; ++lane) {
+        const unsigned bit = 1u << lane;
+        if (((survivors | scalar_lanes) & bit) == 0u) continue;
+        Vec3 p2, q2, r2, n2;
+        laneVertex(batch, 0, lane, p2);
+        laneVertex(batch, 1, lane, q2);
+        laneVertex(batch, 2, lane, r2);
+        Overlap result;
+        if (scalar_lanes & bit) {
+            result = classifySlow(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2);
+        } else {
+            set(n[0][lane], n[1][lane], n[2][lane], n2);
+            result = classifyAfterPlanes(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, t1.n1, n2, d[0][lane],
+                                         d[1][lane], d[2][lane], d[3][lane], d[4][lane], d[5][lane]);
+        }
+        if (result != Overlap::Disjoint) mask |= bit;
+    }
+    return mask;
+}
+
+// Triangle 1's plane, as classify() computes it; false when it is ill-conditioned.
+bool prepareTri1(const Vec3& p1, const Vec3& q1, const Vec3& r1, Tri1Lanes& out) {
+    Vec3 e1, e2;
+    sub(q1, p1, e1);
+    sub(r1, p1, e2);
+    cross(e1, e2, out.n1);
+    if (!wellConditioned(e1, e2, out.n1)) return false;
+    out.p1 = &p1;
+    out.q1 = &q1;
+    out.r1 = &r1;
+    out.n1x = _mm_set1_ps(out.n1.x);
+    out.n1y = _mm_set1_ps(out.n1.y);
+    out.n1z = _mm_set1_ps(out.n1.z);
+    out.r1x = _mm_set1_ps(r1.x);
+    out.r1y = _mm_set1_ps(r1.y);
+    out.r1z = _mm_set1_ps(r1.z);
+    return true;
+}
+
+} // namespace
+
+unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch) {
+    Tri1Lanes t1;
+    if (!prepareTri1(p1, q1, r1, t1)) return triTriOverlap4Slow(p1, q1, r1, batch);
+    return overlapLanes(t1, batch);
+}
+
+unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch) {
+    Tri1Lanes t1;
+    if (!prepareTri1(p1, q1, r1, t1))
+        return triTriOverlap4Slow(p1, q1, r1, batch.half[0]) |
+               (triTriOverlap4Slow(p1, q1, r1, batch.half[1]) << 4);
+    return overlapLanes(t1, batch.half[0]) | (overlapLanes(t1, batch.half[1]) << 4);
+}
+#else
+// Scalar back-end: the plain per-lane test (identical by construction).
+unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch) {
+    return triTriOverlap4Slow(p1, q1, r1, batch);
+}
+
+unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch) {
+    return triTriOverlap4(p1, q1, r1, batch.half[0]) | (triTriOverlap4(p1, q1, r1, batch.half[1]) << 4);
+}
+#endif
+
+} // namespace flak

@@ -1,0 +1,436 @@
+// Oracle tests of triTriOverlap / triTriIntersection against a double-precision reference (the
+// distance between the triangles, 0 when they intersect, and the penetration depth over the
+// separating-axis candidates), and of the batched form against the scalar one.
+#include <flak/geom/tri_tri.h>
+#include <flak/math/simd.h>
+
+#include "support/triangle_families.h"
+#include "support/triangle_reference.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace flak::test {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x5EED7A5003ull;
+
+struct Pair {
+    Tri s, t;
+    bool coplanar = false; // exactly coplanar by construction: decided in 2D
+};
+
+void pack(const Pair& k, float* in) {
+    const Vec3* v[6] = {&k.s.a, &k.s.b, &k.s.c, &k.t.a, &k.t.b, &k.t.c};
+    for (int i = 0; i < 6; ++i) {
+        in[3 * i] = v[i]->x;
+        in[3 * i + 1] = v[i]->y;
+        in[3 * i + 2] = v[i]->z;
+    }
+}
+
+// Exact-ish 2D overlap of two coplanar triangles (projected on the plane's dominant axes): no
+// separating edge line among the six, in double.
+bool overlap2d(const DTri& s, const DTri& t) {
+    const D3 n0 = cross(s.b - s.a, s.c - s.a), n1 = cross(t.b - t.a, t.c - t.a);
+    const D3 n = dot(n0, n0) >= dot(n1, n1) ? n0 : n1;
+    const double ax = std::fabs(n.x), ay = std::fabs(n.y), az = std::fabs(n.z);
+    const int k = ax >= ay ? (ax >= az ? 0 : 2) : (ay >= az ? 1 : 2);
+    const auto p2 = [&](const D3& p, double& x, double& y) {
+        x = k == 0 ? p.y : p.x;
+        y = k == 2 ? p.y : p.z;
+    };
+    double P[2][3][2];
+    const DTri* tris[2] = {&s, &t};
+    for (int i = 0; i < 2; ++i) {
+        p2(tris[i]->a, P[i][0][0], P[i][0][1]);
+        p2(tris[i]->b, P[i][1][0], P[i][1][1]);
+        p2(tris[i]->c, P[i][2][0], P[i][2][1]);
+    }
+    for (int axis = 0; axis < 2; ++axis) { // bounding boxes
+        double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+        for (int i = 0; i < 2; ++i)
+            for (int v = 0; v < 3; ++v) {
+                lo[i] = std::min(lo[i], P[i][v][axis]);
+                hi[i] = std::max(hi[i], P[i][v][axis]);
+            }
+        if (hi[0] < lo[1] || hi[1] < lo[0]) return false;
+    }
+    for (int i = 0; i < 2; ++i)
+        for (int e = 0; e < 3; ++e) {
+            const double* p = P[i][e];
+            const double* q = P[i][(e + 1) % 3];
+            const double* r = P[i][(e + 2) % 3];
+            const auto orient = [&](const double* x) {
+                return (q[0] - p[0]) * (x[1] - p[1]) - (q[1] - p[1]) * (x[0] - p[0]);
+            };
+            const double own = orient(r);
+            double s0 = orient(P[1 - i][0]), s1 = orient(P[1 - i][1]), s2 = orient(P[1 - i][2]);
+            const bool neg = s0 < 0.0 && s1 < 0.0 && s2<0.0, pos = s0> 0.0 && s1 > 0.0 && s2 > 0.0;
+            if (own > 0.0 ? neg : (own < 0.0 ? pos : (neg || pos))) return false;
+        }
+    return true;
+}
+
+struct SegmentStats {
+    long checked = 0;
+    double worst = 0.0;
+};
+
+void checkPair(OracleTally& tally, SegmentStats& seg, long index, const Pair& k) {
+    float in[18];
+    pack(k, in);
+    ++tally.cases;
+    const DTri S = dtri(k.s.a, k.s.b, k.s.c), T = dtri(k.t.a, k.t.b, k.t.c);
+    const D3 o = S.a;
+    const double scale =
+        std::max({maxAbs(S.b - o), maxAbs(S.c - o), maxAbs(T.a - o), maxAbs(T.b - o), maxAbs(T.c - o)});
+    const double band = bandOf(scale);
+    const double dist = triangleTriangleDistance(S, T);
+    const bool ref = k.coplanar ? overlap2d(S, T) : dist == 0.0;
+    const bool got = triTriOverlap(k.s.a, k.s.b, k.s.c, k.t.a, k.t.b, k.t.c);
+    tally.reference_hits += ref;
+    tally.kernel_hits += got;
+    if (got != ref) {
+        // Coplanar pairs are judged in the plane, unless one triangle has no area there (then it
+        // only touches the other, and the 3D depth, 0, applies).
+        const bool in_plane =
+            k.coplanar && len(cross(S.b - S.a, S.c - S.a)) > 0.0 && len(cross(T.b - T.a, T.c - T.a)) > 0.0;
+        const double decisive = ref ? (in_plane ? penetrationDepth2d(S, T) : penetrationDepth3d(S, T)) : dist;
+        tally.disagree(index, decisive, band, in, 18,
+                       got ? "overlap where the reference is disjoint" : "missed overlap");
+    }
+    Vec3 p, q;
+    bool coplanar = false;
+    const bool inter = triTriIntersection(k.s.a, k.s.b, k.s.c, k.t.a, k.t.b, k.t.c, p, q, coplanar);
+    if (inter != got) tally.check(index, 1.0, 0.0, in, 18, "triTriIntersection disagrees with triTriOverlap");
+    if (inter && ref) {
+        ++seg.checked;
+        for (const Vec3* e : {&p, &q}) {
+            const D3 E = d3(*e);
+            const double tol = band + outputRounding(E);
+            const double err = std::max(pointTriangleDistance(E, S), pointTriangleDistance(E, T));
+            seg.worst = std::max(seg.worst, err / tol);
+            tally.check(index, err, tol, in, 18, "intersection point not on both triangles");
+        }
+    }
+}
+
+// Random pairs in the cube [-1, 1]^3: about 30% intersect.
+Pair randomPair(SplitMix64& rng) {
+    Pair k;
+    k.s = makeShape(rng, Shape::Random, 1.0);
+    k.t = makeShape(rng, Shape::Random, 1.0);
+    return k;
+}
+
+Tri gridTriangle(SplitMix64& rng) {
+    return {gridPoint(rng, 1.0, 8), gridPoint(rng, 1.0, 8), gridPoint(rng, 1.0, 8)};
+}
+
+// Exact point of t: on an edge (i + j = 16 or i = 0 or j = 0), or inside.
+Vec3 exactPointOn(SplitMix64& rng, const Tri& t, bool on_edge) {
+    int i = static_cast<int>(rng.next() % 17u), j = static_cast<int>(rng.next() % 17u);
+    if (i + j > 16) {
+        i = 16 - i;
+        j = 16 - j;
+    }
+    if (on_edge) {
+        const unsigned e = static_cast<unsigned>(rng.next() % 3u);
+        if (e == 0u)
+            j = 0;
+        else if (e == 1u)
+            i = 0;
+        else
+            j = 16 - i;
+    }
+    return pointOn(t, i, j, 4);
+}
+
+Vec3 offset(const Vec3& p, const Vec3& d, double s) {
+    return vec(p.x + d.x * s, p.y + d.y * s, p.z + d.z * s);
+}
+
+enum class PairFamily {
+    Coplanar,
+    EdgeOnEdge,
+    VertexOnFace,
+    SharedEdge,
+    SharedVertex,
+    Grazing,
+    Shapes,
+    Count
+};
+const char* familyName(PairFamily f) {
+    switch (f) {
+    case PairFamily::Coplanar:
+        return "coplanar";
+    case PairFamily::EdgeOnEdge:
+        return "edge on edge";
+    case PairFamily::VertexOnFace:
+        return "vertex on face";
+    case PairFamily::SharedEdge:
+        return "shared edge";
+    case PairFamily::SharedVertex:
+        return "shared vertex";
+    case PairFamily::Grazing:
+        return "grazing";
+    default:
+        return "slivers+zero-area";
+    }
+}
+
+Pair familyPair(SplitMix64& rng, PairFamily f, const Placement& where) {
+    Pair k;
+    switch (f) {
+    case PairFamily::Coplanar: {
+        // Both in a plane whose float orientation determinants are exactly 0: an axis plane
+        // (coordinate = const) or a diagonal plane (x = y, or x = -y, on any axis pair).
+        const int axis = static_cast<int>(rng.next() % 3u), other = (axis + 1) % 3;
+        // A uniform offset keeps axis planes and x = y exactly (equal coordinates round alike),
+        // not x = -y: that kind is drawn only without offset.
+        const unsigned kind = static_cast<unsigned>(rng.next() % (where.offset != 0.0 ? 2u : 3u));
+        const float level = gridCoord(rng, 1.0, 6);
+        Vec3* v[6] = {&k.s.a, &k.s.b, &k.s.c, &k.t.a, &k.t.b, &k.t.c};
+        const double size = rng.u() < 0.5 ? 1.0 : 0.3;
+        for (Vec3* p : v) {
+            *p = randomPoint(rng, size);
+            if (kind == 0u)
+                (*p)[axis] = level;
+            else if (kind == 1u)
+                (*p)[axis] = (*p)[other];
+            else
+                (*p)[axis] = -(*p)[other];
+        }
+        if (rng.u() < 0.3) { // slivers in the plane too
+            Vec3& c = k.t.c;
+            const double s = rng.range(0.1, 0.9), eps = logUniform(rng, -7.0, -2.0);
+            for (int i = 0; i < 3; ++i)
+                if (!(kind == 0u && i == axis) && !(kind != 0u && i == axis))
+                    c[i] =
+                        static_cast<float>(k.t.a[i] + (static_cast<double>(k.t.b[i]) - k.t.a[i]) * s + eps);
+            if (kind == 1u) c[axis] = c[other];
+            if (kind == 2u) c[axis] = -c[other];
+        }
+        k.coplanar = true;
+        break;
+    }
+    case PairFamily::EdgeOnEdge: {
+        k.s = gridTriangle(rng);
+        const Vec3 e = exactPointOn(rng, k.s, true);
+        const Vec3 w = gridPoint(rng, 0.5, 4);
+        k.t = {offset(e, w, -1.0), offset(e, w, 1.0), gridPoint(rng, 1.0, 8)};
+        if (rng.u() < 0.3) k.t.a = e; // vertex on edge
+        break;
+    }
+    case PairFamily::VertexOnFace:
+        k.s = gridTriangle(rng);
+        k.t = {exactPointOn(rng, k.s, false), gridPoint(rng, 1.0, 8), gridPoint(rng, 1.0, 8)};
+        break;
+    case PairFamily::SharedEdge:
+        k.s = gridTriangle(rng);
+        k.t = {k.s.b, k.s.a, gridPoint(rng, 1.0, 8)};
+        if (rng.u() < 0.5) k.t = {k.s.a, k.s.b, k.t.c};
+        break;
+    case PairFamily::SharedVertex:
+        k.s = gridTriangle(rng);
+        k.t = {k.s.a, gridPoint(rng, 1.0, 8), gridPoint(rng, 1.0, 8)};
+        break;
+    case PairFamily::Grazing: {
+        // A vertex of t a hair above or below a point of s, the rest of t on the far side:
+        // t just touches or just misses s (or just pokes through).
+        k.s = makeShape(rng, Shape::Random, 1.0);
+        const DTri S = dtri(k.s.a, k.s.b, k.s.c);
+        D3 n = cross(S.b - S.a, S.c - S.a);
+        n = n * (1.0 / len(n));
+        const Vec3 foot = rng.u() < 0.5 ? randomPointOn(rng, k.s) : k.s.a;
+        const double side = rng.u() < 0.5 ? -1.0 : 1.0;
+        const double gap = side * logUniform(rng, -8.0, -2.0);
+        const D3 tip = d3(foot) + n * gap;
+        k.t.a = vec(tip.x, tip.y, tip.z);
+        for (Vec3* p : {&k.t.b, &k.t.c}) {
+            const D3 q0 = d3(randomPoint(rng, 1.0));
+            const D3 q = q0 + n * (side * rng.range(0.0, 1.0));
+            *p = vec(q.x, q.y, q.z);
+        }
+        break;
+    }
+    default: {
+        const Shape a = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
+        const Shape b = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
+        k.s = makeShape(rng, a, 1.0);
+        k.t = makeShape(rng, b, 1.0);
+        // Move t so that one of its points lands near a point of s: about half of them cross.
+        const Vec3 ps = randomPointOn(rng, k.s), pt = randomPointOn(rng, k.t),
+                   jitter = randomPoint(rng, 0.05);
+        const double dx = static_cast<double>(ps.x) - pt.x + jitter.x,
+                     dy = static_cast<double>(ps.y) - pt.y + jitter.y,
+                     dz = static_cast<double>(ps.z) - pt.z + jitter.z;
+        for (Vec3* p : {&k.t.a, &k.t.b, &k.t.c}) *p = vec(p->x + dx, p->y + dy, p->z + dz);
+        break;
+    }
+    }
+    if (rng.u() < 0.5) std::swap(k.s, k.t);
+    k.s = place(where, k.s);
+    k.t = place(where, k.t);
+    return k;
+}
+
+TEST(TriTri, Random1M) {
+    OracleTally tally;
+    SegmentStats seg;
+    tally.name = "tri-tri random";
+    tally.seed = kSeed;
+    for (long i = 0; i < 1000000; ++i) {
+        SplitMix64 rng = caseRng(kSeed, i);
+        checkPair(tally, seg, i, randomPair(rng));
+    }
+    tally.print();
+    std::printf("  intersection segments checked: %ld, worst endpoint distance %.3f of tolerance\n",
+                seg.checked, seg.worst);
+    EXPECT_EQ(tally.failures, 0);
+    const double frac = static_cast<double>(tally.reference_hits) / static_cast<double>(tally.cases);
+    EXPECT_GT(frac, 0.2);
+    EXPECT_LT(frac, 0.8);
+}
+
+TEST(TriTri, AdversarialFamilies) {
+    long failures = 0;
+    std::uint64_t seed = kSeed + 1;
+    for (int f = 0; f < static_cast<int>(PairFamily::Count); ++f) {
+        for (const Placement& where : kPlacements) {
+            OracleTally tally;
+            SegmentStats seg;
+            char name[96];
+            std::snprintf(name, sizeof name, "%s %s", familyName(static_cast<PairFamily>(f)), where.name);
+            tally.name = name;
+            tally.seed = ++seed;
+            for (long i = 0; i < 6000; ++i) {
+                SplitMix64 rng = caseRng(tally.seed, i);
+                checkPair(tally, seg, i, familyPair(rng, static_cast<PairFamily>(f), where));
+            }
+            tally.print();
+            failures += tally.failures;
+        }
+    }
+    EXPECT_EQ(failures, 0);
+}
+
+// Needles and caps (thinness 1e-7 to 1e-1) crossing random triangles and each other, placed
+// across the scales: the inputs where float plane normals lose their direction.
+TEST(TriTri, SliverPairs120K) {
+    long failures = 0;
+    std::uint64_t seed = kSeed + 50;
+    const Placement* where[] = {&kPlacements[0], &kPlacements[2], &kPlacements[4]};
+    for (const Placement* w : where) {
+        OracleTally tally;
+        SegmentStats seg;
+        char name[96];
+        std::snprintf(name, sizeof name, "needles/caps %s", w->name);
+        tally.name = name;
+        tally.seed = ++seed;
+        for (long i = 0; i < 40000; ++i) {
+            SplitMix64 rng = caseRng(tally.seed, i);
+            Pair k;
+            k.s = makeShape(rng, rng.u() < 0.5 ? Shape::Needle : Shape::Cap, 1.0);
+            const unsigned other = static_cast<unsigned>(rng.next() % 3u);
+            k.t =
+                makeShape(rng, other == 0u ? Shape::Random : (other == 1u ? Shape::Needle : Shape::Cap), 1.0);
+            const Vec3 ps = randomPointOn(rng, k.s), pt = randomPointOn(rng, k.t);
+            const Vec3 jitter = randomPoint(rng, rng.u() < 0.5 ? 1e-3 : 0.05);
+            const double dx = static_cast<double>(ps.x) - pt.x + jitter.x,
+                         dy = static_cast<double>(ps.y) - pt.y + jitter.y,
+                         dz = static_cast<double>(ps.z) - pt.z + jitter.z;
+            for (Vec3* p : {&k.t.a, &k.t.b, &k.t.c}) *p = vec(p->x + dx, p->y + dy, p->z + dz);
+            if (rng.u() < 0.5) std::swap(k.s, k.t);
+            k.s = place(*w, k.s);
+            k.t = place(*w, k.t);
+            checkPair(tally, seg, i, k);
+        }
+        tally.print();
+        failures += tally.failures;
+    }
+    EXPECT_EQ(failures, 0);
+}
+
+TEST(TriTri, NonFiniteInputsGiveNoOverlap) {
+    long bad = 0;
+    for (long i = 0; i < 100000; ++i) {
+        SplitMix64 rng = caseRng(kSeed + 99, i);
+        // Overlapping pairs, so that a NaN has a chance to slip through as a "yes".
+        Pair k = randomPair(rng);
+        k.t = {k.s.b, k.s.a, k.t.c};
+        float in[18];
+        pack(k, in);
+        poison(rng, in, 18);
+        const Vec3 v[6] = {{in[0], in[1], in[2]},   {in[3], in[4], in[5]},    {in[6], in[7], in[8]},
+                           {in[9], in[10], in[11]}, {in[12], in[13], in[14]}, {in[15], in[16], in[17]}};
+        Vec3 p, q;
+        bool coplanar = false;
+        TriangleBatch4 batch;
+        clearBatch(batch);
+        setBatchTriangle(static_cast<int>(i % 4), v[3], v[4], v[5], batch);
+        if (triTriOverlap(v[0], v[1], v[2], v[3], v[4], v[5]) ||
+            triTriIntersection(v[0], v[1], v[2], v[3], v[4], v[5], p, q, coplanar) ||
+            triTriOverlap4(v[0], v[1], v[2], batch) != 0u) {
+            if (++bad <= 5) ADD_FAILURE() << "case " << i << " inputs " << hexInputs(in, 18);
+        }
+    }
+    std::printf("  non-finite inputs: 100000 cases, %ld with an overlap\n", bad);
+    EXPECT_EQ(bad, 0);
+}
+
+// Batched == scalar, bit for bit, for every lane: random pairs, every adversarial family, NaN
+// lanes, and partially filled batches.
+TEST(TriTri, BatchedEqualsScalar2M) {
+    long pairs = 0, mismatches = 0, overlaps = 0;
+    for (long i = 0; i < 250000; ++i) {
+        SplitMix64 rng = caseRng(kSeed + 77, i);
+        const Pair first = (i % 3 == 0) ? familyPair(rng, static_cast<PairFamily>(i % 7), kPlacements[i % 6])
+                                        : randomPair(rng);
+        TriangleBatch8 batch;
+        clearBatch(batch.half[0]);
+        clearBatch(batch.half[1]);
+        Tri lanes[8];
+        const int used = (i % 5 == 0) ? static_cast<int>(rng.next() % 9u) : 8;
+        for (int l = 0; l < 8; ++l) {
+            Pair k;
+            if (l % 2 == 0) {
+                const auto family = static_cast<PairFamily>(rng.next() % 7u);
+                const Placement& where = kPlacements[rng.next() % 6u];
+                k = familyPair(rng, family, where);
+            } else {
+                k = randomPair(rng);
+            }
+            // Put the lane triangle in the frame of `first` sometimes, so that many pairs get past the
+            // planes.
+            lanes[l] = (l % 3 == 0) ? Tri{first.s.b, first.s.a, k.t.c}
+                                    : (first.coplanar && l % 3 == 1 ? first.t : k.t);
+            if (l < used) setBatchTriangle(l % 4, lanes[l].a, lanes[l].b, lanes[l].c, batch.half[l / 4]);
+        }
+        const unsigned mask8 = triTriOverlap8(first.s.a, first.s.b, first.s.c, batch);
+        const unsigned lo = triTriOverlap4(first.s.a, first.s.b, first.s.c, batch.half[0]);
+        const unsigned hi = triTriOverlap4(first.s.a, first.s.b, first.s.c, batch.half[1]);
+        if (mask8 != (lo | (hi << 4))) ++mismatches;
+        for (int l = 0; l < 8; ++l) {
+            const bool scalar = l < used && triTriOverlap(first.s.a, first.s.b, first.s.c, lanes[l].a,
+                                                          lanes[l].b, lanes[l].c);
+            const bool batched = ((mask8 >> l) & 1u) != 0u;
+            ++pairs;
+            overlaps += scalar;
+            if (scalar != batched && ++mismatches <= 5) {
+                float in[18];
+                pack(Pair{first.s, lanes[l], false}, in);
+                ADD_FAILURE() << "batched != scalar at case " << i << " lane " << l << " inputs "
+                              << hexInputs(in, 18);
+            }
+        }
+    }
+    std::printf("  batched vs scalar: %ld pairs (%ld overlap), %ld mismatches, back-end %s\n", pairs,
+                overlaps, mismatches, simdBackendName());
+    EXPECT_EQ(mismatches, 0);
+}
+
+} // namespace
+} // namespace flak::test
