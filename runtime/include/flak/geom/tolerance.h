@@ -6,8 +6,16 @@
 // 2. Float in, float out, no epsilons inside the decision. Kernels decide with the plain float
 //    computation of their method (signs of determinants, comparisons of squared distances). They
 //    do not add fudge margins that would make answers depend on scale. Exceptions are named in the
-//    kernel's header (the watertight ray test's double-precision fallback, the coplanarity rule
-//    below).
+//    kernel's header; each was added because plain float measured outside the band in an oracle:
+//      - triangle normals are computed in double (sliver normals are noise in float);
+//      - tri-tri settles the plane sides of sliver triangles (corner sine < 0.05) in double;
+//      - segment/ray-triangle settle float candidates in double (Moller-Trumbore t on grazing
+//        segments); the watertight test keeps WBW's own double fallback for zero edge functions;
+//      - swept sphere-triangle solves the contact time around the closest approach;
+//      - OBB-OBB recomputes an edge axis in double when float is within the band of the answer;
+//      - triangle-AABB computes the triangle normal in double;
+//      - GJK keeps support points in float but its simplex and search direction in double;
+//      - circle-polygon accepts push candidates with a quarter-band slack.
 // 3. The tolerance band. Where float rounding can flip an answer, the flip is confined to a band
 //    around the decision boundary of width
 //        band = kToleranceRelative * scale,
