@@ -10,7 +10,7 @@ namespace flak {
 namespace {
 
 using namespace test::box;
-using test::SplitMix64;
+using namespace test;
 
 constexpr std::uint64_t kSeed = 0x5A4B0200ull;
 
@@ -30,7 +30,7 @@ Aabb randomBox(SplitMix64& rng, const Frame& f, const D3& around, double spread)
     return Aabb{toF(c - h * f.unit), toF(c + h * f.unit)};
 }
 
-void check(Tally& tally, std::uint64_t index, const Aabb& a, const Aabb& b) {
+void check(OracleTally& tally, std::uint64_t index, const Aabb& a, const Aabb& b) {
     const double g = gap(a, b);
     auto text = [&] { return "a " + hexBox(a) + " b " + hexBox(b); };
     const bool hit = overlaps(a, b);
@@ -41,7 +41,7 @@ void check(Tally& tally, std::uint64_t index, const Aabb& a, const Aabb& b) {
 }
 
 TEST(AabbAabb, Random1M) {
-    Tally tally("AabbAabb.Random1M", kSeed);
+    OracleTally tally("AabbAabb.Random1M", kSeed);
     for (std::uint64_t i = 0; i < 1000000; ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         const Frame f = randomFrame(rng);
@@ -53,7 +53,7 @@ TEST(AabbAabb, Random1M) {
 
 TEST(AabbAabb, Adversarial300k) {
     const std::uint64_t seed = kSeed + 1;
-    Tally tally("AabbAabb.Adversarial300k", seed);
+    OracleTally tally("AabbAabb.Adversarial300k", seed);
     for (std::uint64_t i = 0; i < 300000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
@@ -105,7 +105,7 @@ TEST(AabbAabb, NanNeverOverlapsEmptyNeverOverlaps) {
 
 TEST(AabbAabb, LargeAndSmall200k) {
     const std::uint64_t seed = kSeed + 2;
-    Tally tally("AabbAabb.LargeSmall200k", seed);
+    OracleTally tally("AabbAabb.LargeSmall200k", seed);
     for (std::uint64_t i = 0; i < 200000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Frame f;

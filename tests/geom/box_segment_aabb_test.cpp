@@ -12,7 +12,7 @@ namespace flak {
 namespace {
 
 using namespace test::box;
-using test::SplitMix64;
+using namespace test;
 
 constexpr std::uint64_t kSeed = 0x5A4B0400ull;
 // Below this L-inf gap (relative to scale) the double reference itself may round either way.
@@ -66,10 +66,10 @@ struct Outcome {
     bool kernel = false;
 };
 
-Outcome check(Tally& tally, long& boundary_misses, std::uint64_t index, const Query& q,
+Outcome check(OracleTally& tally, long& boundary_misses, std::uint64_t index, const Query& q,
               const SlabSegment& prepared, const Aabb& box) {
-    const D3 o = toD(q.p0);
-    const D3 d = q.is_ray ? toD(q.dir) : toD(q.p1) - o;
+    const D3 o = d3(q.p0);
+    const D3 d = q.is_ray ? d3(q.dir) : d3(q.p1) - o;
     const double t_max = q.t_max;
     const Clip ref = clipReference(o, d, t_max, box, 0.0);
     const double scale =
@@ -99,7 +99,7 @@ Outcome check(Tally& tally, long& boundary_misses, std::uint64_t index, const Qu
                       text);
         if (ref.hit) {
             const double len = std::fmax(std::fabs(d.x), std::fmax(std::fabs(d.y), std::fabs(d.z)));
-            const double tol = band(scale);
+            const double tol = bandOf(scale);
             tally.require(index, std::fabs(t_enter - ref.enter) * len <= tol, "entry t off", text);
             tally.require(index, std::fabs(t_exit - ref.exit) * len <= tol, "exit t off", text);
         }
@@ -109,8 +109,8 @@ Outcome check(Tally& tally, long& boundary_misses, std::uint64_t index, const Qu
     return Outcome{ref.hit, hit};
 }
 
-Outcome checkSegment(Tally& tally, long& boundary_misses, std::uint64_t index, const Vec3& p0, const Vec3& p1,
-                     const Aabb& box) {
+Outcome checkSegment(OracleTally& tally, long& boundary_misses, std::uint64_t index, const Vec3& p0,
+                     const Vec3& p1, const Aabb& box) {
     Query q;
     q.p0 = p0;
     q.p1 = p1;
@@ -119,19 +119,9 @@ Outcome checkSegment(Tally& tally, long& boundary_misses, std::uint64_t index, c
     return check(tally, boundary_misses, index, q, s, box);
 }
 
-void randomBox(SplitMix64& rng, const Frame& f, Aabb& out_box, D3& out_center) {
-    out_center = f.origin + randomInCube(rng, 1.0) * f.unit;
-    D3 h = randomIn(rng, 0.0, 1.0);
-    const double pick = rng.u();
-    if (pick < 0.1) h[int(rng.next() % 3)] = 0.0;
-    if (pick < 0.02) h = D3{};
-    h = h * f.unit;
-    out_box = Aabb{toF(out_center - h), toF(out_center + h)};
-}
-
 TEST(SegmentAabb, Random1M) {
     // 62,500 prepared segments, each reused against 16 boxes, as a BVH walk reuses it.
-    Tally tally("SegmentAabb.Random1M", kSeed);
+    OracleTally tally("SegmentAabb.Random1M", kSeed);
     long boundary = 0;
     for (std::uint64_t i = 0; i < 62500; ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
@@ -160,7 +150,7 @@ TEST(SegmentAabb, Random1M) {
 // exactly on a face (a hit at t = 1 by rule 1).
 TEST(SegmentAabb, ZeroDirectionAndGrazing300k) {
     const std::uint64_t seed = kSeed + 1;
-    Tally tally("SegmentAabb.ZeroDirection300k", seed);
+    OracleTally tally("SegmentAabb.ZeroDirection300k", seed);
     long boundary = 0;
     for (std::uint64_t i = 0; i < 300000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
@@ -223,7 +213,7 @@ TEST(SegmentAabb, ZeroDirectionAndGrazing300k) {
 // kernel must agree exactly where it hits and may only add hits within the band.
 TEST(SegmentAabb, IntegerGridExact300k) {
     const std::uint64_t seed = kSeed + 2;
-    Tally tally("SegmentAabb.IntegerGrid300k", seed);
+    OracleTally tally("SegmentAabb.IntegerGrid300k", seed);
     long boundary = 0, exact_touches = 0;
     for (std::uint64_t i = 0; i < 300000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
@@ -247,7 +237,7 @@ TEST(SegmentAabb, IntegerGridExact300k) {
             return describe(Query{p0, p1, {}, 1.0f, false}, box);
         });
         if (out.reference) {
-            const D3 o = toD(p0), d = toD(p1) - o;
+            const D3 o = d3(p0), d = d3(p1) - o;
             if (!clipReference(o, d, 1.0, box, -1e-9 * double(unit)).hit) ++exact_touches;
         }
     }
@@ -257,7 +247,7 @@ TEST(SegmentAabb, IntegerGridExact300k) {
 
 TEST(SegmentAabb, Ray200k) {
     const std::uint64_t seed = kSeed + 3;
-    Tally tally("SegmentAabb.Ray200k", seed);
+    OracleTally tally("SegmentAabb.Ray200k", seed);
     long boundary = 0;
     for (std::uint64_t i = 0; i < 200000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
@@ -272,7 +262,7 @@ TEST(SegmentAabb, Ray200k) {
         // distance to the aim point.
         const D3 aim = bc + randomInCube(rng, 1.5) * f.unit;
         const double dir_scale = std::pow(10.0, rng.range(-2.0, 2.0));
-        q.dir = toF((aim - toD(q.p0)) * (dir_scale / f.unit));
+        q.dir = toF((aim - d3(q.p0)) * (dir_scale / f.unit));
         if (rng.u() < 0.2) q.dir[int(rng.next() % 3)] = 0.0f;
         q.t_max = float(rng.range(0.3, 1.5) * f.unit / dir_scale);
         SlabSegment prepared;
@@ -284,7 +274,7 @@ TEST(SegmentAabb, Ray200k) {
 
 TEST(SegmentAabb, LargeAndSmallCoordinates200k) {
     const std::uint64_t seed = kSeed + 4;
-    Tally tally("SegmentAabb.LargeSmall200k", seed);
+    OracleTally tally("SegmentAabb.LargeSmall200k", seed);
     long boundary = 0;
     for (std::uint64_t i = 0; i < 200000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
@@ -306,7 +296,7 @@ TEST(SegmentAabb, LargeAndSmallCoordinates200k) {
 
 TEST(SegmentAabb, NonFiniteAndInvalidNeverHit100k) {
     const std::uint64_t seed = kSeed + 5;
-    Tally tally("SegmentAabb.NonFinite100k", seed);
+    OracleTally tally("SegmentAabb.NonFinite100k", seed);
     for (std::uint64_t i = 0; i < 100000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);

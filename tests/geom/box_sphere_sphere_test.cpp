@@ -10,7 +10,7 @@ namespace flak {
 namespace {
 
 using namespace test::box;
-using test::SplitMix64;
+using namespace test;
 
 constexpr std::uint64_t kSeed = 0x5A4B0100ull;
 
@@ -19,13 +19,13 @@ std::string describe(const Sphere& a, const Sphere& b) {
            "}";
 }
 
-void check(Tally& tally, std::uint64_t index, const Sphere& a, const Sphere& b) {
-    const D3 ca = toD(a.center), cb = toD(b.center);
+void check(OracleTally& tally, std::uint64_t index, const Sphere& a, const Sphere& b) {
+    const D3 ca = d3(a.center), cb = d3(b.center);
     const double ra = a.radius, rb = b.radius;
-    const double dist = lenD(ca - cb);
+    const double dist = len(ca - cb);
     const double decisive = dist - (ra + rb);
     const double scale = maxAbs(a.center, a.radius, b.center, b.radius);
-    const double tol = band(scale);
+    const double tol = bandOf(scale);
     auto text = [&] { return describe(a, b); };
     Contact c;
     c.depth = -1.0f;
@@ -35,13 +35,13 @@ void check(Tally& tally, std::uint64_t index, const Sphere& a, const Sphere& b) 
         tally.require(index, c.depth == -1.0f, "contact written on a miss", text);
         return;
     }
-    const D3 n = toD(c.normal), p = toD(c.point);
-    tally.require(index, std::fabs(lenD(n) - 1.0) <= 1e-5, "normal not unit", text);
+    const D3 n = d3(c.normal), p = d3(c.point);
+    tally.require(index, std::fabs(len(n) - 1.0) <= 1e-5, "normal not unit", text);
     tally.require(index, c.depth >= 0.0f, "negative depth", text);
     tally.require(index, std::fabs(c.depth - std::fmax(0.0, -decisive)) <= tol, "depth off", text);
-    tally.require(index, lenD(p - (cb + n * rb)) <= tol, "point not on b's surface along the normal", text);
+    tally.require(index, len(p - (cb + n * rb)) <= tol, "point not on b's surface along the normal", text);
     // a's centre lies at distance ra + rb - depth from b's along the normal.
-    tally.require(index, lenD(cb + n * (ra + rb - double(c.depth)) - ca) <= 2.0 * tol,
+    tally.require(index, len(cb + n * (ra + rb - double(c.depth)) - ca) <= 2.0 * tol,
                   "normal/depth inconsistent", text);
 }
 
@@ -53,19 +53,19 @@ Sphere randomSphere(SplitMix64& rng, const Frame& f, const D3& around, double sp
 }
 
 TEST(SphereSphere, Random1M) {
-    Tally tally("SphereSphere.Random1M", kSeed);
+    OracleTally tally("SphereSphere.Random1M", kSeed);
     for (std::uint64_t i = 0; i < 1000000; ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         const Frame f = randomFrame(rng);
         const Sphere a = randomSphere(rng, f, f.origin, 1.0);
-        const Sphere b = randomSphere(rng, f, toD(a.center), 1.1);
+        const Sphere b = randomSphere(rng, f, d3(a.center), 1.1);
         check(tally, i, a, b);
     }
 }
 
 TEST(SphereSphere, Adversarial400k) {
     const std::uint64_t seed = kSeed + 1;
-    Tally tally("SphereSphere.Adversarial400k", seed);
+    OracleTally tally("SphereSphere.Adversarial400k", seed);
     for (std::uint64_t i = 0; i < 400000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
@@ -75,10 +75,10 @@ TEST(SphereSphere, Adversarial400k) {
         const int kind = int(i % 5);
         const double touch = double(a.radius) + double(b.radius);
         if (kind == 0) { // touching (exact in double, then rounded)
-            b.center = toF(toD(a.center) + dir * touch);
+            b.center = toF(d3(a.center) + dir * touch);
         } else if (kind == 1) { // touching, nudged by 1e-7 .. 1e-3 relative
             const double nudge = signedLogUniform(rng, -7.0, -3.0);
-            b.center = toF(toD(a.center) + dir * (touch + nudge * f.unit));
+            b.center = toF(d3(a.center) + dir * (touch + nudge * f.unit));
         } else if (kind == 2) { // concentric
             b.center = a.center;
         } else if (kind == 3) { // points: coincident or apart
@@ -99,21 +99,21 @@ TEST(SphereSphere, Adversarial400k) {
 
 TEST(SphereSphere, LargeAndSmallCoordinates200k) {
     const std::uint64_t seed = kSeed + 2;
-    Tally tally("SphereSphere.LargeSmall200k", seed);
+    OracleTally tally("SphereSphere.LargeSmall200k", seed);
     for (std::uint64_t i = 0; i < 200000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Frame f;
         f.unit = (i & 1) ? 1.0 : 1e-4;
         f.origin = (i & 1) ? D3{-1e6, 1e6, 1e6} : D3{};
         const Sphere a = randomSphere(rng, f, f.origin, 1.0);
-        const Sphere b = randomSphere(rng, f, toD(a.center), 1.1);
+        const Sphere b = randomSphere(rng, f, d3(a.center), 1.1);
         check(tally, i, a, b);
     }
 }
 
 TEST(SphereSphere, NonFiniteAndNegativeNeverHit100k) {
     const std::uint64_t seed = kSeed + 3;
-    Tally tally("SphereSphere.NonFinite100k", seed);
+    OracleTally tally("SphereSphere.NonFinite100k", seed);
     for (std::uint64_t i = 0; i < 100000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);

@@ -11,7 +11,7 @@ namespace flak {
 namespace {
 
 using namespace test::box;
-using test::SplitMix64;
+using namespace test;
 
 constexpr std::uint64_t kSeed = 0x5A4B0300ull;
 
@@ -22,19 +22,19 @@ std::string describe(const Capsule& cap, const Sphere& s) {
 
 D3 closestOnSegment(const D3& p0, const D3& p1, const D3& c) {
     const D3 d = p1 - p0;
-    const double dd = dotD(d, d);
-    double t = dd > 0.0 ? dotD(c - p0, d) / dd : 0.0;
+    const double dd = dot(d, d);
+    double t = dd > 0.0 ? dot(c - p0, d) / dd : 0.0;
     t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
     return p0 + d * t;
 }
 
-void check(Tally& tally, std::uint64_t index, const Capsule& cap, const Sphere& s) {
-    const D3 p0 = toD(cap.p0), p1 = toD(cap.p1), c = toD(s.center);
+void check(OracleTally& tally, std::uint64_t index, const Capsule& cap, const Sphere& s) {
+    const D3 p0 = d3(cap.p0), p1 = d3(cap.p1), c = d3(s.center);
     const double ra = cap.radius, rs = s.radius;
     const D3 q = closestOnSegment(p0, p1, c);
-    const double decisive = lenD(q - c) - (ra + rs);
+    const double decisive = len(q - c) - (ra + rs);
     const double scale = maxAbs(cap.p0, cap.p1, cap.radius, s.center, s.radius);
-    const double tol = band(scale);
+    const double tol = bandOf(scale);
     auto text = [&] { return describe(cap, s); };
     Contact contact;
     contact.depth = -1.0f;
@@ -44,16 +44,16 @@ void check(Tally& tally, std::uint64_t index, const Capsule& cap, const Sphere& 
         tally.require(index, contact.depth == -1.0f, "contact written on a miss", text);
         return;
     }
-    const D3 n = toD(contact.normal), p = toD(contact.point);
+    const D3 n = d3(contact.normal), p = d3(contact.point);
     const double depth = contact.depth;
-    tally.require(index, std::fabs(lenD(n) - 1.0) <= 1e-5, "normal not unit", text);
+    tally.require(index, std::fabs(len(n) - 1.0) <= 1e-5, "normal not unit", text);
     tally.require(index, depth >= 0.0, "negative depth", text);
     tally.require(index, std::fabs(depth - std::fmax(0.0, -decisive)) <= tol, "depth off", text);
-    tally.require(index, lenD(p - (c + n * rs)) <= tol, "point not on the sphere along the normal", text);
+    tally.require(index, len(p - (c + n * rs)) <= tol, "point not on the sphere along the normal", text);
     // The closest axis point lies at ra + rs - depth from the centre along the normal.
-    tally.require(index, lenD(c + n * (ra + rs - depth) - q) <= 2.0 * tol, "normal/depth inconsistent", text);
+    tally.require(index, len(c + n * (ra + rs - depth) - q) <= 2.0 * tol, "normal/depth inconsistent", text);
     if (equal(s.center, cap.p0))
-        tally.require(index, std::fabs(dotD(n, p1 - p0)) <= 1e-5 * lenD(p1 - p0), "normal not perpendicular",
+        tally.require(index, std::fabs(dot(n, p1 - p0)) <= 1e-5 * len(p1 - p0), "normal not perpendicular",
                       text);
 }
 
@@ -66,14 +66,14 @@ void randomCapsule(SplitMix64& rng, const Frame& f, Capsule& out) {
 
 Sphere randomSphereNear(SplitMix64& rng, const Frame& f, const Capsule& cap) {
     Sphere s;
-    const D3 on_axis = toD(cap.p0) + (toD(cap.p1) - toD(cap.p0)) * rng.u();
+    const D3 on_axis = d3(cap.p0) + (d3(cap.p1) - d3(cap.p0)) * rng.u();
     s.center = toF(on_axis + randomInCube(rng, 1.2) * f.unit);
     s.radius = rng.u() < 0.05 ? 0.0f : float(rng.range(0.0, 0.8) * f.unit);
     return s;
 }
 
 TEST(CapsuleSphere, Random1M) {
-    Tally tally("CapsuleSphere.Random1M", kSeed);
+    OracleTally tally("CapsuleSphere.Random1M", kSeed);
     for (std::uint64_t i = 0; i < 1000000; ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         const Frame f = randomFrame(rng);
@@ -85,24 +85,24 @@ TEST(CapsuleSphere, Random1M) {
 
 TEST(CapsuleSphere, Adversarial400k) {
     const std::uint64_t seed = kSeed + 1;
-    Tally tally("CapsuleSphere.Adversarial400k", seed);
+    OracleTally tally("CapsuleSphere.Adversarial400k", seed);
     for (std::uint64_t i = 0; i < 400000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Capsule cap;
         randomCapsule(rng, f, cap);
         Sphere s = randomSphereNear(rng, f, cap);
-        const D3 p0 = toD(cap.p0), p1 = toD(cap.p1), d = p1 - p0;
+        const D3 p0 = d3(cap.p0), p1 = d3(cap.p1), d = p1 - p0;
         const int kind = int(i % 6);
         if (kind <= 1) { // touching the side or an end cap (exact in double), optionally nudged
             const double t = rng.range(-0.4, 1.4);
             const double tc = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
             D3 dir = randomUnit(rng);
-            if (dotD(d, d) > 0.0) {
+            if (dot(d, d) > 0.0) {
                 const D3 u = unitD(d);
-                if (t > 0.0 && t < 1.0) dir = unitD(dir - u * dotD(dir, u)); // perpendicular: side
-                if (t <= 0.0 && dotD(dir, u) > 0.0) dir = dir - u * (2.0 * dotD(dir, u)); // away from p1
-                if (t >= 1.0 && dotD(dir, u) < 0.0) dir = dir - u * (2.0 * dotD(dir, u)); // away from p0
+                if (t > 0.0 && t < 1.0) dir = unitD(dir - u * dot(dir, u));             // perpendicular: side
+                if (t <= 0.0 && dot(dir, u) > 0.0) dir = dir - u * (2.0 * dot(dir, u)); // away from p1
+                if (t >= 1.0 && dot(dir, u) < 0.0) dir = dir - u * (2.0 * dot(dir, u)); // away from p0
             }
             double dist = double(cap.radius) + double(s.radius);
             if (kind == 1) dist += signedLogUniform(rng, -7.0, -3.0) * f.unit;
@@ -131,7 +131,7 @@ TEST(CapsuleSphere, Adversarial400k) {
 
 TEST(CapsuleSphere, LargeAndSmallCoordinates200k) {
     const std::uint64_t seed = kSeed + 2;
-    Tally tally("CapsuleSphere.LargeSmall200k", seed);
+    OracleTally tally("CapsuleSphere.LargeSmall200k", seed);
     for (std::uint64_t i = 0; i < 200000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Frame f;
@@ -145,7 +145,7 @@ TEST(CapsuleSphere, LargeAndSmallCoordinates200k) {
 
 TEST(CapsuleSphere, NonFiniteAndNegativeNeverHit100k) {
     const std::uint64_t seed = kSeed + 3;
-    Tally tally("CapsuleSphere.NonFinite100k", seed);
+    OracleTally tally("CapsuleSphere.NonFinite100k", seed);
     for (std::uint64_t i = 0; i < 100000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);

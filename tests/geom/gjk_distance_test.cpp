@@ -7,6 +7,7 @@
 
 #include "geom/gjk_families.h"
 #include "geom/gjk_reference.h"
+#include "support/oracle.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +21,8 @@ using namespace test;
 
 const std::uint64_t kSeed = 0x61C0D157ull + oracleSeedOffset();
 
-struct GjkTally : GjkTallyBase {
+struct GjkTally : OracleTally {
+    using OracleTally::OracleTally;
     int max_iterations = 0;
     int max_iterations_intersect = 0;
     long exits[6] = {0, 0, 0, 0, 0, 0};
@@ -36,10 +38,10 @@ bool runIntersect(const TestPair& p, GjkInfo& info) {
 }
 
 D3 originOf(const TestPair& p) {
-    if (p.a.transformed) return toD(p.a.xf.translation);
+    if (p.a.transformed) return d3(p.a.xf.translation);
     Vec3 o;
     corePoint(p.a.shape, o);
-    return toD(o);
+    return d3(o);
 }
 
 bool checkPair(const TestPair& p, std::uint64_t seed, long index, GjkTally& tally) {
@@ -47,13 +49,13 @@ bool checkPair(const TestPair& p, std::uint64_t seed, long index, GjkTally& tall
     const D3 origin = originOf(p);
     const RefShape ra = makeRef(p.a.shape, p.a.transform(), origin);
     const RefShape rb = makeRef(p.b.shape, p.b.transform(), origin);
-    const double band = gjkBand(std::max(refScale(ra, p.a.transformed), refScale(rb, p.b.transformed)));
+    const double band = bandOf(std::max(refScale(ra, p.a.transformed), refScale(rb, p.b.transformed)));
     const double want = shapeDistance(ra, rb);
     GjkResult got{};
     const bool ok = runDistance(p, got);
     GjkInfo iinfo{};
     const bool inter = runIntersect(p, iinfo);
-    if (got.overlap) ++tally.positives;
+    if (got.overlap) ++tally.hits;
     auto fail = [&](const char* what, double x, double y) {
         ++tally.failures;
         std::printf("gjk %s: seed=%llu case=%ld (%.9g vs %.9g, band %g) distance=%.9g want=%.9g overlap=%d "
@@ -79,7 +81,7 @@ bool checkPair(const TestPair& p, std::uint64_t seed, long index, GjkTally& tall
     const double d = got.distance;
     if (want > 0.0 && want <= band) ++tally.in_band; // apart by no more than the band
     if (std::fabs(d - want) > band) return fail("distance", d, want);
-    tally.note(std::fabs(d - want), band);
+    tally.noteError(std::fabs(d - want), band);
     if (got.overlap != (d == 0.0)) return fail("overlap flag != (distance == 0)", got.overlap, d);
     // The boolean test: a flip is forgiven only when the shapes are apart by at most the band or
     // overlap by at most the band.
@@ -91,20 +93,20 @@ bool checkPair(const TestPair& p, std::uint64_t seed, long index, GjkTally& tall
         ++tally.forgiven;
     }
     // Witness points: on their shapes, realising the distance.
-    const double out_round = std::ldexp(std::max(maxAbs(toD(got.point_a)), maxAbs(toD(got.point_b))), -23);
-    const D3 pa = toD(got.point_a) - origin, pb = toD(got.point_b) - origin;
+    const double out_round = std::ldexp(std::max(maxAbs(d3(got.point_a)), maxAbs(d3(got.point_b))), -23);
+    const D3 pa = d3(got.point_a) - origin, pb = d3(got.point_b) - origin;
     const double slack = band + 2.0 * out_round;
-    if (!got.overlap || (p.a.shape.radius + p.b.shape.radius > 0.0 && len(toD(got.normal)) > 0.0)) {
+    if (!got.overlap || (p.a.shape.radius + p.b.shape.radius > 0.0 && len(d3(got.normal)) > 0.0)) {
         if (pointDistance(pa, ra) > slack) return fail("point_a off A", pointDistance(pa, ra), 0);
         if (pointDistance(pb, rb) > slack) return fail("point_b off B", pointDistance(pb, rb), 0);
     }
     if (!got.overlap) {
         if (std::fabs(len(pa - pb) - d) > slack)
             return fail("|point_a - point_b| != distance", len(pa - pb), d);
-        if (std::fabs(len(toD(got.normal)) - 1.0) > 1e-5)
-            return fail("normal not unit", len(toD(got.normal)), 1);
-        if (len(pa - pb - toD(got.normal) * d) > slack) return fail("normal not along b->a", 0, 0);
-    } else if (len(toD(got.normal)) == 0.0) {
+        if (std::fabs(len(d3(got.normal)) - 1.0) > 1e-5)
+            return fail("normal not unit", len(d3(got.normal)), 1);
+        if (len(pa - pb - d3(got.normal) * d) > slack) return fail("normal not along b->a", 0, 0);
+    } else if (len(d3(got.normal)) == 0.0) {
         // Cores overlap: a point of each core (no depth information, see gjk.h).
         if (pointDistance(pa, ra) > slack || pointDistance(pb, rb) > slack)
             return fail("overlap points off their shapes", pointDistance(pa, ra), pointDistance(pb, rb));
@@ -112,12 +114,12 @@ bool checkPair(const TestPair& p, std::uint64_t seed, long index, GjkTally& tall
     return true;
 }
 
-void report(const char* name, const GjkTally& t) {
-    t.print(name);
+void report(GjkTally& t) {
+    t.print();
     std::printf("[%s] max iterations: distance %d, intersect %d (cap %d); exits converged=%ld overlap=%ld "
                 "no-progress=%ld cap=%ld\n",
-                name, t.max_iterations, t.max_iterations_intersect, kMaxGjkIterations, t.exits[0], t.exits[2],
-                t.exits[3], t.exits[4]);
+                t.name.c_str(), t.max_iterations, t.max_iterations_intersect, kMaxGjkIterations, t.exits[0],
+                t.exits[2], t.exits[3], t.exits[4]);
 }
 
 TEST(GjkDistance, CheapPairs1M) {
@@ -127,15 +129,15 @@ TEST(GjkDistance, CheapPairs1M) {
         {ConvexKind::Capsule, ConvexKind::Sphere}, {ConvexKind::Capsule, ConvexKind::Capsule},
         {ConvexKind::Sphere, ConvexKind::Box},     {ConvexKind::Box, ConvexKind::Sphere}};
     SplitMix64 rng(kSeed);
-    GjkTally tally;
+    GjkTally tally("GjkDistance.CheapPairs1M", kSeed);
     for (long i = 0; i < 1000000 && !tally.failures; ++i) {
         const auto& k = pairs[i % 6];
         checkPair(randomPair(rng, k[0], k[1]), kSeed, i, tally);
     }
-    report("GjkDistance.CheapPairs1M", tally);
+    report(tally);
     EXPECT_EQ(tally.failures, 0);
-    EXPECT_GT(tally.positives, tally.cases / 5);
-    EXPECT_LT(tally.positives, tally.cases * 4 / 5);
+    EXPECT_GT(tally.hits, tally.cases / 5);
+    EXPECT_LT(tally.hits, tally.cases * 4 / 5);
 }
 
 TEST(GjkDistance, BoxAndHullPairs200k) {
@@ -143,7 +145,7 @@ TEST(GjkDistance, BoxAndHullPairs200k) {
     // tens of microseconds per case, so 200k cases keep the suite within its time budget.
     const ConvexKind kinds[] = {ConvexKind::Sphere, ConvexKind::Capsule, ConvexKind::Box, ConvexKind::Hull};
     SplitMix64 rng(kSeed + 1);
-    GjkTally tally;
+    GjkTally tally("GjkDistance.BoxAndHullPairs200k", kSeed + 1);
     long index = 0;
     while (index < 200000 && !tally.failures) {
         const ConvexKind ka = kinds[rng.next() % 4], kb = kinds[rng.next() % 4];
@@ -153,17 +155,17 @@ TEST(GjkDistance, BoxAndHullPairs200k) {
             continue;
         checkPair(randomPair(rng, ka, kb), kSeed + 1, index++, tally);
     }
-    report("GjkDistance.BoxAndHullPairs200k", tally);
+    report(tally);
     EXPECT_EQ(tally.failures, 0);
-    EXPECT_GT(tally.positives, tally.cases / 5);
-    EXPECT_LT(tally.positives, tally.cases * 4 / 5);
+    EXPECT_GT(tally.hits, tally.cases / 5);
+    EXPECT_LT(tally.hits, tally.cases * 4 / 5);
 }
 
 TEST(GjkDistance, DegenerateFamilies100k) {
     // Flat, collinear, single-point and duplicate-point hulls; huge size ratios (1e-4 .. 1e4);
     // identical shapes; exactly touching and deeply overlapping pairs.
     SplitMix64 rng(kSeed + 2);
-    GjkTally tally;
+    GjkTally tally("GjkDistance.DegenerateFamilies100k", kSeed + 2);
     const HullFamily fams[] = {HullFamily::Flat, HullFamily::Collinear, HullFamily::Point,
                                HullFamily::Duplicates, HullFamily::Generic};
     const ConvexKind kinds[] = {ConvexKind::Sphere, ConvexKind::Capsule, ConvexKind::Box, ConvexKind::Hull};
@@ -205,7 +207,7 @@ TEST(GjkDistance, DegenerateFamilies100k) {
         }
         checkPair(p, kSeed + 2, i, tally);
     }
-    report("GjkDistance.DegenerateFamilies100k", tally);
+    report(tally);
     EXPECT_EQ(tally.failures, 0);
 }
 

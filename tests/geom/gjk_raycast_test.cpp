@@ -8,6 +8,7 @@
 
 #include "geom/gjk_families.h"
 #include "geom/gjk_reference.h"
+#include "support/oracle.h"
 
 #include <gtest/gtest.h>
 
@@ -92,7 +93,8 @@ double maxPenetration(const RefShape& a, const RefShape& b, const D3& r, double 
     return best;
 }
 
-struct CastTally : GjkTallyBase {
+struct CastTally : OracleTally {
+    using OracleTally::OracleTally;
     long forgiven_t = 0;
     int max_iterations = 0;
 };
@@ -105,21 +107,21 @@ bool checkCast(const CastCase& k, std::uint64_t seed, long index, CastTally& tal
     const bool hit = p.a.transformed
                          ? gjkShapeCast(p.a.shape, p.a.xf, p.b.shape, p.b.xf, k.translation, got, &info)
                          : gjkShapeCast(p.a.shape, p.b.shape, k.translation, got, &info);
-    if (hit) ++tally.positives;
+    if (hit) ++tally.hits;
     tally.max_iterations = std::max(tally.max_iterations, info.iterations);
     D3 origin;
     if (p.a.transformed) {
-        origin = toD(p.a.xf.translation);
+        origin = d3(p.a.xf.translation);
     } else {
         Vec3 o;
         corePoint(p.a.shape, o);
-        origin = toD(o);
+        origin = d3(o);
     }
     const RefShape ra = makeRef(p.a.shape, p.a.transform(), origin);
     const RefShape rb = makeRef(p.b.shape, p.b.transform(), origin);
-    const D3 r = toD(k.translation);
+    const D3 r = d3(k.translation);
     const double scale = std::max({refScale(ra, p.a.transformed), refScale(rb, p.b.transformed), maxAbs(r)});
-    const double band = gjkBand(scale);
+    const double band = bandOf(scale);
     const CastReference ref = referenceCast(ra, rb, r, scale);
     const double speed = len(r);
     if (ref.hit != hit || (hit && std::fabs(double(got.t) - ref.t) * speed > band)) ++tally.in_band;
@@ -173,15 +175,15 @@ bool checkCast(const CastCase& k, std::uint64_t seed, long index, CastTally& tal
         }
         ++tally.forgiven_t;
     } else {
-        tally.note(std::fabs(t - ref.t) * speed, band);
+        tally.noteError(std::fabs(t - ref.t) * speed, band);
     }
     // Normal and point: the normal is unit and separates B from A at time t (up to the band,
     // radii included); the point is on B and on A at time t. Skipped when the cores overlap at
     // t = 0 (no contact normal exists).
-    const D3 n = toD(got.normal);
+    const D3 n = d3(got.normal);
     const RefShape at = translated(ra, r * t);
-    const double out_round = std::ldexp(maxAbs(toD(got.point)), -23);
-    const D3 point = toD(got.point) - origin;
+    const double out_round = std::ldexp(maxAbs(d3(got.point)), -23);
+    const D3 point = d3(got.point) - origin;
     if (pointDistance(point, rb) > band + out_round)
         return fail("point off B", pointDistance(point, rb), 0.0);
     // Touching or overlapping at t = 0: the kernel may see the cores overlap (the documented
@@ -230,12 +232,12 @@ CastCase randomCast(SplitMix64& rng, ConvexKind ka, ConvexKind kb, HullFamily fa
     return k;
 }
 
-void report(const char* name, const CastTally& t) {
-    t.print(name);
+void report(CastTally& t) {
+    t.print();
     std::printf(
         "[%s] hits with t off by more than the band along the sweep (grazing, forgiven by depth): %ld; "
         "max iterations %d (cap %d)\n",
-        name, t.forgiven_t, t.max_iterations, kMaxGjkIterations);
+        t.name.c_str(), t.forgiven_t, t.max_iterations, kMaxGjkIterations);
 }
 
 TEST(GjkShapeCast, CheapPairs1M) {
@@ -246,15 +248,15 @@ TEST(GjkShapeCast, CheapPairs1M) {
         {ConvexKind::Capsule, ConvexKind::Sphere}, {ConvexKind::Capsule, ConvexKind::Capsule},
         {ConvexKind::Sphere, ConvexKind::Box},     {ConvexKind::Box, ConvexKind::Sphere}};
     SplitMix64 rng(kSeed);
-    CastTally tally;
+    CastTally tally("GjkShapeCast.CheapPairs1M", kSeed);
     for (long i = 0; i < 1000000 && !tally.failures; ++i) {
         const auto& k = pairs[i % 6];
         checkCast(randomCast(rng, k[0], k[1]), kSeed, i, tally);
     }
-    report("GjkShapeCast.CheapPairs1M", tally);
+    report(tally);
     EXPECT_EQ(tally.failures, 0);
-    EXPECT_GT(tally.positives, tally.cases / 5);
-    EXPECT_LT(tally.positives, tally.cases * 4 / 5);
+    EXPECT_GT(tally.hits, tally.cases / 5);
+    EXPECT_LT(tally.hits, tally.cases * 4 / 5);
 }
 
 TEST(GjkShapeCast, BoxAndHullPairs20k) {
@@ -264,7 +266,7 @@ TEST(GjkShapeCast, BoxAndHullPairs20k) {
     const HullFamily fams[] = {HullFamily::Generic, HullFamily::Generic, HullFamily::Flat,
                                HullFamily::Collinear, HullFamily::Point};
     SplitMix64 rng(kSeed + 1);
-    CastTally tally;
+    CastTally tally("GjkShapeCast.BoxAndHullPairs20k", kSeed + 1);
     long index = 0;
     while (index < 20000 && !tally.failures) {
         const ConvexKind ka = kinds[rng.next() % 4], kb = kinds[rng.next() % 4];
@@ -275,10 +277,10 @@ TEST(GjkShapeCast, BoxAndHullPairs20k) {
         checkCast(randomCast(rng, ka, kb, fams[rng.next() % 5], fams[rng.next() % 5]), kSeed + 1, index++,
                   tally);
     }
-    report("GjkShapeCast.BoxAndHullPairs20k", tally);
+    report(tally);
     EXPECT_EQ(tally.failures, 0);
-    EXPECT_GT(tally.positives, tally.cases / 5);
-    EXPECT_LT(tally.positives, tally.cases * 4 / 5);
+    EXPECT_GT(tally.hits, tally.cases / 5);
+    EXPECT_LT(tally.hits, tally.cases * 4 / 5);
 }
 
 TEST(GjkShapeCast, KnownValues) {

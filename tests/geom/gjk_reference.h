@@ -2,46 +2,24 @@
 // closed forms (point-point, point-segment, segment-segment, point-box) and, for boxes and point
 // hulls, the minimum over feature pairs (vertex-triangle, triangle-vertex, edge-edge) of the two
 // cores, confirmed by a separating-plane check. Shapes are converted to double around an origin
-// (A's core point) so that world position costs no precision.
+// (A's core point) so that world position costs no precision. Vectors, band, seeding and tally:
+// support/oracle.h.
 #pragma once
 
 #include <flak/geom/convex_shape.h>
-#include <flak/geom/tolerance.h>
 #include <flak/math/transform.h>
+
+#include "support/oracle.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <vector>
 
 namespace flak::test {
 
-struct D3 {
-    double x = 0.0, y = 0.0, z = 0.0;
-    double operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
-};
-inline D3 toD(const Vec3& v) { return {double(v.x), double(v.y), double(v.z)}; }
-inline D3 operator+(const D3& a, const D3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-inline D3 operator-(const D3& a, const D3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-inline D3 operator*(const D3& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-inline double dot(const D3& a, const D3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-inline D3 cross(const D3& a, const D3& b) {
-    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-inline double len(const D3& a) { return std::sqrt(dot(a, a)); }
-inline double maxAbs(const D3& a) { return std::max({std::fabs(a.x), std::fabs(a.y), std::fabs(a.z)}); }
-
 constexpr double kInfD = std::numeric_limits<double>::infinity();
-
-/// Offset added to every oracle seed, from the environment variable FLAK_ORACLE_SEED (0 when unset):
-/// the same suite can be rerun on fresh random cases; failures print the seed actually used.
-inline std::uint64_t oracleSeedOffset() {
-    const char* s = std::getenv("FLAK_ORACLE_SEED");
-    return s ? std::strtoull(s, nullptr, 0) * 0x9E3779B97F4A7C15ull : 0;
-}
 
 /// Closest point of segment [a, b] to p.
 inline D3 closestOnSegment(const D3& p, const D3& a, const D3& b) {
@@ -130,12 +108,12 @@ struct RefShape {
 
 inline D3 place(const D3& p, const Transform* xf, const D3& origin) {
     if (!xf) return p - origin;
-    const D3 c0 = toD(xf->rotation.c0), c1 = toD(xf->rotation.c1), c2 = toD(xf->rotation.c2);
-    return c0 * p.x + c1 * p.y + c2 * p.z + (toD(xf->translation) - origin);
+    const D3 c0 = d3(xf->rotation.c0), c1 = d3(xf->rotation.c1), c2 = d3(xf->rotation.c2);
+    return c0 * p.x + c1 * p.y + c2 * p.z + (d3(xf->translation) - origin);
 }
 inline D3 rotateOnly(const D3& v, const Transform* xf) {
     if (!xf) return v;
-    return toD(xf->rotation.c0) * v.x + toD(xf->rotation.c1) * v.y + toD(xf->rotation.c2) * v.z;
+    return d3(xf->rotation.c0) * v.x + d3(xf->rotation.c1) * v.y + d3(xf->rotation.c2) * v.z;
 }
 
 inline void buildHullTopology(RefShape& s) {
@@ -180,19 +158,19 @@ inline RefShape makeRef(const ConvexShape& shape, const Transform* xf, const D3&
     s.radius = shape.radius;
     switch (shape.kind) {
     case ConvexKind::Sphere:
-        s.pts = {place(toD(shape.center), xf, origin)};
-        s.local_extent = maxAbs(toD(shape.center)) + shape.radius;
+        s.pts = {place(d3(shape.center), xf, origin)};
+        s.local_extent = maxAbs(d3(shape.center)) + shape.radius;
         break;
     case ConvexKind::Capsule:
-        s.pts = {place(toD(shape.center), xf, origin), place(toD(shape.extent), xf, origin)};
-        s.local_extent = std::max(maxAbs(toD(shape.center)), maxAbs(toD(shape.extent))) + shape.radius;
+        s.pts = {place(d3(shape.center), xf, origin), place(d3(shape.extent), xf, origin)};
+        s.local_extent = std::max(maxAbs(d3(shape.center)), maxAbs(d3(shape.extent))) + shape.radius;
         break;
     case ConvexKind::Box: {
-        s.center = place(toD(shape.center), xf, origin);
-        s.axis[0] = rotateOnly(toD(shape.axes.c0), xf);
-        s.axis[1] = rotateOnly(toD(shape.axes.c1), xf);
-        s.axis[2] = rotateOnly(toD(shape.axes.c2), xf);
-        s.half = toD(shape.extent);
+        s.center = place(d3(shape.center), xf, origin);
+        s.axis[0] = rotateOnly(d3(shape.axes.c0), xf);
+        s.axis[1] = rotateOnly(d3(shape.axes.c1), xf);
+        s.axis[2] = rotateOnly(d3(shape.axes.c2), xf);
+        s.half = d3(shape.extent);
         for (int m = 0; m < 8; ++m) {
             const double sx = (m & 1) ? 1 : -1, sy = (m & 2) ? 1 : -1, sz = (m & 4) ? 1 : -1;
             s.pts.push_back(s.center + s.axis[0] * (sx * s.half.x) + s.axis[1] * (sy * s.half.y) +
@@ -208,13 +186,13 @@ inline RefShape makeRef(const ConvexShape& shape, const Transform* xf, const D3&
         for (int m = 0; m < 8; ++m)
             for (int bit = 1; bit < 8; bit <<= 1)
                 if (!(m & bit)) s.edges.push_back({m, m | bit});
-        s.local_extent = maxAbs(toD(shape.center)) + s.half.x + s.half.y + s.half.z;
+        s.local_extent = maxAbs(d3(shape.center)) + s.half.x + s.half.y + s.half.z;
         break;
     }
     case ConvexKind::Hull:
         for (std::uint32_t i = 0; i < shape.count; ++i) {
-            s.pts.push_back(place(toD(shape.points[i]), xf, origin));
-            s.local_extent = std::max(s.local_extent, maxAbs(toD(shape.points[i])));
+            s.pts.push_back(place(d3(shape.points[i]), xf, origin));
+            s.local_extent = std::max(s.local_extent, maxAbs(d3(shape.points[i])));
         }
         buildHullTopology(s);
         break;
@@ -388,32 +366,5 @@ inline RefShape translated(const RefShape& s, const D3& d) {
     r.center = r.center + d;
     return r;
 }
-
-} // namespace flak::test
-
-namespace flak::test {
-
-/// The tolerance band of tolerance.h for a scale.
-inline double gjkBand(double scale) { return double(kToleranceRelative) * scale; }
-
-/// Counts of an oracle run (see polygon_families.h's OracleTally; kept separate so the two test
-/// families do not share headers).
-struct GjkTallyBase {
-    long cases = 0;
-    long positives = 0;
-    long in_band = 0;
-    long forgiven = 0;
-    long failures = 0;
-    double worst_ratio = 0.0;
-    void note(double error, double band) {
-        if (band > 0.0 && error / band > worst_ratio) worst_ratio = error / band;
-    }
-    void print(const char* what) const {
-        std::printf(
-            "[%s] cases=%ld positive=%.3f in-band=%ld forgiven=%ld failures=%ld worst-error/band=%.3g\n",
-            what, cases, cases ? double(positives) / double(cases) : 0.0, in_band, forgiven, failures,
-            worst_ratio);
-    }
-};
 
 } // namespace flak::test

@@ -13,7 +13,7 @@ namespace flak {
 namespace {
 
 using namespace test::box;
-using test::SplitMix64;
+using namespace test;
 
 constexpr std::uint64_t kSeed = 0x5A4B0500ull;
 
@@ -25,10 +25,10 @@ struct BoxD {
 
 BoxD toBoxD(const Obb& b, double grow) {
     BoxD r;
-    r.c = toD(b.center);
-    r.u[0] = toD(b.rotation.c0);
-    r.u[1] = toD(b.rotation.c1);
-    r.u[2] = toD(b.rotation.c2);
+    r.c = d3(b.center);
+    r.u[0] = d3(b.rotation.c0);
+    r.u[1] = d3(b.rotation.c1);
+    r.u[2] = d3(b.rotation.c2);
     for (int k = 0; k < 3; ++k) r.e[k] = std::fmax(double(b.halfExtents[k]) + grow, 0.0);
     return r;
 }
@@ -39,7 +39,7 @@ void verticesIn(const BoxD& from, const BoxD& to, D3 out[8]) {
         D3 p = from.c;
         for (int k = 0; k < 3; ++k) p = p + from.u[k] * (((v >> k) & 1) ? from.e[k] : -from.e[k]);
         const D3 d = p - to.c;
-        out[v] = D3{dotD(to.u[0], d), dotD(to.u[1], d), dotD(to.u[2], d)};
+        out[v] = D3{dot(to.u[0], d), dot(to.u[1], d), dot(to.u[2], d)};
     }
 }
 
@@ -75,7 +75,7 @@ bool overlapReference(const Obb& a, const Obb& b, double grow) {
     // Cheap certain rejection: bounding spheres apart by a clear margin.
     const double ra = std::sqrt(da.e[0] * da.e[0] + da.e[1] * da.e[1] + da.e[2] * da.e[2]);
     const double rb = std::sqrt(db.e[0] * db.e[0] + db.e[1] * db.e[1] + db.e[2] * db.e[2]);
-    if (lenD(da.c - db.c) > (ra + rb) * 1.001 + 1e-30) return false;
+    if (len(da.c - db.c) > (ra + rb) * 1.001 + 1e-30) return false;
     return edgesMeet(da, db) || edgesMeet(db, da);
 }
 
@@ -91,18 +91,18 @@ double penetrationDepth(const Obb& a, const Obb& b) {
     const D3 t = db.c - da.c;
     double depth = std::numeric_limits<double>::infinity();
     auto axis = [&](const D3& l) {
-        const double len = lenD(l);
-        if (!(len > 1e-9)) return;
-        const D3 n = l * (1.0 / len);
+        const double length = len(l);
+        if (!(length > 1e-9)) return;
+        const D3 n = l * (1.0 / length);
         double r = 0.0;
         for (int k = 0; k < 3; ++k)
-            r += da.e[k] * std::fabs(dotD(da.u[k], n)) + db.e[k] * std::fabs(dotD(db.u[k], n));
-        depth = std::fmin(depth, r - std::fabs(dotD(t, n)));
+            r += da.e[k] * std::fabs(dot(da.u[k], n)) + db.e[k] * std::fabs(dot(db.u[k], n));
+        depth = std::fmin(depth, r - std::fabs(dot(t, n)));
     };
     for (int i = 0; i < 3; ++i) {
         axis(da.u[i]);
         axis(db.u[i]);
-        for (int j = 0; j < 3; ++j) axis(crossD(da.u[i], db.u[j]));
+        for (int j = 0; j < 3; ++j) axis(cross(da.u[i], db.u[j]));
     }
     return depth;
 }
@@ -111,7 +111,7 @@ double penetrationDepth(const Obb& a, const Obb& b) {
 // makes the boxes touch; overlapping, minus the penetration depth.
 double decisiveGap(const Obb& a, const Obb& b, bool reference_hit) {
     if (reference_hit) return -penetrationDepth(a, b);
-    const double reach = lenD(toD(a.center) - toD(b.center)) + 1e-30;
+    const double reach = len(d3(a.center) - d3(b.center)) + 1e-30;
     return 2.0 * bisect([&](double s) { return overlapReference(a, b, s); }, 0.0, reach);
 }
 
@@ -122,7 +122,8 @@ std::string describe(const Obb& a, const Obb& b) {
 
 using Kernel = bool (*)(const Obb&, const Obb&);
 
-bool check(Tally& tally, std::uint64_t index, const Obb& a, const Obb& b, Kernel kernel = &obbObbOverlap) {
+bool check(OracleTally& tally, std::uint64_t index, const Obb& a, const Obb& b,
+           Kernel kernel = &obbObbOverlap) {
     const bool reference = overlapReference(a, b, 0.0);
     const bool hit = kernel(a, b);
     auto text = [&] { return describe(a, b); };
@@ -133,7 +134,7 @@ bool check(Tally& tally, std::uint64_t index, const Obb& a, const Obb& b, Kernel
         tally.decide(index, hit, reference, decisiveGap(a, b, reference), scale, text);
     }
     if (kernel == &obbObbOverlap && hit != obbObbOverlap(b, a))
-        tally.require(index, std::fabs(decisiveGap(a, b, reference)) <= band(scale),
+        tally.require(index, std::fabs(decisiveGap(a, b, reference)) <= bandOf(scale),
                       "swapping the boxes changes the answer outside the band", text);
     return hit;
 }
@@ -153,8 +154,8 @@ void randomRotation(SplitMix64& rng, Mat33& out) {
 void nearRotation(SplitMix64& rng, const Mat33& a, double lo, double hi, Mat33& out) {
     const D3 axis = randomUnit(rng);
     const double angle = std::pow(10.0, rng.range(lo, hi));
-    out = Mat33{toF(rotateAbout(axis, angle, toD(a.c0))), toF(rotateAbout(axis, angle, toD(a.c1))),
-                toF(rotateAbout(axis, angle, toD(a.c2)))};
+    out = Mat33{toF(rotateAbout(axis, angle, d3(a.c0))), toF(rotateAbout(axis, angle, d3(a.c1))),
+                toF(rotateAbout(axis, angle, d3(a.c2)))};
 }
 
 // Columns of `a` permuted and negated (a rotation by multiples of 90 degrees about A's axes):
@@ -174,10 +175,10 @@ void quarterTurns(SplitMix64& rng, const Mat33& a, Mat33& out) {
 // Places b along `dir` from a so that they just touch (bisection on the reference), then nudges the
 // offset by a relative 10^-8 .. 10^-2 in or out (or not at all).
 void placeTouching(SplitMix64& rng, const Obb& a, Obb& b, const D3& dir) {
-    const double reach = 2.0 * (lenD(toD(a.halfExtents)) + lenD(toD(b.halfExtents))) + 1e-30;
+    const double reach = 2.0 * (len(d3(a.halfExtents)) + len(d3(b.halfExtents))) + 1e-30;
     auto at = [&](double lambda) {
         Obb moved = b;
-        moved.center = toF(toD(a.center) + dir * lambda);
+        moved.center = toF(d3(a.center) + dir * lambda);
         return moved;
     };
     const double touch =
@@ -196,12 +197,12 @@ Obb randomBoxAt(SplitMix64& rng, const Frame& f, const D3& center) {
 }
 
 TEST(ObbObb, Random1M) {
-    Tally tally("ObbObb.Random1M", kSeed);
+    OracleTally tally("ObbObb.Random1M", kSeed);
     for (std::uint64_t i = 0; i < 1000000; ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         const Frame f = randomFrame(rng);
         const Obb a = randomBoxAt(rng, f, f.origin + randomInCube(rng, 1.0) * f.unit);
-        const Obb b = randomBoxAt(rng, f, toD(a.center) + randomInCube(rng, 1.7) * f.unit);
+        const Obb b = randomBoxAt(rng, f, d3(a.center) + randomInCube(rng, 1.7) * f.unit);
         check(tally, i, a, b);
     }
 }
@@ -210,7 +211,7 @@ TEST(ObbObb, Random1M) {
 // face (touching in double, then rounded), nudged, or anywhere near.
 TEST(ObbObb, ParallelEdges200k) {
     const std::uint64_t seed = kSeed + 1;
-    Tally tally("ObbObb.ParallelEdges200k", seed);
+    OracleTally tally("ObbObb.ParallelEdges200k", seed);
     for (std::uint64_t i = 0; i < 200000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
@@ -228,16 +229,16 @@ TEST(ObbObb, ParallelEdges200k) {
         const Vec3* bcol[3] = {&b.rotation.c0, &b.rotation.c1, &b.rotation.c2};
         double b_extent = 0.0;
         for (int j = 0; j < 3; ++j)
-            b_extent += double(b.halfExtents[j]) * std::fabs(dotD(toD(*acol[k]), toD(*bcol[j])));
+            b_extent += double(b.halfExtents[j]) * std::fabs(dot(d3(*acol[k]), d3(*bcol[j])));
         double along = double(a.halfExtents[k]) + b_extent;
         const int kind = int(rng.next() % 3);
         if (kind == 1) along *= 1.0 + signedLogUniform(rng, -8.0, -2.0);
         if (kind == 2) along *= rng.range(0.0, 1.5);
-        D3 center = toD(a.center) + toD(*acol[k]) * (sign * along);
+        D3 center = d3(a.center) + d3(*acol[k]) * (sign * along);
         for (int j = 0; j < 3; ++j) {
             if (j == k) continue;
-            center = center + toD(*acol[j]) * (rng.range(-1.3, 1.3) *
-                                               (double(a.halfExtents[j]) + double(b.halfExtents[j])));
+            center = center + d3(*acol[j]) * (rng.range(-1.3, 1.3) *
+                                              (double(a.halfExtents[j]) + double(b.halfExtents[j])));
         }
         b.center = toF(center);
         check(tally, i, a, b);
@@ -248,7 +249,7 @@ TEST(ObbObb, ParallelEdges200k) {
 // random direction (edge-on-edge contacts are common here).
 TEST(ObbObb, NearParallelTouching40k) {
     const std::uint64_t seed = kSeed + 2;
-    Tally tally("ObbObb.NearParallelTouching40k", seed);
+    OracleTally tally("ObbObb.NearParallelTouching40k", seed);
     for (std::uint64_t i = 0; i < 40000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
@@ -273,7 +274,7 @@ TEST(ObbObb, NearParallelTouching40k) {
 // of B constructed on a face of A.
 TEST(ObbObb, TouchingAndVertexOnFace60k) {
     const std::uint64_t seed = kSeed + 3;
-    Tally tally("ObbObb.TouchingVertexOnFace60k", seed);
+    OracleTally tally("ObbObb.TouchingVertexOnFace60k", seed);
     for (std::uint64_t i = 0; i < 60000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
@@ -286,15 +287,15 @@ TEST(ObbObb, TouchingAndVertexOnFace60k) {
             const Vec3* bcol[3] = {&b.rotation.c0, &b.rotation.c1, &b.rotation.c2};
             const int k = int(rng.next() % 3);
             const double sign = rng.u() < 0.5 ? -1.0 : 1.0;
-            const D3 normal = toD(*acol[k]) * sign;
-            D3 p = toD(a.center) + normal * double(a.halfExtents[k]);
+            const D3 normal = d3(*acol[k]) * sign;
+            D3 p = d3(a.center) + normal * double(a.halfExtents[k]);
             for (int j = 0; j < 3; ++j)
-                if (j != k) p = p + toD(*acol[j]) * (rng.range(-1.0, 1.0) * double(a.halfExtents[j]));
+                if (j != k) p = p + d3(*acol[j]) * (rng.range(-1.0, 1.0) * double(a.halfExtents[j]));
             // B's vertex most extreme along -normal sits on p; B extends away from A.
             D3 center = p;
             for (int j = 0; j < 3; ++j) {
-                const double s = dotD(toD(*bcol[j]), normal) >= 0.0 ? 1.0 : -1.0;
-                center = center + toD(*bcol[j]) * (s * double(b.halfExtents[j]));
+                const double s = dot(d3(*bcol[j]), normal) >= 0.0 ? 1.0 : -1.0;
+                center = center + d3(*bcol[j]) * (s * double(b.halfExtents[j]));
             }
             const double nudge = rng.u() < 0.3 ? 0.0 : signedLogUniform(rng, -8.0, -2.0);
             b.center = toF(center + normal * (nudge * f.unit));
@@ -306,12 +307,12 @@ TEST(ObbObb, TouchingAndVertexOnFace60k) {
 // Zero half extents: rectangles, segments and points against boxes and each other.
 TEST(ObbObb, DegenerateExtents100k) {
     const std::uint64_t seed = kSeed + 4;
-    Tally tally("ObbObb.DegenerateExtents100k", seed);
+    OracleTally tally("ObbObb.DegenerateExtents100k", seed);
     for (std::uint64_t i = 0; i < 100000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Obb a = randomBoxAt(rng, f, f.origin);
-        Obb b = randomBoxAt(rng, f, toD(a.center) + randomInCube(rng, 0.9) * f.unit);
+        Obb b = randomBoxAt(rng, f, d3(a.center) + randomInCube(rng, 0.9) * f.unit);
         for (int k = 0; k < 3; ++k) {
             if (rng.u() < 0.4) a.halfExtents[k] = 0.0f;
             if (rng.u() < 0.4) b.halfExtents[k] = 0.0f;
@@ -323,21 +324,21 @@ TEST(ObbObb, DegenerateExtents100k) {
 
 TEST(ObbObb, LargeAndSmallCoordinates100k) {
     const std::uint64_t seed = kSeed + 5;
-    Tally tally("ObbObb.LargeSmall100k", seed);
+    OracleTally tally("ObbObb.LargeSmall100k", seed);
     for (std::uint64_t i = 0; i < 100000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Frame f;
         f.unit = (i & 1) ? 1.0 : 1e-4;
         f.origin = (i & 1) ? D3{1e6, -1e6, 1e6} : D3{};
         const Obb a = randomBoxAt(rng, f, f.origin + randomInCube(rng, 1.0) * f.unit);
-        const Obb b = randomBoxAt(rng, f, toD(a.center) + randomInCube(rng, 1.7) * f.unit);
+        const Obb b = randomBoxAt(rng, f, d3(a.center) + randomInCube(rng, 1.7) * f.unit);
         check(tally, i, a, b);
     }
 }
 
 TEST(ObbObb, NonFiniteAndNegativeNeverHit50k) {
     const std::uint64_t seed = kSeed + 6;
-    Tally tally("ObbObb.NonFinite50k", seed);
+    OracleTally tally("ObbObb.NonFinite50k", seed);
     for (std::uint64_t i = 0; i < 50000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
@@ -407,7 +408,7 @@ void skewEdgePair(SplitMix64& rng, const Frame& f, Obb& a, Obb& b) {
 // errors; the kernel's double re-evaluation of uncertain edge axes gives none.
 TEST(ObbObb, SkewEdges100k) {
     const std::uint64_t seed = kSeed + 9;
-    Tally tally("ObbObb.SkewEdges100k", seed);
+    OracleTally tally("ObbObb.SkewEdges100k", seed);
     for (std::uint64_t i = 0; i < 100000; ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);

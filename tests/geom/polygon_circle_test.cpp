@@ -6,6 +6,7 @@
 // of directions.
 #include <flak/geom/circle_polygon.h>
 
+#include "support/oracle.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -141,6 +142,7 @@ void printCase(const CircleCase& k) {
 }
 
 struct CircleTally : OracleTally {
+    using OracleTally::OracleTally;
     long notches = 0;
 };
 
@@ -148,7 +150,7 @@ bool checkCase(const CircleCase& k, std::uint64_t seed, long index, CircleTally&
     CirclePolygonContact got{};
     const bool hit = circlePolygon(k.center, k.radius, k.poly.data(), std::uint32_t(k.poly.size()), got);
     ++tally.cases;
-    if (hit) ++tally.positives;
+    if (hit) ++tally.hits;
     const D2 center = toD(k.center);
     const DPoly poly = toLocal(k.poly, center); // exact; the reference works around the centre
     const D2 c{};
@@ -188,7 +190,7 @@ bool checkCase(const CircleCase& k, std::uint64_t seed, long index, CircleTally&
     const double slack = band + (s <= band ? 2.0 * s : 0.0);
     if (want && len > ref.length + slack) return fail("push longer than the minimum", len, ref.length);
     if (!want && len > slack) return fail("push without contact", len, 0.0);
-    tally.note(std::fabs(len - ref.length), band);
+    tally.noteError(std::fabs(len - ref.length), band);
     // Record consistency: unit normal along the push, depth = |push|.
     const D2 nrm = toD(got.normal);
     if (std::fabs(dlen(nrm) - 1.0) > 1e-5) return fail("normal not unit", dlen(nrm), 1.0);
@@ -221,20 +223,20 @@ CircleCase randomCase(SplitMix64& rng) {
 
 TEST(CirclePolygon, Random1M) {
     SplitMix64 rng(kSeed);
-    CircleTally tally;
+    CircleTally tally("CirclePolygon.Random1M", kSeed);
     for (long i = 0; i < 1000000 && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
-    tally.print("CirclePolygon.Random1M");
+    tally.print();
     std::printf("[CirclePolygon.Random1M] cases decided by the full push search (notches): %ld\n",
                 tally.notches);
     EXPECT_EQ(tally.failures, 0);
-    EXPECT_GT(tally.positives, tally.cases / 4);
-    EXPECT_LT(tally.positives, tally.cases * 3 / 4);
+    EXPECT_GT(tally.hits, tally.cases / 4);
+    EXPECT_LT(tally.hits, tally.cases * 3 / 4);
     EXPECT_GT(tally.notches, 1000);
 }
 
 TEST(CirclePolygon, AdversarialFamilies) {
     SplitMix64 rng(kSeed + 1);
-    CircleTally tally;
+    CircleTally tally("CirclePolygon.AdversarialFamilies", kSeed + 1);
     long index = 0;
     for (int round = 0; round < 40000 && !tally.failures; ++round) {
         const Placement pl = randomPlacement(rng);
@@ -292,7 +294,7 @@ TEST(CirclePolygon, AdversarialFamilies) {
         }
         checkCase(k, kSeed + 1, index++, tally);
     }
-    tally.print("CirclePolygon.AdversarialFamilies");
+    tally.print();
     std::printf("[CirclePolygon.AdversarialFamilies] notches: %ld\n", tally.notches);
     EXPECT_EQ(tally.failures, 0);
 }

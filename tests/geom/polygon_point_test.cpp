@@ -3,6 +3,7 @@
 // boundary.
 #include <flak/geom/point_in_polygon.h>
 
+#include "support/oracle.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -25,7 +26,7 @@ bool pip(const Vec2& p, const Polygon& poly) {
 bool checkCase(const Polygon& poly, const Vec2& p, std::uint64_t seed, long index, OracleTally& tally) {
     const bool got = pip(p, poly);
     ++tally.cases;
-    if (got) ++tally.positives;
+    if (got) ++tally.hits;
     const D2 pd = toD(p);
     const DPoly local = toLocal(poly, pd); // exact: the reference works around the point
     const double band = bandOf(polygonScale(poly, pd));
@@ -48,7 +49,7 @@ bool checkCase(const Polygon& poly, const Vec2& p, std::uint64_t seed, long inde
 
 TEST(PointInPolygon, Random1M) {
     SplitMix64 rng(kSeed);
-    OracleTally tally;
+    OracleTally tally("PointInPolygon.Random1M", kSeed);
     long index = 0;
     while (index < 1000000) {
         const Placement pl = randomPlacement(rng);
@@ -77,15 +78,15 @@ TEST(PointInPolygon, Random1M) {
         }
         if (tally.failures) break;
     }
-    tally.print("PointInPolygon.Random1M");
+    tally.print();
     EXPECT_EQ(tally.failures, 0);
-    EXPECT_GT(tally.positives, tally.cases / 5);
-    EXPECT_LT(tally.positives, tally.cases * 4 / 5);
+    EXPECT_GT(tally.hits, tally.cases / 5);
+    EXPECT_LT(tally.hits, tally.cases * 4 / 5);
 }
 
 TEST(PointInPolygon, AdversarialFamilies) {
     SplitMix64 rng(kSeed + 1);
-    OracleTally tally;
+    OracleTally tally("PointInPolygon.AdversarialFamilies", kSeed + 1);
     long index = 0;
     for (int round = 0; round < 20000 && !tally.failures; ++round) {
         const Placement pl = randomPlacement(rng);
@@ -127,7 +128,7 @@ TEST(PointInPolygon, AdversarialFamilies) {
             if (!checkCase(star, v2(d.x, d.y), kSeed + 1, index, tally)) break;
         }
     }
-    tally.print("PointInPolygon.AdversarialFamilies");
+    tally.print();
     EXPECT_EQ(tally.failures, 0);
 }
 

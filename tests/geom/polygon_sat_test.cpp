@@ -4,6 +4,7 @@
 // needed axes: every edge normal and edge direction of both polygons plus the coordinate axes.
 #include <flak/geom/polygon_sat.h>
 
+#include "support/oracle.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -88,7 +89,7 @@ bool checkCase(const SatCase& k, std::uint64_t seed, long index, OracleTally& ta
     const bool hit =
         polygonSat(k.a.data(), std::uint32_t(k.a.size()), k.b.data(), std::uint32_t(k.b.size()), got);
     ++tally.cases;
-    if (hit) ++tally.positives;
+    if (hit) ++tally.hits;
     const D2 origin = toD(k.a[0]);
     const DPoly a = toLocal(k.a, origin), b = toLocal(k.b, origin);
     const double band = bandOf(std::max(polygonScale(k.a, origin), polygonScale(k.b, origin)));
@@ -117,7 +118,7 @@ bool checkCase(const SatCase& k, std::uint64_t seed, long index, OracleTally& ta
     if (std::fabs(dlen(u) - 1.0) > 1e-6) return fail("axis not unit", dlen(u), 1.0);
     const double depth = got.depth;
     if (std::fabs(depth - pen) > band) return fail("depth", depth, pen);
-    tally.note(std::fabs(depth - pen), band);
+    tally.noteError(std::fabs(depth - pen), band);
     // Moving A by axis * depth leaves the two just touching along the axis.
     const Interval ia = projectOn(a, u), ib = projectOn(b, u);
     if (std::fabs((ib.hi - ia.lo) - depth) > band)
@@ -189,17 +190,17 @@ SatCase randomCase(SplitMix64& rng) {
 
 TEST(PolygonSat, Random1M) {
     SplitMix64 rng(kSeed);
-    OracleTally tally;
+    OracleTally tally("PolygonSat.Random1M", kSeed);
     for (long i = 0; i < 1000000 && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
-    tally.print("PolygonSat.Random1M");
+    tally.print();
     EXPECT_EQ(tally.failures, 0);
-    EXPECT_GT(tally.positives, tally.cases / 4);
-    EXPECT_LT(tally.positives, tally.cases * 3 / 4);
+    EXPECT_GT(tally.hits, tally.cases / 4);
+    EXPECT_LT(tally.hits, tally.cases * 3 / 4);
 }
 
 TEST(PolygonSat, AdversarialFamilies) {
     SplitMix64 rng(kSeed + 1);
-    OracleTally tally;
+    OracleTally tally("PolygonSat.AdversarialFamilies", kSeed + 1);
     long index = 0;
     for (int round = 0; round < 50000 && !tally.failures; ++round) {
         const Placement pl = randomPlacement(rng);
@@ -242,7 +243,7 @@ TEST(PolygonSat, AdversarialFamilies) {
         }
         checkCase(k, kSeed + 1, index++, tally);
     }
-    tally.print("PolygonSat.AdversarialFamilies");
+    tally.print();
     EXPECT_EQ(tally.failures, 0);
 }
 

@@ -5,6 +5,7 @@
 // and the reported point lies within the band of the solid.
 #include <flak/geom/segment_polygon.h>
 
+#include "support/oracle.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -124,7 +125,7 @@ bool checkCase(const SegmentCase& k, std::uint64_t seed, long index, OracleTally
     SegmentPolygonHit got{};
     const bool hit = segmentPolygon(k.p0, k.p1, k.poly.data(), std::uint32_t(k.poly.size()), got);
     ++tally.cases;
-    if (hit) ++tally.positives;
+    if (hit) ++tally.hits;
     const D2 origin = toD(k.p0);
     const DPoly poly = toLocal(k.poly, origin);
     const D2 d = dsub(toD(k.p1), origin);
@@ -166,7 +167,7 @@ bool checkCase(const SegmentCase& k, std::uint64_t seed, long index, OracleTally
         }
     }
     if (!hit) return true;
-    if (agree_t) tally.note(std::fabs(double(got.t) - ref_t) * len, band);
+    if (agree_t) tally.noteError(std::fabs(double(got.t) - ref_t) * len, band);
     const double out_round =
         std::ldexp(std::max(std::fabs(double(got.point.x)), std::fabs(double(got.point.y))), -23);
     const D2 at = dmul(d, double(got.t));
@@ -239,20 +240,20 @@ SegmentCase randomCase(SplitMix64& rng) {
 
 TEST(SegmentPolygon, Random1M) {
     SplitMix64 rng(kSeed);
-    OracleTally tally;
+    OracleTally tally("SegmentPolygon.Random1M", kSeed);
     forgiven_t = 0;
     for (long i = 0; i < 1000000 && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
-    tally.print("SegmentPolygon.Random1M");
+    tally.print();
     std::printf("[SegmentPolygon.Random1M] hits forgiven a t off by more than the band (grazing): %ld\n",
                 forgiven_t);
     EXPECT_EQ(tally.failures, 0);
-    EXPECT_GT(tally.positives, tally.cases / 4);
-    EXPECT_LT(tally.positives, tally.cases * 3 / 4);
+    EXPECT_GT(tally.hits, tally.cases / 4);
+    EXPECT_LT(tally.hits, tally.cases * 3 / 4);
 }
 
 TEST(SegmentPolygon, AdversarialFamilies) {
     SplitMix64 rng(kSeed + 1);
-    OracleTally tally;
+    OracleTally tally("SegmentPolygon.AdversarialFamilies", kSeed + 1);
     forgiven_t = 0;
     long index = 0;
     for (int round = 0; round < 50000 && !tally.failures; ++round) {
@@ -298,7 +299,7 @@ TEST(SegmentPolygon, AdversarialFamilies) {
         }
         checkCase(k, kSeed + 1, index++, tally);
     }
-    tally.print("SegmentPolygon.AdversarialFamilies");
+    tally.print();
     std::printf(
         "[SegmentPolygon.AdversarialFamilies] hits forgiven a t off by more than the band (grazing): %ld\n",
         forgiven_t);

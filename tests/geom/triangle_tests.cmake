@@ -1,4 +1,5 @@
-# Oracle tests of this kernel family: flak_add_gtest; paths relative to tests/geom
+# Oracle tests of the triangle kernel family (sphere/segment/swept sphere vs triangle, tri-tri).
+# Paths relative to tests/geom.
 flak_add_gtest(flak_geom_triangle_tests SOURCES
   sphere_triangle_test.cpp
   segment_triangle_test.cpp

@@ -1,65 +1,26 @@
-// Shared helpers of the box-family oracle tests: double-precision vectors, seeded generators of
-// scales, rotations and adversarial values, and the tally that applies tolerance.h's band.
+// Shared helpers of the box-family oracle tests: seeded generators of scales, rotations and
+// adversarial values, and hex-float printing of boxes and matrices. The double vectors, the band,
+// caseRng and the tally are support/oracle.h's.
 //
-// Every case draws from its own generator, seeded by (test seed, case index), so a failure
-// printed as "seed S case I" replays alone. Inputs are printed as hex floats (exact).
+// Every case draws from its own generator, caseRng(test seed, case index), so a failure printed
+// as "seed S case I" replays alone. Inputs are printed as hex floats (exact).
 #pragma once
 
-#include <flak/geom/tolerance.h>
 #include <flak/math/aabb.h>
 #include <flak/math/mat33.h>
 #include <flak/math/vec3.h>
 
-#include "support/split_mix.h"
-
-#include <gtest/gtest.h>
+#include "support/oracle.h"
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <string>
-#include <vector>
 
 namespace flak::test::box {
 
-struct D3 {
-    double x = 0.0, y = 0.0, z = 0.0;
-    double operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
-    double& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
-};
-inline D3 toD(const Vec3& v) { return {v.x, v.y, v.z}; }
 inline Vec3 toF(const D3& v) { return {float(v.x), float(v.y), float(v.z)}; }
-inline D3 operator+(const D3& a, const D3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-inline D3 operator-(const D3& a, const D3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-inline D3 operator*(const D3& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-inline double dotD(const D3& a, const D3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-inline D3 crossD(const D3& a, const D3& b) {
-    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-inline double lenD(const D3& a) { return std::sqrt(dotD(a, a)); }
-inline D3 unitD(const D3& a) { return a * (1.0 / lenD(a)); }
-
-inline double maxAbs(const Vec3& v) {
-    return std::fmax(std::fabs(v.x), std::fmax(std::fabs(v.y), std::fabs(v.z)));
-}
-inline double maxAbs(float f) { return std::fabs(f); }
-template <typename T, typename... Rest> double maxAbs(const T& first, const Rest&... rest) {
-    if constexpr (sizeof...(rest) == 0) {
-        return maxAbs(first);
-    } else {
-        return std::fmax(maxAbs(first), maxAbs(rest...));
-    }
-}
-
-/// The band of tolerance.h rule 3 for a given input scale.
-inline double band(double scale) { return double(kToleranceRelative) * scale; }
-
-/// The generator of one case: independent of every other case, so one index replays alone.
-inline SplitMix64 caseRng(std::uint64_t seed, std::uint64_t index) {
-    SplitMix64 mix(seed ^ (index * 0xD1B54A32D192ED03ull));
-    return SplitMix64(mix.next());
-}
+inline D3 unitD(const D3& a) { return a * (1.0 / len(a)); }
 
 /// Three uniform draws in [lo, hi), one statement each: the order of draws inside one expression
 /// (even a braced list, under some compilers' sanitizer builds) must not decide the case.
@@ -92,7 +53,7 @@ inline Frame randomFrame(SplitMix64& rng) {
 inline D3 randomUnit(SplitMix64& rng) {
     for (;;) {
         const D3 v = randomInCube(rng, 1.0);
-        const double l = lenD(v);
+        const double l = len(v);
         if (l > 0.1 && l <= 1.0) return v * (1.0 / l);
     }
 }
@@ -107,10 +68,22 @@ inline void randomRotationD(SplitMix64& rng, D3 out[3]) {
     out[2] = {2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)};
 }
 
+/// A box of half-extents up to f.unit around a centre within f.unit of f.origin; 10% of boxes are
+/// flat along one axis, 2% are points.
+inline void randomBox(SplitMix64& rng, const Frame& f, Aabb& out_box, D3& out_center) {
+    out_center = f.origin + randomInCube(rng, 1.0) * f.unit;
+    D3 h = randomIn(rng, 0.0, 1.0);
+    const double pick = rng.u();
+    if (pick < 0.1) h[int(rng.next() % 3)] = 0.0;
+    if (pick < 0.02) h = D3{};
+    h = h * f.unit;
+    out_box = Aabb{toF(out_center - h), toF(out_center + h)};
+}
+
 /// Rotation by `angle` about unit `axis`, applied to v (Rodrigues), in double.
 inline D3 rotateAbout(const D3& axis, double angle, const D3& v) {
     const double c = std::cos(angle), s = std::sin(angle);
-    return v * c + crossD(axis, v) * s + axis * (dotD(axis, v) * (1 - c));
+    return v * c + cross(axis, v) * s + axis * (dot(axis, v) * (1 - c));
 }
 
 inline Mat33 toMat33(const D3 cols[3]) { return Mat33{toF(cols[0]), toF(cols[1]), toF(cols[2])}; }
@@ -142,87 +115,9 @@ template <typename Hit> double bisect(Hit&& hit, double lo, double hi) {
     return 0.5 * (lo + hi);
 }
 
-inline std::string hexf(float f) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%a", double(f));
-    return buf;
-}
-inline std::string hexv(const Vec3& v) { return "{" + hexf(v.x) + ", " + hexf(v.y) + ", " + hexf(v.z) + "}"; }
 inline std::string hexBox(const Aabb& b) { return "{" + hexv(b.min) + ", " + hexv(b.max) + "}"; }
 inline std::string hexMat(const Mat33& m) {
     return "{" + hexv(m.c0) + ", " + hexv(m.c1) + ", " + hexv(m.c2) + "}";
 }
-
-/// Counts one oracle run: agreements, disagreements forgiven inside the band, failures. Prints a
-/// summary line (cases, hit fraction, forgiven) and the first few failures with replay data.
-class Tally {
-public:
-    Tally(std::string name, std::uint64_t seed) : m_name(std::move(name)), m_seed(seed) {}
-    ~Tally() { report(); }
-    Tally(const Tally&) = delete;
-    Tally& operator=(const Tally&) = delete;
-
-    /// One decision. `decisive` is the reference's decisive distance, `scale` the input scale;
-    /// `describe` is called only for a failure.
-    template <typename Describe>
-    void decide(std::uint64_t index, bool kernel, bool reference, double decisive, double scale,
-                Describe&& describe) {
-        ++m_cases;
-        if (reference) ++m_ref_hits;
-        if (kernel == reference) return;
-        if (std::fabs(decisive) <= band(scale)) {
-            ++m_forgiven;
-            return;
-        }
-        fail(index, "kernel " + std::string(kernel ? "hit" : "miss") + ", reference " +
-                        (reference ? "hit" : "miss") + ", decisive " + std::to_string(decisive) +
-                        " vs band " + std::to_string(band(scale)) + ": " + describe());
-    }
-
-    /// A property that must hold with no forgiveness.
-    template <typename Describe>
-    void require(std::uint64_t index, bool ok, const char* what, Describe&& describe) {
-        if (!ok) fail(index, std::string(what) + ": " + describe());
-    }
-
-    /// Counts a case that is only checked for "no crash" and fixed outputs (non-finite input).
-    void countOnly(bool reference_hit = false) {
-        ++m_cases;
-        if (reference_hit) ++m_ref_hits;
-    }
-
-    void note(const std::string& key, long value) { m_notes += ", " + key + " " + std::to_string(value); }
-
-    long failures() const { return m_failures; }
-    long forgiven() const { return m_forgiven; }
-    long cases() const { return m_cases; }
-
-    void report() {
-        if (m_reported) return;
-        m_reported = true;
-        std::printf("[ oracle ] %-34s cases %8ld  hit fraction %.3f  forgiven in band %ld%s  failures %ld\n",
-                    m_name.c_str(), m_cases, m_cases ? double(m_ref_hits) / double(m_cases) : 0.0, m_forgiven,
-                    m_notes.c_str(), m_failures);
-        std::fflush(stdout);
-    }
-
-private:
-    void fail(std::uint64_t index, const std::string& text) {
-        ++m_failures;
-        if (m_failures <= 8) {
-            ADD_FAILURE() << m_name << " seed 0x" << std::hex << m_seed << std::dec << " case " << index
-                          << ": " << text;
-        }
-    }
-
-    std::string m_name;
-    std::uint64_t m_seed;
-    long m_cases = 0;
-    long m_ref_hits = 0;
-    long m_forgiven = 0;
-    long m_failures = 0;
-    std::string m_notes;
-    bool m_reported = false;
-};
 
 } // namespace flak::test::box

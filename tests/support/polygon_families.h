@@ -1,8 +1,9 @@
 // Test helper: 2D polygon families (convex, star-shaped, combs, collinear vertices, degenerate) and
-// double-precision references for the polygon kernels. References never call flak's kernels.
+// double-precision references for the polygon kernels. References never call flak's kernels. The
+// band, seeding and tally of the oracle tests are support/oracle.h's (not included here: the
+// benchmarks share these families).
 #pragma once
 
-#include <flak/geom/tolerance.h>
 #include <flak/math/vec2.h>
 
 #include "support/split_mix.h"
@@ -11,7 +12,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -34,16 +34,6 @@ inline D2 dperp(const D2& a) { return {-a.y, a.x}; }
 
 constexpr double kDInf = std::numeric_limits<double>::infinity();
 constexpr double kPi = 3.14159265358979323846;
-
-/// Offset added to every oracle seed, from the environment variable FLAK_ORACLE_SEED (0 when unset):
-/// the same suite can be rerun on fresh random cases; failures print the seed actually used.
-inline std::uint64_t oracleSeedOffset() {
-    const char* s = std::getenv("FLAK_ORACLE_SEED");
-    return s ? std::strtoull(s, nullptr, 0) * 0x9E3779B97F4A7C15ull : 0;
-}
-
-/// The tolerance band of tolerance.h for a given scale.
-inline double bandOf(double scale) { return double(kToleranceRelative) * scale; }
 
 /// Largest |coordinate - origin| over the polygon's vertices (double).
 inline double polygonScale(const Polygon& poly, const D2& origin) {
@@ -252,36 +242,11 @@ inline D2 pointNearEdge(SplitMix64& rng, const Polygon& poly, double offset) {
     return p;
 }
 
-} // namespace flak::test
-
-namespace flak::test {
-
 /// Prints a polygon as hex floats (exact, for replaying a failure).
 inline void printPolygon(const char* name, const Polygon& poly) {
     std::printf("  %s (%zu points):", name, poly.size());
     for (const Vec2& v : poly) std::printf(" {%a, %a}", double(v.x), double(v.y));
     std::printf("\n");
 }
-
-/// Counts of an oracle run: cases, positive answers, cases whose reference lies in the band, the
-/// in-band disagreements that were forgiven, and out-of-band failures.
-struct OracleTally {
-    long cases = 0;
-    long positives = 0;
-    long in_band = 0;
-    long forgiven = 0;
-    long failures = 0;
-    double worst_ratio = 0.0; // largest continuous error / band among agreeing cases
-
-    void note(double error, double band) {
-        if (band > 0.0 && error / band > worst_ratio) worst_ratio = error / band;
-    }
-    void print(const char* what) const {
-        std::printf("[%s] cases=%ld positive=%.3f in-band=%ld forgiven=%ld failures=%ld "
-                    "worst-error/band=%.3g\n",
-                    what, cases, cases ? double(positives) / double(cases) : 0.0, in_band, forgiven, failures,
-                    worst_ratio);
-    }
-};
 
 } // namespace flak::test

@@ -1,39 +1,22 @@
 // Test oracle for the triangle kernels: double-precision references built from plain distance
-// computations (a method independent of the kernels'), the tolerance band of tolerance.h, and a
-// tally that counts agreements, forgiven in-band disagreements and failures (printed with seed,
-// case index and hex-float inputs so that a case can be replayed).
+// computations (a method independent of the kernels'). The double vectors, the band, seeding and
+// the tally are support/oracle.h's (included here, so its D3, d3(), dot(), cross(), len(),
+// maxAbs() and bandOf() come with this header).
 #pragma once
 
-#include <flak/geom/tolerance.h>
 #include <flak/math/vec3.h>
+
+#include "support/oracle.h"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
-#include <cstdint>
-#include <cstdio>
 #include <limits>
-#include <string>
 
 namespace flak::test {
 
-// ---- double vectors ---------------------------------------------------------------------------
-struct D3 {
-    double x = 0.0, y = 0.0, z = 0.0;
-};
-inline D3 d3(const Vec3& v) { return {v.x, v.y, v.z}; }
-inline D3 operator+(const D3& a, const D3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
-inline D3 operator-(const D3& a, const D3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
-inline D3 operator*(const D3& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-inline double dot(const D3& a, const D3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-inline D3 cross(const D3& a, const D3& b) {
-    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-inline double len(const D3& a) { return std::sqrt(dot(a, a)); }
+// ---- double helpers ---------------------------------------------------------------------------
 inline D3 lerp(const D3& a, const D3& b, double t) { return a + (b - a) * t; }
-inline double maxAbs(const D3& a) {
-    return std::max(std::fabs(a.x), std::max(std::fabs(a.y), std::fabs(a.z)));
-}
 inline double clamp01(double s) { return s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s); }
 
 struct DTri {
@@ -178,72 +161,8 @@ inline double penetrationDepth2d(const DTri& s, const DTri& t) {
     return depth == std::numeric_limits<double>::infinity() ? 0.0 : std::max(depth, 0.0);
 }
 
-// ---- the tolerance band --------------------------------------------------------------------------
-// band = kToleranceRelative * scale; scale = the largest absolute coordinate of the inputs
-// relative to the kernel's local origin (and radii / lengths), as each kernel header states.
-inline double bandOf(double scale) { return static_cast<double>(kToleranceRelative) * scale; }
+// ---- output rounding -------------------------------------------------------------------------------
 // Rounding of a float output coordinate of magnitude m: half an ulp of each of 3 components.
 inline double outputRounding(const D3& p) { return 1.0 * static_cast<double>(FLT_EPSILON) * maxAbs(p); }
-
-// ---- the tally -------------------------------------------------------------------------------------
-inline std::string hexInputs(const float* values, int count) {
-    std::string s = "{";
-    char buf[48];
-    for (int i = 0; i < count; ++i) {
-        std::snprintf(buf, sizeof buf, "%s%a", i ? ", " : "", static_cast<double>(values[i]));
-        s += buf;
-    }
-    return s + "}";
-}
-
-struct OracleTally {
-    const char* name = "";
-    std::uint64_t seed = 0;
-    long cases = 0;
-    long kernel_hits = 0;
-    long reference_hits = 0;
-    long forgiven = 0;
-    long failures = 0;
-    long skipped_nonfinite = 0;
-    double max_forgiven = 0.0;      // largest |decisive| / band among forgiven cases
-    double max_checked_ratio = 0.0; // largest error / tolerance among checked outputs
-
-    // Records a disagreement; returns true when it is out of band (a failure, printed).
-    bool disagree(long index, double decisive, double band, const float* inputs, int input_count,
-                  const char* what) {
-        if (std::fabs(decisive) <= band) {
-            ++forgiven;
-            max_forgiven = std::max(max_forgiven, std::fabs(decisive) / band);
-            return false;
-        }
-        fail(index, inputs, input_count, what, decisive, band);
-        return true;
-    }
-    // Records an output check error / tolerance; prints a failure when above 1.
-    bool check(long index, double error, double tolerance, const float* inputs, int input_count,
-               const char* what) {
-        const double ratio = tolerance > 0.0 ? error / tolerance : (error > 0.0 ? 1e30 : 0.0);
-        if (ratio > max_checked_ratio || ratio != ratio) max_checked_ratio = ratio;
-        if (ratio <= 1.0) return false;
-        fail(index, inputs, input_count, what, error, tolerance);
-        return true;
-    }
-    void fail(long index, const float* inputs, int input_count, const char* what, double value,
-              double limit) {
-        ++failures;
-        if (failures <= 12)
-            std::printf("  FAIL %s seed=0x%llx case=%ld %s: value %.9g limit %.9g inputs %s\n", name,
-                        static_cast<unsigned long long>(seed), index, what, value, limit,
-                        hexInputs(inputs, input_count).c_str());
-    }
-    void print() const {
-        const double frac =
-            cases > 0 ? static_cast<double>(reference_hits) / static_cast<double>(cases) : 0.0;
-        std::printf("  %-34s cases %8ld  hit fraction %.3f  forgiven %5ld (max %.2f band)  failures %ld"
-                    "  worst output check %.3f of tolerance%s\n",
-                    name, cases, frac, forgiven, max_forgiven, failures, max_checked_ratio,
-                    skipped_nonfinite ? "  (non-finite cases checked separately)" : "");
-    }
-};
 
 } // namespace flak::test
