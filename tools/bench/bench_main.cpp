@@ -2,8 +2,14 @@
 // them) peer libraries measured in the same process on the same input.
 //   flak_bench build --mesh PATH.obj [--repeat N] [--json]
 //   flak_bench build --generate icosphere8 [--repeat N] [--json]
+//   flak_bench tree [--frames N] [--rounds N] [--json]
+//   flak_bench sphere|segment|meshmesh --mesh PATH.obj [--count N] [--repeat N] [--json]  (best of N rounds)
 #include "build_scene.h"
+#include "meshmesh_scene.h"
 #include "obj_mesh.h"
+#include "segment_scene.h"
+#include "sphere_scene.h"
+#include "tree_scene.h"
 
 #include <cstdio>
 #include <cstring>
@@ -12,7 +18,9 @@
 namespace {
 
 int usage() {
-    std::fprintf(stderr, "usage: flak_bench build (--mesh PATH.obj | --generate icosphereN) [--repeat N] [--json]\n");
+    std::fprintf(stderr, "usage: flak_bench build (--mesh PATH.obj | --generate icosphereN) [--repeat N] [--json]\n"
+                         "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
+                         "       flak_bench sphere|segment|meshmesh (--mesh PATH.obj | --generate icosphereN) [--count N] [--repeat N] [--json]\n");
     return 2;
 }
 
@@ -21,14 +29,28 @@ int usage() {
 int main(int argc, char** argv) {
     if (argc < 2) return usage();
     const std::string scene = argv[1];
+    if (scene == "tree") {
+        int frames = 600, rounds = 1;
+        bool tree_json = false;
+        for (int i = 2; i < argc; ++i) {
+            const std::string a = argv[i];
+            if (a == "--frames" && i + 1 < argc) frames = std::atoi(argv[++i]);
+            else if (a == "--rounds" && i + 1 < argc) rounds = std::atoi(argv[++i]);
+            else if (a == "--json") tree_json = true;
+            else return usage();
+        }
+        return frames < 1 || rounds < 1 ? usage() : flak::bench::runTreeScene(frames, rounds, tree_json);
+    }
     std::string mesh_path, generate;
     int repeat = 5;
+    long count = -1;
     bool json = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--mesh" && i + 1 < argc) mesh_path = argv[++i];
         else if (a == "--generate" && i + 1 < argc) generate = argv[++i];
         else if (a == "--repeat" && i + 1 < argc) repeat = std::atoi(argv[++i]);
+        else if (a == "--count" && i + 1 < argc) count = std::atol(argv[++i]);
         else if (a == "--json") json = true;
         else return usage();
     }
@@ -48,5 +70,8 @@ int main(int argc, char** argv) {
     }
     if (repeat < 1) repeat = 1;
     if (scene == "build") return flak::bench::runBuildScene(name, mesh, repeat, json);
+    if (scene == "sphere") return flak::bench::runSphereScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
+    if (scene == "segment") return flak::bench::runSegmentScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
+    if (scene == "meshmesh") return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json);
     return usage();
 }

@@ -26,6 +26,7 @@ enum class Status : std::uint8_t {
     BlobBadChecksum,       ///< payload bytes changed since baking
     BlobMisaligned,        ///< the blob's address is not 16-byte aligned
     BlobCorrupt,           ///< checksum fine but the structure is inconsistent (see BlobError::what)
+    BufferFull,      ///< a caller's output buffer had no room left; the rest was counted, not written
     Count            ///< number of values; not a status
 };
 

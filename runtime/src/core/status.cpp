@@ -22,6 +22,7 @@ const char* statusName(Status status) {
     case Status::BlobBadChecksum: return "BlobBadChecksum";
     case Status::BlobMisaligned: return "BlobMisaligned";
     case Status::BlobCorrupt: return "BlobCorrupt";
+    case Status::BufferFull: return "BufferFull";
     case Status::Count: break;
     }
     return "Unknown";

@@ -1,0 +1,61 @@
+// flak — baked mesh vs baked mesh: any contact, all intersecting triangle pairs, a contact summary.
+//
+// Both trees are walked in the relative frame with nested forward loops over their depth-first
+// arrays, no recursion and no stack (Tandem walk by groups):
+//   1. Walk A; skip every A node whose box misses B's root box taken into A's frame.
+//   2. At an A node whose subtree has at most kMeshMeshGroupNodes nodes (a "group", or a leaf),
+//      take the node's box into B's frame and walk B with it.
+//   3. At every B leaf that box overlaps, take the B leaf's box into A's frame and walk the A
+//      group's node range with it; at each A leaf it overlaps, test the A leaf's triangles against
+//      the B leaf's triangles (transformed into A's frame once per B leaf and group, and tested
+//      four at a time with triTriOverlap4 after a per-triangle box filter). Then skip the group.
+// Extra state beyond the three loop indices is fixed: one B leaf's triangles in A's frame (at
+// most kMaxLeafTriangles, as 4 TriangleBatch4 with their boxes and vertices: under 1.5 KB on the
+// call stack), whatever the meshes' sizes. Every pair of triangles is tested at most once.
+// Boxes are grown by the margin of sphere_query.h (at the scale of both meshes in A's frame), so
+// the pairs are exactly those of triTriOverlap(A triangle, B triangle mapped by b_to_a with
+// transformPoint) over all pairs (the brute-force oracle), argument order included.
+// Thread-safe on shared blobs (read only).
+#pragma once
+
+#include <flak/bvh/mesh_blob.h>
+#include <flak/bvh/mesh_hit.h>
+#include <flak/math/transform.h>
+#include <flak/status.h>
+
+#include <cstdint>
+
+namespace flak {
+
+/// Largest A subtree (in nodes) walked as one group against B (step 2 of the walk above).
+constexpr std::uint32_t kMeshMeshGroupNodes = 31;
+
+/// What a mesh-mesh contact looks like as a whole, in A's mesh space (40 bytes), after the first
+/// field report: an averaged point and a normal per body.
+struct MeshContactSummary {
+    std::uint32_t pair_count = 0; ///< intersecting triangle pairs found
+    Vec3 point;                   ///< mean of the midpoints of the pairs' intersection segments
+    Vec3 normal_a; ///< unit mean of A's triangle normals over the pairs (as wound); zero if they cancel
+    Vec3 normal_b; ///< unit mean of B's triangle normals over the pairs, in A's space; zero if they cancel
+};
+static_assert(sizeof(MeshContactSummary) == 40, "MeshContactSummary layout");
+
+/// True when some triangle of A intersects some triangle of B; `b_to_a` maps B's mesh space into
+/// A's (relative(a_to_world, b_to_world)). Stops at the first pair. Empty meshes or a non-finite
+/// transform: false.
+bool meshMeshAnyContact(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a);
+
+/// Every intersecting triangle pair, appended to inout_pairs in walk order (deterministic; by A
+/// group, then B leaf, then A triangle, then B triangle: sort by (a, b) if a total order is
+/// needed). Returns Ok, or BufferFull when some pairs did not fit (counted in overflow, never
+/// written). Empty meshes or a non-finite transform: nothing, Ok.
+[[nodiscard]] Status meshMeshPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
+                                   PairBuffer& inout_pairs);
+
+/// The contact summary over every intersecting pair (no buffer needed, so no capacity limit);
+/// returns true when there is at least one pair. On false, out_summary is zeroed. The
+/// intersection segments come from triTriIntersection, the normals from computeTriangleNormal
+/// (zero-area triangles add no normal); sums run in double in walk order.
+bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, MeshContactSummary& out_summary);
+
+} // namespace flak

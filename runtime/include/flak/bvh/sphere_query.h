@@ -1,0 +1,48 @@
+// flak — sphere (bullet) vs baked mesh: any hit and all hits, one forward walk of the blob.
+//
+// Every query here is the escape-index walk of blob_format.h: one forward loop over the
+// depth-first node array, no recursion, no stack, no allocation. The node test compares the
+// blob's 16-bit node boxes (conservative: min rounded down, max up) with the query's bounds taken
+// into the blob's quantization grid once per query (integer compares, two cells of slack), after
+// growing the query by a margin of 4 * kToleranceRelative * scale (scale: the largest absolute
+// coordinate of the mesh bounds and of the query, and the radius); segments and sweeps use the
+// slab test of segment_aabb.h in grid coordinates, with the same margin. Triangles are filtered
+// by their exact box against the grown query before the kernel runs. Every filter is conservative
+// beyond float rounding, so the walk never skips a triangle the kernel would accept: answers are
+// exactly those of the kernel (here sphereTriangle()) applied to every triangle, the brute-force
+// oracle of the tests. Triangles are visited in increasing id.
+//
+// Spaces: the plain forms take the query in the mesh's own space. The forms with a
+// `mesh_to_world` transform take the query in world space, transform it into mesh space once
+// (inverseTransformPoint) and transform results back (points with transformPoint, normals with
+// transformVector). All functions are thread-safe on a shared blob (they only read it).
+#pragma once
+
+#include <flak/bvh/mesh_blob.h>
+#include <flak/bvh/mesh_hit.h>
+#include <flak/math/sphere.h>
+#include <flak/math/transform.h>
+#include <flak/status.h>
+
+namespace flak {
+
+/// True when the closed ball touches any triangle of the mesh (sphereTriangle's decision: squared
+/// distance <= radius^2). Query in mesh space. NaN/Inf in the sphere or a negative radius: false.
+/// An empty mesh: false.
+bool sphereAnyHit(const MeshBlob& blob, const Sphere& sphere);
+
+/// sphereAnyHit for a sphere in world space against the mesh placed by `mesh_to_world`.
+bool sphereAnyHit(const MeshBlob& blob, const Transform& mesh_to_world, const Sphere& sphere);
+
+/// Every triangle the closed ball touches, appended to inout_hits in increasing triangle id:
+/// the contact of sphereTriangle (point on the triangle, unit normal towards the centre, depth =
+/// radius - distance) with the triangle id. Query and results in mesh space. Returns Ok, or
+/// BufferFull when some hits did not fit (they are counted in inout_hits.overflow, never
+/// written). NaN/Inf in the sphere or a negative radius: no hits, Ok.
+[[nodiscard]] Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, ContactBuffer& inout_hits);
+
+/// sphereAllHits for a sphere in world space; points and normals come back in world space.
+[[nodiscard]] Status sphereAllHits(const MeshBlob& blob, const Transform& mesh_to_world, const Sphere& sphere,
+                                   ContactBuffer& inout_hits);
+
+} // namespace flak

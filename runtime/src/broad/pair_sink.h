@@ -1,0 +1,46 @@
+// flak — writes found pairs into a caller buffer with a capacity (private to runtime/broad).
+#pragma once
+
+#include <flak/broad/tree_pair.h>
+
+#include <cstdint>
+
+namespace flak {
+
+/// Appends pairs while there is room and counts every pair; never writes past `capacity`.
+struct PairSink {
+    TreePair* pairs;
+    std::uint32_t capacity;
+    std::uint32_t found;
+
+    void add(const ProxyId& a, const ProxyId& b) {
+        if (found < capacity) {
+            pairs[found].a = a;
+            pairs[found].b = b;
+        }
+        ++found;
+    }
+};
+
+/// True when each proxy's category has a bit of the other's mask.
+inline bool acceptsPair(const TreeProxy& a, const TreeProxy& b) {
+    return (a.category & b.mask) != 0 && (b.category & a.mask) != 0;
+}
+
+/// True when this proxy's filter accepts every proxy whose filter accepts it: a full mask and a
+/// non-empty category. A tree whose proxies all do so can skip the filter in pair searches.
+inline bool acceptsAll(std::uint32_t category, std::uint32_t mask) {
+    return category != 0 && mask == 0xFFFFFFFFu;
+}
+
+/// Fills in the generations of pairs written as bare indices (ProxyId{index, 0}). A second pass
+/// over the buffer: the loads are independent, so they overlap instead of stalling the walk.
+inline void fillGenerations(TreePair* pairs, std::uint32_t count, const TreeProxy* records_a,
+                            const TreeProxy* records_b) {
+    for (std::uint32_t i = 0; i < count; ++i) {
+        pairs[i].a.generation = records_a[pairs[i].a.index].generation;
+        pairs[i].b.generation = records_b[pairs[i].b.index].generation;
+    }
+}
+
+} // namespace flak

@@ -1,0 +1,42 @@
+// flak — pairs between two dynamic trees (static vs dynamic), stackless.
+#include <flak/broad/dynamic_tree.h>
+
+#include "broad/pair_sink.h"
+#include "broad/tree_product_walk.h"
+
+namespace flak {
+
+// The two trees walked against each other without a stack (tree_product_walk.h).
+Status findTreePairs(const DynamicTree& first, const DynamicTree& second, TreePair* out_pairs,
+                     std::uint32_t capacity, PairCount& out_count) {
+    out_count = PairCount{};
+    if (&first == &second) return Status::InvalidArgument;
+    if (out_pairs == nullptr) capacity = 0;
+    PairSink sink{out_pairs, capacity, 0};
+    if (first.m_proxy_count > 0 && second.m_proxy_count > 0) {
+        const TreeProxy* records_a = first.m_records;
+        const TreeProxy* records_b = second.m_records;
+        if (first.m_filtered == 0 && second.m_filtered == 0) {
+            walkLeafPairs<
+                false>(first.m_nodes, second.m_nodes, [&](const TreeNode& leaf_a, const TreeNode& leaf_b) {
+                sink.add(ProxyId{leaf_a.child & ~kTreeLeafBit, 0}, ProxyId{leaf_b.child & ~kTreeLeafBit, 0});
+            });
+            fillGenerations(out_pairs, sink.found < capacity ? sink.found : capacity, records_a, records_b);
+        } else {
+            walkLeafPairs<
+                false>(first.m_nodes, second.m_nodes, [&](const TreeNode& leaf_a, const TreeNode& leaf_b) {
+                const std::uint32_t index_a = leaf_a.child & ~kTreeLeafBit;
+                const std::uint32_t index_b = leaf_b.child & ~kTreeLeafBit;
+                const TreeProxy& record_a = records_a[index_a];
+                const TreeProxy& record_b = records_b[index_b];
+                if (acceptsPair(record_a, record_b))
+                    sink.add(ProxyId{index_a, record_a.generation}, ProxyId{index_b, record_b.generation});
+            });
+        }
+    }
+    out_count.found = sink.found;
+    out_count.written = sink.found < capacity ? sink.found : capacity;
+    return out_count.written == out_count.found ? Status::Ok : Status::BufferFull;
+}
+
+} // namespace flak

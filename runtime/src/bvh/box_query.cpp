@@ -1,0 +1,124 @@
+#include <flak/bvh/box_query.h>
+
+#include "bvh/query_walk.h"
+
+#include <flak/geom/obb_obb.h>
+#include <flak/geom/triangle_aabb.h>
+
+namespace flak {
+
+namespace {
+
+void pushId(std::uint32_t id, TriangleBuffer& inout, bool& inout_full) {
+    if (inout.count < inout.capacity) {
+        inout.items[inout.count++] = id;
+    } else {
+        ++inout.overflow;
+        inout_full = true;
+    }
+}
+
+bool validObb(const Obb& box) {
+    return isFinite(box.center) && isFinite(box.halfExtents) && isFinite(box.rotation) && box.halfExtents.x >= 0.0f &&
+           box.halfExtents.y >= 0.0f && box.halfExtents.z >= 0.0f;
+}
+
+} // namespace
+
+bool triangleObbOverlap(const Vec3& a, const Vec3& b, const Vec3& c, const Obb& box) {
+    if (!validObb(box)) return false;
+    Vec3 d, la, lb, lc;
+    sub(a, box.center, d);
+    mulTransposed(box.rotation, d, la);
+    sub(b, box.center, d);
+    mulTransposed(box.rotation, d, lb);
+    sub(c, box.center, d);
+    mulTransposed(box.rotation, d, lc);
+    Aabb local;
+    negate(box.halfExtents, local.min);
+    local.max = box.halfExtents;
+    return triangleAabbOverlap(la, lb, lc, local);
+}
+
+Status aabbOverlapTriangles(const MeshBlob& blob, const Aabb& box, TriangleBuffer& inout_ids) {
+    if (blob.node_count == 0 || !isFinite(box.min) || !isFinite(box.max) || !(box.min.x <= box.max.x) ||
+        !(box.min.y <= box.max.y) || !(box.min.z <= box.max.z))
+        return Status::Ok;
+    const float scale = detail::maxOf(detail::maxAbs(box.min), detail::maxAbs(box.max));
+    Aabb grown;
+    inflate(box, detail::walkMargin(blob, scale), grown);
+    detail::QuantBox q;
+    detail::quantizeBox(blob, grown, q);
+    bool full = false;
+    std::uint32_t i = 0;
+    while (i < blob.node_count) {
+        const BvhNode& n = blob.nodes[i];
+        if (!detail::nodeOverlaps(n, q)) {
+            i += skipOf(n);
+            continue;
+        }
+        if (isLeaf(n)) {
+            const std::uint32_t end = leafFirst(n) + leafCount(n);
+            for (std::uint32_t t = leafFirst(n); t < end; ++t) {
+                Vec3 a, b, c;
+                triangleVertices(blob, t, a, b, c);
+                if (triangleAabbOverlap(a, b, c, box)) pushId(t, inout_ids, full);
+            }
+        }
+        ++i;
+    }
+    return full ? Status::BufferFull : Status::Ok;
+}
+
+Status obbOverlapTriangles(const MeshBlob& blob, const Obb& box, TriangleBuffer& inout_ids) {
+    if (blob.node_count == 0 || !validObb(box)) return Status::Ok;
+    Aabb bounds;
+    boundingAabb(box, bounds);
+    const float scale = detail::maxAbs(box.center) + detail::maxAbs(box.halfExtents);
+    detail::NodeDecoder dec;
+    const float margin = detail::walkMargin(blob, scale);
+    detail::makeNodeDecoder(blob, margin, dec);
+    inflate(bounds, margin, bounds);
+    detail::QuantBox q;
+    detail::quantizeBox(blob, bounds, q);
+    bool full = false;
+    std::uint32_t i = 0;
+    while (i < blob.node_count) {
+        const BvhNode& n = blob.nodes[i];
+        bool hit = detail::nodeOverlaps(n, q);
+        if (hit) {
+            Aabb node_box;
+            detail::decodeNode(dec, n, node_box);
+            // The separating-axis test prunes the corners the bounding box lets through.
+            Obb node_obb;
+            center(node_box, node_obb.center);
+            halfExtents(node_box, node_obb.halfExtents);
+            hit = obbObbOverlap(box, node_obb);
+        }
+        if (!hit) {
+            i += skipOf(n);
+            continue;
+        }
+        if (isLeaf(n)) {
+            const std::uint32_t end = leafFirst(n) + leafCount(n);
+            for (std::uint32_t t = leafFirst(n); t < end; ++t) {
+                Vec3 a, b, c;
+                triangleVertices(blob, t, a, b, c);
+                if (triangleObbOverlap(a, b, c, box)) pushId(t, inout_ids, full);
+            }
+        }
+        ++i;
+    }
+    return full ? Status::BufferFull : Status::Ok;
+}
+
+Status obbOverlapTriangles(const MeshBlob& blob, const Transform& mesh_to_world, const Obb& box,
+                           TriangleBuffer& inout_ids) {
+    Obb local;
+    inverseTransformPoint(mesh_to_world, box.center, local.center);
+    local.halfExtents = box.halfExtents;
+    mulTransposed(mesh_to_world.rotation, box.rotation, local.rotation);
+    return obbOverlapTriangles(blob, local, inout_ids);
+}
+
+} // namespace flak

@@ -1,0 +1,221 @@
+#include <flak/bvh/mesh_mesh.h>
+
+#include "bvh/query_walk.h"
+
+#include <flak/geom/tri_tri.h>
+#include <flak/geom/triangle_normal.h>
+
+namespace flak {
+
+namespace {
+
+constexpr std::uint32_t kBatches = kMaxLeafTriangles / 4;
+
+// One B leaf's triangles in A's frame, ready for the batched tri-tri test.
+struct LeafBatch {
+    TriangleBatch4 batch[kBatches];
+    Aabb box[kBatches]; ///< each batch's triangles, grown by the margin
+    Vec3 v[kMaxLeafTriangles][3];
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
+};
+
+void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_to_a, float margin, LeafBatch& out) {
+    out.first = leafFirst(leaf);
+    out.count = leafCount(leaf);
+    for (std::uint32_t q = 0; q * 4 < out.count; ++q) {
+        clearBatch(out.batch[q]);
+        setEmpty(out.box[q]);
+    }
+    for (std::uint32_t k = 0; k < out.count; ++k) {
+        Vec3 p[3];
+        triangleVertices(b, out.first + k, p[0], p[1], p[2]);
+        transformPoints(b_to_a, p, 3, out.v[k]);
+        const std::uint32_t q = k / 4;
+        setBatchTriangle(static_cast<int>(k % 4), out.v[k][0], out.v[k][1], out.v[k][2], out.batch[q]);
+        for (int c = 0; c < 3; ++c) expand(out.v[k][c], out.box[q]);
+    }
+    for (std::uint32_t q = 0; q * 4 < out.count; ++q) inflate(out.box[q], margin, out.box[q]);
+}
+
+// The walk of the header; sink(a_tri, A vertices, b_tri, B vertices in A) returns true to stop.
+template <class Sink>
+void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Sink& sink) {
+    if (a.node_count == 0 || b.node_count == 0 || !isFinite(b_to_a)) return;
+    Transform a_to_b;
+    inverse(b_to_a, a_to_b);
+    Aabb b_root;
+    transformAabb(b_to_a, b.bounds, b_root);
+    const float scale = detail::maxOf(detail::maxOf(detail::maxAbs(b.bounds.min), detail::maxAbs(b.bounds.max)),
+                                      detail::maxOf(detail::maxAbs(b_root.min), detail::maxAbs(b_root.max)));
+    const float margin = detail::walkMargin(a, scale);
+    inflate(b_root, margin, b_root);
+    detail::NodeDecoder dec_a, dec_b;
+    detail::makeNodeDecoder(a, margin, dec_a);
+    detail::makeNodeDecoder(b, margin, dec_b);
+    detail::QuantGrid grid_a, grid_b;
+    detail::makeQuantGrid(a, grid_a);
+    detail::makeQuantGrid(b, grid_b);
+    // Node tests run on the 16-bit boxes against quantized query boxes; the grown query boxes
+    // carry the margin (the decoders above grow the boxes that get transformed).
+    detail::QuantBox b_root_q;
+    detail::quantizeBox(grid_a, b_root, b_root_q);
+    LeafBatch leaf;
+
+    std::uint32_t i = 0;
+    while (i < a.node_count) {
+        const BvhNode& group = a.nodes[i];
+        if (!detail::nodeOverlaps(group, b_root_q)) {
+            i += skipOf(group);
+            continue;
+        }
+        if (skipOf(group) > kMeshMeshGroupNodes) {
+            ++i;
+            continue;
+        }
+        const std::uint32_t group_end = i + skipOf(group);
+        Aabb group_box, group_in_b;
+        detail::decodeNode(dec_a, group, group_box);
+        transformAabb(a_to_b, group_box, group_in_b);
+        inflate(group_in_b, margin, group_in_b);
+        detail::QuantBox group_q;
+        detail::quantizeBox(grid_b, group_in_b, group_q);
+        std::uint32_t j = 0;
+        while (j < b.node_count) {
+            const BvhNode& nb = b.nodes[j];
+            if (!detail::nodeOverlaps(nb, group_q)) {
+                j += skipOf(nb);
+                continue;
+            }
+            ++j;
+            if (!isLeaf(nb)) continue;
+            Aabb b_leaf_in_a, b_box;
+            detail::decodeNode(dec_b, nb, b_box);
+            transformAabb(b_to_a, b_box, b_leaf_in_a);
+            inflate(b_leaf_in_a, margin, b_leaf_in_a);
+            detail::QuantBox b_leaf_q;
+            detail::quantizeBox(grid_a, b_leaf_in_a, b_leaf_q);
+            bool built = false;
+            std::uint32_t k = i;
+            while (k < group_end) {
+                const BvhNode& na = a.nodes[k];
+                if (!detail::nodeOverlaps(na, b_leaf_q)) {
+                    k += skipOf(na);
+                    continue;
+                }
+                ++k;
+                if (!isLeaf(na)) continue;
+                if (!built) {
+                    buildLeafBatch(b, nb, b_to_a, margin, leaf);
+                    built = true;
+                }
+                const std::uint32_t end = leafFirst(na) + leafCount(na);
+                for (std::uint32_t ta = leafFirst(na); ta < end; ++ta) {
+                    Vec3 va[3];
+                    triangleVertices(a, ta, va[0], va[1], va[2]);
+                    Aabb tri_box;
+                    fromPoints(va, 3, tri_box);
+                    for (std::uint32_t q = 0; q * 4 < leaf.count; ++q) {
+                        if (!overlaps(tri_box, leaf.box[q])) continue;
+                        unsigned mask = triTriOverlap4(va[0], va[1], va[2], leaf.batch[q]);
+                        while (mask != 0u) {
+                            const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(mask));
+                            mask &= mask - 1u;
+                            const std::uint32_t kb = q * 4 + lane;
+                            if (sink(ta, va, leaf.first + kb, leaf.v[kb])) return;
+                        }
+                    }
+                }
+            }
+        }
+        i = group_end;
+    }
+}
+
+struct AnySink {
+    bool found = false;
+    bool operator()(std::uint32_t, const Vec3*, std::uint32_t, const Vec3*) {
+        found = true;
+        return true;
+    }
+};
+
+struct PairSink {
+    PairBuffer* buffer;
+    bool full = false;
+    bool operator()(std::uint32_t ta, const Vec3*, std::uint32_t tb, const Vec3*) {
+        if (buffer->count < buffer->capacity) {
+            TrianglePair& p = buffer->items[buffer->count++];
+            p.a = ta;
+            p.b = tb;
+        } else {
+            ++buffer->overflow;
+            full = true;
+        }
+        return false;
+    }
+};
+
+struct SummarySink {
+    std::uint32_t pairs = 0;
+    std::uint32_t points = 0;
+    double point[3] = {0.0, 0.0, 0.0};
+    double na[3] = {0.0, 0.0, 0.0};
+    double nb[3] = {0.0, 0.0, 0.0};
+    bool operator()(std::uint32_t, const Vec3* va, std::uint32_t, const Vec3* vb) {
+        ++pairs;
+        Vec3 s, e;
+        bool coplanar = false;
+        if (triTriIntersection(va[0], va[1], va[2], vb[0], vb[1], vb[2], s, e, coplanar)) {
+            for (int c = 0; c < 3; ++c) point[c] += 0.5 * (static_cast<double>(s[c]) + static_cast<double>(e[c]));
+            ++points;
+        }
+        Vec3 n;
+        if (computeTriangleNormal(va[0], va[1], va[2], n))
+            for (int c = 0; c < 3; ++c) na[c] += static_cast<double>(n[c]);
+        if (computeTriangleNormal(vb[0], vb[1], vb[2], n))
+            for (int c = 0; c < 3; ++c) nb[c] += static_cast<double>(n[c]);
+        return false;
+    }
+};
+
+void unitOf(const double v[3], Vec3& out) {
+    const Vec3 f{static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])};
+    normalize(f, out);
+}
+
+} // namespace
+
+bool meshMeshAnyContact(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a) {
+    AnySink sink;
+    walkPairs(a, b, b_to_a, sink);
+    return sink.found;
+}
+
+Status meshMeshPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, PairBuffer& inout_pairs) {
+    PairSink sink{&inout_pairs};
+    walkPairs(a, b, b_to_a, sink);
+    return sink.full ? Status::BufferFull : Status::Ok;
+}
+
+bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, MeshContactSummary& out_summary) {
+    SummarySink sink;
+    walkPairs(a, b, b_to_a, sink);
+    MeshContactSummary r;
+    if (sink.pairs == 0) {
+        out_summary = r;
+        return false;
+    }
+    r.pair_count = sink.pairs;
+    if (sink.points > 0) {
+        const double inv = 1.0 / static_cast<double>(sink.points);
+        set(static_cast<float>(sink.point[0] * inv), static_cast<float>(sink.point[1] * inv),
+            static_cast<float>(sink.point[2] * inv), r.point);
+    }
+    unitOf(sink.na, r.normal_a);
+    unitOf(sink.nb, r.normal_b);
+    out_summary = r;
+    return true;
+}
+
+} // namespace flak

@@ -1,0 +1,162 @@
+// flak — private helpers shared by the blob queries: the margin that makes node tests
+// conservative beyond float rounding, and node boxes decoded with that margin folded in.
+#pragma once
+
+#include <flak/bvh/mesh_blob.h>
+#include <flak/geom/tolerance.h>
+#include <flak/math/aabb.h>
+#include <flak/math/vec3.h>
+
+#include <cmath>
+#include <cstdint>
+
+namespace flak::detail {
+
+inline float maxAbs(const Vec3& v) {
+    const float x = std::fabs(v.x), y = std::fabs(v.y), z = std::fabs(v.z);
+    return x > y ? (x > z ? x : z) : (y > z ? y : z);
+}
+
+inline float maxOf(float a, float b) { return a > b ? a : b; }
+
+/// The growth of node boxes that keeps a walk exact: four tolerance bands (tolerance.h rule 3) at
+/// the larger of the mesh's and the query's scale. The kernels' float decisions can accept a
+/// triangle at most about one band outside its exact set; the blob's boxes already contain the
+/// exact triangles, so boxes grown by this margin contain everything a kernel can accept.
+inline float walkMargin(const MeshBlob& blob, float query_scale) {
+    const float s = maxOf(maxOf(maxAbs(blob.bounds.min), maxAbs(blob.bounds.max)), query_scale);
+    return 4.0f * kToleranceRelative * s;
+}
+
+/// Node box decoding with a growth folded into the origins: lo = (origin - grow) + q * scale, hi =
+/// (origin + grow) + q * scale. Float addition is monotone, so these contain nodeBounds() grown by
+/// about `grow` on every side.
+struct NodeDecoder {
+    Vec3 lo_origin;
+    Vec3 hi_origin;
+    Vec3 scale;
+};
+
+inline void makeNodeDecoder(const MeshBlob& blob, float grow, NodeDecoder& out) {
+    set(blob.quant_origin.x - grow, blob.quant_origin.y - grow, blob.quant_origin.z - grow, out.lo_origin);
+    set(blob.quant_origin.x + grow, blob.quant_origin.y + grow, blob.quant_origin.z + grow, out.hi_origin);
+    out.scale = blob.quant_scale;
+}
+
+inline void decodeNode(const NodeDecoder& d, const BvhNode& n, Aabb& out) {
+    set(d.lo_origin.x + static_cast<float>(n.lo[0]) * d.scale.x, d.lo_origin.y + static_cast<float>(n.lo[1]) * d.scale.y,
+        d.lo_origin.z + static_cast<float>(n.lo[2]) * d.scale.z, out.min);
+    set(d.hi_origin.x + static_cast<float>(n.hi[0]) * d.scale.x, d.hi_origin.y + static_cast<float>(n.hi[1]) * d.scale.y,
+        d.hi_origin.z + static_cast<float>(n.hi[2]) * d.scale.z, out.max);
+}
+
+/// A query box in the blob's 16-bit quantized grid: a node overlaps the box when
+/// node.hi >= lo and node.lo <= hi on every axis (integer compares, no decoding). Built
+/// conservatively (at least one grid step of slack each side), so it never rejects a
+/// node whose decoded box overlaps the float query box.
+struct QuantBox {
+    std::int32_t lo[3];
+    std::int32_t hi[3];
+};
+
+/// The blob's grid prepared for quantizing many query boxes (reciprocal steps computed once).
+struct QuantGrid {
+    float origin[3];
+    float inv_step[3]; ///< 0 on a flat axis (zero step)
+};
+
+inline void makeQuantGrid(const MeshBlob& blob, QuantGrid& out) {
+    for (int k = 0; k < 3; ++k) {
+        const float step = blob.quant_scale[k];
+        out.origin[k] = blob.quant_origin[k];
+        out.inv_step[k] = step > 0.0f && std::isfinite(step) ? 1.0f / step : 0.0f;
+    }
+}
+
+inline void quantizeBox(const QuantGrid& grid, const Aabb& box, QuantBox& out) {
+    for (int k = 0; k < 3; ++k) {
+        const float origin = grid.origin[k];
+        const float qmin = box.min[k], qmax = box.max[k];
+        if (!(qmin <= qmax)) { // empty or NaN: nothing overlaps
+            out.lo[k] = 1;
+            out.hi[k] = 0;
+            continue;
+        }
+        if (grid.inv_step[k] == 0.0f) { // a flat axis: every node sits at the origin
+            const bool in = qmin <= origin && origin <= qmax;
+            out.lo[k] = in ? -1 : 1;
+            out.hi[k] = in ? 70000 : 0;
+            continue;
+        }
+        // Grid coordinates in float: their rounding is far below the two steps of slack. Clamped
+        // before the conversion; truncation is within one step of floor/ceil, also covered.
+        float lo = (qmin - origin) * grid.inv_step[k], hi = (qmax - origin) * grid.inv_step[k];
+        lo = lo < -2.0f ? -2.0f : (lo > 70000.0f ? 70000.0f : lo);
+        hi = hi < -2.0f ? -2.0f : (hi > 70000.0f ? 70000.0f : hi);
+        out.lo[k] = static_cast<std::int32_t>(lo) - 2;
+        out.hi[k] = static_cast<std::int32_t>(hi) + 2;
+    }
+}
+
+inline void quantizeBox(const MeshBlob& blob, const Aabb& box, QuantBox& out) {
+    QuantGrid grid;
+    makeQuantGrid(blob, grid);
+    quantizeBox(grid, box, out);
+}
+
+inline bool nodeOverlaps(const BvhNode& n, const QuantBox& q) {
+    return static_cast<std::int32_t>(n.hi[0]) >= q.lo[0] && static_cast<std::int32_t>(n.lo[0]) <= q.hi[0] &&
+           static_cast<std::int32_t>(n.hi[1]) >= q.lo[1] && static_cast<std::int32_t>(n.lo[1]) <= q.hi[1] &&
+           static_cast<std::int32_t>(n.hi[2]) >= q.lo[2] && static_cast<std::int32_t>(n.lo[2]) <= q.hi[2];
+}
+
+/// A segment in the blob's quantized grid, for the node tests of segment and sweep walks: the
+/// slab test of segment_aabb.h (Williams et al. 2005 with Ize 2013's rounded-up exit), applied to
+/// the 16-bit node boxes without decoding them, each grown by `slack` cells per axis. The
+/// parameter t is the segment's own (the grid map is affine per axis), so a closest-hit walk
+/// lowers t_max as it does with a SlabSegment. Conservative: the slack covers the growth the
+/// caller asks for plus two cells for the rounding of the grid coordinates.
+struct GridSegment {
+    float origin[3];
+    float inv_delta[3]; ///< per grid cell; +-inf for a zero component
+    float slack[3];     ///< cells added on both sides of every node box
+    bool negative[3];
+    float t_max;
+};
+
+/// False when an axis of the blob's grid is flat (zero quantization step) or the segment is not
+/// finite: the caller then uses decoded boxes and a SlabSegment instead.
+inline bool makeGridSegment(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, float grow, GridSegment& out) {
+    for (int k = 0; k < 3; ++k) {
+        const float step = blob.quant_scale[k];
+        if (!(step > 0.0f) || !std::isfinite(step)) return false;
+        const float inv_step = 1.0f / step;
+        const float g0 = (p0[k] - blob.quant_origin[k]) * inv_step;
+        const float g1 = (p1[k] - blob.quant_origin[k]) * inv_step;
+        const float slack = 2.0f + grow * inv_step;
+        if (!std::isfinite(g0) || !std::isfinite(g1) || !std::isfinite(slack)) return false;
+        out.origin[k] = g0;
+        out.inv_delta[k] = 1.0f / (g1 - g0);
+        out.negative[k] = out.inv_delta[k] < 0.0f;
+        out.slack[k] = slack;
+    }
+    out.t_max = 1.0f;
+    return true;
+}
+
+inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
+    constexpr float kExitRoundUp = 1.0f + 1.0f / 1048576.0f;
+    float t_enter = 0.0f;
+    float t_exit = s.t_max;
+    for (int k = 0; k < 3; ++k) {
+        const float lo = static_cast<float>(n.lo[k]) - s.slack[k];
+        const float hi = static_cast<float>(n.hi[k]) + s.slack[k];
+        const float t_near = ((s.negative[k] ? hi : lo) - s.origin[k]) * s.inv_delta[k];
+        const float t_far = ((s.negative[k] ? lo : hi) - s.origin[k]) * s.inv_delta[k];
+        t_enter = t_near > t_enter ? t_near : t_enter; // NaN (0 * inf) leaves the bound alone
+        t_exit = t_far < t_exit ? t_far : t_exit;
+    }
+    return t_enter <= t_exit * kExitRoundUp;
+}
+
+} // namespace flak::detail

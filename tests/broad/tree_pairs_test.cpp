@@ -1,0 +1,192 @@
+// Pair searches: the self search against the O(n^2) pair set on larger scenes (the churn scene in
+// miniature, with rebuilds), the defined order (same calls, same list), and the tree-vs-tree
+// (static vs dynamic) search against brute force, with filters and overflow.
+#include "broad/tree_harness.h"
+
+#include <flak/arena.h>
+
+#include <string>
+
+namespace flak {
+namespace {
+
+using test::SplitMix64;
+using test::broad::keyOf;
+using test::broad::TreeHarness;
+
+// BENCH_SCENES (e) in miniature: 2,000 proxies, 20% moving per frame, every frame checked.
+TEST(TreePairs, ChurnSceneMatchesBruteForceEveryFrame) {
+    const std::uint32_t n = 2000;
+    TreeHarness h(n, 0.1f);
+    SplitMix64 rng(0x5EED0004u);
+    std::vector<ProxyId> ids(n);
+    std::vector<Aabb> boxes(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const double cx = rng.range(0, 224), cy = rng.range(0, 224);
+        const double hx = rng.range(0.5, 5), hy = rng.range(0.5, 5);
+        ProxyDesc d;
+        d.box = Aabb{{float(cx - hx), float(cy - hy), 0}, {float(cx + hx), float(cy + hy), 0}};
+        boxes[i] = d.box;
+        ASSERT_EQ(h.create(d, ids[i]), Status::Ok);
+    }
+    for (int frame = 0; frame < 40; ++frame) {
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (rng.u() < 0.2) {
+                const float dx = float((2 * rng.u() - 1) * 0.1), dy = float((2 * rng.u() - 1) * 0.1);
+                Aabb& b = boxes[i];
+                b.min.x += dx, b.max.x += dx, b.min.y += dy, b.max.y += dy;
+                ASSERT_EQ(h.move(ids[i], b, Vec3{dx, dy, 0}), Status::Ok);
+            }
+        }
+        h.check("frame");
+        ASSERT_EQ(h.treePairs(), h.brutePairs()) << "frame " << frame;
+    }
+}
+
+// The same sequence of calls gives the same pair list, element by element (defined order).
+TEST(TreePairs, OrderIsDeterministic) {
+    std::vector<TreePair> lists[2];
+    for (int run = 0; run < 2; ++run) {
+        TreeHarness h(500);
+        SplitMix64 rng(0x0D0E0001u);
+        std::vector<ProxyId> ids;
+        for (int i = 0; i < 400; ++i) {
+            ProxyDesc d;
+            d.box = test::broad::randomBox(rng, 0, 60, 0.5f, 3.0f, true);
+            ProxyId id;
+            ASSERT_EQ(h.create(d, id), Status::Ok);
+            ids.push_back(id);
+        }
+        for (int i = 0; i < 300; ++i)
+            ASSERT_EQ(h.move(ids[rng.next() % ids.size()],
+                             test::broad::randomBox(rng, 0, 60, 0.5f, 3.0f, true), Vec3{}),
+                      Status::Ok);
+        h.treePairs(&lists[run]);
+    }
+    ASSERT_EQ(lists[0].size(), lists[1].size());
+    ASSERT_GT(lists[0].size(), 100u);
+    for (std::size_t i = 0; i < lists[0].size(); ++i) {
+        EXPECT_EQ(lists[0][i].a, lists[1][i].a) << i;
+        EXPECT_EQ(lists[0][i].b, lists[1][i].b) << i;
+    }
+}
+
+struct TwoTrees {
+    TreeHarness fixed{400};
+    TreeHarness moving{300};
+
+    std::set<std::pair<std::uint64_t, std::uint64_t>> brute() const {
+        std::set<std::pair<std::uint64_t, std::uint64_t>> out;
+        for (const auto& [ka, a] : fixed.live)
+            for (const auto& [kb, b] : moving.live)
+                if (overlaps(a.desc.box, b.desc.box) && (a.desc.category & b.desc.mask) != 0 &&
+                    (b.desc.category & a.desc.mask) != 0)
+                    out.insert({ka, kb});
+        return out;
+    }
+    std::set<std::pair<std::uint64_t, std::uint64_t>> tree(const TreeHarness& first,
+                                                           const TreeHarness& second, bool swapped) const {
+        std::vector<TreePair> pairs(first.live.size() * second.live.size() + 1);
+        PairCount count;
+        EXPECT_EQ(findTreePairs(first.tree, second.tree, pairs.data(), std::uint32_t(pairs.size()), count),
+                  Status::Ok);
+        std::set<std::pair<std::uint64_t, std::uint64_t>> out;
+        for (std::uint32_t i = 0; i < count.written; ++i) {
+            const auto key = swapped ? std::make_pair(keyOf(pairs[i].b), keyOf(pairs[i].a))
+                                     : std::make_pair(keyOf(pairs[i].a), keyOf(pairs[i].b));
+            EXPECT_TRUE(out.insert(key).second) << "pair twice";
+        }
+        return out;
+    }
+};
+
+TEST(TreePairs, TreeVsTreeMatchesBruteForce) {
+    for (std::uint64_t seed = 0x77EE0001u; seed < 0x77EE0006u; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        TwoTrees t;
+        SplitMix64 rng(seed);
+        // Level geometry: a static tree built once and rebuilt by binned SAH.
+        for (int i = 0; i < 350; ++i) {
+            ProxyDesc d;
+            d.box = test::broad::randomBox(rng, 0, 100, 0.2f, 8.0f, seed % 2 == 0);
+            d.category = 1u << (rng.next() % 2);
+            ProxyId id;
+            ASSERT_EQ(t.fixed.create(d, id), Status::Ok);
+        }
+        std::vector<unsigned char> block(DynamicTree::rebuildScratchBytes(400) + 64);
+        Arena scratch;
+        ASSERT_EQ(scratch.init(block.data() + (16 - reinterpret_cast<std::uintptr_t>(block.data()) % 16) % 16,
+                               block.size() - 16),
+                  Status::Ok);
+        ASSERT_EQ(t.fixed.tree.rebuild(scratch), Status::Ok);
+        t.fixed.check("static");
+        std::vector<ProxyId> ids;
+        for (int i = 0; i < 250; ++i) {
+            ProxyDesc d;
+            d.box = test::broad::randomBox(rng, -10, 110, 0.2f, 3.0f, seed % 2 == 0);
+            d.mask = rng.u() < 0.8 ? ~0u : 0x2u;
+            ProxyId id;
+            ASSERT_EQ(t.moving.create(d, id), Status::Ok);
+            ids.push_back(id);
+        }
+        for (int frame = 0; frame < 20; ++frame) {
+            for (const ProxyId& id : ids) {
+                if (rng.u() < 0.3) continue;
+                Aabb b = t.moving.live[keyOf(id)].desc.box;
+                const Vec3 d{rng.rangef(-1, 1), rng.rangef(-1, 1), 0};
+                add(b.min, d, b.min);
+                add(b.max, d, b.max);
+                ASSERT_EQ(t.moving.move(id, b, d), Status::Ok);
+            }
+            const auto expected = t.brute();
+            ASSERT_EQ(t.tree(t.fixed, t.moving, false), expected) << "frame " << frame;
+            ASSERT_EQ(t.tree(t.moving, t.fixed, true), expected) << "frame " << frame << " (swapped)";
+        }
+    }
+}
+
+TEST(TreePairs, TreeVsTreeRefusalsAndOverflow) {
+    TwoTrees t;
+    PairCount count;
+    TreePair buffer[4];
+    EXPECT_EQ(findTreePairs(t.fixed.tree, t.fixed.tree, buffer, 4, count), Status::InvalidArgument);
+    EXPECT_EQ(findTreePairs(t.fixed.tree, t.moving.tree, buffer, 4, count), Status::Ok); // both empty
+    EXPECT_EQ(count.found, 0u);
+    ProxyId id;
+    for (int i = 0; i < 3; ++i) {
+        ProxyDesc d;
+        d.box = Aabb{{0, 0, 0}, {1, 1, 1}};
+        ASSERT_EQ(t.fixed.create(d, id), Status::Ok);
+        ASSERT_EQ(t.moving.create(d, id), Status::Ok);
+    }
+    const TreePair sentinel{ProxyId{9, 9}, ProxyId{9, 9}};
+    for (TreePair& p : buffer) p = sentinel;
+    EXPECT_EQ(findTreePairs(t.fixed.tree, t.moving.tree, buffer, 3, count), Status::BufferFull);
+    EXPECT_EQ(count.found, 9u);
+    EXPECT_EQ(count.written, 3u);
+    EXPECT_EQ(buffer[3].a.index, 9u);
+    EXPECT_EQ(findTreePairs(t.fixed.tree, t.moving.tree, nullptr, 100, count), Status::BufferFull);
+    EXPECT_EQ(count.written, 0u);
+}
+
+// One side a single leaf (the root is a leaf): the walk goes down the other side alone.
+TEST(TreePairs, TreeVsTreeWithALeafRoot) {
+    TwoTrees t;
+    SplitMix64 rng(0x1EAF0001u);
+    ProxyDesc single;
+    single.box = Aabb{{20, 20, -1}, {45, 45, 1}};
+    ProxyId id;
+    ASSERT_EQ(t.fixed.create(single, id), Status::Ok);
+    for (int i = 0; i < 200; ++i) {
+        ProxyDesc d;
+        d.box = test::broad::randomBox(rng, 0, 100, 0.5f, 3.0f, true);
+        ASSERT_EQ(t.moving.create(d, id), Status::Ok);
+    }
+    const auto expected = t.brute();
+    ASSERT_GT(expected.size(), 5u);
+    EXPECT_EQ(t.tree(t.fixed, t.moving, false), expected);
+    EXPECT_EQ(t.tree(t.moving, t.fixed, true), expected);
+}
+
+} // namespace
+} // namespace flak

@@ -1,0 +1,13 @@
+// Scene (c) of ../shared/BENCH_SCENES.md: segment closest-hit queries against one mesh; flak and,
+// when built in, Embree (rtcIntersect1) and Bullet (rayTest on a btBvhTriangleMeshShape).
+#pragma once
+
+#include "support/mesh_gen.h"
+
+#include <string>
+
+namespace flak::bench {
+
+int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json);
+
+} // namespace flak::bench

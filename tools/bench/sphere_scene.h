@@ -1,0 +1,14 @@
+// Scene (b) of ../shared/BENCH_SCENES.md: sphere any-hit queries against one mesh; flak and, when
+// built in, Embree (rtcPointQuery with a sphere-triangle callback) and Bullet (contactTest of a
+// btSphereShape against a btBvhTriangleMeshShape) on the same queries in the same process.
+#pragma once
+
+#include "support/mesh_gen.h"
+
+#include <string>
+
+namespace flak::bench {
+
+int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json);
+
+} // namespace flak::bench
