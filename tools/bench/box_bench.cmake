@@ -1,3 +1,0 @@
-# Benchmark sources of this kernel family (appended to FLAK_BENCH_KERNEL_SOURCES).
-list(APPEND FLAK_BENCH_KERNEL_SOURCES
-  box_bench.cpp)
