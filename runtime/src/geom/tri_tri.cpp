@@ -59,30 +59,50 @@ bool checkMinMax(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
 
 Overlap crossing(bool overlap) { return overlap ? Overlap::Crossing : Overlap::Disjoint; }
 
-// Permutation of triangle 2 into canonical form (TRI_TRI_3D of the original code).
+// Permutation of triangle 2 into canonical form (TRI_TRI_3D of the original code). The branches
+// only choose the arguments of one checkMinMax call (pointers), so the test itself is inlined once.
 Overlap triTri3d(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                  const Vec3& r2, float dp2, float dq2, float dr2) {
+    const Vec3 *b = &q1, *c = &r1, *x = &p2, *y = &q2, *z = &r2;
+    const auto use = [&](bool swap1, const Vec3& u, const Vec3& v, const Vec3& w) {
+        b = swap1 ? &r1 : &q1;
+        c = swap1 ? &q1 : &r1;
+        x = &u;
+        y = &v;
+        z = &w;
+    };
     if (dp2 > 0.0f) {
-        if (dq2 > 0.0f) return crossing(checkMinMax(p1, r1, q1, r2, p2, q2));
-        if (dr2 > 0.0f) return crossing(checkMinMax(p1, r1, q1, q2, r2, p2));
-        return crossing(checkMinMax(p1, q1, r1, p2, q2, r2));
+        if (dq2 > 0.0f)
+            use(true, r2, p2, q2);
+        else if (dr2 > 0.0f)
+            use(true, q2, r2, p2);
+        else
+            use(false, p2, q2, r2);
+    } else if (dp2 < 0.0f) {
+        if (dq2 < 0.0f)
+            use(false, r2, p2, q2);
+        else if (dr2 < 0.0f)
+            use(false, q2, r2, p2);
+        else
+            use(true, p2, q2, r2);
+    } else if (dq2 < 0.0f) {
+        if (dr2 >= 0.0f)
+            use(true, q2, r2, p2);
+        else
+            use(false, p2, q2, r2);
+    } else if (dq2 > 0.0f) {
+        if (dr2 > 0.0f)
+            use(true, p2, q2, r2);
+        else
+            use(false, q2, r2, p2);
+    } else if (dr2 > 0.0f) {
+        use(false, r2, p2, q2);
+    } else if (dr2 < 0.0f) {
+        use(true, r2, p2, q2);
+    } else {
+        return Overlap::Coplanar;
     }
-    if (dp2 < 0.0f) {
-        if (dq2 < 0.0f) return crossing(checkMinMax(p1, q1, r1, r2, p2, q2));
-        if (dr2 < 0.0f) return crossing(checkMinMax(p1, q1, r1, q2, r2, p2));
-        return crossing(checkMinMax(p1, r1, q1, p2, q2, r2));
-    }
-    if (dq2 < 0.0f) {
-        if (dr2 >= 0.0f) return crossing(checkMinMax(p1, r1, q1, q2, r2, p2));
-        return crossing(checkMinMax(p1, q1, r1, p2, q2, r2));
-    }
-    if (dq2 > 0.0f) {
-        if (dr2 > 0.0f) return crossing(checkMinMax(p1, r1, q1, p2, q2, r2));
-        return crossing(checkMinMax(p1, q1, r1, q2, r2, p2));
-    }
-    if (dr2 > 0.0f) return crossing(checkMinMax(p1, q1, r1, r2, p2, q2));
-    if (dr2 < 0.0f) return crossing(checkMinMax(p1, r1, q1, r2, p2, q2));
-    return Overlap::Coplanar;
+    return crossing(checkMinMax(p1, *b, *c, *x, *y, *z));
 }
 
 // Coplanar pairs: a 2D separating-axis test over the six edge lines.
@@ -202,38 +222,51 @@ Overlap classifyAfterPlanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
             flat2 ? edgesCrossTriangle(p2, q2, r2, p1, q1, r1) : edgesCrossTriangle(p1, q1, r1, p2, q2, r2);
         return hit && allFinite(p1, q1, r1, p2, q2, r2) ? Overlap::Degenerate : Overlap::Disjoint;
     }
-    Overlap result;
+    // The branches choose triTri3d's arguments; one call takes them (inlined once).
+    const Vec3 *a = &p1, *b = &q1, *c = &r1, *y = &q2, *z = &r2;
+    float dy = dq2, dz = dr2;
+    const auto use = [&](const Vec3& u, const Vec3& v, const Vec3& w, bool swap2) {
+        a = &u;
+        b = &v;
+        c = &w;
+        y = swap2 ? &r2 : &q2;
+        z = swap2 ? &q2 : &r2;
+        dy = swap2 ? dr2 : dq2;
+        dz = swap2 ? dq2 : dr2;
+    };
+    bool coplanar = false;
     if (dp1 > 0.0f) {
         if (dq1 > 0.0f)
-            result = triTri3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
+            use(r1, p1, q1, true);
         else if (dr1 > 0.0f)
-            result = triTri3d(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
+            use(q1, r1, p1, true);
         else
-            result = triTri3d(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
+            use(p1, q1, r1, false);
     } else if (dp1 < 0.0f) {
         if (dq1 < 0.0f)
-            result = triTri3d(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
+            use(r1, p1, q1, false);
         else if (dr1 < 0.0f)
-            result = triTri3d(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
+            use(q1, r1, p1, false);
         else
-            result = triTri3d(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
+            use(p1, q1, r1, true);
     } else if (dq1 < 0.0f) {
         if (dr1 >= 0.0f)
-            result = triTri3d(q1, r1, p1, p2, r2, q2, dp2, dr2, dq2);
+            use(q1, r1, p1, true);
         else
-            result = triTri3d(p1, q1, r1, p2, q2, r2, dp2, dq2, dr2);
+            use(p1, q1, r1, false);
     } else if (dq1 > 0.0f) {
         if (dr1 > 0.0f)
-            result = triTri3d(p1, q1, r1, p2, r2, q2, dp2, dr2, dq2);
+            use(p1, q1, r1, true);
         else
-            result = triTri3d(q1, r1, p1, p2, q2, r2, dp2, dq2, dr2);
+            use(q1, r1, p1, false);
     } else if (dr1 > 0.0f) {
-        result = triTri3d(r1, p1, q1, p2, q2, r2, dp2, dq2, dr2);
+        use(r1, p1, q1, false);
     } else if (dr1 < 0.0f) {
-        result = triTri3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
+        use(r1, p1, q1, true);
     } else {
-        result = Overlap::Coplanar;
+        coplanar = true;
     }
+    const Overlap result = coplanar ? Overlap::Coplanar : triTri3d(*a, *b, *c, p2, *y, *z, dp2, dy, dz);
     if (result == Overlap::Coplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return Overlap::Disjoint;
     // NaN passes every sign test above as "not positive, not negative"; only a "yes" pays for the
     // check (the degenerate path's segment tests check their own input).
@@ -285,6 +318,82 @@ FLAK_TRI_TRI_COLD Overlap classifySlow(const Vec3& p1, const Vec3& q1, const Vec
     return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2);
 }
 
+#if defined(FLAK_SIMD_SSE2)
+// The two plane-side tests of classify() with 4-wide vectors (x, y, z, 0) per vertex instead of
+// scalar code: the hot path is bound by the number of float operations, and the sliver guard
+// (three squared lengths) alone was a third of them. Every lane computes the scalar expression
+// with the same IEEE single operations in the same order — cross as a.y*b.z - a.z*b.y (lanes
+// rotated by shuffles), dot and lengthSq as ((x*x + y*y) + z*z) after a transpose — so the values
+// are bit for bit those of the scalar formulation below (and of the batched lanes).
+__m128 load3(const Vec3& v) { return _mm_setr_ps(v.x, v.y, v.z, 0.0f); }
+
+__m128 yzx(__m128 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)); }
+__m128 zxy(__m128 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 1, 0, 2)); }
+
+// (a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x, 0) for w = 0 inputs.
+__m128 cross4(__m128 a, __m128 b) {
+    return _mm_sub_ps(_mm_mul_ps(yzx(a), zxy(b)), _mm_mul_ps(zxy(a), yzx(b)));
+}
+
+// Lane i: (m_i.x + m_i.y) + m_i.z, for four vectors m0..m3.
+__m128 hsum3x4(__m128 m0, __m128 m1, __m128 m2, __m128 m3) {
+    const __m128 t0 = _mm_unpacklo_ps(m0, m1); // m0x m1x m0y m1y
+    const __m128 t1 = _mm_unpacklo_ps(m2, m3); // m2x m3x m2y m3y
+    const __m128 t2 = _mm_unpackhi_ps(m0, m1); // m0z m1z . .
+    const __m128 t3 = _mm_unpackhi_ps(m2, m3); // m2z m3z . .
+    const __m128 x = _mm_movelh_ps(t0, t1);
+    const __m128 y = _mm_movehl_ps(t1, t0);
+    const __m128 z = _mm_movelh_ps(t2, t3);
+    return _mm_add_ps(_mm_add_ps(x, y), z);
+}
+
+// One plane: n = a x b, out_d = (dot(x - o, n), dot(y - o, n), dot(z - o, n), lengthSq(n)), and
+// whether wellConditioned(a, b, n) holds.
+bool planeSides4(__m128 a, __m128 b, __m128 o, __m128 x, __m128 y, __m128 z, __m128& out_n, __m128& out_d) {
+    out_n = cross4(a, b);
+    out_d = hsum3x4(_mm_mul_ps(_mm_sub_ps(x, o), out_n), _mm_mul_ps(_mm_sub_ps(y, o), out_n),
+                    _mm_mul_ps(_mm_sub_ps(z, o), out_n), _mm_mul_ps(out_n, out_n));
+    const __m128 ab = hsum3x4(_mm_mul_ps(a, a), _mm_mul_ps(b, b), a, b); // lanes 2, 3 unused
+    const float len_a = _mm_cvtss_f32(ab);
+    const float len_b = _mm_cvtss_f32(_mm_shuffle_ps(ab, ab, _MM_SHUFFLE(1, 1, 1, 1)));
+    const float len_n = _mm_cvtss_f32(_mm_shuffle_ps(out_d, out_d, _MM_SHUFFLE(3, 3, 3, 3)));
+    return len_n > kMinSinSq * (len_a * len_b);
+}
+
+// Lanes 0..2 all > 0 or all < 0 (NaN is neither).
+bool sameSide3(__m128 d) {
+    const int pos = _mm_movemask_ps(_mm_cmpgt_ps(d, _mm_setzero_ps())) & 7;
+    const int neg = _mm_movemask_ps(_mm_cmplt_ps(d, _mm_setzero_ps())) & 7;
+    return (pos == 7) | (neg == 7);
+}
+
+Vec3 toVec3(__m128 v) {
+    alignas(16) float f[4];
+    _mm_store_ps(f, v);
+    return Vec3{f[0], f[1], f[2]};
+}
+
+Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                 const Vec3& r2) {
+    const __m128 P1 = load3(p1), Q1 = load3(q1), R1 = load3(r1);
+    const __m128 P2 = load3(p2), Q2 = load3(q2), R2 = load3(r2);
+    __m128 n1, n2, d1, d2;
+    // Signs of p1, q1, r1 against the plane of triangle 2: n2 = (p2 - r2) x (q2 - r2), origin r2.
+    if (!planeSides4(_mm_sub_ps(P2, R2), _mm_sub_ps(Q2, R2), R2, P1, Q1, R1, n2, d1))
+        return classifySlow(p1, q1, r1, p2, q2, r2);
+    if (sameSide3(d1)) return Overlap::Disjoint;
+    // Signs of p2, q2, r2 against the plane of triangle 1: n1 = (q1 - p1) x (r1 - p1), origin r1.
+    if (!planeSides4(_mm_sub_ps(Q1, P1), _mm_sub_ps(R1, P1), R1, P2, Q2, R2, n1, d2))
+        return classifySlow(p1, q1, r1, p2, q2, r2);
+    if (sameSide3(d2)) return Overlap::Disjoint;
+    alignas(16) float s1[4], s2[4];
+    _mm_store_ps(s1, d1);
+    _mm_store_ps(s2, d2);
+    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, toVec3(n1), toVec3(n2), s1[0], s1[1], s1[2], s2[0],
+                               s2[1], s2[2]);
+}
+#else
+// Scalar back-end (FLAK_SIMD=none): the same operations one float at a time.
 Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                  const Vec3& r2) {
     Vec3 v1, v2, n1, n2;
@@ -314,6 +423,8 @@ Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
     if (allPositive(dp2, dq2, dr2) || allNegative(dp2, dq2, dr2)) return Overlap::Disjoint;
     return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2);
 }
+
+#endif
 
 } // namespace
 
