@@ -50,23 +50,14 @@ Status aabbOverlapTriangles(const MeshBlob& blob, const Aabb& box, TriangleBuffe
     detail::QuantBox q;
     detail::quantizeBox(blob, grown, q);
     bool full = false;
-    std::uint32_t i = 0;
-    while (i < blob.node_count) {
-        const BvhNode& n = blob.nodes[i];
-        if (!detail::nodeOverlaps(n, q)) {
-            i += skipOf(n);
-            continue;
-        }
-        if (isLeaf(n)) {
-            const std::uint32_t end = leafFirst(n) + leafCount(n);
-            for (std::uint32_t t = leafFirst(n); t < end; ++t) {
-                Vec3 a, b, c;
-                triangleVertices(blob, t, a, b, c);
-                if (triangleAabbOverlap(a, b, c, box)) pushId(t, inout_ids, full);
-            }
-        }
-        ++i;
-    }
+    detail::walkLeafTriangles(
+        blob, [&](const BvhNode& n) { return detail::nodeOverlaps(n, q); },
+        [&](std::uint32_t t) {
+            Vec3 a, b, c;
+            triangleVertices(blob, t, a, b, c);
+            if (triangleAabbOverlap(a, b, c, box)) pushId(t, inout_ids, full);
+            return true;
+        });
     return full ? Status::BufferFull : Status::Ok;
 }
 
@@ -82,33 +73,22 @@ Status obbOverlapTriangles(const MeshBlob& blob, const Obb& box, TriangleBuffer&
     detail::QuantBox q;
     detail::quantizeBox(blob, bounds, q);
     bool full = false;
-    std::uint32_t i = 0;
-    while (i < blob.node_count) {
-        const BvhNode& n = blob.nodes[i];
-        bool hit = detail::nodeOverlaps(n, q);
-        if (hit) {
-            Aabb node_box;
-            detail::decodeNode(dec, n, node_box);
-            // The separating-axis test prunes the corners the bounding box lets through.
-            Obb node_obb;
-            center(node_box, node_obb.center);
-            halfExtents(node_box, node_obb.halfExtents);
-            hit = obbObbOverlap(box, node_obb);
-        }
-        if (!hit) {
-            i += skipOf(n);
-            continue;
-        }
-        if (isLeaf(n)) {
-            const std::uint32_t end = leafFirst(n) + leafCount(n);
-            for (std::uint32_t t = leafFirst(n); t < end; ++t) {
-                Vec3 a, b, c;
-                triangleVertices(blob, t, a, b, c);
-                if (triangleObbOverlap(a, b, c, box)) pushId(t, inout_ids, full);
-            }
-        }
-        ++i;
-    }
+    const auto node_test = [&](const BvhNode& n) {
+        if (!detail::nodeOverlaps(n, q)) return false;
+        Aabb node_box;
+        detail::decodeNode(dec, n, node_box);
+        // The separating-axis test prunes the corners the bounding box lets through.
+        Obb node_obb;
+        center(node_box, node_obb.center);
+        halfExtents(node_box, node_obb.halfExtents);
+        return obbObbOverlap(box, node_obb);
+    };
+    detail::walkLeafTriangles(blob, node_test, [&](std::uint32_t t) {
+        Vec3 a, b, c;
+        triangleVertices(blob, t, a, b, c);
+        if (triangleObbOverlap(a, b, c, box)) pushId(t, inout_ids, full);
+        return true;
+    });
     return full ? Status::BufferFull : Status::Ok;
 }
 

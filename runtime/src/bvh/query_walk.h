@@ -1,8 +1,9 @@
-// flak — private helpers shared by the blob queries: the margin that makes node tests
-// conservative beyond float rounding, and node boxes decoded with that margin folded in.
+// flak — private helpers shared by the blob queries: the escape-index walk itself, the margin that
+// makes node tests conservative beyond float rounding, and node boxes decoded with that margin.
 #pragma once
 
 #include <flak/bvh/mesh_blob.h>
+#include <flak/geom/segment_aabb.h>
 #include <flak/geom/tolerance.h>
 #include <flak/math/aabb.h>
 #include <flak/math/vec3.h>
@@ -18,6 +19,30 @@ inline float maxAbs(const Vec3& v) {
 }
 
 inline float maxOf(float a, float b) { return a > b ? a : b; }
+
+/// The escape-index walk every single-mesh query makes (docs/blob_format.md): one forward loop,
+/// no stack. `node_test(node)` decides whether to enter a node; `visit(triangle)` is called for
+/// every triangle of an entered leaf, in id order, and returns false to end the walk. Returns
+/// false when `visit` ended it. Both callables may carry state the other changes (a closest-hit
+/// walk shortens its segment from `visit`).
+template <typename NodeTest, typename Visit>
+inline bool walkLeafTriangles(const MeshBlob& blob, NodeTest&& node_test, Visit&& visit) {
+    std::uint32_t i = 0;
+    while (i < blob.node_count) {
+        const BvhNode& n = blob.nodes[i];
+        if (!node_test(n)) {
+            i += skipOf(n);
+            continue;
+        }
+        if (isLeaf(n)) {
+            const std::uint32_t end = leafFirst(n) + leafCount(n);
+            for (std::uint32_t t = leafFirst(n); t < end; ++t)
+                if (!visit(t)) return false;
+        }
+        ++i;
+    }
+    return true;
+}
 
 /// The growth of node boxes that keeps a walk exact: four tolerance bands (tolerance.h rule 3) at
 /// the larger of the mesh's and the query's scale. The kernels' float decisions can accept a
@@ -157,6 +182,38 @@ inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
         t_exit = t_far < t_exit ? t_far : t_exit;
     }
     return t_enter <= t_exit * kExitRoundUp;
+}
+
+/// The node test of segment-shaped walks (segments, swept spheres): the slab test in the blob's grid
+/// where the grid allows it, else decoded boxes (grown by the walk's margin) against the slab form.
+/// shorten() lowers both forms' t_max together as a closest-hit walk finds hits.
+struct SegmentNodeTest {
+    GridSegment grid;
+    SlabSegment slab;
+    NodeDecoder decoder;
+    bool use_grid = false;
+
+    bool operator()(const BvhNode& n) const {
+        if (use_grid) return nodeOverlaps(grid, n);
+        Aabb box;
+        decodeNode(decoder, n, box);
+        return segmentAabbOverlap(slab, box);
+    }
+    void shorten(float t) {
+        slab.t_max = t;
+        grid.t_max = t;
+    }
+};
+
+/// Prepares the node test for the segment p0 -> p1 with node boxes grown by `grow`; false when the
+/// segment has no valid slab form (non-finite input).
+inline bool makeSegmentNodeTest(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, float grow,
+                                SegmentNodeTest& out) {
+    prepareSegment(p0, p1, out.slab);
+    if (!out.slab.valid) return false;
+    makeNodeDecoder(blob, grow, out.decoder);
+    out.use_grid = makeGridSegment(blob, p0, p1, grow, out.grid);
+    return true;
 }
 
 } // namespace flak::detail

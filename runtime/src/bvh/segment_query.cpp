@@ -12,11 +12,8 @@ namespace {
 // Everything a segment walk prepares once: the slab form for node boxes, the watertight ray for
 // triangles, the decoder with the margin folded in.
 struct PreparedSegment {
-    detail::GridSegment grid;
-    bool use_grid = false;
-    SlabSegment slab;
+    detail::SegmentNodeTest nodes;
     WatertightRay ray;
-    detail::NodeDecoder decoder;
     Vec3 p0;
     Vec3 p1;
 };
@@ -26,23 +23,12 @@ bool prepare(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, SegmentTest t
     Vec3 d;
     sub(p1, p0, d);
     if (!isFinite(d) || lengthSq(d) == 0.0f) return false;
-    prepareSegment(p0, p1, out.slab);
-    if (!out.slab.valid) return false;
-    if (test == SegmentTest::Watertight && !makeWatertightRay(p0, d, 1.0f, out.ray)) return false;
     const float scale = detail::maxOf(detail::maxOf(detail::maxAbs(p0), detail::maxAbs(p1)), detail::maxAbs(d));
-    const float margin = detail::walkMargin(blob, scale);
-    detail::makeNodeDecoder(blob, margin, out.decoder);
-    out.use_grid = detail::makeGridSegment(blob, p0, p1, margin, out.grid);
+    if (!detail::makeSegmentNodeTest(blob, p0, p1, detail::walkMargin(blob, scale), out.nodes)) return false;
+    if (test == SegmentTest::Watertight && !makeWatertightRay(p0, d, 1.0f, out.ray)) return false;
     out.p0 = p0;
     out.p1 = p1;
     return true;
-}
-
-bool nodeHit(const PreparedSegment& s, const BvhNode& n) {
-    if (s.use_grid) return detail::nodeOverlaps(s.grid, n);
-    Aabb box;
-    detail::decodeNode(s.decoder, n, box);
-    return segmentAabbOverlap(s.slab, box);
 }
 
 bool testTriangle(const MeshBlob& blob, const PreparedSegment& s, SegmentTest test, std::uint32_t tri, RayHit& out) {
@@ -56,29 +42,17 @@ bool testTriangle(const MeshBlob& blob, const PreparedSegment& s, SegmentTest te
 // the first hit (lowest id, the walk is in id order) ends it.
 bool walk(const MeshBlob& blob, PreparedSegment& s, SegmentTest test, bool closest, MeshRayHit& out_hit) {
     bool found = false;
-    std::uint32_t i = 0;
-    while (i < blob.node_count) {
-        const BvhNode& n = blob.nodes[i];
-        if (!nodeHit(s, n)) {
-            i += skipOf(n);
-            continue;
-        }
-        if (isLeaf(n)) {
-            const std::uint32_t end = leafFirst(n) + leafCount(n);
-            for (std::uint32_t t = leafFirst(n); t < end; ++t) {
-                RayHit hit;
-                if (!testTriangle(blob, s, test, t, hit)) continue;
-                if (found && !(hit.t < out_hit.hit.t)) continue; // equal t: the lower id stays
-                out_hit.hit = hit;
-                out_hit.triangle = t;
-                found = true;
-                if (!closest || hit.t <= 0.0f) return true;
-                s.slab.t_max = hit.t;
-                s.grid.t_max = hit.t;
-            }
-        }
-        ++i;
-    }
+    detail::walkLeafTriangles(blob, s.nodes, [&](std::uint32_t t) {
+        RayHit hit;
+        if (!testTriangle(blob, s, test, t, hit)) return true;
+        if (found && !(hit.t < out_hit.hit.t)) return true; // equal t: the lower id stays
+        out_hit.hit = hit;
+        out_hit.triangle = t;
+        found = true;
+        if (!closest || hit.t <= 0.0f) return false;
+        s.nodes.shorten(hit.t);
+        return true;
+    });
     return found;
 }
 

@@ -50,26 +50,16 @@ bool sphereAnyHit(const MeshBlob& blob, const Sphere& sphere) {
     if (blob.node_count == 0 || !validSphere(sphere)) return false;
     PreparedSphere prep;
     prepareSphere(blob, sphere, prep);
-    std::uint32_t i = 0;
-    while (i < blob.node_count) {
-        const BvhNode& n = blob.nodes[i];
-        if (!detail::nodeOverlaps(n, prep.qbox)) {
-            i += skipOf(n);
-            continue;
-        }
-        if (isLeaf(n)) {
-            const std::uint32_t end = leafFirst(n) + leafCount(n);
-            for (std::uint32_t t = leafFirst(n); t < end; ++t) {
-                Vec3 a, b, c;
-                triangleVertices(blob, t, a, b, c);
-                if (!triangleNear(sphere, prep, a, b, c)) continue;
-                Contact contact;
-                if (sphereTriangle(sphere, a, b, c, contact)) return true;
-            }
-        }
-        ++i;
-    }
-    return false;
+    const bool walked_all = detail::walkLeafTriangles(
+        blob, [&](const BvhNode& n) { return detail::nodeOverlaps(n, prep.qbox); },
+        [&](std::uint32_t t) {
+            Vec3 a, b, c;
+            triangleVertices(blob, t, a, b, c);
+            if (!triangleNear(sphere, prep, a, b, c)) return true;
+            Contact contact;
+            return !sphereTriangle(sphere, a, b, c, contact);
+        });
+    return !walked_all;
 }
 
 bool sphereAnyHit(const MeshBlob& blob, const Transform& mesh_to_world, const Sphere& sphere) {
@@ -83,33 +73,24 @@ Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, ContactBuffer& 
     PreparedSphere prep;
     prepareSphere(blob, sphere, prep);
     bool full = false;
-    std::uint32_t i = 0;
-    while (i < blob.node_count) {
-        const BvhNode& n = blob.nodes[i];
-        if (!detail::nodeOverlaps(n, prep.qbox)) {
-            i += skipOf(n);
-            continue;
-        }
-        if (isLeaf(n)) {
-            const std::uint32_t end = leafFirst(n) + leafCount(n);
-            for (std::uint32_t t = leafFirst(n); t < end; ++t) {
-                Vec3 a, b, c;
-                triangleVertices(blob, t, a, b, c);
-                if (!triangleNear(sphere, prep, a, b, c)) continue;
-                Contact contact;
-                if (!sphereTriangle(sphere, a, b, c, contact)) continue;
-                if (inout_hits.count < inout_hits.capacity) {
-                    MeshContact& out = inout_hits.items[inout_hits.count++];
-                    out.contact = contact;
-                    out.triangle = t;
-                } else {
-                    ++inout_hits.overflow;
-                    full = true;
-                }
+    detail::walkLeafTriangles(
+        blob, [&](const BvhNode& n) { return detail::nodeOverlaps(n, prep.qbox); },
+        [&](std::uint32_t t) {
+            Vec3 a, b, c;
+            triangleVertices(blob, t, a, b, c);
+            if (!triangleNear(sphere, prep, a, b, c)) return true;
+            Contact contact;
+            if (!sphereTriangle(sphere, a, b, c, contact)) return true;
+            if (inout_hits.count < inout_hits.capacity) {
+                MeshContact& out = inout_hits.items[inout_hits.count++];
+                out.contact = contact;
+                out.triangle = t;
+            } else {
+                ++inout_hits.overflow;
+                full = true;
             }
-        }
-        ++i;
-    }
+            return true;
+        });
     return full ? Status::BufferFull : Status::Ok;
 }
 

@@ -12,54 +12,25 @@ bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, f
         return false;
     // The centre's path against node boxes grown by the radius: a ball touching a triangle has its
     // centre inside the triangle's box grown by the radius (Minkowski sum of a box and a ball).
-    SlabSegment slab;
-    prepareSegment(c0, c1, slab);
-    if (!slab.valid) return false;
     const float scale =
         detail::maxOf(detail::maxOf(detail::maxAbs(c0), detail::maxAbs(c1)), radius);
-    const float grow = radius + detail::walkMargin(blob, scale);
-    detail::NodeDecoder dec;
-    detail::makeNodeDecoder(blob, grow, dec);
-    detail::GridSegment grid;
-    const bool use_grid = detail::makeGridSegment(blob, c0, c1, grow, grid);
+    detail::SegmentNodeTest nodes;
+    if (!detail::makeSegmentNodeTest(blob, c0, c1, radius + detail::walkMargin(blob, scale), nodes)) return false;
     MeshRayHit best;
     bool found = false;
-    std::uint32_t i = 0;
-    while (i < blob.node_count) {
-        const BvhNode& n = blob.nodes[i];
-        bool overlap;
-        if (use_grid) {
-            overlap = detail::nodeOverlaps(grid, n);
-        } else {
-            Aabb box;
-            detail::decodeNode(dec, n, box);
-            overlap = segmentAabbOverlap(slab, box);
-        }
-        if (!overlap) {
-            i += skipOf(n);
-            continue;
-        }
-        if (isLeaf(n)) {
-            const std::uint32_t end = leafFirst(n) + leafCount(n);
-            for (std::uint32_t t = leafFirst(n); t < end; ++t) {
-                Vec3 a, b, c;
-                triangleVertices(blob, t, a, b, c);
-                RayHit hit;
-                if (!sweptSphereTriangle(c0, c1, radius, a, b, c, hit)) continue;
-                if (found && !(hit.t < best.hit.t)) continue; // equal t: the lower id stays
-                best.hit = hit;
-                best.triangle = t;
-                found = true;
-                if (hit.t <= 0.0f) {
-                    out_hit = best;
-                    return true;
-                }
-                slab.t_max = hit.t;
-                grid.t_max = hit.t;
-            }
-        }
-        ++i;
-    }
+    detail::walkLeafTriangles(blob, nodes, [&](std::uint32_t t) {
+        Vec3 a, b, c;
+        triangleVertices(blob, t, a, b, c);
+        RayHit hit;
+        if (!sweptSphereTriangle(c0, c1, radius, a, b, c, hit)) return true;
+        if (found && !(hit.t < best.hit.t)) return true; // equal t: the lower id stays
+        best.hit = hit;
+        best.triangle = t;
+        found = true;
+        if (hit.t <= 0.0f) return false; // touching at the start: nothing comes earlier
+        nodes.shorten(hit.t);
+        return true;
+    });
     if (found) out_hit = best;
     return found;
 }
