@@ -4,15 +4,13 @@
 #include "blob_write.h"
 #include "bvh_build.h"
 #include "prepare.h"
+#include "scene_peers.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <vector>
 
-#if defined(FLAK_BENCH_EMBREE)
-#include <embree3/rtcore.h>
-#endif
 
 namespace flak::bench {
 
@@ -25,31 +23,7 @@ double median(std::vector<double> v) {
 
 #if defined(FLAK_BENCH_EMBREE)
 // Embree's BVH build of the same triangles on one thread (scene commit, default quality).
-double embreeBuildSeconds(const test::Mesh& mesh, std::size_t& out_bytes) {
-    RTCDevice device = rtcNewDevice("threads=1,set_affinity=0");
-    RTCScene scene = rtcNewScene(device);
-    RTCGeometry geom = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
-    float* v = static_cast<float*>(rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                                                           3 * sizeof(float), mesh.positions.size()));
-    for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
-        v[3 * i] = mesh.positions[i].x;
-        v[3 * i + 1] = mesh.positions[i].y;
-        v[3 * i + 2] = mesh.positions[i].z;
-    }
-    unsigned* idx = static_cast<unsigned*>(rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                                                                   3 * sizeof(unsigned), mesh.triangleCount()));
-    std::copy(mesh.indices.begin(), mesh.indices.end(), idx);
-    rtcCommitGeometry(geom);
-    rtcAttachGeometry(scene, geom);
-    rtcReleaseGeometry(geom);
-    const auto t0 = std::chrono::steady_clock::now();
-    rtcCommitScene(scene);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out_bytes = 0; // Embree does not report its BVH size through the public API
-    rtcReleaseScene(scene);
-    rtcReleaseDevice(device);
-    return s;
-}
+double embreeBuildSeconds(const test::Mesh& mesh) { return EmbreeMesh(mesh).commit_seconds; }
 #endif
 
 } // namespace
@@ -77,8 +51,7 @@ int runBuildScene(const std::string& name, const test::Mesh& mesh, int repeat, b
     double embree_s = 0.0;
 #if defined(FLAK_BENCH_EMBREE)
     std::vector<double> embree_times;
-    std::size_t embree_bytes = 0;
-    for (int r = 0; r < repeat; ++r) embree_times.push_back(embreeBuildSeconds(mesh, embree_bytes));
+    for (int r = 0; r < repeat; ++r) embree_times.push_back(embreeBuildSeconds(mesh));
     embree_s = median(embree_times);
 #endif
     if (json) {

@@ -5,6 +5,7 @@
 #include "support/mesh_gen.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -18,10 +19,12 @@
 namespace flak::bench {
 
 #if defined(FLAK_BENCH_EMBREE)
-/// An Embree scene of the mesh on one thread (default build quality). Release with release().
+/// An Embree scene of the mesh on one thread (default build quality), released by the destructor.
+/// commit_seconds is the time of the BVH build itself (rtcCommitScene), for the build scene.
 struct EmbreeMesh {
     RTCDevice device = nullptr;
     RTCScene scene = nullptr;
+    double commit_seconds = 0.0;
     explicit EmbreeMesh(const test::Mesh& mesh) {
         device = rtcNewDevice("threads=1,set_affinity=0");
         scene = rtcNewScene(device);
@@ -39,7 +42,9 @@ struct EmbreeMesh {
         rtcCommitGeometry(geom);
         rtcAttachGeometry(scene, geom);
         rtcReleaseGeometry(geom);
+        const auto t0 = std::chrono::steady_clock::now();
         rtcCommitScene(scene);
+        commit_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     ~EmbreeMesh() {
         rtcReleaseScene(scene);
