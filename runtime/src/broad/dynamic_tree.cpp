@@ -108,8 +108,13 @@ void DynamicTree::resetNodes() {
     m_nodes[0].child = kTreeNullNode;
     m_nodes[1].parent = kTreeFreeNode;
     m_nodes[1].child = kTreeNullNode;
+    freePairsFrom(2);
+}
+
+void DynamicTree::freePairsFrom(std::uint32_t first_free) {
+    // Built from the top down so pairs are handed out in ascending order (deterministic layout).
     m_free_pair = kTreeNullNode;
-    for (std::uint32_t slot = m_slot_count; slot >= 4; slot -= 2) {
+    for (std::uint32_t slot = m_slot_count; slot >= first_free + 2 && slot >= 4; slot -= 2) {
         const std::uint32_t first = slot - 2;
         m_nodes[first].parent = kTreeFreeNode;
         m_nodes[first + 1].parent = kTreeFreeNode;

@@ -164,16 +164,7 @@ Status DynamicTree::rebuild(Arena& scratch) {
         ranges[pair + 1] = BuildRange{split, range.end, pair + 2 + 2 * (split - range.begin - 1)};
         node.child = pair;
     }
-    // The pairs past the tree are free, handed out in ascending order.
-    m_free_pair = kTreeNullNode;
-    for (std::uint32_t slot = m_slot_count; slot >= used_end + 2 && slot >= 4; slot -= 2) {
-        const std::uint32_t first = slot - 2;
-        m_nodes[first].parent = kTreeFreeNode;
-        m_nodes[first + 1].parent = kTreeFreeNode;
-        m_nodes[first + 1].child = kTreeNullNode;
-        m_nodes[first].child = m_free_pair;
-        m_free_pair = first;
-    }
+    freePairsFrom(used_end); // the pairs past the tree
     (void)scratch.rewind(marker);
     return Status::Ok;
 }

@@ -174,6 +174,7 @@ private:
     std::uint32_t allocatePair();
     void freePair(std::uint32_t first);
     void resetNodes();
+    void freePairsFrom(std::uint32_t first_free); ///< pairs [first_free, slot count) become the free list
     std::uint32_t findBestSibling(const Aabb& fat) const;
     void insertLeaf(std::uint32_t proxy_index, const Aabb& tight);
     void removeLeaf(std::uint32_t slot);
