@@ -1,12 +1,18 @@
 // flak_bake — meshes in, BVH blobs out.
 //   flak_bake INPUT -o OUTPUT [options]     bake (prints a summary; --json for one JSON object)
+//   flak_bake LEVEL.walls -o OUTPUT         bake a wall-only blob from a level file (docs/level_walls.md)
 //   flak_bake inspect BLOB [--json]         describe a blob
 //   flak_bake verify BLOB                   runtime validation plus a deep self-check
 #include "blob_inspect.h"
 #include "blob_write.h"
 #include "bvh_build.h"
+#include "cluster_fit.h"
 #include "import.h"
+#include "mesh_slice.h"
 #include "prepare.h"
+#include "wall_build.h"
+
+#include <flak/shooter/wall_set.h>
 
 #include <chrono>
 #include <cstdio>
@@ -24,6 +30,7 @@ using namespace flak::bake;
 
 const char* kUsage =
     "usage: flak_bake INPUT -o OUTPUT [options]\n"
+    "       flak_bake LEVEL.walls -o OUTPUT [--json]   (a wall-only blob, docs/level_walls.md)\n"
     "       flak_bake inspect BLOB [--json]\n"
     "       flak_bake verify BLOB\n"
     "options:\n"
@@ -38,6 +45,10 @@ const char* kUsage =
     "  --keep-degenerate    keep zero-area triangles (default: drop and count them)\n"
     "  --max-coord X        reject coordinates beyond +-X (default 1e7)\n"
     "  --source-ids         store each triangle's original index (4 more bytes per triangle)\n"
+    "  --spheres N          fit a cluster of N spheres (8..64) to the mesh and store it\n"
+    "  --walls LEVEL        add the wall set of a level file (docs/level_walls.md)\n"
+    "  --slice-z Z          add the wall set of the mesh cut by the plane z = Z (after --axes/--scale)\n"
+    "  --wall-leaf N        most edges per wall tree leaf, 1..8 (default 4)\n"
     "  --quiet              no progress bar\n";
 
 int usage(const char* problem) {
@@ -74,6 +85,14 @@ struct Progress {
     }
 };
 
+bool endsWith(const std::string& s, const char* suffix) {
+    const std::size_t n = std::strlen(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+int finishBake(const std::vector<unsigned char>& bytes, const std::string& input, const std::string& output, bool json,
+               bool big_endian, double build_seconds, const ClusterFit* fit, std::uint32_t triangles = 0);
+
 int runInspect(int argc, char** argv, bool verify) {
     if (argc < 3) return usage("missing BLOB");
     const std::string path = argv[2];
@@ -108,6 +127,12 @@ int runBake(int argc, char** argv) {
     BuildOptions build_options;
     WriteOptions write_options;
     write_options.big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+    ClusterFitOptions fit_options;
+    bool fit_cluster = false;
+    std::string walls_path;
+    WallBuildOptions wall_options;
+    double slice_z = 0.0;
+    bool slice = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char* name) -> const char* {
@@ -150,6 +175,21 @@ int runBake(int argc, char** argv) {
         } else if (a == "--keep-degenerate") prepare_options.keep_degenerate = true;
         else if (a == "--max-coord") prepare_options.max_abs_coordinate = number("--max-coord");
         else if (a == "--source-ids") write_options.source_ids = true;
+        else if (a == "--spheres") {
+            const double n = number("--spheres");
+            if (n < 8 || n > 64 || n != static_cast<int>(n)) return usage("--spheres must be 8..64");
+            fit_options.spheres = static_cast<std::uint32_t>(n);
+            fit_cluster = true;
+        } else if (a == "--walls") walls_path = value("--walls");
+        else if (a == "--slice-z") {
+            slice_z = number("--slice-z");
+            slice = true;
+        }
+        else if (a == "--wall-leaf") {
+            const double n = number("--wall-leaf");
+            if (n < 1 || n > kMaxWallLeafEdges || n != static_cast<int>(n)) return usage("--wall-leaf must be 1..8");
+            wall_options.max_leaf = static_cast<std::uint32_t>(n);
+        }
         else if (!a.empty() && a[0] == '-') return usage(("unknown option " + a).c_str());
         else if (input.empty()) input = a;
         else return usage(("unexpected argument " + a).c_str());
@@ -158,6 +198,24 @@ int runBake(int argc, char** argv) {
     if (output.empty()) return usage("missing -o OUTPUT");
     if (!(import_options.scale > 0.0) || !std::isfinite(import_options.scale)) return usage("--scale must be positive");
     write_options.max_leaf = build_options.max_leaf;
+    wall_options.max_abs_coordinate = prepare_options.max_abs_coordinate;
+    const bool level_input = endsWith(input, ".walls") || endsWith(input, ".level");
+    if (level_input && fit_cluster) return usage("--spheres needs a mesh input");
+    if (level_input && slice) return usage("--slice-z needs a mesh input");
+    if (slice && !walls_path.empty()) return usage("--slice-z and --walls both give the walls: choose one");
+    if (level_input) walls_path = input;
+    if (!walls_path.empty()) {
+        std::vector<WallPolygon> polygons;
+        if (BakeError e = readLevelFile(walls_path, polygons); e.failed()) return fail(e.message);
+        if (BakeError e = buildWallSection(polygons, wall_options, write_options.walls); e.failed())
+            return fail(walls_path + ": " + e.message);
+    }
+    if (level_input) {
+        write_options.mesh = false;
+        std::vector<unsigned char> bytes;
+        if (BakeError e = writeBlob(SourceMesh{}, BuiltTree{}, write_options, bytes); e.failed()) return fail(e.message);
+        return finishBake(bytes, input, output, json, write_options.big_endian, 0.0, nullptr);
+    }
 
     Progress progress;
     progress.enabled = !quiet && isatty(2);
@@ -167,19 +225,47 @@ int runBake(int argc, char** argv) {
     progress.phase("welding");
     if (BakeError e = prepareMesh(mesh, prepare_options); e.failed()) return progress.done(), fail(e.message);
     if (mesh.triangleCount() > kMaxBlobTriangles) return progress.done(), fail("more than 67,108,864 triangles");
+    if (slice) {
+        std::vector<WallPolygon> polygons;
+        if (BakeError e = sliceMesh(mesh, slice_z, polygons); e.failed()) return progress.done(), fail(e.message);
+        if (BakeError e = buildWallSection(polygons, wall_options, write_options.walls); e.failed())
+            return progress.done(), fail("the slice's polygons: " + e.message);
+    }
     if (mesh.triangleCount() >= 200000) build_options.progress = [&](std::uint32_t d, std::uint32_t t) { progress.build(d, t); };
     const BuiltTree tree = buildBvh(mesh.positions, mesh.indices, build_options);
     progress.phase("writing");
     std::vector<unsigned char> bytes;
     if (BakeError e = writeBlob(mesh, tree, write_options, bytes); e.failed()) return progress.done(), fail(e.message);
 
+    ClusterFit fit;
+    if (fit_cluster) {
+        progress.phase("fitting spheres");
+        std::vector<unsigned char> storage;
+        MeshBlob plain;
+        BlobError error;
+        bool foreign = false;
+        if (loadAnyOrder(bytes, storage, plain, error, foreign) != Status::Ok)
+            return progress.done(), fail(std::string("internal: the baked blob does not load: ") + error.what);
+        if (BakeError e = fitSphereCluster(mesh, plain, fit_options, fit); e.failed()) return progress.done(), fail(e.message);
+        if (fit.coverage_percent < 100.0)
+            return progress.done(), fail("internal: the sphere cluster covers only " + std::to_string(fit.coverage_percent) + "%");
+        write_options.cluster = fit.spheres;
+        if (BakeError e = writeBlob(mesh, tree, write_options, bytes); e.failed()) return progress.done(), fail(e.message);
+    }
+    progress.done();
+    return finishBake(bytes, input, output, json, write_options.big_endian, tree.build_seconds,
+                      fit_cluster ? &fit : nullptr, mesh.triangleCount());
+}
+
+int finishBake(const std::vector<unsigned char>& bytes, const std::string& input, const std::string& output, bool json,
+               bool big_endian, double build_seconds, const ClusterFit* fit, std::uint32_t triangles) {
     // Check what we wrote with the runtime's own loader before it reaches the disk.
     std::vector<unsigned char> storage;
     MeshBlob blob;
     BlobError error;
     bool foreign = false;
     if (loadAnyOrder(bytes, storage, blob, error, foreign) != Status::Ok)
-        return progress.done(), fail(std::string("internal: the baked blob does not load: ") + error.what);
+        return fail(std::string("internal: the baked blob does not load: ") + error.what);
 
     // Never a partial blob: write a temporary file beside the output, then rename it into place.
     const std::string temp = output + ".tmp." + std::to_string(getpid());
@@ -189,20 +275,48 @@ int runBake(int argc, char** argv) {
         out.close();
         if (!out) {
             std::remove(temp.c_str());
-            return progress.done(), fail("cannot write '" + temp + "'");
+            return fail("cannot write '" + temp + "'");
         }
     }
     if (std::rename(temp.c_str(), output.c_str()) != 0) {
         std::remove(temp.c_str());
-        return progress.done(), fail("cannot rename '" + temp + "' to '" + output + "'");
+        return fail("cannot rename '" + temp + "' to '" + output + "'");
     }
-    progress.done();
-    BlobSummary s = summarize(blob, write_options.big_endian);
-    s.build_seconds = tree.build_seconds;
-    if (json) std::printf("%s\n", toJson(s).c_str());
-    else std::printf("%s -> %s\n%sbuild            %.3f s (%.2f M triangles/s)\n", input.c_str(), output.c_str(),
-                     toText(s).c_str(), tree.build_seconds,
-                     tree.build_seconds > 0 ? mesh.triangleCount() / tree.build_seconds / 1e6 : 0.0);
+    BlobSummary s = summarize(blob, big_endian);
+    s.build_seconds = build_seconds;
+    WallSet walls;
+    const bool has_walls = loadWallSet(blob, walls) == Status::Ok;
+    if (json) {
+        std::string j = toJson(s);
+        j.pop_back();
+        char buf[512];
+        if (has_walls) {
+            std::snprintf(buf, sizeof buf, ", \"wall_polygons\": %u, \"wall_rings\": %u, \"wall_edges\": %u, \"wall_nodes\": %u",
+                          walls.polygon_count, walls.ring_count, walls.point_count, walls.node_count);
+            j += buf;
+        }
+        if (fit != nullptr) {
+            std::snprintf(buf, sizeof buf,
+                          ", \"cluster_spheres\": %zu, \"coverage_percent\": %.4f, \"max_overshoot\": %.6g, "
+                          "\"volume_ratio\": %.4f, \"mesh_volume\": %.6g, \"cluster_volume\": %.6g, \"cluster_samples\": %u, "
+                          "\"coverage_points\": %u",
+                          fit->spheres.size(), fit->coverage_percent, fit->max_overshoot, fit->volume_ratio,
+                          fit->mesh_volume, fit->union_volume, fit->samples, fit->coverage_points);
+            j += buf;
+        }
+        std::printf("%s}\n", j.c_str());
+    } else {
+        std::printf("%s -> %s\n%s", input.c_str(), output.c_str(), toText(s).c_str());
+        if (triangles > 0)
+            std::printf("build            %.3f s (%.2f M triangles/s)\n", build_seconds,
+                        build_seconds > 0 ? triangles / build_seconds / 1e6 : 0.0);
+        if (has_walls)
+            std::printf("walls            %u polygons, %u rings, %u edges, %u nodes\n", walls.polygon_count,
+                        walls.ring_count, walls.point_count, walls.node_count);
+        if (fit != nullptr)
+            std::printf("sphere cluster   %zu spheres, coverage %.2f%%, max overshoot %.4g, volume ratio %.3f\n",
+                        fit->spheres.size(), fit->coverage_percent, fit->max_overshoot, fit->volume_ratio);
+    }
     return 0;
 }
 

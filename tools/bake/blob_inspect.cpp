@@ -1,5 +1,8 @@
 #include "blob_inspect.h"
 
+#include <flak/shooter/wall_set.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -96,6 +99,44 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
     for (std::uint32_t t = 0; t < blob.triangle_count; ++t)
         if (reached[t] != 1)
             report("triangle " + std::to_string(t) + " reached " + std::to_string(reached[t]) + " times");
+
+    // The wall tree, the same way: children inside parents, every edge in its leaf's box, every
+    // (ring, edge) exactly once.
+    WallSet walls;
+    if (loadWallSet(blob, walls) == Status::Ok) {
+        std::vector<std::uint32_t> edge_seen(walls.point_count, 0);
+        std::vector<Open> wall_open;
+        auto inside = [](const WallNode& outer, float x0, float y0, float x1, float y1) {
+            return outer.min[0] <= x0 && outer.min[1] <= y0 && x1 <= outer.max[0] && y1 <= outer.max[1];
+        };
+        for (std::uint32_t i = 0; i < walls.node_count; ++i) {
+            while (!wall_open.empty() && wall_open.back().end == i) wall_open.pop_back();
+            const WallNode& n = walls.nodes[i];
+            const bool leaf = (n.info & kLeafBit) != 0;
+            const std::uint32_t end = i + (leaf ? 1u : n.info);
+            if (!wall_open.empty()) {
+                if (end > wall_open.back().end) report("wall node " + std::to_string(i) + " runs past its parent");
+                if (!inside(walls.nodes[wall_open.back().node], n.min[0], n.min[1], n.max[0], n.max[1]))
+                    report("wall node " + std::to_string(i) + " box not inside its parent's box");
+            } else if (i != 0) {
+                report("wall node " + std::to_string(i) + " lies outside the root's subtree");
+            }
+            if (leaf) {
+                const std::uint32_t first = n.info & 0x03FFFFFFu, count = ((n.info >> 26) & 0x1Fu) + 1u;
+                for (std::uint32_t e = first; e < first + count && e < walls.point_count; ++e) {
+                    Vec2 a, b;
+                    wallEdgePoints(walls, e, a, b);
+                    if (!inside(n, std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)))
+                        report("wall edge " + std::to_string(e) + " not inside its leaf box");
+                    ++edge_seen[walls.rings[walls.edges[e].ring].first_point + walls.edges[e].index];
+                }
+            } else {
+                wall_open.push_back({i, end});
+            }
+        }
+        for (std::uint32_t p = 0; p < walls.point_count; ++p)
+            if (edge_seen[p] != 1) report("wall edge of point " + std::to_string(p) + " reached " + std::to_string(edge_seen[p]) + " times");
+    }
     return problems;
 }
 

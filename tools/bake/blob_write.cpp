@@ -123,26 +123,35 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     std::vector<std::uint32_t> bases;
     std::vector<std::uint16_t> codes;
     std::uint32_t copies = 0;
-    buildWindows(mesh, tree.order, vertices, bases, codes, copies);
+    if (options.mesh) buildWindows(mesh, tree.order, vertices, bases, codes, copies);
 
     Vec3 origin, scale;
     Aabb root;
     setEmpty(root);
-    if (!tree.nodes.empty()) root = tree.nodes[0].bounds;
+    if (options.mesh && !tree.nodes.empty()) root = tree.nodes[0].bounds;
     else set(0, 0, 0, root.min), set(0, 0, 0, root.max);
     makeGrid(root, origin, scale);
+    if (!options.mesh && options.cluster.empty() && options.walls.empty()) return {"a blob needs a mesh, a cluster or walls"};
+    if (options.cluster.size() > kMaxClusterSpheres) return {"too many cluster spheres"};
 
     struct Section {
         SectionKind kind;
         std::uint32_t count, elem;
     };
-    std::vector<Section> sections = {{SectionKind::Nodes, static_cast<std::uint32_t>(tree.nodes.size()), 16},
-                                     {SectionKind::Vertices, static_cast<std::uint32_t>(vertices.size()), 12},
-                                     {SectionKind::Triangles, tris, 2},
-                                     {SectionKind::BlockBases, static_cast<std::uint32_t>(bases.size()), 4}};
-    if (!mesh.materials.empty()) sections.push_back({SectionKind::Materials, tris, 2});
-    if (options.source_ids) sections.push_back({SectionKind::SourceIds, tris, 4});
-    sections.push_back({SectionKind::BuildStats, 1, sizeof(BuildStats)});
+    std::vector<Section> sections;
+    if (options.mesh) {
+        sections = {{SectionKind::Nodes, static_cast<std::uint32_t>(tree.nodes.size()), 16},
+                    {SectionKind::Vertices, static_cast<std::uint32_t>(vertices.size()), 12},
+                    {SectionKind::Triangles, tris, 2},
+                    {SectionKind::BlockBases, static_cast<std::uint32_t>(bases.size()), 4}};
+        if (!mesh.materials.empty()) sections.push_back({SectionKind::Materials, tris, 2});
+        if (options.source_ids) sections.push_back({SectionKind::SourceIds, tris, 4});
+        sections.push_back({SectionKind::BuildStats, 1, sizeof(BuildStats)});
+    }
+    if (!options.cluster.empty())
+        sections.push_back({SectionKind::SphereCluster, static_cast<std::uint32_t>(options.cluster.size()), 16});
+    if (!options.walls.empty())
+        sections.push_back({SectionKind::Walls, static_cast<std::uint32_t>(options.walls.size()), 4});
 
     std::vector<std::uint32_t> offsets;
     std::size_t at = alignUp(sizeof(BlobHeader) + sections.size() * sizeof(SectionEntry), 16);
@@ -212,6 +221,16 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
             w.put<std::uint32_t>(o + 4, static_cast<std::uint32_t>(tree.nodes.size()));
             break;
         }
+        case SectionKind::SphereCluster:
+            for (const Sphere& sp : options.cluster) {
+                w.put<float>(o, sp.center.x), w.put<float>(o + 4, sp.center.y), w.put<float>(o + 8, sp.center.z);
+                w.put<float>(o + 12, sp.radius);
+                o += 16;
+            }
+            break;
+        case SectionKind::Walls: // every field is one 4-byte word (shooter_sections.h)
+            for (std::uint32_t word : options.walls) w.put<std::uint32_t>(o, word), o += 4;
+            break;
         default: break;
         }
     }

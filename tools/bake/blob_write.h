@@ -4,6 +4,8 @@
 #include "bvh_build.h"
 #include "source_mesh.h"
 
+#include <flak/math/sphere.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -13,9 +15,13 @@ struct WriteOptions {
     bool big_endian = false;  ///< write for a big-endian target
     bool source_ids = false;  ///< add the SourceIds section (original triangle index, 4 B/triangle)
     std::uint32_t max_leaf = 8; ///< recorded in BuildStats
+    bool mesh = true;           ///< false: no mesh sections at all (a wall-only or cluster-only blob)
+    std::vector<Sphere> cluster;      ///< non-empty: the SphereCluster section (mesh space)
+    std::vector<std::uint32_t> walls; ///< non-empty: the Walls section words, host order (wall_build.h)
 };
 
-/// Writes the blob for `mesh` (prepared) and `tree` (built over it) into `out` (replaced).
+/// Writes the blob for `mesh` (prepared) and `tree` (built over it) into `out` (replaced), with the
+/// optional shooter sections of `options`. With options.mesh false, mesh and tree are ignored.
 BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOptions& options,
                     std::vector<unsigned char>& out);
 

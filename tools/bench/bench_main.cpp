@@ -4,10 +4,12 @@
 //   flak_bench build --generate icosphere8 [--repeat N] [--json]
 //   flak_bench tree [--frames N] [--rounds N] [--json]
 //   flak_bench sphere|segment|meshmesh --mesh PATH.obj [--count N] [--repeat N] [--json]  (best of N rounds)
+//   flak_bench shooter --mesh PATH.obj [--count N] [--repeat N] [--json]  (clusters, walls, beams, bullets)
 #include "build_scene.h"
 #include "meshmesh_scene.h"
 #include "obj_mesh.h"
 #include "segment_scene.h"
+#include "shooter_scene.h"
 #include "sphere_scene.h"
 #include "tree_scene.h"
 
@@ -20,7 +22,7 @@ namespace {
 int usage() {
     std::fprintf(stderr, "usage: flak_bench build (--mesh PATH.obj | --generate icosphereN) [--repeat N] [--json]\n"
                          "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
-                         "       flak_bench sphere|segment|meshmesh (--mesh PATH.obj | --generate icosphereN) [--count N] [--repeat N] [--json]\n");
+                         "       flak_bench sphere|segment|meshmesh|shooter (--mesh PATH.obj | --generate icosphereN) [--count N] [--repeat N] [--json]\n");
     return 2;
 }
 
@@ -73,5 +75,6 @@ int main(int argc, char** argv) {
     if (scene == "sphere") return flak::bench::runSphereScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
     if (scene == "segment") return flak::bench::runSegmentScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
     if (scene == "meshmesh") return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json);
+    if (scene == "shooter") return flak::bench::runShooterScene(name, mesh, count > 0 ? count : 10000, repeat, json);
     return usage();
 }

@@ -29,6 +29,8 @@ inline std::uint32_t sectionElementBytes(std::uint32_t kind) {
     case SectionKind::Materials: return 2;
     case SectionKind::SourceIds: return 4;
     case SectionKind::BuildStats: return sizeof(BuildStats);
+    case SectionKind::SphereCluster: return 16;
+    case SectionKind::Walls: return 4;
     default: return 0;
     }
 }

@@ -39,7 +39,9 @@ Status swapBlobByteOrder(void* data, std::size_t size, BlobError* out_error) {
         case SectionKind::Triangles:
         case SectionKind::Materials: swapArray<std::uint16_t>(at, s.count); break;
         case SectionKind::BlockBases:
+        case SectionKind::Walls: // every field of a Walls section is one 4-byte word
         case SectionKind::SourceIds: swapArray<std::uint32_t>(at, s.count); break;
+        case SectionKind::SphereCluster: swapArray<std::uint32_t>(at, 4 * s.count); break;
         case SectionKind::BuildStats: swapArray<std::uint32_t>(at, sizeof(BuildStats) / 4); break;
         default: break; // parseBlob refuses unknown kinds
         }

@@ -1,4 +1,5 @@
 #include "bvh/blob_parse.h"
+#include "bvh/shooter_sections_check.h"
 
 #include <cmath>
 #include <initializer_list>
@@ -80,13 +81,28 @@ Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob, Blob
     const Status parse_status = detail::parseBlob(p, size, false, parsed, out_error);
     if (parse_status != Status::Ok) return parse_status;
 
+    // The four mesh sections come together; a blob without them must carry a shooter section.
+    int mesh_sections = 0;
     for (SectionKind required : {SectionKind::Nodes, SectionKind::Vertices, SectionKind::Triangles, SectionKind::BlockBases})
-        if (parsed.by_kind[static_cast<std::uint32_t>(required)] < 0)
-            return fail(out_error, Status::BlobCorrupt, "a required section is missing", 0);
+        if (parsed.by_kind[static_cast<std::uint32_t>(required)] >= 0) ++mesh_sections;
+    const int cluster_at = parsed.by_kind[static_cast<std::uint32_t>(SectionKind::SphereCluster)];
+    const int walls_at = parsed.by_kind[static_cast<std::uint32_t>(SectionKind::Walls)];
+    if (mesh_sections != 4 && (mesh_sections != 0 || (cluster_at < 0 && walls_at < 0)))
+        return fail(out_error, Status::BlobCorrupt, "a required section is missing", 0);
 
     MeshBlob b;
     b.header = reinterpret_cast<const BlobHeader*>(p);
     std::uint32_t count = 0;
+    b.cluster = sectionPointer<Sphere>(p, parsed, SectionKind::SphereCluster, b.cluster_count);
+    b.walls = sectionPointer<std::uint32_t>(p, parsed, SectionKind::Walls, b.wall_words);
+    if (cluster_at >= 0) {
+        const Status s = detail::checkClusterSection(b.cluster, b.cluster_count, parsed.sections[cluster_at].offset, out_error);
+        if (s != Status::Ok) return s;
+    }
+    if (walls_at >= 0) {
+        const Status s = detail::checkWallsSection(b.walls, b.wall_words, parsed.sections[walls_at].offset, out_error);
+        if (s != Status::Ok) return s;
+    }
     b.nodes = sectionPointer<BvhNode>(p, parsed, SectionKind::Nodes, b.node_count);
     b.vertices = sectionPointer<float>(p, parsed, SectionKind::Vertices, b.vertex_count);
     b.triangles = sectionPointer<std::uint16_t>(p, parsed, SectionKind::Triangles, b.triangle_count);
@@ -107,6 +123,11 @@ Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob, Blob
     set(h.bounds_min[0], h.bounds_min[1], h.bounds_min[2], b.quant_origin);
     set(h.quant_scale[0], h.quant_scale[1], h.quant_scale[2], b.quant_scale);
 
+    if (mesh_sections == 0) {
+        setEmpty(b.bounds);
+        out_blob = b;
+        return Status::Ok;
+    }
     const Status structure = checkStructure(b, parsed.sections[parsed.by_kind[1]].offset,
                                             parsed.sections[parsed.by_kind[3]].offset, out_error);
     if (structure != Status::Ok) return structure;

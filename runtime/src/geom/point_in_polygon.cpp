@@ -23,11 +23,7 @@ bool pointInPolygon(const Vec2& point, const Vec2* points, std::uint32_t count) 
         Vec2 b;
         sub(points[i], point, b);
         probe += (points[i].x - points[i].x) + (points[i].y - points[i].y);
-        if ((a.y <= 0.0f) != (b.y <= 0.0f)) {
-            const Vec2& lo = a.y <= 0.0f ? a : b;
-            const Vec2& hi = a.y <= 0.0f ? b : a;
-            if (cross(lo, hi) > 0.0f) inside = !inside;
-        }
+        if (crossingVote(a, b)) inside = !inside;
         a = b;
     }
     return inside && probe == 0.0f;

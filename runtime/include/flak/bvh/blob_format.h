@@ -15,6 +15,9 @@
 //   Materials   uint16_t[triangle_count]    optional, per-triangle material id
 //   SourceIds   uint32_t[triangle_count]    optional, original triangle index of each triangle
 //   BuildStats  BuildStats                  optional, what the baker measured
+//   SphereCluster Sphere[count]            optional, 16 B each: the ship's sphere cluster (shooter_sections.h)
+//   Walls       uint32_t[count]             optional: a 2D wall set with its tree (shooter_sections.h)
+// A blob with a SphereCluster or Walls section may leave out all four mesh sections (no mesh).
 //
 // Triangle encoding. Triangles are stored in leaf order (a leaf's triangles are contiguous; the
 // index in that order is the triangle's id in every query result). Triangle t's vertices are
@@ -36,7 +39,7 @@ namespace flak {
 
 constexpr std::uint32_t kBlobVersion = 1;
 constexpr std::uint32_t kBlobEndianMarker = 0x01020304u;
-constexpr std::uint32_t kMaxSections = 8;
+constexpr std::uint32_t kMaxSections = 12;
 constexpr std::uint32_t kTriangleBlock = 8;     ///< triangles per BlockBases entry
 constexpr std::uint32_t kVertexWindow = 32;     ///< vertices one block's 5-bit offsets reach
 constexpr std::uint32_t kMaxLeafTriangles = 16; ///< most triangles in one leaf
@@ -51,8 +54,8 @@ enum class SectionKind : std::uint32_t {
     Materials = 5,
     SourceIds = 6,
     BuildStats = 7,
-    SphereCluster = 8, ///< reserved for the ship sphere clusters
-    Walls = 9,         ///< reserved for 2D wall sets
+    SphereCluster = 8, ///< Sphere[count]: a ship's sphere cluster (shooter_sections.h)
+    Walls = 9,         ///< uint32_t[count]: a 2D wall set (shooter_sections.h)
 };
 
 /// Blob header (64 bytes). Fields after `magic` are in the blob's byte order.

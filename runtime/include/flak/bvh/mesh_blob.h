@@ -2,7 +2,9 @@
 #pragma once
 
 #include <flak/bvh/blob_format.h>
+#include <flak/bvh/shooter_sections.h>
 #include <flak/math/aabb.h>
+#include <flak/math/sphere.h>
 #include <flak/math/vec3.h>
 #include <flak/status.h>
 
@@ -22,6 +24,10 @@ struct MeshBlob {
     const std::uint16_t* materials = nullptr; ///< null when the blob has none
     const std::uint32_t* source_ids = nullptr; ///< null when the blob has none
     const BuildStats* stats = nullptr;        ///< null when the blob has none
+    const Sphere* cluster = nullptr;          ///< SphereCluster section (mesh space); null when none
+    const std::uint32_t* walls = nullptr;     ///< Walls section words (shooter_sections.h); null when none
+    std::uint32_t cluster_count = 0;          ///< spheres in `cluster`
+    std::uint32_t wall_words = 0;             ///< words in `walls`
     std::uint32_t node_count = 0;
     std::uint32_t vertex_count = 0;
     std::uint32_t triangle_count = 0;
@@ -43,6 +49,11 @@ struct BlobError {
 /// checksum, every section's bounds and size, and the structure (skip links forward and inside
 /// the node array, leaves covering the triangles in order exactly once, vertex references in
 /// range, finite vertices and bounds). Never reads outside the given bytes, never allocates.
+/// Optional shooter sections (shooter_sections.h) are validated too: a SphereCluster of 1..
+/// kMaxClusterSpheres finite spheres with radius >= 0; a Walls section whose counts, rings, points
+/// (finite), tree (skip links, leaves covering the edges in order) and edge references are
+/// consistent. A blob may carry no mesh at all (none of Nodes, Vertices, Triangles, BlockBases;
+/// triangle_count 0) when it has a SphereCluster or Walls section: a wall-only or cluster-only blob.
 /// Returns the status (out_error, if given, says what and where); out_blob is left empty on error.
 [[nodiscard]] Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob,
                                   BlobError* out_error = nullptr);

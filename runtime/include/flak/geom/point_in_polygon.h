@@ -31,4 +31,16 @@ namespace flak {
 /// any vertex gives false.
 bool pointInPolygon(const Vec2& point, const Vec2* points, std::uint32_t count);
 
+/// One edge's vote in pointInPolygon's crossing number: `a` and `b` are the edge's endpoints minus
+/// the query point (a - point, b - point, as float subtractions). True when the edge straddles the
+/// horizontal line through the point (half-open: y <= 0 against y > 0) and the point lies strictly
+/// left of the edge taken bottom-to-top. Symmetric in a and b. The parity of the votes over a
+/// ring's edges is pointInPolygon (finite input); wall sets sum them over many rings.
+inline bool crossingVote(const Vec2& a, const Vec2& b) {
+    if ((a.y <= 0.0f) == (b.y <= 0.0f)) return false;
+    const Vec2& lo = a.y <= 0.0f ? a : b;
+    const Vec2& hi = a.y <= 0.0f ? b : a;
+    return cross(lo, hi) > 0.0f;
+}
+
 } // namespace flak

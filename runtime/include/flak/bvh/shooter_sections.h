@@ -1,0 +1,78 @@
+// flak — the shooter sections of a blob: exact binary layouts of SphereCluster and Walls, with the
+// byte budget beside every struct (see blob_format.h for the blob around them, docs/blob_format.md).
+//
+// SphereCluster   Sphere[count]   16 B each: a ship's spheres in the mesh's own space (centre xyz,
+//                                 radius), 1..kMaxClusterSpheres of them, finite, radius >= 0.
+// Walls           uint32_t words: one WallsHeader, then its arrays back to back, every field a
+//                                 4-byte word (so a byte swap is one swap per word):
+//     WallsHeader                          32 B
+//     WallRing[ring_count]                 16 B each: rings in polygon order, points contiguous
+//     float[2][point_count]                 8 B each: ring points (x, y) in the play plane
+//     WallNode[node_count]                 20 B each: 2D tree over edges, depth-first, skip links
+//     WallEdge[point_count]                 8 B each: edges in leaf order (one edge per point)
+//
+// The play plane is the world X-Y plane; walls are infinite vertical prisms (z is ignored). A
+// polygon is one outer ring and zero or more hole rings. The solid is the even-odd interior of all
+// rings together (point_in_polygon.h's crossing rule summed over every edge); the baker guarantees
+// that this equals the union of the polygons (rings do not cross, holes lie in their outer ring,
+// polygons do not overlap) and orients every ring with the solid on its left (outer rings
+// counter-clockwise, holes clockwise), so an edge's right-hand normal points out of the solid.
+// Edge i of a ring runs from its point i to point (i + 1) % point_count.
+// Tree nodes use the BvhNode `info` encoding (blob_format.h: leaf bit, count - 1 in bits 26..30,
+// first edge in leaf order) with at most kMaxWallLeafEdges edges per leaf; bounds are exact floats
+// (min/max of the edges' endpoint coordinates), so node tests need no margin.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace flak {
+
+constexpr std::uint32_t kMaxClusterSpheres = 64; ///< most spheres in one cluster
+constexpr std::uint32_t kMaxWallLeafEdges = 8;   ///< most edges in one wall tree leaf
+constexpr std::uint32_t kWallHoleFlag = 1u;      ///< WallRing::flags bit: the ring is a hole
+
+/// Header of a Walls section (32 bytes).
+struct WallsHeader {
+    std::uint32_t polygon_count; //  0: polygons (each an outer ring and its holes)
+    std::uint32_t ring_count;    //  4: rings, >= polygon_count
+    std::uint32_t point_count;   //  8: points = edges
+    std::uint32_t node_count;    // 12: tree nodes (0 only when point_count is 0)
+    float bounds_min[2];         // 16: exact box of every point
+    float bounds_max[2];         // 24
+};
+static_assert(sizeof(WallsHeader) == 32 && offsetof(WallsHeader, bounds_min) == 16,
+              "WallsHeader is 32 bytes");
+
+/// One ring (16 bytes): points [first_point, first_point + point_count), point_count >= 3.
+struct WallRing {
+    std::uint32_t first_point; //  0: index of its first point (rings are contiguous and in order)
+    std::uint32_t point_count; //  4: points (and edges) of the ring
+    std::uint32_t polygon;     //  8: polygon it belongs to (non-decreasing over rings)
+    std::uint32_t flags;       // 12: kWallHoleFlag for holes; the first ring of a polygon is its outer ring
+};
+static_assert(sizeof(WallRing) == 16 && offsetof(WallRing, flags) == 12, "WallRing is 16 bytes");
+
+/// One 2D tree node (20 bytes): exact float box and the BvhNode info word.
+struct WallNode {
+    float min[2];       //  0
+    float max[2];       //  8
+    std::uint32_t info; // 16: internal: skip (subtree size); leaf: kLeafBit | (count - 1) << 26 | first edge
+};
+static_assert(sizeof(WallNode) == 20 && offsetof(WallNode, info) == 16, "WallNode is 20 bytes");
+
+/// One edge in leaf order (8 bytes): the ring and the edge's index in it.
+struct WallEdge {
+    std::uint32_t ring;  // 0
+    std::uint32_t index; // 4: edge `index` of the ring, from its point index to point (index + 1) % count
+};
+static_assert(sizeof(WallEdge) == 8, "WallEdge is 8 bytes");
+
+/// Words (uint32) of a Walls section with these counts.
+constexpr std::uint64_t wallSectionWords(std::uint64_t rings, std::uint64_t points, std::uint64_t nodes) {
+    return (sizeof(WallsHeader) + rings * sizeof(WallRing) + points * 8u + nodes * sizeof(WallNode) +
+            points * sizeof(WallEdge)) /
+           4u;
+}
+
+} // namespace flak

@@ -1,0 +1,114 @@
+#include "bvh/shooter_sections_check.h"
+
+#include "bvh/blob_parse.h"
+
+#include <cmath>
+
+namespace flak::detail {
+
+Status checkClusterSection(const Sphere* spheres, std::uint32_t count, std::uint64_t at, BlobError* err) {
+    if (count == 0 || count > kMaxClusterSpheres)
+        return fail(err, Status::BlobCorrupt, "sphere cluster count out of range", at);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const Sphere& s = spheres[i];
+        if (!isFinite(s.center) || !std::isfinite(s.radius) || !(s.radius >= 0.0f))
+            return fail(err, Status::BlobCorrupt, "cluster sphere is NaN, infinite or of negative radius",
+                        at + 16u * std::uint64_t{i});
+    }
+    return Status::Ok;
+}
+
+// One forward pass per array, the node checks mirroring the mesh tree's (mesh_blob_load.cpp).
+Status checkWallsSection(const std::uint32_t* words, std::uint32_t word_count, std::uint64_t at,
+                         BlobError* err) {
+    if (std::uint64_t{word_count} * 4u < sizeof(WallsHeader))
+        return fail(err, Status::BlobCorrupt, "walls section shorter than its header", at);
+    const WallsHeader& h = *reinterpret_cast<const WallsHeader*>(words);
+    if (h.ring_count < h.polygon_count || (h.polygon_count == 0) != (h.ring_count == 0) ||
+        (h.point_count == 0) != (h.node_count == 0) || (h.ring_count == 0) != (h.point_count == 0))
+        return fail(err, Status::BlobCorrupt, "walls counts inconsistent", at);
+    if (h.point_count > kMaxBlobTriangles || h.node_count > 2u * h.point_count)
+        return fail(err, Status::BlobCorrupt, "walls counts out of range", at);
+    if (wallSectionWords(h.ring_count, h.point_count, h.node_count) != word_count)
+        return fail(err, Status::BlobCorrupt, "walls section size does not match its counts", at);
+    for (int i = 0; i < 2; ++i)
+        if (!std::isfinite(h.bounds_min[i]) || !std::isfinite(h.bounds_max[i]) ||
+            (h.point_count > 0 && !(h.bounds_min[i] <= h.bounds_max[i])))
+            return fail(err, Status::BlobCorrupt, "walls bounds", at + 16);
+
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(words);
+    std::uint64_t off = sizeof(WallsHeader);
+    const WallRing* rings = reinterpret_cast<const WallRing*>(p + off);
+    const std::uint64_t rings_at = at + off;
+    off += std::uint64_t{h.ring_count} * sizeof(WallRing);
+    const float* points = reinterpret_cast<const float*>(p + off);
+    const std::uint64_t points_at = at + off;
+    off += std::uint64_t{h.point_count} * 8u;
+    const WallNode* nodes = reinterpret_cast<const WallNode*>(p + off);
+    const std::uint64_t nodes_at = at + off;
+    off += std::uint64_t{h.node_count} * sizeof(WallNode);
+    const WallEdge* edges = reinterpret_cast<const WallEdge*>(p + off);
+    const std::uint64_t edges_at = at + off;
+
+    std::uint32_t next_point = 0, polygon = 0;
+    for (std::uint32_t r = 0; r < h.ring_count; ++r) {
+        const WallRing& ring = rings[r];
+        const std::uint64_t ra = rings_at + 16u * std::uint64_t{r};
+        if (ring.first_point != next_point)
+            return fail(err, Status::BlobCorrupt, "wall rings not contiguous", ra);
+        if (ring.point_count < 3 || std::uint64_t{next_point} + ring.point_count > h.point_count)
+            return fail(err, Status::BlobCorrupt, "wall ring point count", ra + 4);
+        next_point += ring.point_count;
+        const bool first_of_polygon = r == 0 || ring.polygon != rings[r - 1].polygon;
+        if (r > 0 && first_of_polygon && ring.polygon != polygon + 1)
+            return fail(err, Status::BlobCorrupt, "wall ring polygons not in order", ra + 8);
+        if (r == 0 && ring.polygon != 0)
+            return fail(err, Status::BlobCorrupt, "wall ring polygons not in order", ra + 8);
+        polygon = ring.polygon;
+        if (ring.flags > kWallHoleFlag || ((ring.flags & kWallHoleFlag) != 0) == first_of_polygon)
+            return fail(err, Status::BlobCorrupt, "wall ring flags (first ring outer, others holes)",
+                        ra + 12);
+    }
+    if (next_point != h.point_count)
+        return fail(err, Status::BlobCorrupt, "wall rings do not cover the points", rings_at);
+    if (h.ring_count > 0 && polygon + 1 != h.polygon_count)
+        return fail(err, Status::BlobCorrupt, "wall polygon count", at);
+
+    for (std::uint32_t i = 0; i < 2 * h.point_count; ++i)
+        if (!std::isfinite(points[i]))
+            return fail(err, Status::BlobCorrupt, "wall point is NaN or infinite", points_at + 4u * i);
+
+    std::uint32_t next_edge = 0;
+    for (std::uint32_t i = 0; i < h.node_count; ++i) {
+        const WallNode& n = nodes[i];
+        const std::uint64_t na = nodes_at + std::uint64_t{i} * sizeof(WallNode);
+        for (int a = 0; a < 2; ++a)
+            if (!std::isfinite(n.min[a]) || !std::isfinite(n.max[a]) || !(n.min[a] <= n.max[a]))
+                return fail(err, Status::BlobCorrupt, "wall node bounds", na);
+        if ((n.info & kLeafBit) != 0) {
+            if (((n.info >> 26) & 0x1Fu) >= kMaxWallLeafEdges)
+                return fail(err, Status::BlobCorrupt, "wall leaf holds too many edges", na + 16);
+            if ((n.info & 0x03FFFFFFu) != next_edge)
+                return fail(err, Status::BlobCorrupt, "wall leaf edges not contiguous in leaf order",
+                            na + 16);
+            next_edge += ((n.info >> 26) & 0x1Fu) + 1u;
+            if (next_edge > h.point_count)
+                return fail(err, Status::BlobCorrupt, "wall leaf edges past the end", na + 16);
+        } else if (n.info < 2 || std::uint64_t{i} + n.info > h.node_count) {
+            return fail(err, Status::BlobCorrupt, "wall skip link out of range", na + 16);
+        }
+    }
+    if (next_edge != h.point_count)
+        return fail(err, Status::BlobCorrupt, "wall edges not covered by leaves", nodes_at);
+    if (h.node_count > 0 &&
+        ((nodes[0].info & kLeafBit) == 0 ? nodes[0].info != h.node_count : h.node_count != 1))
+        return fail(err, Status::BlobCorrupt, "wall root does not span the node array", nodes_at + 16);
+
+    for (std::uint32_t e = 0; e < h.point_count; ++e)
+        if (edges[e].ring >= h.ring_count || edges[e].index >= rings[edges[e].ring].point_count)
+            return fail(err, Status::BlobCorrupt, "wall edge references a ring or point out of range",
+                        edges_at + 8u * e);
+    return Status::Ok;
+}
+
+} // namespace flak::detail

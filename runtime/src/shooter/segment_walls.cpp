@@ -1,0 +1,98 @@
+#include <flak/geom/point_in_polygon.h>
+#include <flak/geom/segment_aabb.h>
+#include <flak/geom/segment_polygon.h>
+#include <flak/shooter/wall_set.h>
+
+#include "shooter/wall_walk.h"
+
+#include <cmath>
+
+namespace flak {
+
+namespace {
+
+// The polygon a start inside the solid lies in: the nearest edge the +x crossing ray meets (the
+// region between the start and that edge holds no boundary, and the solid lies on every edge's
+// left, so that edge bounds the start's polygon). Ties to the lowest edge id.
+std::uint32_t insidePolygonEdge(const WallSet& walls, const Vec2& p) {
+    float best_x = INFINITY;
+    std::uint32_t best = 0;
+    detail::walkWalls(
+        walls, [&](const WallNode& n) { return n.max[0] >= p.x && n.min[1] <= p.y && n.max[1] >= p.y; },
+        [&](std::uint32_t e) {
+            Vec2 a, b;
+            wallEdgePoints(walls, e, a, b);
+            sub(a, p, a);
+            sub(b, p, b);
+            if (!crossingVote(a, b)) return true;
+            const float x = a.x + (0.0f - a.y) * (b.x - a.x) / (b.y - a.y);
+            if (x < best_x) {
+                best_x = x;
+                best = e;
+            }
+            return true;
+        });
+    return best;
+}
+
+} // namespace
+
+bool segmentWallsFirstHit(const WallSet& walls, const Vec2& p0, const Vec2& p1, WallRayHit& out_hit) {
+    if (walls.node_count == 0 || !isFinite(p0) || !isFinite(p1)) return false;
+    Vec2 d;
+    sub(p1, p0, d);
+    if (!isFinite(d)) return false;
+    if (pointInWalls(walls, p0)) {
+        const WallEdge& e = walls.edges[insidePolygonEdge(walls, p0)];
+        out_hit.t = 0.0f;
+        out_hit.point = p0;
+        Vec2 n;
+        scale(d, -1.0f, n);
+        normalize(n, out_hit.normal);
+        out_hit.ring = e.ring;
+        out_hit.polygon = walls.rings[e.ring].polygon;
+        out_hit.edge = kNoEdge;
+        out_hit.edge_id = kNoEdge;
+        return true;
+    }
+    // Node boxes grown by the margin against the conservative slab test (segment_aabb.h, in the
+    // z = 0 plane); the slab's end shrinks to the best hit so far (later equal-t edges lose ties).
+    SlabSegment slab;
+    prepareSegment(Vec3{p0.x, p0.y, 0.0f}, Vec3{p1.x, p1.y, 0.0f}, slab);
+    if (!slab.valid) return false;
+    const float m = detail::wallMargin(walls, std::fmax(detail::largestAbs(p0), detail::largestAbs(p1)));
+    bool found = false;
+    SegmentPolygonHit best;
+    std::uint32_t best_edge = 0;
+    detail::walkWalls(
+        walls,
+        [&](const WallNode& n) {
+            const Aabb box{Vec3{n.min[0] - m, n.min[1] - m, 0.0f}, Vec3{n.max[0] + m, n.max[1] + m, 0.0f}};
+            return segmentAabbOverlap(slab, box);
+        },
+        [&](std::uint32_t e) {
+            Vec2 ab[2];
+            wallEdgePoints(walls, e, ab[0], ab[1]);
+            SegmentPolygonHit h;
+            if (!segmentPolygon(p0, p1, ab, 2, h)) return true;
+            if (!found || h.t < best.t) {
+                best = h;
+                best_edge = e;
+                found = true;
+                slab.t_max = h.t;
+            }
+            return true;
+        });
+    if (!found) return false;
+    const WallEdge& e = walls.edges[best_edge];
+    out_hit.t = best.t;
+    out_hit.point = best.point;
+    out_hit.normal = best.normal;
+    out_hit.ring = e.ring;
+    out_hit.polygon = walls.rings[e.ring].polygon;
+    out_hit.edge = e.index;
+    out_hit.edge_id = best_edge;
+    return true;
+}
+
+} // namespace flak

@@ -1,0 +1,158 @@
+#include <flak/geom/segment_aabb.h>
+#include <flak/shooter/swept_bullet.h>
+
+#include "shooter/wall_walk.h"
+
+#include <cmath>
+
+namespace flak {
+
+namespace {
+
+struct D2 {
+    double x, y;
+};
+
+// Closest point parameter of segment a + s e (s in [0, 1]) to p, all relative to a.
+double closestParam(const D2& p, const D2& e) {
+    const double ee = e.x * e.x + e.y * e.y;
+    if (!(ee > 0.0)) return 0.0;
+    const double s = (p.x * e.x + p.y * e.y) / ee;
+    return s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
+}
+
+// Smallest root in [0, 1] of |m + t d|^2 = r^2 for a start outside (|m| > r) (RTCD 5.3.2).
+bool rayCircle(const D2& m, const D2& d, double r, double& inout_t) {
+    const double a = d.x * d.x + d.y * d.y, b = m.x * d.x + m.y * d.y, c = m.x * m.x + m.y * m.y - r * r;
+    if (a == 0.0 || b > 0.0) return false;
+    const double disc = b * b - a * c;
+    if (disc < 0.0) return false;
+    const double t = (-b - std::sqrt(disc)) / a;
+    if (t < 0.0 || t > 1.0 || !(t < inout_t)) return false;
+    inout_t = t;
+    return true;
+}
+
+} // namespace
+
+// The swept circle's first contact with the segment is its centre's first entry into the capsule
+// of radius r around it (Ericson, RTCD 5.3.7, in 2D): the two sides offset by +-r along the
+// normal, where the entry lies within the segment's extent, and the two end discs. Double
+// throughout, relative to a, so the float inputs are exact.
+bool sweptCircleEdge(const Vec2& c0, const Vec2& c1, float radius, const Vec2& a, const Vec2& b,
+                     WallRayHit& out_hit) {
+    if (!isFinite(c0) || !isFinite(c1) || !isFinite(a) || !isFinite(b) || !std::isfinite(radius) ||
+        !(radius >= 0.0f))
+        return false;
+    const D2 m{double(c0.x) - a.x, double(c0.y) - a.y};
+    const D2 d{double(c1.x) - c0.x, double(c1.y) - c0.y};
+    const D2 e{double(b.x) - a.x, double(b.y) - a.y};
+    const double r = radius;
+    double t = 2.0;
+    const double s0 = closestParam(m, e);
+    const D2 q0{m.x - s0 * e.x, m.y - s0 * e.y};
+    if (q0.x * q0.x + q0.y * q0.y <= r * r) {
+        t = 0.0;
+    } else {
+        const double ee = e.x * e.x + e.y * e.y;
+        if (ee > 0.0) {
+            const double len = std::sqrt(ee);
+            const D2 n{e.y / len, -e.x / len};
+            const double h0 = m.x * n.x + m.y * n.y, hd = d.x * n.x + d.y * n.y;
+            if (hd != 0.0) {
+                const double side = h0 > 0.0 ? r : -r; // the side the centre starts on
+                const double ts = (side - h0) / hd;
+                if (ts >= 0.0 && ts <= 1.0) {
+                    const double s = ((m.x + ts * d.x) * e.x + (m.y + ts * d.y) * e.y) / ee;
+                    if (s >= 0.0 && s <= 1.0 && ts < t) t = ts;
+                }
+            }
+        }
+        rayCircle(m, d, r, t);
+        rayCircle(D2{m.x - e.x, m.y - e.y}, d, r, t);
+        if (t > 1.0) return false;
+    }
+    const D2 ct{m.x + t * d.x, m.y + t * d.y};
+    const double s = closestParam(ct, e);
+    const D2 q{s * e.x, s * e.y};
+    D2 n{ct.x - q.x, ct.y - q.y};
+    double len = std::sqrt(n.x * n.x + n.y * n.y);
+    if (!(len > 0.0)) {
+        n = D2{-d.x, -d.y};
+        len = std::sqrt(n.x * n.x + n.y * n.y);
+        if (!(len > 0.0)) n = D2{1.0, 0.0}, len = 1.0;
+    }
+    out_hit.t = static_cast<float>(t);
+    set(static_cast<float>(a.x + q.x), static_cast<float>(a.y + q.y), out_hit.point);
+    set(static_cast<float>(n.x / len), static_cast<float>(n.y / len), out_hit.normal);
+    return true;
+}
+
+bool sweptCircleWallsFirstHit(const WallSet& walls, const Vec2& c0, const Vec2& c1, float radius,
+                              WallRayHit& out_hit) {
+    if (walls.node_count == 0 || !isFinite(c0) || !isFinite(c1) || !std::isfinite(radius) ||
+        !(radius >= 0.0f))
+        return false;
+    Vec2 d;
+    sub(c1, c0, d);
+    if (!isFinite(d)) return false;
+    auto finish = [&](const WallRayHit& h, std::uint32_t edge_id) {
+        out_hit = h;
+        const WallEdge& e = walls.edges[edge_id];
+        out_hit.ring = e.ring;
+        out_hit.polygon = walls.rings[e.ring].polygon;
+        out_hit.edge = e.index;
+        out_hit.edge_id = edge_id;
+    };
+    if (pointInWalls(walls, c0)) {
+        // Same answer as a segment starting inside (segmentWallsFirstHit names the polygon).
+        WallRayHit h;
+        if (!segmentWallsFirstHit(walls, c0, c0, h)) return false;
+        h.t = 0.0f;
+        h.point = c0;
+        Vec2 n;
+        scale(d, -1.0f, n);
+        normalize(n, h.normal);
+        out_hit = h;
+        return true;
+    }
+    const float m =
+        detail::wallMargin(walls, std::fmax(detail::largestAbs(c0), detail::largestAbs(c1)) + radius);
+    const float grow = radius + m;
+    SlabSegment slab;
+    prepareSegment(Vec3{c0.x, c0.y, 0.0f}, Vec3{c1.x, c1.y, 0.0f}, slab);
+    if (!slab.valid) return false;
+    bool found = false;
+    WallRayHit best;
+    std::uint32_t best_edge = 0;
+    float best_gap = 0.0f; // at t = 0: the nearest touching edge wins
+    detail::walkWalls(
+        walls,
+        [&](const WallNode& n) {
+            const Aabb box{Vec3{n.min[0] - grow, n.min[1] - grow, 0.0f},
+                           Vec3{n.max[0] + grow, n.max[1] + grow, 0.0f}};
+            return segmentAabbOverlap(slab, box);
+        },
+        [&](std::uint32_t e) {
+            Vec2 a, b;
+            wallEdgePoints(walls, e, a, b);
+            WallRayHit h;
+            if (!sweptCircleEdge(c0, c1, radius, a, b, h)) return true;
+            Vec2 rel;
+            sub(h.point, c0, rel);
+            const float gap = h.t == 0.0f ? lengthSq(rel) : 0.0f;
+            if (!found || h.t < best.t || (h.t == 0.0f && best.t == 0.0f && gap < best_gap)) {
+                best = h;
+                best_edge = e;
+                best_gap = gap;
+                found = true;
+                slab.t_max = h.t;
+            }
+            return true;
+        });
+    if (!found) return false;
+    finish(best, best_edge);
+    return true;
+}
+
+} // namespace flak

@@ -1,0 +1,629 @@
+// Wall sets: point inside solid, circle contacts and push-out, segment first hit, swept circle
+// first hit, against brute-force oracles (every edge alone / every ring alone with the geom
+// kernels) and double references, on random levels and adversarial inputs; the baker's refusals.
+#include "shooter/shooter_scenes.h"
+
+#include "support/polygon_families.h"
+
+#include <flak/bvh/sphere_query.h>
+
+#include <cstring>
+
+namespace flak::test {
+namespace {
+
+bool sameContact(const WallContact& a, const WallContact& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// Query points: uniform over the level, on vertices, on edge midpoints and just off them.
+Vec2 probePoint(SplitMix64& rng, const WallSet& w, double lo, double hi) {
+    const double pick = rng.u();
+    if (pick < 0.5 || w.point_count == 0) return Vec2{rng.rangef(lo, hi), rng.rangef(lo, hi)};
+    const std::uint32_t e = std::uint32_t(rng.u() * w.point_count) % w.point_count;
+    Vec2 a, b;
+    wallEdgePoints(w, e, a, b);
+    if (pick < 0.6) return a;                                            // a vertex
+    if (pick < 0.7) return Vec2{0.5f * (a.x + b.x), 0.5f * (a.y + b.y)}; // an edge midpoint
+    const float f = rng.rangef(0, 1), off = rng.rangef(-1e-3, 1e-3);
+    return Vec2{a.x + (b.x - a.x) * f + off, a.y + (b.y - a.y) * f - off}; // near the boundary
+}
+
+struct LevelCase {
+    std::unique_ptr<Level> level;
+    double lo, hi;
+};
+
+std::vector<LevelCase> testLevels(std::uint64_t seed) {
+    std::vector<LevelCase> out;
+    const double origins[] = {-50.0, 1000.0, -3e4};
+    const double cells[] = {10.0, 2.0, 40.0};
+    for (int k = 0; k < 3; ++k) {
+        SplitMix64 rng = caseRng(seed, std::uint64_t(k));
+        const int n = 4 + k;
+        out.push_back({bakeLevel(randomPolygons(rng, n, cells[k], origins[k]), 1 + std::uint32_t(k) * 3),
+                       origins[k] - cells[k], origins[k] + (n + 1) * cells[k]});
+    }
+    // Adversarial: axis-aligned rectangles with a rectangular hole and a comb (collinear edges,
+    // shared coordinates, vertical and horizontal edges the rays run along).
+    std::vector<bake::WallPolygon> grid;
+    bake::WallPolygon frame;
+    frame.rings = {rectRing(0, 0, 8, 8), rectRing(2, 2, 6, 6)};
+    grid.push_back(frame);
+    bake::WallPolygon island;
+    island.rings = {rectRing(3, 3, 5, 5)};
+    grid.push_back(island);
+    bake::WallPolygon comb;
+    comb.rings = {{Vec2{10, 0}, Vec2{16, 0}, Vec2{16, 4}, Vec2{15, 4}, Vec2{15, 1}, Vec2{14, 1}, Vec2{14, 4},
+                   Vec2{13, 4}, Vec2{13, 1}, Vec2{12, 1}, Vec2{12, 4}, Vec2{11, 4}, Vec2{11, 1},
+                   Vec2{10, 1}}};
+    grid.push_back(comb);
+    out.push_back({bakeLevel(grid, 2), -2.0, 18.0});
+    return out;
+}
+
+TEST(WallQuery, PointInsideEqualsXorOfRings) {
+    const std::uint64_t seed = 0x5A11u + oracleSeedOffset();
+    OracleTally tally("walls point inside", seed);
+    auto levels = testLevels(seed);
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+        const WallSet& w = levels[l].level->walls;
+        const auto rings = storedRings(w);
+        for (int i = 0; i < 20000; ++i) {
+            const std::uint64_t index = l * 100000 + std::uint64_t(i);
+            SplitMix64 rng = caseRng(seed, index);
+            const Vec2 p = probePoint(rng, w, levels[l].lo, levels[l].hi);
+            const bool kernel = pointInWalls(w, p);
+            const bool brute = brutePointInWalls(w, p);
+            tally.countOnly(brute);
+            tally.require(index, kernel == brute, "pointInWalls != XOR pointInPolygon",
+                          [&] { return hex2(p); });
+            // The double reference: even-odd by crossing in double, forgiven within the band.
+            bool ref = false;
+            double dist = kDInf, scale = 0.0;
+            for (const auto& ring : rings) {
+                const DPoly local = toLocal(ring, toD(p));
+                ref ^= dInsideCrossing(D2{}, local);
+                dist = std::min(dist, dBoundaryDistance(D2{}, local));
+                scale = std::max(scale, polygonScale(ring, toD(p)));
+            }
+            if (ref != kernel && dist > bandOf(scale))
+                tally.fail(index, "pointInWalls vs double reference away from the boundary: " + hex2(p));
+        }
+    }
+    EXPECT_EQ(tally.failures, 0);
+    EXPECT_FALSE(pointInWalls(levels[0].level->walls, Vec2{NAN, 0.0f}));
+}
+
+TEST(WallQuery, CircleContactsMatchEveryEdgeAlone) {
+    const std::uint64_t seed = 0xC1C1Eu + oracleSeedOffset();
+    OracleTally tally("walls circle contacts", seed);
+    auto levels = testLevels(seed);
+    long contacts = 0, inside_cases = 0;
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+        const WallSet& w = levels[l].level->walls;
+        const double size = levels[l].hi - levels[l].lo;
+        for (int i = 0; i < 6000; ++i) {
+            const std::uint64_t index = l * 100000 + std::uint64_t(i);
+            SplitMix64 rng = caseRng(seed, index);
+            const Vec2 c = probePoint(rng, w, levels[l].lo, levels[l].hi);
+            const float r = rng.u() < 0.05 ? 0.0f : rng.rangef(0.0, size * 0.08);
+            WallContact items[256];
+            WallContactBuffer buf{items, 256, 0, 0};
+            WallPush push;
+            ASSERT_EQ(circleWalls(w, c, r, buf, push), Status::Ok);
+            bool inside = false;
+            const std::vector<WallContact> brute = bruteCircleContacts(w, c, r, inside);
+            tally.countOnly(!brute.empty() || inside);
+            const std::string what = "c " + hex2(c) + " r " + hexf(r);
+            if (!inside || !brute.empty()) {
+                tally.require(index, buf.count == brute.size(), "contact count", [&] {
+                    return what + ": " + std::to_string(buf.count) + " vs " + std::to_string(brute.size());
+                });
+                for (std::uint32_t k = 0; k < std::min<std::size_t>(buf.count, brute.size()); ++k)
+                    tally.require(index, sameContact(items[k], brute[k]), "contact differs",
+                                  [&] { return what; });
+            }
+            contacts += long(buf.count);
+            // The push, recomputed from the oracle's contacts by the documented rule.
+            Vec2 expect{0.0f, 0.0f};
+            auto project = [&](const WallContact& k) {
+                const float need = k.depth - dot(expect, k.normal);
+                if (need > 0.0f) addScaled(expect, k.normal, need, expect);
+            };
+            if (!inside) {
+                for (const WallContact& k : brute) project(k);
+            } else if (!brute.empty()) {
+                const WallContact* best = &brute[0];
+                for (const WallContact& k : brute)
+                    if (k.depth < best->depth) best = &k;
+                project(*best);
+            } else {
+                ++inside_cases;
+                tally.require(index, buf.count == 1, "deep inside: one nearest contact",
+                              [&] { return what; });
+                if (buf.count == 1) {
+                    // Nearest edge: its distance must be the least over every edge (double, within the band).
+                    double best = kDInf, scale = 0.0;
+                    for (std::uint32_t e = 0; e < w.point_count; ++e) {
+                        Vec2 a, b;
+                        wallEdgePoints(w, e, a, b);
+                        best = std::min(best, dSegmentDistance(toD(c), toD(a), toD(b)));
+                        scale = std::max({scale, std::fabs(double(a.x)), std::fabs(double(a.y))});
+                    }
+                    const double got = double(items[0].depth) - r;
+                    tally.check(index, std::fabs(got - best), 4 * bandOf(scale + r), nullptr, 0,
+                                "nearest edge distance");
+                    project(items[0]);
+                }
+            }
+            tally.require(index, std::memcmp(&expect, &push.push, sizeof expect) == 0,
+                          "push differs from the rule", [&] { return what; });
+            tally.require(index, push.inside == (inside ? 1u : 0u), "inside count", [&] { return what; });
+            // Decision against the double reference: touching iff distance <= r (forgiven in the band).
+            double dist = kDInf, scale = r;
+            for (std::uint32_t e = 0; e < w.point_count; ++e) {
+                Vec2 a, b;
+                wallEdgePoints(w, e, a, b);
+                dist = std::min(dist, dSegmentDistance(toD(c), toD(a), toD(b)));
+                scale = std::max({scale, std::fabs(double(a.x) - c.x), std::fabs(double(a.y) - c.y),
+                                  std::fabs(double(b.x) - c.x), std::fabs(double(b.y) - c.y)});
+            }
+            const bool ref_touch = dist <= r;
+            const bool got_touch = !inside ? buf.count > 0 : true;
+            if (!inside && got_touch != ref_touch && std::fabs(dist - r) > bandOf(scale))
+                tally.fail(index, "circle decision vs double reference: " + what);
+        }
+    }
+    tally.note("contacts", contacts);
+    tally.note("deep inside", inside_cases);
+    EXPECT_EQ(tally.failures, 0);
+}
+
+TEST(WallQuery, CirclePushClearsSingleContacts) {
+    // A circle touching one edge from outside, pushed by the combined push, touches it no more
+    // than the band allows.
+    const std::uint64_t seed = 0x9054u + oracleSeedOffset();
+    OracleTally tally("walls push clears", seed);
+    auto levels = testLevels(seed);
+    const WallSet& w = levels[0].level->walls;
+    for (int i = 0; i < 20000; ++i) {
+        SplitMix64 rng = caseRng(seed, std::uint64_t(i));
+        const Vec2 c = probePoint(rng, w, levels[0].lo, levels[0].hi);
+        const float r = rng.rangef(0.01, 1.5);
+        WallContact items[64];
+        WallContactBuffer buf{items, 64, 0, 0};
+        WallPush push;
+        ASSERT_EQ(circleWalls(w, c, r, buf, push), Status::Ok);
+        if (push.inside != 0 || buf.count == 0) continue;
+        tally.countOnly(true);
+        Vec2 moved;
+        add(c, push.push, moved);
+        for (std::uint32_t k = 0; k < buf.count; ++k) {
+            Vec2 a, b;
+            wallEdgePoints(w, items[k].edge_id, a, b);
+            const double d = dSegmentDistance(toD(moved), toD(a), toD(b));
+            const double scale =
+                std::max({std::fabs(double(moved.x)), std::fabs(double(moved.y)), double(r)});
+            if (buf.count == 1)
+                tally.check(std::uint64_t(i), std::max(0.0, r - d), 8 * bandOf(scale), nullptr, 0,
+                            "overlap left");
+        }
+        // Never deeper into the solid: the pushed centre is not inside.
+        tally.require(std::uint64_t(i), !pointInWalls(w, moved) || push.contact_count > 1,
+                      "pushed into the solid", [&] { return hex2(c); });
+    }
+    EXPECT_EQ(tally.failures, 0);
+}
+
+TEST(WallQuery, CircleBufferOverflowIsCounted) {
+    auto levels = testLevels(7);
+    const WallSet& w = levels[3].level->walls;
+    const Vec2 c{12.0f, 2.0f}; // in the comb: touches many teeth with a big radius
+    WallContact all[128];
+    WallContactBuffer big{all, 128, 0, 0};
+    WallPush p_all, p_small;
+    ASSERT_EQ(circleWalls(w, c, 3.0f, big, p_all), Status::Ok);
+    ASSERT_GT(big.count, 3u);
+    WallContact few[3];
+    WallContactBuffer small{few, 3, 0, 0};
+    EXPECT_EQ(circleWalls(w, c, 3.0f, small, p_small), Status::BufferFull);
+    EXPECT_EQ(small.count, 3u);
+    EXPECT_EQ(small.overflow, big.count - 3);
+    EXPECT_EQ(std::memcmp(few, all, sizeof few), 0);
+    EXPECT_EQ(std::memcmp(&p_all, &p_small, sizeof p_all), 0); // the push uses every contact
+    WallContactBuffer none{nullptr, 0, 0, 0};
+    EXPECT_EQ(circleWalls(w, c, 3.0f, none, p_small), Status::BufferFull);
+    EXPECT_EQ(none.overflow, big.count);
+    // Non-finite or negative input: nothing, Ok.
+    WallContactBuffer b2{all, 128, 0, 0};
+    EXPECT_EQ(circleWalls(w, Vec2{NAN, 1.0f}, 1.0f, b2, p_small), Status::Ok);
+    EXPECT_EQ(circleWalls(w, c, -1.0f, b2, p_small), Status::Ok);
+    EXPECT_EQ(circleWalls(w, c, INFINITY, b2, p_small), Status::Ok);
+    EXPECT_EQ(b2.count, 0u);
+}
+
+TEST(WallQuery, SegmentFirstHitMatchesEveryEdgeAlone) {
+    const std::uint64_t seed = 0x5E6u + oracleSeedOffset();
+    OracleTally tally("walls segment first hit", seed);
+    auto levels = testLevels(seed);
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+        const WallSet& w = levels[l].level->walls;
+        const auto rings = storedRings(w);
+        for (int i = 0; i < 8000; ++i) {
+            const std::uint64_t index = l * 100000 + std::uint64_t(i);
+            SplitMix64 rng = caseRng(seed, index);
+            const Vec2 p0 = probePoint(rng, w, levels[l].lo, levels[l].hi);
+            Vec2 p1 = probePoint(rng, w, levels[l].lo, levels[l].hi);
+            if (rng.u() < 0.1) p1 = Vec2{p0.x, p1.y}; // vertical
+            if (rng.u() < 0.1) p1 = Vec2{p1.x, p0.y}; // horizontal: along the rays of the inside test
+            if (rng.u() < 0.03) p1 = p0;              // a point
+            WallRayHit got, want;
+            bool inside = false;
+            const bool g = segmentWallsFirstHit(w, p0, p1, got);
+            const bool b = bruteSegmentWalls(w, p0, p1, want, inside);
+            tally.countOnly(b);
+            const std::string what = hex2(p0) + " -> " + hex2(p1);
+            tally.require(index, g == b, "hit/miss vs every edge alone", [&] { return what; });
+            if (!g || !b) continue;
+            tally.require(index, got.t == want.t && got.edge == want.edge, "t or edge",
+                          [&] { return what + " t " + hexf(got.t) + " vs " + hexf(want.t); });
+            if (!inside) {
+                tally.require(index,
+                              got.edge_id == want.edge_id && std::memcmp(&got.normal, &want.normal, 8) == 0 &&
+                                  std::memcmp(&got.point, &want.point, 8) == 0,
+                              "hit record", [&] { return what; });
+            } else {
+                // The polygon named must contain the start (its rings' XOR).
+                bool in = false;
+                for (std::uint32_t r = 0; r < w.ring_count; ++r)
+                    if (w.rings[r].polygon == got.polygon)
+                        in ^= pointInPolygon(p0, rings[r].data(), std::uint32_t(rings[r].size()));
+                tally.require(index, in, "start-inside polygon does not hold the start",
+                              [&] { return what; });
+            }
+            // Each ring's own kernel (segmentPolygon on the whole ring) agrees on the first hit's t
+            // to within the band when the start is outside every ring.
+            bool in_some_ring = false;
+            for (const auto& ring : rings)
+                in_some_ring |= pointInPolygon(p0, ring.data(), std::uint32_t(ring.size()));
+            if (!inside && !in_some_ring) {
+                float best = 2.0f;
+                double scale = 0.0;
+                for (const auto& ring : rings) {
+                    SegmentPolygonHit h;
+                    if (segmentPolygon(p0, p1, ring.data(), std::uint32_t(ring.size()), h))
+                        best = std::min(best, h.t);
+                    scale = std::max(scale, polygonScale(ring, toD(p0)));
+                }
+                const double len = dlen(dsub(toD(p1), toD(p0)));
+                if (best <= 1.0f)
+                    tally.check(index, std::fabs(double(best) - got.t) * len, 4 * bandOf(scale + len),
+                                nullptr, 0, "t vs per-ring segmentPolygon");
+            }
+        }
+    }
+    EXPECT_EQ(tally.failures, 0);
+    WallRayHit h;
+    EXPECT_FALSE(segmentWallsFirstHit(levels[0].level->walls, Vec2{NAN, 0}, Vec2{1, 1}, h));
+    EXPECT_FALSE(segmentWallsFirstHit(WallSet{}, Vec2{0, 0}, Vec2{1, 1}, h));
+}
+
+// Double reference of the swept circle vs one edge: distance to the segment along the path is
+// convex in t, so the first contact is a root left of the minimum (ternary search, then bisection).
+bool refSweptEdge(const D2& c0, const D2& c1, double r, const D2& a, const D2& b, double& out_t,
+                  double& out_min_gap) {
+    auto f = [&](double t) {
+        const D2 c{c0.x + (c1.x - c0.x) * t, c0.y + (c1.y - c0.y) * t};
+        return dSegmentDistance(c, a, b) - r;
+    };
+    double lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 200; ++i) {
+        const double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+        if (f(m1) <= f(m2))
+            hi = m2;
+        else
+            lo = m1;
+    }
+    const double tm = 0.5 * (lo + hi);
+    out_min_gap = std::min(f(tm), std::min(f(0.0), f(1.0)));
+    if (f(0.0) <= 0.0) {
+        out_t = 0.0;
+        return true;
+    }
+    if (out_min_gap > 0.0) return false;
+    const double tmin = f(1.0) <= f(tm) ? 1.0 : tm;
+    double x0 = 0.0, x1 = tmin;
+    for (int i = 0; i < 200; ++i) {
+        const double m = 0.5 * (x0 + x1);
+        if (f(m) <= 0.0)
+            x1 = m;
+        else
+            x0 = m;
+    }
+    out_t = x1;
+    return true;
+}
+
+TEST(WallQuery, SweptCircleEdgeMatchesDoubleReference) {
+    const std::uint64_t seed = 0x5EE9u + oracleSeedOffset();
+    OracleTally tally("swept circle vs edge", seed);
+    for (int i = 0; i < 40000; ++i) {
+        SplitMix64 rng = caseRng(seed, std::uint64_t(i));
+        const double s = rng.u() < 0.2 ? 1e4 : 10.0;
+        const Vec2 a{rng.rangef(-s, s), rng.rangef(-s, s)};
+        Vec2 b{rng.rangef(-s, s), rng.rangef(-s, s)};
+        if (rng.u() < 0.05) b = a;    // a point
+        if (rng.u() < 0.1) b.y = a.y; // axis aligned
+        const Vec2 c0{rng.rangef(-s, s), rng.rangef(-s, s)};
+        Vec2 c1{rng.rangef(-s, s), rng.rangef(-s, s)};
+        if (rng.u() < 0.1) { // parallel to the edge
+            c1 = Vec2{c0.x + (b.x - a.x), c0.y + (b.y - a.y)};
+        }
+        const float r = rng.u() < 0.05 ? 0.0f : rng.rangef(0, s * 0.3);
+        WallRayHit h;
+        const bool got = sweptCircleEdge(c0, c1, r, a, b, h);
+        double t_ref = 0.0, gap = 0.0;
+        const bool ref = refSweptEdge(toD(c0), toD(c1), r, toD(a), toD(b), t_ref, gap);
+        const double scale = std::max({maxAbs(Vec3{a.x, a.y, 0}), maxAbs(Vec3{b.x, b.y, 0}),
+                                       maxAbs(Vec3{c0.x, c0.y, 0}), maxAbs(Vec3{c1.x, c1.y, 0}), double(r)});
+        const float inputs[] = {c0.x, c0.y, c1.x, c1.y, r, a.x, a.y, b.x, b.y};
+        tally.decide(std::uint64_t(i), got, ref, gap, scale, [&] { return hexInputs(inputs, 9); });
+        if (got && ref) {
+            // The gap at the reported t must be ~0 (or <= 0 at t = 0), and no deeper contact earlier.
+            const D2 ct{c0.x + (double(c1.x) - c0.x) * h.t, c0.y + (double(c1.y) - c0.y) * h.t};
+            const double g = dSegmentDistance(ct, toD(a), toD(b)) - r;
+            const double len = dlen(dsub(toD(c1), toD(c0)));
+            if (h.t > 0.0f)
+                tally.check(std::uint64_t(i), std::fabs(g), 4 * bandOf(scale), inputs, 9, "gap at t");
+            tally.check(std::uint64_t(i), std::max(0.0, t_ref - double(h.t)) * len, 4 * bandOf(scale), inputs,
+                        9, "contact before the reference's first");
+        }
+    }
+    EXPECT_EQ(tally.failures, 0);
+}
+
+TEST(WallQuery, SweptCircleWallsMatchesEveryEdgeAlone) {
+    const std::uint64_t seed = 0x5C1Du + oracleSeedOffset();
+    OracleTally tally("walls swept circle", seed);
+    auto levels = testLevels(seed);
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+        const WallSet& w = levels[l].level->walls;
+        const double size = levels[l].hi - levels[l].lo;
+        for (int i = 0; i < 5000; ++i) {
+            const std::uint64_t index = l * 100000 + std::uint64_t(i);
+            SplitMix64 rng = caseRng(seed, index);
+            const Vec2 c0 = probePoint(rng, w, levels[l].lo, levels[l].hi);
+            const Vec2 c1 = probePoint(rng, w, levels[l].lo, levels[l].hi);
+            const float r = rng.u() < 0.1 ? 0.0f : rng.rangef(0, size * 0.03);
+            WallRayHit got, want;
+            bool inside = false;
+            const bool g = sweptCircleWallsFirstHit(w, c0, c1, r, got);
+            const bool b = bruteSweptWalls(w, c0, c1, r, want, inside);
+            tally.countOnly(b);
+            const std::string what = hex2(c0) + " -> " + hex2(c1) + " r " + hexf(r);
+            tally.require(index, g == b, "hit/miss vs every edge alone", [&] { return what; });
+            if (g && b)
+                tally.require(
+                    index,
+                    got.t == want.t && got.edge == want.edge && (inside || got.edge_id == want.edge_id),
+                    "t or edge", [&] { return what + " t " + hexf(got.t) + " vs " + hexf(want.t); });
+        }
+    }
+    EXPECT_EQ(tally.failures, 0);
+}
+
+TEST(WallBaker, RejectsMalformedPolygonsWithAClearMessage) {
+    auto message = [](std::vector<bake::WallPolygon> polys) {
+        std::vector<std::uint32_t> words;
+        return bake::buildWallSection(polys, bake::WallBuildOptions{}, words).message;
+    };
+    auto poly = [](std::vector<std::vector<Vec2>> rings, const char* name = "p") {
+        bake::WallPolygon p;
+        p.name = name;
+        p.line = 3;
+        p.rings = std::move(rings);
+        return p;
+    };
+    EXPECT_NE(message({poly({{Vec2{0, 0}, Vec2{1, 1}, Vec2{1, 0}, Vec2{0, 1}}}, "bowtie")})
+                  .find("'bowtie' (line 3), outer ring: self-intersecting"),
+              std::string::npos);
+    EXPECT_NE(message({poly({{Vec2{0, 0}, Vec2{1, 0}}})}).find("fewer than 3 points"), std::string::npos);
+    EXPECT_NE(message({poly({{Vec2{0, 0}, Vec2{NAN, 0}, Vec2{0, 1}}})}).find("point 1 is NaN"),
+              std::string::npos);
+    EXPECT_NE(message({poly({{Vec2{0, 0}, Vec2{1, 0}, Vec2{2, 0}}})}).find("zero area"), std::string::npos);
+    EXPECT_NE(message({poly({{Vec2{0, 0}, Vec2{1, 0}, Vec2{1, 0}, Vec2{0, 1}}})}).find("repeats"),
+              std::string::npos);
+    EXPECT_NE(message({poly({rectRing(0, 0, 4, 4), rectRing(5, 5, 6, 6)})}).find("not inside its outer ring"),
+              std::string::npos);
+    EXPECT_NE(message({poly({rectRing(0, 0, 4, 4)}), poly({rectRing(1, 1, 2, 2)}, "inner")})
+                  .find("overlaps another polygon"),
+              std::string::npos);
+    EXPECT_NE(message({poly({rectRing(0, 0, 4, 4)}), poly({rectRing(4, 0, 8, 4)}, "neighbour")})
+                  .find("touches or crosses"),
+              std::string::npos);
+    // A level file: errors name the line.
+    std::vector<bake::WallPolygon> parsed;
+    EXPECT_NE(bake::parseLevelFile("polygon a\n0 0\n1 zz\n", parsed).message.find("line 3"),
+              std::string::npos);
+    EXPECT_NE(bake::parseLevelFile("0 0\n", parsed).message.find("before any 'polygon'"), std::string::npos);
+    ASSERT_FALSE(
+        bake::parseLevelFile(
+            "# level\npolygon crate\n0 0\n2 0\n2 2 # corner\n0 2\nhole\n0.5 0.5\n1 1.5\n1.5 0.5\n", parsed)
+            .failed());
+    ASSERT_EQ(parsed.size(), 1u);
+    EXPECT_EQ(parsed[0].name, "crate");
+    EXPECT_EQ(parsed[0].rings.size(), 2u);
+    EXPECT_EQ(message(parsed), "");
+}
+
+TEST(WallBlob, RingsAreOrientedAndTheBlobValidates) {
+    auto levels = testLevels(11);
+    for (auto& lc : levels) {
+        const WallSet& w = lc.level->walls;
+        for (std::uint32_t r = 0; r < w.ring_count; ++r) {
+            const std::vector<Vec2> ring(w.points + w.rings[r].first_point,
+                                         w.points + w.rings[r].first_point + w.rings[r].point_count);
+            const bool hole = (w.rings[r].flags & kWallHoleFlag) != 0;
+            EXPECT_EQ(dArea2(ring) < 0.0, hole) << "ring " << r;
+        }
+        // Every node box holds its edges; every edge appears once.
+        std::vector<int> seen(w.point_count, 0);
+        for (std::uint32_t e = 0; e < w.point_count; ++e)
+            ++seen[w.rings[w.edges[e].ring].first_point + w.edges[e].index];
+        for (int s : seen) EXPECT_EQ(s, 1);
+    }
+    // Corruption is refused: a flipped byte in a resealed blob, a bad ring count.
+    Level& lv = *levels[0].level;
+    std::vector<unsigned char> copy(lv.bytes->data(), lv.bytes->data() + lv.bytes->size());
+    const std::size_t walls_at =
+        std::size_t(reinterpret_cast<const unsigned char*>(lv.blob.walls) - lv.bytes->data());
+    std::uint32_t bad_rings = 0xFFFFu;
+    std::memcpy(copy.data() + walls_at + 4, &bad_rings, 4);
+    const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
+    std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
+    AlignedBytes aligned(copy);
+    MeshBlob blob;
+    BlobError err;
+    EXPECT_EQ(loadMeshBlob(aligned.data(), aligned.size(), blob, &err), Status::BlobCorrupt);
+    EXPECT_STRNE(err.what, "");
+    // A wall-only blob loads with no mesh; mesh queries on it find nothing.
+    EXPECT_EQ(lv.blob.triangle_count, 0u);
+    EXPECT_EQ(lv.blob.node_count, 0u);
+    Sphere s{Vec3{0, 0, 0}, 1e6f};
+    EXPECT_FALSE(sphereAnyHit(lv.blob, s));
+    SphereCluster none;
+    EXPECT_EQ(loadSphereCluster(lv.blob, none), Status::InvalidArgument);
+}
+
+TEST(WallBlob, ByteSwapRoundTrip) {
+    auto levels = testLevels(5);
+    Level& lv = *levels[0].level;
+    bake::WriteOptions write;
+    write.mesh = false;
+    bake::WallBuildOptions options;
+    options.max_leaf = 1; // as testLevels built level 0
+    ASSERT_FALSE(bake::buildWallSection(lv.polygons, options, write.walls).failed());
+    write.big_endian = true;
+    std::vector<unsigned char> raw;
+    ASSERT_FALSE(bake::writeBlob(bake::SourceMesh{}, bake::BuiltTree{}, write, raw).failed());
+    AlignedBytes foreign(raw);
+    MeshBlob blob;
+    ASSERT_EQ(loadMeshBlob(foreign.data(), foreign.size(), blob), Status::BlobWrongEndian);
+    ASSERT_EQ(swapBlobByteOrder(foreign.data(), foreign.size()), Status::Ok);
+    ASSERT_EQ(loadMeshBlob(foreign.data(), foreign.size(), blob), Status::Ok);
+    WallSet w;
+    ASSERT_EQ(loadWallSet(blob, w), Status::Ok);
+    ASSERT_EQ(w.point_count, lv.walls.point_count);
+    EXPECT_EQ(std::memcmp(w.points, lv.walls.points, sizeof(Vec2) * w.point_count), 0);
+    EXPECT_EQ(std::memcmp(w.nodes, lv.walls.nodes, sizeof(WallNode) * w.node_count), 0);
+}
+
+} // namespace
+} // namespace flak::test
+
+#include "mesh_slice.h"
+
+namespace flak::test {
+namespace {
+
+TEST(WallBaker, MeshSliceGivesClosedPolygonsWithHoles) {
+    // A torus cut through its middle: one polygon, an annulus (outer radius 2.5, hole 1.5).
+    bake::SourceMesh prepared;
+    (void)bakeBytes(torus(48, 16), BakeSettings{}, &prepared);
+    std::vector<bake::WallPolygon> polys;
+    ASSERT_FALSE(bake::sliceMesh(prepared, 0.01, polys).failed());
+    ASSERT_EQ(polys.size(), 1u);
+    ASSERT_EQ(polys[0].rings.size(), 2u);
+    auto level = bakeLevel(polys);
+    EXPECT_TRUE(pointInWalls(level->walls, Vec2{2.0f, 0.0f}));
+    EXPECT_TRUE(pointInWalls(level->walls, Vec2{0.0f, -2.0f}));
+    EXPECT_FALSE(pointInWalls(level->walls, Vec2{0.0f, 0.0f}));
+    EXPECT_FALSE(pointInWalls(level->walls, Vec2{3.0f, 0.0f}));
+    // An open mesh is refused with a message; a plane that misses the mesh too.
+    EXPECT_NE(bake::sliceMesh(prepared, 5.0, polys).message.find("cuts no triangle"), std::string::npos);
+    bake::SourceMesh open_mesh;
+    (void)bakeBytes(terrain(8, 10.0f), BakeSettings{}, &open_mesh);
+    EXPECT_NE(bake::sliceMesh(open_mesh, 0.0, polys).message.find("not closed"), std::string::npos);
+}
+
+} // namespace
+} // namespace flak::test
+
+namespace flak::test {
+namespace {
+
+TEST(WallBlob, DeepVerifyPassesOnBakedLevels) {
+    auto levels = testLevels(21);
+    for (auto& lc : levels) {
+        const std::vector<std::string> problems = bake::deepVerify(lc.level->blob);
+        EXPECT_TRUE(problems.empty()) << (problems.empty() ? "" : problems[0]);
+    }
+}
+
+} // namespace
+} // namespace flak::test
+
+namespace flak::test {
+namespace {
+
+// Resealed corruptions of a blob carrying walls and a cluster (a pipeline that re-seals what it
+// damaged): each is refused, or loads and is queried safely (ASan and UBSan watch in the sanitize
+// build).
+TEST(WallBlob, ResealedCorruptionIsRejectedOrSafe) {
+    SplitMix64 lrng(77);
+    BakeSettings settings;
+    ASSERT_FALSE(bake::buildWallSection(randomPolygons(lrng, 3, 6.0, 0.0), bake::WallBuildOptions{},
+                                        settings.write.walls)
+                     .failed());
+    settings.write.cluster = randomSpheres(lrng, 12, 1.0, 0.1, 0.4);
+    const std::vector<unsigned char> good = bakeBytes(icosphere(1), settings);
+    SplitMix64 rng(0xBADu);
+    long accepted = 0, rejected = 0;
+    for (int i = 0; i < 3000; ++i) {
+        std::vector<unsigned char> bad = good;
+        const int flips = 1 + int(rng.u() * 3);
+        for (int k = 0; k < flips; ++k) {
+            // Mostly inside the sections (past the header and table), sometimes anywhere.
+            const std::size_t at = rng.u() < 0.9 ? 64 + std::size_t(rng.u() * double(bad.size() - 64))
+                                                 : std::size_t(rng.u() * double(bad.size()));
+            bad[at] = static_cast<unsigned char>(rng.next());
+        }
+        const std::uint64_t sum = blobChecksum(bad.data(), bad.size());
+        std::memcpy(bad.data() + offsetof(BlobHeader, checksum), &sum, 8);
+        AlignedBytes a(bad);
+        MeshBlob blob;
+        if (loadMeshBlob(a.data(), a.size(), blob) != Status::Ok) {
+            ++rejected;
+            continue;
+        }
+        ++accepted;
+        WallSet w;
+        if (loadWallSet(blob, w) == Status::Ok) {
+            WallContact items[64];
+            WallContactBuffer buf{items, 64, 0, 0};
+            WallPush push;
+            WallRayHit h;
+            for (int q = 0; q < 4; ++q) {
+                const Vec2 p{rng.rangef(-2, 20), rng.rangef(-2, 20)},
+                    p1{rng.rangef(-2, 20), rng.rangef(-2, 20)};
+                (void)pointInWalls(w, p);
+                buf.count = 0;
+                (void)circleWalls(w, p, 1.0f, buf, push);
+                (void)segmentWallsFirstHit(w, p, p1, h);
+                (void)sweptCircleWallsFirstHit(w, p, p1, 0.5f, h);
+            }
+        }
+        SphereCluster c;
+        if (loadSphereCluster(blob, c) == Status::Ok) {
+            Transform id;
+            setIdentity(id);
+            ClusterRayHit h;
+            (void)clusterMeshAnyHit(c, id, blob, id);
+            (void)segmentClusterFirstHit(c, id, Vec3{-3, 0, 0}, Vec3{3, 0.1f, 0}, h);
+        }
+    }
+    std::printf("[ fuzz ] walls+cluster blob: %ld accepted, %ld rejected\n", accepted, rejected);
+    EXPECT_GT(rejected, 0);
+}
+
+} // namespace
+} // namespace flak::test

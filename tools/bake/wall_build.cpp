@@ -1,0 +1,337 @@
+#include "wall_build.h"
+
+#include <flak/bvh/blob_format.h>
+#include <flak/bvh/shooter_sections.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace flak::bake {
+
+namespace {
+
+std::string describe(const WallPolygon& p, std::size_t index) {
+    std::string s = "polygon " + std::to_string(index);
+    if (!p.name.empty()) s += " '" + p.name + "'";
+    if (p.line > 0) s += " (line " + std::to_string(p.line) + ")";
+    return s;
+}
+
+std::string ringName(std::size_t ring) { return ring == 0 ? "outer ring" : "hole " + std::to_string(ring); }
+
+// Orientation of c against a -> b in double (float inputs; the products are exact in double).
+double orient(const Vec2& a, const Vec2& b, const Vec2& c) {
+    return (double(b.x) - a.x) * (double(c.y) - a.y) - (double(b.y) - a.y) * (double(c.x) - a.x);
+}
+
+bool onSegment(const Vec2& a, const Vec2& b, const Vec2& p) {
+    return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
+           p.y <= std::max(a.y, b.y);
+}
+
+// Closed segments a-b and c-d share a point (touching counts).
+bool segmentsMeet(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d) {
+    if (std::max(a.x, b.x) < std::min(c.x, d.x) || std::max(c.x, d.x) < std::min(a.x, b.x) ||
+        std::max(a.y, b.y) < std::min(c.y, d.y) || std::max(c.y, d.y) < std::min(a.y, b.y))
+        return false;
+    const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+    if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
+    return (o1 == 0 && onSegment(a, b, c)) || (o2 == 0 && onSegment(a, b, d)) ||
+           (o3 == 0 && onSegment(c, d, a)) || (o4 == 0 && onSegment(c, d, b));
+}
+
+double signedArea2(const std::vector<Vec2>& r) {
+    double s = 0.0;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        const Vec2& a = r[i];
+        const Vec2& b = r[(i + 1) % r.size()];
+        s += double(a.x) * b.y - double(b.x) * a.y;
+    }
+    return s;
+}
+
+// Even-odd containment of a point that lies on no edge of the ring (the rings are disjoint).
+bool insideRing(const std::vector<Vec2>& r, const Vec2& p) {
+    bool in = false;
+    for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++) {
+        const Vec2& a = r[i];
+        const Vec2& b = r[j];
+        if ((a.y > p.y) != (b.y > p.y)) {
+            const double x = a.x + (double(p.y) - a.y) * (double(b.x) - a.x) / (double(b.y) - a.y);
+            if (p.x < x) in = !in;
+        }
+    }
+    return in;
+}
+
+struct EdgeRef {
+    std::uint32_t ring, index;
+    float lo[2], hi[2];
+    float c[2];
+};
+
+struct Node {
+    float lo[2], hi[2];
+    std::uint32_t skip = 1, first = 0, count = 0;
+};
+
+// Median split on the longer axis of the edge centres (tools may recurse: only the runtime may not).
+void buildNode(std::vector<EdgeRef>& edges, std::uint32_t begin, std::uint32_t end, std::uint32_t max_leaf,
+               std::vector<Node>& nodes) {
+    Node n;
+    n.lo[0] = n.lo[1] = INFINITY;
+    n.hi[0] = n.hi[1] = -INFINITY;
+    float clo[2] = {INFINITY, INFINITY}, chi[2] = {-INFINITY, -INFINITY};
+    for (std::uint32_t i = begin; i < end; ++i)
+        for (int a = 0; a < 2; ++a) {
+            n.lo[a] = std::min(n.lo[a], edges[i].lo[a]);
+            n.hi[a] = std::max(n.hi[a], edges[i].hi[a]);
+            clo[a] = std::min(clo[a], edges[i].c[a]);
+            chi[a] = std::max(chi[a], edges[i].c[a]);
+        }
+    const std::size_t at = nodes.size();
+    nodes.push_back(n);
+    if (end - begin <= max_leaf) {
+        nodes[at].first = begin;
+        nodes[at].count = end - begin;
+        return;
+    }
+    const int axis = (chi[0] - clo[0]) >= (chi[1] - clo[1]) ? 0 : 1;
+    const std::uint32_t mid = begin + (end - begin) / 2;
+    std::nth_element(edges.begin() + begin, edges.begin() + mid, edges.begin() + end,
+                     [axis](const EdgeRef& x, const EdgeRef& y) {
+                         return x.c[axis] != y.c[axis]
+                                    ? x.c[axis] < y.c[axis]
+                                    : (x.ring != y.ring ? x.ring < y.ring : x.index < y.index);
+                     });
+    buildNode(edges, begin, mid, max_leaf, nodes);
+    buildNode(edges, mid, end, max_leaf, nodes);
+    nodes[at].skip = static_cast<std::uint32_t>(nodes.size() - at);
+}
+
+} // namespace
+
+BakeError parseLevelFile(const std::string& text, std::vector<WallPolygon>& out) {
+    out.clear();
+    std::istringstream in(text);
+    std::string line;
+    int number = 0;
+    bool in_hole = false;
+    while (std::getline(in, line)) {
+        ++number;
+        const std::size_t hash = line.find('#');
+        if (hash != std::string::npos) line.resize(hash);
+        std::istringstream words(line);
+        std::string first;
+        if (!(words >> first)) continue;
+        if (first == "polygon") {
+            WallPolygon p;
+            std::getline(words >> std::ws, p.name);
+            while (!p.name.empty() && std::isspace(static_cast<unsigned char>(p.name.back())))
+                p.name.pop_back();
+            p.line = number;
+            p.rings.emplace_back();
+            out.push_back(std::move(p));
+            in_hole = false;
+        } else if (first == "hole") {
+            if (out.empty()) return {"line " + std::to_string(number) + ": 'hole' before any 'polygon'"};
+            out.back().rings.emplace_back();
+            in_hole = true;
+        } else {
+            if (out.empty()) return {"line " + std::to_string(number) + ": a point before any 'polygon'"};
+            std::istringstream nums(line);
+            std::string xs, ys, extra;
+            if (!(nums >> xs >> ys) || (nums >> extra))
+                return {"line " + std::to_string(number) + ": expected 'x y', got '" + line + "'"};
+            char* e1 = nullptr;
+            char* e2 = nullptr;
+            const double x = std::strtod(xs.c_str(), &e1), y = std::strtod(ys.c_str(), &e2);
+            if (*e1 != '\0' || *e2 != '\0')
+                return {"line " + std::to_string(number) + ": not a number in '" + line + "'"};
+            out.back().rings.back().push_back(Vec2{static_cast<float>(x), static_cast<float>(y)});
+        }
+    }
+    (void)in_hole;
+    if (out.empty()) return {"the level file has no polygon"};
+    return {};
+}
+
+BakeError readLevelFile(const std::string& path, std::vector<WallPolygon>& out) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {"cannot read '" + path + "'"};
+    std::stringstream ss;
+    ss << in.rdbuf();
+    BakeError e = parseLevelFile(ss.str(), out);
+    if (e.failed()) e.message = path + ": " + e.message;
+    return e;
+}
+
+BakeError buildWallSection(const std::vector<WallPolygon>& polygons, const WallBuildOptions& options,
+                           std::vector<std::uint32_t>& out_words) {
+    out_words.clear();
+    if (polygons.empty()) return {"no polygons"};
+    if (options.max_leaf < 1 || options.max_leaf > kMaxWallLeafEdges) return {"wall leaf size out of range"};
+    // Per ring checks.
+    struct RingRef {
+        std::size_t polygon, ring;
+    };
+    std::vector<RingRef> all;
+    std::size_t points = 0;
+    for (std::size_t p = 0; p < polygons.size(); ++p) {
+        const WallPolygon& poly = polygons[p];
+        if (poly.rings.empty()) return {describe(poly, p) + ": no points"};
+        for (std::size_t r = 0; r < poly.rings.size(); ++r) {
+            const std::vector<Vec2>& ring = poly.rings[r];
+            const std::string where = describe(poly, p) + ", " + ringName(r);
+            if (ring.size() < 3)
+                return {where + ": fewer than 3 points (" + std::to_string(ring.size()) + ")"};
+            for (std::size_t i = 0; i < ring.size(); ++i) {
+                if (!isFinite(ring[i]))
+                    return {where + ": point " + std::to_string(i) + " is NaN or infinite"};
+                if (std::fabs(ring[i].x) > options.max_abs_coordinate ||
+                    std::fabs(ring[i].y) > options.max_abs_coordinate)
+                    return {where + ": point " + std::to_string(i) + " has an absurd coordinate"};
+                const Vec2& n = ring[(i + 1) % ring.size()];
+                if (n.x == ring[i].x && n.y == ring[i].y)
+                    return {where + ": point " + std::to_string(i) +
+                            " repeats the next point (zero-length edge)"};
+            }
+            const std::size_t n = ring.size();
+            bool collinear = true;
+            for (std::size_t i = 2; i < n && collinear; ++i)
+                collinear = orient(ring[0], ring[1], ring[i]) == 0.0;
+            if (collinear) return {where + ": zero area (all points on a line)"};
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = i + 1; j < n; ++j) {
+                    const bool adjacent = j == i + 1 || (i == 0 && j == n - 1);
+                    const Vec2 &a = ring[i], &b = ring[(i + 1) % n], &c = ring[j], &d = ring[(j + 1) % n];
+                    if (adjacent) {
+                        // Adjacent edges share one end; they must not fold back over each other.
+                        const Vec2& shared = j == i + 1 ? b : a;
+                        const Vec2& u = j == i + 1 ? a : b;
+                        const Vec2& v = j == i + 1 ? d : c;
+                        (void)shared;
+                        if (orient(u, shared, v) == 0.0 &&
+                            (double(u.x) - shared.x) * (double(v.x) - shared.x) +
+                                    (double(u.y) - shared.y) * (double(v.y) - shared.y) >
+                                0.0)
+                            return {where + ": self-intersecting (edges " + std::to_string(i) + " and " +
+                                    std::to_string(j) + " fold back over each other)"};
+                    } else if (segmentsMeet(a, b, c, d)) {
+                        return {where + ": self-intersecting (edge " + std::to_string(i) + " meets edge " +
+                                std::to_string(j) + ")"};
+                    }
+                }
+            if (signedArea2(ring) == 0.0) return {where + ": zero area (all points on a line)"};
+            all.push_back({p, r});
+            points += n;
+        }
+    }
+    if (points > kMaxBlobTriangles) return {"too many wall points"};
+    // Rings pairwise disjoint (touching included): boxes first, then every edge pair.
+    auto ringOf = [&](const RingRef& r) -> const std::vector<Vec2>& {
+        return polygons[r.polygon].rings[r.ring];
+    };
+    std::vector<std::array<float, 4>> boxes;
+    for (const RingRef& r : all) {
+        std::array<float, 4> b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+        for (const Vec2& v : ringOf(r))
+            b = {std::min(b[0], v.x), std::min(b[1], v.y), std::max(b[2], v.x), std::max(b[3], v.y)};
+        boxes.push_back(b);
+    }
+    for (std::size_t i = 0; i < all.size(); ++i)
+        for (std::size_t j = i + 1; j < all.size(); ++j) {
+            if (boxes[i][2] < boxes[j][0] || boxes[j][2] < boxes[i][0] || boxes[i][3] < boxes[j][1] ||
+                boxes[j][3] < boxes[i][1])
+                continue;
+            const auto& a = ringOf(all[i]);
+            const auto& b = ringOf(all[j]);
+            for (std::size_t u = 0; u < a.size(); ++u)
+                for (std::size_t v = 0; v < b.size(); ++v)
+                    if (segmentsMeet(a[u], a[(u + 1) % a.size()], b[v], b[(v + 1) % b.size()]))
+                        return {describe(polygons[all[i].polygon], all[i].polygon) + ", " +
+                                ringName(all[i].ring) + " touches or crosses " +
+                                describe(polygons[all[j].polygon], all[j].polygon) + ", " +
+                                ringName(all[j].ring) + " (rings must be disjoint; merge touching polygons)"};
+        }
+    // Nesting: how many other rings hold each ring (its first point; rings are disjoint).
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        int depth = 0;
+        for (std::size_t j = 0; j < all.size(); ++j)
+            if (j != i && insideRing(ringOf(all[j]), ringOf(all[i])[0])) ++depth;
+        const WallPolygon& poly = polygons[all[i].polygon];
+        const std::string where = describe(poly, all[i].polygon) + ", " + ringName(all[i].ring);
+        if (all[i].ring > 0 && !insideRing(poly.rings[0], ringOf(all[i])[0]))
+            return {where + ": the hole is not inside its outer ring"};
+        if (all[i].ring == 0 && depth % 2 != 0)
+            return {where + ": the polygon overlaps another polygon's solid"};
+        if (all[i].ring > 0 && depth % 2 != 1) return {where + ": the hole overlaps another polygon's solid"};
+    }
+
+    // Rings in order, oriented with the solid on the left.
+    std::vector<WallRing> rings;
+    std::vector<Vec2> pts;
+    for (const RingRef& r : all) {
+        std::vector<Vec2> ring = ringOf(r);
+        const bool hole = r.ring > 0;
+        if ((signedArea2(ring) > 0.0) == hole) std::reverse(ring.begin(), ring.end());
+        WallRing wr;
+        wr.first_point = static_cast<std::uint32_t>(pts.size());
+        wr.point_count = static_cast<std::uint32_t>(ring.size());
+        wr.polygon = static_cast<std::uint32_t>(r.polygon);
+        wr.flags = hole ? kWallHoleFlag : 0u;
+        rings.push_back(wr);
+        pts.insert(pts.end(), ring.begin(), ring.end());
+    }
+    std::vector<EdgeRef> edges;
+    for (std::uint32_t r = 0; r < rings.size(); ++r)
+        for (std::uint32_t i = 0; i < rings[r].point_count; ++i) {
+            const Vec2& a = pts[rings[r].first_point + i];
+            const Vec2& b = pts[rings[r].first_point + (i + 1) % rings[r].point_count];
+            EdgeRef e;
+            e.ring = r;
+            e.index = i;
+            e.lo[0] = std::min(a.x, b.x), e.lo[1] = std::min(a.y, b.y);
+            e.hi[0] = std::max(a.x, b.x), e.hi[1] = std::max(a.y, b.y);
+            e.c[0] = 0.5f * (e.lo[0] + e.hi[0]), e.c[1] = 0.5f * (e.lo[1] + e.hi[1]);
+            edges.push_back(e);
+        }
+    std::vector<Node> nodes;
+    buildNode(edges, 0, static_cast<std::uint32_t>(edges.size()), options.max_leaf, nodes);
+
+    WallsHeader h{};
+    h.polygon_count = static_cast<std::uint32_t>(polygons.size());
+    h.ring_count = static_cast<std::uint32_t>(rings.size());
+    h.point_count = static_cast<std::uint32_t>(pts.size());
+    h.node_count = static_cast<std::uint32_t>(nodes.size());
+    h.bounds_min[0] = nodes[0].lo[0], h.bounds_min[1] = nodes[0].lo[1];
+    h.bounds_max[0] = nodes[0].hi[0], h.bounds_max[1] = nodes[0].hi[1];
+    out_words.assign(static_cast<std::size_t>(wallSectionWords(h.ring_count, h.point_count, h.node_count)),
+                     0u);
+    unsigned char* p = reinterpret_cast<unsigned char*>(out_words.data());
+    std::size_t at = 0;
+    auto put = [&](const void* src, std::size_t n) {
+        std::memcpy(p + at, src, n);
+        at += n;
+    };
+    put(&h, sizeof h);
+    put(rings.data(), rings.size() * sizeof(WallRing));
+    put(pts.data(), pts.size() * sizeof(Vec2));
+    for (const Node& n : nodes) {
+        WallNode w;
+        w.min[0] = n.lo[0], w.min[1] = n.lo[1], w.max[0] = n.hi[0], w.max[1] = n.hi[1];
+        w.info = n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip;
+        put(&w, sizeof w);
+    }
+    for (const EdgeRef& e : edges) {
+        const WallEdge w{e.ring, e.index};
+        put(&w, sizeof w);
+    }
+    return {};
+}
+
+} // namespace flak::bake
