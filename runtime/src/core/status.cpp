@@ -23,6 +23,11 @@ const char* statusName(Status status) {
     case Status::BlobMisaligned: return "BlobMisaligned";
     case Status::BlobCorrupt: return "BlobCorrupt";
     case Status::BufferFull: return "BufferFull";
+    case Status::NoLoader: return "NoLoader";
+    case Status::NoDevice: return "NoDevice";
+    case Status::GpuUnsupported: return "GpuUnsupported";
+    case Status::DeviceLost: return "DeviceLost";
+    case Status::NotReady: return "NotReady";
     case Status::Count: break;
     }
     return "Unknown";

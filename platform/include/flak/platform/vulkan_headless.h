@@ -1,0 +1,76 @@
+// flak platform — headless Vulkan bring-up for tools, samples and tests (no window, no surface).
+// Loads the Vulkan loader at run time (dlopen), so a machine without one gets Status::NoLoader
+// instead of a link error. Picks a discrete GPU, then an integrated one, then a virtual one, then
+// a CPU implementation (lavapipe), and creates a device with one compute queue and shaderFloat64
+// (what runtime/gpu needs). Optionally enables VK_LAYER_KHRONOS_validation with a debug-utils
+// messenger that counts (and keeps) every error and warning. platform/ may use the STL.
+#pragma once
+
+#include <flak/gpu/gpu_collider.h>
+#include <flak/status.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flak::platform {
+
+/// Options of the headless bring-up.
+struct VulkanHeadlessOptions {
+    bool validation = false;      ///< enable VK_LAYER_KHRONOS_validation + messenger (fails if missing)
+    bool prefer_cpu = false;      ///< pick a CPU implementation (lavapipe) first
+    const char* loader = nullptr; ///< loader file to open (null: libvulkan.so.1 / vulkan-1.dll)
+};
+
+/// An instance, a physical device, a device and a compute queue, owned; destroyed with the object.
+class VulkanHeadless {
+public:
+    VulkanHeadless() = default;
+    ~VulkanHeadless();
+    VulkanHeadless(const VulkanHeadless&) = delete;
+    VulkanHeadless& operator=(const VulkanHeadless&) = delete;
+
+    /// Brings Vulkan up. NoLoader (no loader library), NoDevice (no device with a compute queue),
+    /// GpuUnsupported (validation asked for but missing, or no shaderFloat64), or Ok.
+    /// error() says more on failure.
+    [[nodiscard]] Status create(const VulkanHeadlessOptions& options);
+    /// Destroys the device, the messenger and the instance (waits for the device to go idle).
+    void destroy();
+
+    /// What runtime/gpu's GpuCollider::create takes.
+    GpuDeviceInfo deviceInfo() const;
+    /// The chosen device's name ("llvmpipe (LLVM 15.0.6, 256 bits)", ...).
+    const std::string& deviceName() const { return m_device_name; }
+    /// VK_PHYSICAL_DEVICE_TYPE_* of the chosen device.
+    VkPhysicalDeviceType deviceType() const { return m_device_type; }
+    /// Why create() failed.
+    const std::string& error() const { return m_error; }
+    /// Validation messages of severity error seen so far.
+    std::uint32_t validationErrors() const { return m_errors; }
+    /// Validation messages of severity warning seen so far.
+    std::uint32_t validationWarnings() const { return m_warnings; }
+    /// The text of every counted message.
+    const std::vector<std::string>& validationMessages() const { return m_messages; }
+
+    /// Records one messenger callback (used by the messenger; public for the C callback).
+    void record(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* message);
+
+private:
+    void* m_library = nullptr;
+    PFN_vkGetInstanceProcAddr m_gipa = nullptr;
+    VkInstance m_instance = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT m_messenger = VK_NULL_HANDLE;
+    VkPhysicalDevice m_physical = VK_NULL_HANDLE;
+    VkDevice m_device = VK_NULL_HANDLE;
+    std::uint32_t m_family = 0;
+    VkPhysicalDeviceType m_device_type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+    std::string m_device_name;
+    std::string m_error;
+    std::uint32_t m_errors = 0;
+    std::uint32_t m_warnings = 0;
+    std::vector<std::string> m_messages;
+};
+
+} // namespace flak::platform

@@ -1,0 +1,226 @@
+#include <flak/platform/vulkan_headless.h>
+
+#include <dlfcn.h>
+
+#include <cstring>
+
+namespace flak::platform {
+namespace {
+
+VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                         VkDebugUtilsMessageTypeFlagsEXT,
+                                         const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    static_cast<VulkanHeadless*>(user)->record(
+        severity, data != nullptr && data->pMessage != nullptr ? data->pMessage : "");
+    return VK_FALSE;
+}
+
+int typeRank(VkPhysicalDeviceType type, bool prefer_cpu) {
+    switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        return prefer_cpu ? 1 : 4;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        return prefer_cpu ? 1 : 3;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        return prefer_cpu ? 5 : 1;
+    default:
+        return 0;
+    }
+}
+
+} // namespace
+
+VulkanHeadless::~VulkanHeadless() { destroy(); }
+
+void VulkanHeadless::record(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* message) {
+    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+        ++m_errors;
+    else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
+        ++m_warnings;
+    else
+        return;
+    m_messages.emplace_back(message);
+}
+
+Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
+    destroy();
+    m_error.clear();
+    const char* loader = options.loader != nullptr ? options.loader : "libvulkan.so.1";
+    m_library = dlopen(loader, RTLD_NOW | RTLD_LOCAL);
+    if (m_library == nullptr) {
+        m_error = std::string("cannot open the Vulkan loader ") + loader;
+        return Status::NoLoader;
+    }
+    m_gipa = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(m_library, "vkGetInstanceProcAddr"));
+    if (m_gipa == nullptr) {
+        m_error = "the loader has no vkGetInstanceProcAddr";
+        return Status::NoLoader;
+    }
+    const auto createInstance =
+        reinterpret_cast<PFN_vkCreateInstance>(m_gipa(VK_NULL_HANDLE, "vkCreateInstance"));
+    const auto enumerateLayers = reinterpret_cast<PFN_vkEnumerateInstanceLayerProperties>(
+        m_gipa(VK_NULL_HANDLE, "vkEnumerateInstanceLayerProperties"));
+    if (createInstance == nullptr || enumerateLayers == nullptr) {
+        m_error = "the loader lacks vkCreateInstance";
+        return Status::NoLoader;
+    }
+    std::vector<const char*> layers, extensions;
+    VkDebugUtilsMessengerCreateInfoEXT messenger_info{};
+    messenger_info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+    messenger_info.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                                 VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                                 VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger_info.pfnUserCallback = onMessage;
+    messenger_info.pUserData = this;
+    if (options.validation) {
+        std::uint32_t count = 0;
+        (void)enumerateLayers(&count, nullptr);
+        std::vector<VkLayerProperties> props(count);
+        (void)enumerateLayers(&count, props.data());
+        bool found = false;
+        for (const VkLayerProperties& p : props)
+            found = found || std::strcmp(p.layerName, "VK_LAYER_KHRONOS_validation") == 0;
+        if (!found) {
+            m_error = "VK_LAYER_KHRONOS_validation is not installed (vulkan-validationlayers)";
+            return Status::GpuUnsupported;
+        }
+        layers.push_back("VK_LAYER_KHRONOS_validation");
+        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    }
+    VkApplicationInfo app{};
+    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+    app.pApplicationName = "flak";
+    app.apiVersion = VK_API_VERSION_1_1;
+    VkInstanceCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+    info.pApplicationInfo = &app;
+    info.enabledLayerCount = static_cast<std::uint32_t>(layers.size());
+    info.ppEnabledLayerNames = layers.data();
+    info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    if (options.validation) info.pNext = &messenger_info; // also covers instance creation itself
+    VkResult r = createInstance(&info, nullptr, &m_instance);
+    if (r != VK_SUCCESS) {
+        m_error = "vkCreateInstance failed (" + std::to_string(r) + ")";
+        m_instance = VK_NULL_HANDLE;
+        return r == VK_ERROR_INCOMPATIBLE_DRIVER ? Status::NoDevice : Status::NoLoader;
+    }
+#define FLAK_LOAD(name) const auto name = reinterpret_cast<PFN_##name>(m_gipa(m_instance, #name))
+    FLAK_LOAD(vkEnumeratePhysicalDevices);
+    FLAK_LOAD(vkGetPhysicalDeviceProperties);
+    FLAK_LOAD(vkGetPhysicalDeviceFeatures);
+    FLAK_LOAD(vkGetPhysicalDeviceQueueFamilyProperties);
+    FLAK_LOAD(vkCreateDevice);
+    FLAK_LOAD(vkCreateDebugUtilsMessengerEXT);
+#undef FLAK_LOAD
+    if (options.validation && vkCreateDebugUtilsMessengerEXT != nullptr)
+        (void)vkCreateDebugUtilsMessengerEXT(m_instance, &messenger_info, nullptr, &m_messenger);
+
+    std::uint32_t count = 0;
+    (void)vkEnumeratePhysicalDevices(m_instance, &count, nullptr);
+    std::vector<VkPhysicalDevice> devices(count);
+    (void)vkEnumeratePhysicalDevices(m_instance, &count, devices.data());
+    int best_rank = -1;
+    bool saw_no_fp64 = false;
+    for (VkPhysicalDevice d : devices) {
+        VkPhysicalDeviceProperties props;
+        vkGetPhysicalDeviceProperties(d, &props);
+        VkPhysicalDeviceFeatures features;
+        vkGetPhysicalDeviceFeatures(d, &features);
+        if (props.apiVersion < VK_API_VERSION_1_1) continue;
+        std::uint32_t fam_count = 0;
+        vkGetPhysicalDeviceQueueFamilyProperties(d, &fam_count, nullptr);
+        std::vector<VkQueueFamilyProperties> fams(fam_count);
+        vkGetPhysicalDeviceQueueFamilyProperties(d, &fam_count, fams.data());
+        std::uint32_t family = fam_count;
+        for (std::uint32_t f = 0; f < fam_count && family == fam_count; ++f)
+            if (fams[f].queueFlags & VK_QUEUE_COMPUTE_BIT) family = f;
+        if (family == fam_count) continue;
+        if (features.shaderFloat64 != VK_TRUE) {
+            saw_no_fp64 = true;
+            continue;
+        }
+        const int rank = typeRank(props.deviceType, options.prefer_cpu);
+        if (rank > best_rank) {
+            best_rank = rank;
+            m_physical = d;
+            m_family = family;
+            m_device_type = props.deviceType;
+            m_device_name = props.deviceName;
+        }
+    }
+    if (m_physical == VK_NULL_HANDLE) {
+        m_error =
+            saw_no_fp64 ? "no Vulkan device with shaderFloat64" : "no Vulkan 1.1 device with a compute queue";
+        return saw_no_fp64 ? Status::GpuUnsupported : Status::NoDevice;
+    }
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue{};
+    queue.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+    queue.queueFamilyIndex = m_family;
+    queue.queueCount = 1;
+    queue.pQueuePriorities = &priority;
+    VkPhysicalDeviceFeatures enabled{};
+    enabled.shaderFloat64 = VK_TRUE;
+    VkDeviceCreateInfo dev{};
+    dev.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+    dev.queueCreateInfoCount = 1;
+    dev.pQueueCreateInfos = &queue;
+    dev.pEnabledFeatures = &enabled;
+    r = vkCreateDevice(m_physical, &dev, nullptr, &m_device);
+    if (r != VK_SUCCESS) {
+        m_error = "vkCreateDevice failed (" + std::to_string(r) + ")";
+        m_device = VK_NULL_HANDLE;
+        return Status::NoDevice;
+    }
+    return Status::Ok;
+}
+
+void VulkanHeadless::destroy() {
+    if (m_instance != VK_NULL_HANDLE) {
+        if (m_device != VK_NULL_HANDLE) {
+            const auto getDevice =
+                reinterpret_cast<PFN_vkGetDeviceProcAddr>(m_gipa(m_instance, "vkGetDeviceProcAddr"));
+            const auto waitIdle =
+                reinterpret_cast<PFN_vkDeviceWaitIdle>(getDevice(m_device, "vkDeviceWaitIdle"));
+            const auto destroyDevice =
+                reinterpret_cast<PFN_vkDestroyDevice>(getDevice(m_device, "vkDestroyDevice"));
+            (void)waitIdle(m_device);
+            destroyDevice(m_device, nullptr);
+        }
+        if (m_messenger != VK_NULL_HANDLE) {
+            const auto destroyMessenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+                m_gipa(m_instance, "vkDestroyDebugUtilsMessengerEXT"));
+            destroyMessenger(m_instance, m_messenger, nullptr);
+        }
+        const auto destroyInstance =
+            reinterpret_cast<PFN_vkDestroyInstance>(m_gipa(m_instance, "vkDestroyInstance"));
+        destroyInstance(m_instance, nullptr);
+    }
+    m_device = VK_NULL_HANDLE;
+    m_messenger = VK_NULL_HANDLE;
+    m_instance = VK_NULL_HANDLE;
+    m_physical = VK_NULL_HANDLE;
+    if (m_library != nullptr) dlclose(m_library);
+    m_library = nullptr;
+    m_gipa = nullptr;
+}
+
+GpuDeviceInfo VulkanHeadless::deviceInfo() const {
+    GpuDeviceInfo info;
+    if (m_device == VK_NULL_HANDLE) return info;
+    info.get_instance_proc_addr = m_gipa;
+    info.instance = m_instance;
+    info.physical_device = m_physical;
+    info.device = m_device;
+    info.queue_family = m_family;
+    info.queue_index = 0;
+    info.float64_enabled = true;
+    return info;
+}
+
+} // namespace flak::platform

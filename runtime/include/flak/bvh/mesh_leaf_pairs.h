@@ -1,0 +1,41 @@
+// flak — the candidate leaf pairs of the mesh-mesh walk, for a back end that tests the triangles
+// itself (the GPU collider expands them to triangle pairs on the device).
+#pragma once
+
+#include <flak/bvh/mesh_blob.h>
+#include <flak/math/transform.h>
+#include <flak/status.h>
+
+#include <cstdint>
+
+namespace flak {
+
+/// A pair of leaves whose grown boxes overlap (16 bytes): triangles a_first .. a_first + a_count
+/// - 1 of mesh A against b_first .. b_first + b_count - 1 of mesh B (leaf order ids).
+struct MeshLeafPair {
+    std::uint32_t a_first = 0; ///< first triangle of the A leaf
+    std::uint32_t a_count = 0; ///< triangles in the A leaf (1 .. kMaxLeafTriangles)
+    std::uint32_t b_first = 0; ///< first triangle of the B leaf
+    std::uint32_t b_count = 0; ///< triangles in the B leaf (1 .. kMaxLeafTriangles)
+};
+static_assert(sizeof(MeshLeafPair) == 16, "MeshLeafPair layout");
+
+/// Caller-owned output for leaf pairs; same rules as PairBuffer (mesh_hit.h): append from
+/// `count`, at capacity count the rest in `overflow` and write nothing past `capacity`.
+struct LeafPairBuffer {
+    MeshLeafPair* items = nullptr; ///< caller's storage for `capacity` pairs (not owned)
+    std::uint32_t capacity = 0;    ///< pairs `items` can hold
+    std::uint32_t count = 0;       ///< pairs written so far
+    std::uint32_t overflow = 0;    ///< pairs dropped because the buffer was full
+};
+
+/// Every leaf pair that meshMeshPairs' walk (mesh_mesh.h: same tandem walk, same grown boxes)
+/// tests triangle by triangle, in walk order, each at most once. Every intersecting triangle
+/// pair triTriOverlap(A triangle, B triangle mapped by b_to_a with transformPoint) lies in
+/// exactly one of them, so testing all triangle pairs of all leaf pairs gives exactly the pairs of
+/// meshMeshPairs. Returns Ok, or BufferFull when some did not fit (counted in overflow). Empty
+/// meshes or a non-finite transform: nothing, Ok. Thread-safe on shared blobs; no allocation.
+[[nodiscard]] Status meshMeshLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
+                                       LeafPairBuffer& inout_pairs);
+
+} // namespace flak

@@ -1,0 +1,180 @@
+// flak — mesh-mesh triangle batches on a Vulkan compute queue, with the same answers as the CPU.
+//
+// The collider runs on the host's own Vulkan device (engines own theirs) or on platform/'s
+// headless one. Meshes go up once (uploadMesh) and stay on the device; per batch only the jobs
+// (mesh pair + relative transform) and, in candidate mode, the CPU walk's leaf pairs go up. The
+// shader (shaders/tri_pairs.comp) is tri_tri.cpp's triTriOverlap operation for operation, so the
+// pair set of a job is exactly meshMeshPairs' (tests/gpu checks it on lavapipe bit for bit).
+// The GPU writes pairs in a nondeterministic order (atomic compaction): collect() sorts them by
+// (job, a, b) so the output is deterministic whenever nothing overflowed.
+// With no device, a device without the needed features, or a lost device, the status says so and
+// the same calls answer with the CPU kernels (meshMeshPairs / meshMeshAnyContact).
+// Memory: one caller block of requiredBytes(config) for everything on the host, Vulkan's host
+// allocations included (VkAllocationCallbacks over it); device memory in two blocks made by
+// create(). No allocation after create() except what the driver does inside its own calls.
+// Not thread-safe: one thread drives a collider (the driver may call its allocator from others).
+#pragma once
+
+#include <flak/bvh/mesh_blob.h>
+#include <flak/math/transform.h>
+#include <flak/status.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace flak {
+
+/// The host's Vulkan objects a collider runs on. The device must have been created with
+/// VkPhysicalDeviceFeatures::shaderFloat64 enabled (the kernel's sliver path is double) and
+/// `float64_enabled` set to say so; the queue family must support compute. The host must not use
+/// the queue from another thread while the collider submits to it (Vulkan's external sync rule).
+struct GpuDeviceInfo {
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr; ///< from the host's loader
+    VkInstance instance = VK_NULL_HANDLE;                       ///< Vulkan 1.1 or later
+    VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    std::uint32_t queue_family = 0; ///< a family with VK_QUEUE_COMPUTE_BIT
+    std::uint32_t queue_index = 0;  ///< queue within the family
+    bool float64_enabled = false;   ///< the device was created with shaderFloat64 on
+};
+
+/// Capacities of a collider, fixed at create().
+struct GpuColliderConfig {
+    std::uint32_t max_meshes = 64;              ///< uploadMesh calls
+    std::uint32_t max_triangles = 1u << 20;     ///< triangles over all uploaded meshes (36 B each on device)
+    std::uint32_t max_jobs = 1024;              ///< jobs per batch
+    std::uint32_t max_leaf_pairs = 1u << 16;    ///< candidate leaf pairs per batch (over all jobs)
+    std::uint32_t max_pairs = 1u << 16;         ///< triangle pairs a batch can return
+    std::uint32_t vulkan_host_bytes = 4u << 20; ///< the driver's host allocations (VkAllocationCallbacks)
+};
+
+/// Which triangle pairs of a job the GPU tests.
+enum class GpuBatchMode : std::uint8_t {
+    BruteForce, ///< all n x m pairs (low-poly meshes)
+    Candidates  ///< the pairs inside the CPU walk's candidate leaf pairs (meshMeshLeafPairs)
+};
+
+/// What a batch reports.
+enum class GpuQuery : std::uint8_t {
+    Pairs,     ///< every intersecting triangle pair
+    AnyContact ///< one flag per job; threads of a job that already has a contact stop early
+};
+
+/// Id of an uploaded mesh (index in upload order).
+struct GpuMeshId {
+    std::uint32_t index = 0xFFFFFFFFu; ///< 0xFFFFFFFF: none
+};
+
+/// One job of a batch (56 bytes): the triangles of mesh `a` against those of mesh `b` mapped
+/// into a's space by b_to_a (relative(a_to_world, b_to_world)), as meshMeshPairs(a, b, b_to_a).
+struct GpuJobDesc {
+    GpuMeshId a;      ///< mesh A
+    GpuMeshId b;      ///< mesh B
+    Transform b_to_a; ///< B's mesh space to A's
+};
+static_assert(sizeof(GpuJobDesc) == 56, "GpuJobDesc layout");
+
+/// One intersecting triangle pair of a batch (12 bytes).
+struct GpuPair {
+    std::uint32_t job = 0; ///< index of the job in the submitted array
+    std::uint32_t a = 0;   ///< triangle id in mesh A (leaf order)
+    std::uint32_t b = 0;   ///< triangle id in mesh B (leaf order)
+};
+static_assert(sizeof(GpuPair) == 12, "GpuPair layout");
+
+/// Caller-owned output for GpuPair; the rules of PairBuffer (mesh_hit.h): appended from `count`,
+/// at capacity the rest is counted in `overflow`, nothing is written past `capacity`.
+struct GpuPairBuffer {
+    GpuPair* items = nullptr;   ///< caller's storage for `capacity` pairs (not owned)
+    std::uint32_t capacity = 0; ///< pairs `items` can hold
+    std::uint32_t count = 0;    ///< pairs written so far
+    std::uint32_t overflow = 0; ///< pairs dropped because a buffer (the caller's or the batch's) was full
+};
+
+/// A submitted batch (0 is never a valid ticket).
+struct GpuTicket {
+    std::uint64_t serial = 0; ///< submission number, from 1
+};
+
+/// Where the collider's answers come from.
+enum class GpuBackend : std::uint8_t {
+    Vulkan, ///< the compute shader
+    Cpu     ///< the CPU kernels (no device, unsupported device or lost device)
+};
+
+/// Lifetime and diagnostics counters.
+struct GpuColliderStats {
+    std::uint64_t batches = 0; ///< batches submitted
+    std::uint64_t tested_pairs =
+        0; ///< pairs handed to the GPU; CPU path: n x m per job (its walk skips most)
+    std::size_t host_heap_high_water = 0; ///< most bytes the driver held through the callbacks
+    std::uint32_t host_heap_failures = 0; ///< driver allocations refused (host block too small)
+};
+
+/// The collider's internals (in the caller's memory block; defined in runtime/src/gpu).
+struct GpuColliderState;
+
+/// The collider. Double-buffered: two batches can be in flight; submit N+1 while N runs, collect
+/// each when convenient (a frame never waits for the previous one).
+class GpuCollider {
+public:
+    GpuCollider() = default;
+    GpuCollider(const GpuCollider&) = delete;            ///< owns Vulkan objects: not copyable
+    GpuCollider& operator=(const GpuCollider&) = delete; ///< owns Vulkan objects: not copyable
+
+    /// Bytes of host memory create() needs for `config` (16-byte aligned block).
+    static std::size_t requiredBytes(const GpuColliderConfig& config);
+
+    /// Sets the collider up in [memory, memory + bytes) (destroy() a previous setup first). `device` null:
+    /// CPU only (returns NoDevice and the collider works). Returns Ok on the GPU path; NoDevice,
+    /// GpuUnsupported (no shaderFloat64 or compute queue, or float64_enabled false), OutOfMemory (device
+    /// memory or the host block for Vulkan) or DeviceLost when the CPU path will answer instead; TooSmall /
+    /// NullMemory / Misaligned / InvalidArgument when the collider is unusable.
+    [[nodiscard]] Status create(const GpuColliderConfig& config, const GpuDeviceInfo* device, void* memory,
+                                std::size_t bytes);
+
+    /// Waits for the batches in flight and frees every Vulkan object. Safe to call twice.
+    void destroy();
+
+    /// Uploads a mesh (its triangles, leaf order) and keeps the blob view for the CPU side (the
+    /// blob's bytes must outlive the collider). Waits for the copy. PoolFull / OutOfMemory when the
+    /// config's max_meshes / max_triangles would be exceeded.
+    [[nodiscard]] Status uploadMesh(const MeshBlob& blob, GpuMeshId& out_id);
+
+    /// Starts a batch of `job_count` jobs and returns at once (the CPU path computes here).
+    /// PoolFull when both buffers hold batches not yet collected; InvalidArgument for a bad mesh
+    /// id, too many jobs or job_count 0; BufferFull when the candidate leaf pairs exceed
+    /// max_leaf_pairs or brute force exceeds 2^32 - 1 pairs (the batch is not started).
+    [[nodiscard]] Status submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count, GpuBatchMode mode,
+                                     GpuQuery query, GpuTicket& out_ticket);
+
+    /// Ok when the batch is done (collect will not wait), NotReady while it runs, InvalidArgument
+    /// for an unknown ticket.
+    [[nodiscard]] Status poll(const GpuTicket& ticket);
+
+    /// Blocks (on the batch's fence, no spinning) until the batch is done. Ok, DeviceLost (collect
+    /// will answer with the CPU) or InvalidArgument for an unknown ticket.
+    [[nodiscard]] Status wait(const GpuTicket& ticket);
+
+    /// Waits for the batch if needed, then hands its results over and frees its buffer.
+    /// Pairs query: appends the pairs to inout_pairs sorted by (job, a, b); BufferFull when the
+    /// batch's max_pairs or the caller's capacity was exceeded (the rest counted in overflow; on a
+    /// batch overflow which pairs came back is arbitrary). AnyContact: out_any[job] = 1 or 0 for
+    /// each job (out_any must hold job_count bytes; inout_pairs untouched). DeviceLost when the
+    /// device died: the results are then the CPU's. InvalidArgument for an unknown ticket.
+    [[nodiscard]] Status collect(const GpuTicket& ticket, GpuPairBuffer* inout_pairs, std::uint8_t* out_any);
+
+    /// Which back end answers now.
+    GpuBackend backend() const;
+    /// Ok while the GPU path is in use, else why not (NoDevice, GpuUnsupported, DeviceLost, ...).
+    Status deviceStatus() const;
+    /// Counters since create().
+    GpuColliderStats stats() const;
+
+private:
+    GpuColliderState* m_state = nullptr;
+};
+
+} // namespace flak

@@ -1,0 +1,821 @@
+#include <flak/gpu/gpu_collider.h>
+
+#include <flak/align.h>
+#include <flak/arena.h>
+#include <flak/bvh/mesh_leaf_pairs.h>
+#include <flak/bvh/mesh_mesh.h>
+
+#include "gpu/host_heap.h"
+#include "gpu/vk_functions.h"
+
+#include "flak_gpu_layout.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+
+namespace flak {
+
+namespace gpu {
+extern const std::uint32_t kTriPairsSpirv[];
+extern const std::size_t kTriPairsSpirvWords;
+} // namespace gpu
+
+namespace {
+
+constexpr std::uint32_t kSlots = 2;              // double buffering
+constexpr VkDeviceSize kStagingBytes = 1u << 20; // mesh uploads go through this in chunks
+constexpr std::uint32_t kBindings = 6;           // mesh, jobs, rects, out, any flags, params
+
+enum class SlotState : std::uint8_t { Free, Gpu, Cpu };
+
+// Offsets of one slot's regions inside the host-visible buffer.
+struct SlotRegions {
+    VkDeviceSize params, indirect, jobs, rects, out, any;
+    VkDeviceSize jobs_size, rects_size, out_size, any_size;
+};
+
+struct Slot {
+    SlotState state = SlotState::Free;
+    GpuQuery query = GpuQuery::Pairs;
+    bool dispatched = false; // false: nothing to run (no candidate pairs), empty result
+    std::uint64_t serial = 0;
+    std::uint32_t job_count = 0;
+    SlotRegions regions{};
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    // The batch's jobs, kept for the CPU path (fallback and lost device).
+    GpuJobDesc* jobs = nullptr;
+    // CPU results.
+    GpuPair* cpu_pairs = nullptr;
+    std::uint32_t cpu_count = 0;
+    std::uint32_t cpu_overflow = 0;
+    std::uint8_t* cpu_any = nullptr;
+};
+
+} // namespace
+
+struct GpuColliderState {
+    GpuColliderConfig config;
+    Status device_status = Status::NoDevice;
+    GpuBackend backend = GpuBackend::Cpu;
+    std::uint64_t next_serial = 1;
+    GpuColliderStats stats;
+
+    MeshBlob* meshes = nullptr;
+    std::uint32_t* mesh_base = nullptr; // first triangle in the device mesh buffer
+    std::uint32_t mesh_count = 0;
+    std::uint32_t triangle_count = 0;
+    TrianglePair* scratch_pairs = nullptr;
+    MeshLeafPair* scratch_leaves = nullptr;
+    Slot slots[kSlots];
+
+    // Vulkan.
+    gpu::HostHeap heap;
+    VkAllocationCallbacks callbacks{};
+    gpu::VkFunctions vk;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    VkDeviceMemory mesh_memory = VK_NULL_HANDLE;
+    VkDeviceMemory host_memory = VK_NULL_HANDLE;
+    VkBuffer mesh_buffer = VK_NULL_HANDLE;
+    VkBuffer host_buffer = VK_NULL_HANDLE;
+    unsigned char* mapped = nullptr;
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
+    VkCommandPool command_pool = VK_NULL_HANDLE;
+    VkCommandBuffer upload_cmd = VK_NULL_HANDLE;
+    VkFence upload_fence = VK_NULL_HANDLE;
+};
+
+namespace {
+
+// ---- VkAllocationCallbacks over the collider's heap ----
+void* VKAPI_PTR hostAlloc(void* user, std::size_t size, std::size_t alignment, VkSystemAllocationScope) {
+    return static_cast<gpu::HostHeap*>(user)->allocate(size, alignment);
+}
+void* VKAPI_PTR hostRealloc(void* user, void* original, std::size_t size, std::size_t alignment,
+                            VkSystemAllocationScope) {
+    return static_cast<gpu::HostHeap*>(user)->reallocate(original, size, alignment);
+}
+void VKAPI_PTR hostFree(void* user, void* memory) { static_cast<gpu::HostHeap*>(user)->release(memory); }
+
+// ---- host memory carving (requiredBytes and create use the same sequence) ----
+template <class Sink> void carve(const GpuColliderConfig& c, Sink&& take) {
+    take(sizeof(GpuColliderState), alignof(GpuColliderState), 0);
+    take(sizeof(MeshBlob) * c.max_meshes, alignof(MeshBlob), 1);
+    take(sizeof(std::uint32_t) * c.max_meshes, 16, 2);
+    take(sizeof(TrianglePair) * c.max_pairs, 16, 3);
+    take(sizeof(MeshLeafPair) * c.max_leaf_pairs, 16, 4);
+    for (std::uint32_t s = 0; s < kSlots; ++s) {
+        take(sizeof(GpuJobDesc) * c.max_jobs, 16, 5 + 3 * s);
+        take(sizeof(GpuPair) * c.max_pairs, 16, 6 + 3 * s);
+        take(c.max_jobs, 16, 7 + 3 * s);
+    }
+    take(c.vulkan_host_bytes, 16, 5 + 3 * kSlots);
+}
+
+bool validConfig(const GpuColliderConfig& c) {
+    return c.max_meshes > 0 && c.max_triangles > 0 && c.max_jobs > 0 && c.max_leaf_pairs > 0 &&
+           c.max_pairs > 0;
+}
+
+Status vkStatus(VkResult r) {
+    switch (r) {
+    case VK_SUCCESS:
+        return Status::Ok;
+    case VK_ERROR_OUT_OF_HOST_MEMORY:
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+        return Status::OutOfMemory;
+    case VK_ERROR_DEVICE_LOST:
+        return Status::DeviceLost;
+    default:
+        return Status::GpuUnsupported;
+    }
+}
+
+bool findMemoryType(const VkPhysicalDeviceMemoryProperties& props, std::uint32_t type_bits,
+                    VkMemoryPropertyFlags want, std::uint32_t& out_index) {
+    for (std::uint32_t i = 0; i < props.memoryTypeCount; ++i)
+        if ((type_bits & (1u << i)) != 0u && (props.memoryTypes[i].propertyFlags & want) == want) {
+            out_index = i;
+            return true;
+        }
+    return false;
+}
+
+// Creates a buffer with one dedicated block of memory (the collider's only two device blocks).
+Status makeBuffer(GpuColliderState& st, const VkPhysicalDeviceMemoryProperties& mem_props, VkDeviceSize size,
+                  VkBufferUsageFlags usage, const VkMemoryPropertyFlags* prefs, int pref_count,
+                  VkBuffer& out_buffer, VkDeviceMemory& out_memory) {
+    VkBufferCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+    info.size = size;
+    info.usage = usage;
+    info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkResult r = st.vk.vkCreateBuffer(st.device, &info, &st.callbacks, &out_buffer);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    VkMemoryRequirements req;
+    st.vk.vkGetBufferMemoryRequirements(st.device, out_buffer, &req);
+    std::uint32_t type = 0;
+    bool found = false;
+    for (int k = 0; k < pref_count && !found; ++k)
+        found = findMemoryType(mem_props, req.memoryTypeBits, prefs[k], type);
+    if (!found) return Status::GpuUnsupported;
+    VkMemoryAllocateInfo alloc{};
+    alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+    alloc.allocationSize = req.size;
+    alloc.memoryTypeIndex = type;
+    r = st.vk.vkAllocateMemory(st.device, &alloc, &st.callbacks, &out_memory);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    r = st.vk.vkBindBufferMemory(st.device, out_buffer, out_memory, 0);
+    return vkStatus(r);
+}
+
+void destroyVulkan(GpuColliderState& st) {
+    if (st.device == VK_NULL_HANDLE) return;
+    const gpu::VkFunctions& vk = st.vk;
+    const VkAllocationCallbacks* cb = &st.callbacks;
+    // Wait for what is in flight (a lost device returns at once).
+    for (Slot& s : st.slots)
+        if (s.fence != VK_NULL_HANDLE && s.state == SlotState::Gpu && s.dispatched)
+            (void)vk.vkWaitForFences(st.device, 1, &s.fence, VK_TRUE, UINT64_MAX);
+    for (Slot& s : st.slots) {
+        if (s.fence != VK_NULL_HANDLE) vk.vkDestroyFence(st.device, s.fence, cb);
+        s.fence = VK_NULL_HANDLE;
+        s.cmd = VK_NULL_HANDLE;
+        s.set = VK_NULL_HANDLE;
+    }
+    if (st.upload_fence != VK_NULL_HANDLE) vk.vkDestroyFence(st.device, st.upload_fence, cb);
+    if (st.command_pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(st.device, st.command_pool, cb);
+    if (st.descriptor_pool != VK_NULL_HANDLE) vk.vkDestroyDescriptorPool(st.device, st.descriptor_pool, cb);
+    if (st.pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(st.device, st.pipeline, cb);
+    if (st.pipeline_layout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(st.device, st.pipeline_layout, cb);
+    if (st.set_layout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(st.device, st.set_layout, cb);
+    if (st.mapped != nullptr) vk.vkUnmapMemory(st.device, st.host_memory);
+    if (st.host_buffer != VK_NULL_HANDLE) vk.vkDestroyBuffer(st.device, st.host_buffer, cb);
+    if (st.mesh_buffer != VK_NULL_HANDLE) vk.vkDestroyBuffer(st.device, st.mesh_buffer, cb);
+    if (st.host_memory != VK_NULL_HANDLE) vk.vkFreeMemory(st.device, st.host_memory, cb);
+    if (st.mesh_memory != VK_NULL_HANDLE) vk.vkFreeMemory(st.device, st.mesh_memory, cb);
+    st.upload_fence = VK_NULL_HANDLE;
+    st.command_pool = VK_NULL_HANDLE;
+    st.upload_cmd = VK_NULL_HANDLE;
+    st.descriptor_pool = VK_NULL_HANDLE;
+    st.pipeline = VK_NULL_HANDLE;
+    st.pipeline_layout = VK_NULL_HANDLE;
+    st.set_layout = VK_NULL_HANDLE;
+    st.mapped = nullptr;
+    st.host_buffer = st.mesh_buffer = VK_NULL_HANDLE;
+    st.host_memory = st.mesh_memory = VK_NULL_HANDLE;
+    st.device = VK_NULL_HANDLE;
+}
+
+// Everything Vulkan: entry points, feature checks, the two device blocks, the pipeline, one
+// descriptor set, command buffer and fence per slot (the slot command buffers are recorded here,
+// once: a batch only rewrites mapped memory and resubmits).
+Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
+    if (info.get_instance_proc_addr == nullptr || info.instance == VK_NULL_HANDLE ||
+        info.physical_device == VK_NULL_HANDLE || info.device == VK_NULL_HANDLE)
+        return Status::NoDevice;
+    gpu::VkFunctions& vk = st.vk;
+#define FLAK_VK_LOAD_INSTANCE(name)                                                                          \
+    vk.name = reinterpret_cast<PFN_##name>(info.get_instance_proc_addr(info.instance, #name));               \
+    if (vk.name == nullptr) return Status::GpuUnsupported;
+    FLAK_VK_INSTANCE_FUNCTIONS(FLAK_VK_LOAD_INSTANCE)
+#undef FLAK_VK_LOAD_INSTANCE
+#define FLAK_VK_LOAD_DEVICE(name)                                                                            \
+    vk.name = reinterpret_cast<PFN_##name>(vk.vkGetDeviceProcAddr(info.device, #name));                      \
+    if (vk.name == nullptr) return Status::GpuUnsupported;
+    FLAK_VK_DEVICE_FUNCTIONS(FLAK_VK_LOAD_DEVICE)
+#undef FLAK_VK_LOAD_DEVICE
+
+    VkPhysicalDeviceProperties props;
+    vk.vkGetPhysicalDeviceProperties(info.physical_device, &props);
+    VkPhysicalDeviceFeatures features;
+    vk.vkGetPhysicalDeviceFeatures(info.physical_device, &features);
+    if (props.apiVersion < VK_API_VERSION_1_1 || features.shaderFloat64 != VK_TRUE || !info.float64_enabled)
+        return Status::GpuUnsupported;
+    VkQueueFamilyProperties families[32];
+    std::uint32_t family_count = 32;
+    vk.vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count, families);
+    if (info.queue_family >= family_count ||
+        (families[info.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT) == 0u ||
+        info.queue_index >= families[info.queue_family].queueCount)
+        return Status::GpuUnsupported;
+    const GpuColliderConfig& c = st.config;
+    const VkDeviceSize mesh_bytes =
+        VkDeviceSize{c.max_triangles} * gpu::kGpuFloatsPerTriangle * sizeof(float);
+    const VkDeviceSize align = std::max<VkDeviceSize>(props.limits.minStorageBufferOffsetAlignment, 16);
+    const VkDeviceSize out_bytes =
+        sizeof(gpu::GpuOutHeader) + VkDeviceSize{c.max_pairs} * sizeof(gpu::GpuPairRecord);
+    const VkDeviceSize rect_bytes =
+        VkDeviceSize{c.max_leaf_pairs > c.max_jobs ? c.max_leaf_pairs : c.max_jobs} * sizeof(gpu::GpuRect);
+    const VkDeviceSize limit = props.limits.maxStorageBufferRange;
+    if (mesh_bytes > limit || out_bytes > limit || rect_bytes > limit) return Status::GpuUnsupported;
+
+    st.device = info.device;
+    vk.vkGetDeviceQueue(st.device, info.queue_family, info.queue_index, &st.queue);
+
+    // Host-visible block: staging, then per slot params, indirect args, jobs, rects, out, flags.
+    VkDeviceSize offset = kStagingBytes;
+    const auto place = [&](VkDeviceSize bytes) {
+        offset = alignUp(static_cast<std::size_t>(offset), static_cast<std::size_t>(align));
+        const VkDeviceSize at = offset;
+        offset += bytes;
+        return at;
+    };
+    for (Slot& s : st.slots) {
+        SlotRegions& r = s.regions;
+        r.params = place(sizeof(gpu::GpuParams));
+        r.indirect = place(sizeof(VkDispatchIndirectCommand));
+        r.jobs_size = VkDeviceSize{c.max_jobs} * sizeof(gpu::GpuJob);
+        r.jobs = place(r.jobs_size);
+        r.rects_size = rect_bytes;
+        r.rects = place(r.rects_size);
+        r.out_size = out_bytes;
+        r.out = place(r.out_size);
+        r.any_size = VkDeviceSize{c.max_jobs} * sizeof(std::uint32_t);
+        r.any = place(r.any_size);
+    }
+    const VkDeviceSize host_bytes = offset;
+
+    VkPhysicalDeviceMemoryProperties mem_props;
+    vk.vkGetPhysicalDeviceMemoryProperties(info.physical_device, &mem_props);
+    const VkMemoryPropertyFlags device_prefs[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
+    Status s = makeBuffer(st, mem_props, mesh_bytes,
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, device_prefs,
+                          2, st.mesh_buffer, st.mesh_memory);
+    if (s != Status::Ok) return s;
+    const VkMemoryPropertyFlags host_prefs[] = {
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+            VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
+    s = makeBuffer(st, mem_props, host_bytes,
+                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                       VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                   host_prefs, 2, st.host_buffer, st.host_memory);
+    if (s != Status::Ok) return s;
+    void* mapped = nullptr;
+    VkResult r = vk.vkMapMemory(st.device, st.host_memory, 0, VK_WHOLE_SIZE, 0, &mapped);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    st.mapped = static_cast<unsigned char*>(mapped);
+
+    // Pipeline.
+    VkDescriptorSetLayoutBinding bindings[kBindings];
+    for (std::uint32_t b = 0; b < kBindings; ++b) {
+        bindings[b] = VkDescriptorSetLayoutBinding{};
+        bindings[b].binding = b;
+        bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        bindings[b].descriptorCount = 1;
+        bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    VkDescriptorSetLayoutCreateInfo set_info{};
+    set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+    set_info.bindingCount = kBindings;
+    set_info.pBindings = bindings;
+    r = vk.vkCreateDescriptorSetLayout(st.device, &set_info, &st.callbacks, &st.set_layout);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    VkPipelineLayoutCreateInfo layout_info{};
+    layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &st.set_layout;
+    r = vk.vkCreatePipelineLayout(st.device, &layout_info, &st.callbacks, &st.pipeline_layout);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    VkShaderModuleCreateInfo module_info{};
+    module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+    module_info.codeSize = gpu::kTriPairsSpirvWords * sizeof(std::uint32_t);
+    module_info.pCode = gpu::kTriPairsSpirv;
+    VkShaderModule module = VK_NULL_HANDLE;
+    r = vk.vkCreateShaderModule(st.device, &module_info, &st.callbacks, &module);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    VkComputePipelineCreateInfo pipe_info{};
+    pipe_info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+    pipe_info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    pipe_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    pipe_info.stage.module = module;
+    pipe_info.stage.pName = "main";
+    pipe_info.layout = st.pipeline_layout;
+    r = vk.vkCreateComputePipelines(st.device, VK_NULL_HANDLE, 1, &pipe_info, &st.callbacks, &st.pipeline);
+    vk.vkDestroyShaderModule(st.device, module, &st.callbacks);
+    if (r != VK_SUCCESS) return vkStatus(r);
+
+    // Descriptor sets.
+    VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBindings * kSlots};
+    VkDescriptorPoolCreateInfo pool_info{};
+    pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+    pool_info.maxSets = kSlots;
+    pool_info.poolSizeCount = 1;
+    pool_info.pPoolSizes = &pool_size;
+    r = vk.vkCreateDescriptorPool(st.device, &pool_info, &st.callbacks, &st.descriptor_pool);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    for (Slot& slot : st.slots) {
+        VkDescriptorSetAllocateInfo alloc{};
+        alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+        alloc.descriptorPool = st.descriptor_pool;
+        alloc.descriptorSetCount = 1;
+        alloc.pSetLayouts = &st.set_layout;
+        r = vk.vkAllocateDescriptorSets(st.device, &alloc, &slot.set);
+        if (r != VK_SUCCESS) return vkStatus(r);
+        const SlotRegions& g = slot.regions;
+        const VkDescriptorBufferInfo buffers[kBindings] = {
+            {st.mesh_buffer, 0, VK_WHOLE_SIZE},      {st.host_buffer, g.jobs, g.jobs_size},
+            {st.host_buffer, g.rects, g.rects_size}, {st.host_buffer, g.out, g.out_size},
+            {st.host_buffer, g.any, g.any_size},     {st.host_buffer, g.params, sizeof(gpu::GpuParams)}};
+        VkWriteDescriptorSet writes[kBindings];
+        for (std::uint32_t b = 0; b < kBindings; ++b) {
+            writes[b] = VkWriteDescriptorSet{};
+            writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+            writes[b].dstSet = slot.set;
+            writes[b].dstBinding = b;
+            writes[b].descriptorCount = 1;
+            writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            writes[b].pBufferInfo = &buffers[b];
+        }
+        vk.vkUpdateDescriptorSets(st.device, kBindings, writes, 0, nullptr);
+    }
+
+    // Command buffers and fences.
+    VkCommandPoolCreateInfo cmd_pool{};
+    cmd_pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    cmd_pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    cmd_pool.queueFamilyIndex = info.queue_family;
+    r = vk.vkCreateCommandPool(st.device, &cmd_pool, &st.callbacks, &st.command_pool);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    VkCommandBuffer cmds[kSlots + 1];
+    VkCommandBufferAllocateInfo cmd_alloc{};
+    cmd_alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    cmd_alloc.commandPool = st.command_pool;
+    cmd_alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cmd_alloc.commandBufferCount = kSlots + 1;
+    r = vk.vkAllocateCommandBuffers(st.device, &cmd_alloc, cmds);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    st.upload_cmd = cmds[kSlots];
+    VkFenceCreateInfo fence_info{};
+    fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    r = vk.vkCreateFence(st.device, &fence_info, &st.callbacks, &st.upload_fence);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    for (std::uint32_t k = 0; k < kSlots; ++k) {
+        Slot& slot = st.slots[k];
+        slot.cmd = cmds[k];
+        r = vk.vkCreateFence(st.device, &fence_info, &st.callbacks, &slot.fence);
+        if (r != VK_SUCCESS) return vkStatus(r);
+        VkCommandBufferBeginInfo begin{};
+        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+        r = vk.vkBeginCommandBuffer(slot.cmd, &begin);
+        if (r != VK_SUCCESS) return vkStatus(r);
+        vk.vkCmdBindPipeline(slot.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline);
+        vk.vkCmdBindDescriptorSets(slot.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline_layout, 0, 1,
+                                   &slot.set, 0, nullptr);
+        vk.vkCmdDispatchIndirect(slot.cmd, st.host_buffer, slot.regions.indirect);
+        VkMemoryBarrier barrier{};
+        barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+        barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vk.vkCmdPipelineBarrier(slot.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+                                1, &barrier, 0, nullptr, 0, nullptr);
+        r = vk.vkEndCommandBuffer(slot.cmd);
+        if (r != VK_SUCCESS) return vkStatus(r);
+    }
+    return Status::Ok;
+}
+
+bool validMesh(const GpuColliderState& st, const GpuMeshId& id) { return id.index < st.mesh_count; }
+
+// The CPU answer of a slot's batch (fallback, or a batch whose device was lost).
+void runOnCpu(GpuColliderState& st, Slot& slot) {
+    slot.cpu_count = 0;
+    slot.cpu_overflow = 0;
+    for (std::uint32_t j = 0; j < slot.job_count; ++j) {
+        const GpuJobDesc& job = slot.jobs[j];
+        const MeshBlob& a = st.meshes[job.a.index];
+        const MeshBlob& b = st.meshes[job.b.index];
+        st.stats.tested_pairs += std::uint64_t{a.triangle_count} * b.triangle_count;
+        if (slot.query == GpuQuery::AnyContact) {
+            slot.cpu_any[j] = meshMeshAnyContact(a, b, job.b_to_a) ? 1u : 0u;
+            continue;
+        }
+        PairBuffer pairs;
+        pairs.items = st.scratch_pairs;
+        pairs.capacity = st.config.max_pairs - slot.cpu_count;
+        (void)meshMeshPairs(a, b, job.b_to_a, pairs);
+        for (std::uint32_t k = 0; k < pairs.count; ++k)
+            slot.cpu_pairs[slot.cpu_count + k] = GpuPair{j, pairs.items[k].a, pairs.items[k].b};
+        slot.cpu_count += pairs.count;
+        slot.cpu_overflow += pairs.overflow;
+    }
+    slot.state = SlotState::Cpu;
+}
+
+void markLost(GpuColliderState& st) {
+    st.device_status = Status::DeviceLost;
+    st.backend = GpuBackend::Cpu;
+}
+
+Slot* findSlot(GpuColliderState& st, const GpuTicket& t) {
+    for (Slot& s : st.slots)
+        if (s.state != SlotState::Free && s.serial == t.serial && t.serial != 0) return &s;
+    return nullptr;
+}
+
+bool pairLess(const GpuPair& x, const GpuPair& y) {
+    if (x.job != y.job) return x.job < y.job;
+    if (x.a != y.a) return x.a < y.a;
+    return x.b < y.b;
+}
+
+} // namespace
+
+std::size_t GpuCollider::requiredBytes(const GpuColliderConfig& config) {
+    std::size_t total = 0;
+    carve(config, [&](std::size_t bytes, std::size_t align, int) {
+        total = alignUp(total, effectiveAlignment(align)) + bytes;
+    });
+    return alignUp(total, kMinAlignment);
+}
+
+Status GpuCollider::create(const GpuColliderConfig& config, const GpuDeviceInfo* device, void* memory,
+                           std::size_t bytes) {
+    m_state = nullptr;
+    if (memory == nullptr) return Status::NullMemory;
+    if (!isAligned(memory, kMinAlignment)) return Status::Misaligned;
+    if (!validConfig(config)) return Status::InvalidArgument;
+    if (bytes < requiredBytes(config)) return Status::TooSmall;
+    Arena arena;
+    if (arena.init(memory, bytes) != Status::Ok) return Status::TooSmall;
+    void* parts[6 + 3 * kSlots] = {};
+    carve(config, [&](std::size_t size, std::size_t align, int index) {
+        parts[index] = arena.allocate(size, align);
+    });
+    GpuColliderState* st = new (parts[0]) GpuColliderState();
+    st->config = config;
+    st->meshes = static_cast<MeshBlob*>(parts[1]);
+    for (std::uint32_t k = 0; k < config.max_meshes; ++k) new (&st->meshes[k]) MeshBlob();
+    st->mesh_base = static_cast<std::uint32_t*>(parts[2]);
+    st->scratch_pairs = static_cast<TrianglePair*>(parts[3]);
+    st->scratch_leaves = static_cast<MeshLeafPair*>(parts[4]);
+    for (std::uint32_t s = 0; s < kSlots; ++s) {
+        st->slots[s].jobs = static_cast<GpuJobDesc*>(parts[5 + 3 * s]);
+        st->slots[s].cpu_pairs = static_cast<GpuPair*>(parts[6 + 3 * s]);
+        st->slots[s].cpu_any = static_cast<std::uint8_t*>(parts[7 + 3 * s]);
+    }
+    m_state = st;
+    if (device == nullptr) {
+        st->device_status = Status::NoDevice;
+        return Status::NoDevice;
+    }
+    if (!st->heap.init(parts[5 + 3 * kSlots], config.vulkan_host_bytes)) {
+        st->device_status = Status::OutOfMemory;
+        return Status::OutOfMemory;
+    }
+    st->callbacks.pUserData = &st->heap;
+    st->callbacks.pfnAllocation = hostAlloc;
+    st->callbacks.pfnReallocation = hostRealloc;
+    st->callbacks.pfnFree = hostFree;
+    const Status s = createVulkan(*st, *device);
+    if (s != Status::Ok) {
+        destroyVulkan(*st);
+        st->device_status = s;
+        st->backend = GpuBackend::Cpu;
+        return s;
+    }
+    st->device_status = Status::Ok;
+    st->backend = GpuBackend::Vulkan;
+    return Status::Ok;
+}
+
+void GpuCollider::destroy() {
+    if (m_state == nullptr) return;
+    destroyVulkan(*m_state);
+    m_state->~GpuColliderState();
+    m_state = nullptr;
+}
+
+Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
+    GpuColliderState* st = m_state;
+    if (st == nullptr) return Status::InvalidArgument;
+    if (st->mesh_count >= st->config.max_meshes) return Status::PoolFull;
+    if (blob.triangle_count > st->config.max_triangles - st->triangle_count) return Status::OutOfMemory;
+    const std::uint32_t base = st->triangle_count;
+    if (st->backend == GpuBackend::Vulkan && blob.triangle_count > 0) {
+        const gpu::VkFunctions& vk = st->vk;
+        constexpr std::uint32_t kTriBytes = gpu::kGpuFloatsPerTriangle * sizeof(float);
+        const std::uint32_t per_chunk = static_cast<std::uint32_t>(kStagingBytes / kTriBytes);
+        for (std::uint32_t first = 0; first < blob.triangle_count; first += per_chunk) {
+            const std::uint32_t n = std::min(per_chunk, blob.triangle_count - first);
+            float* dst = reinterpret_cast<float*>(st->mapped);
+            for (std::uint32_t t = 0; t < n; ++t) {
+                Vec3 v[3];
+                triangleVertices(blob, first + t, v[0], v[1], v[2]);
+                for (int k = 0; k < 3; ++k) {
+                    dst[9 * t + 3 * k] = v[k].x;
+                    dst[9 * t + 3 * k + 1] = v[k].y;
+                    dst[9 * t + 3 * k + 2] = v[k].z;
+                }
+            }
+            VkResult r = vk.vkResetCommandBuffer(st->upload_cmd, 0);
+            VkCommandBufferBeginInfo begin{};
+            begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+            begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+            if (r == VK_SUCCESS) r = vk.vkBeginCommandBuffer(st->upload_cmd, &begin);
+            if (r == VK_SUCCESS) {
+                const VkBufferCopy copy{0, VkDeviceSize{base + first} * kTriBytes,
+                                        VkDeviceSize{n} * kTriBytes};
+                vk.vkCmdCopyBuffer(st->upload_cmd, st->host_buffer, st->mesh_buffer, 1, &copy);
+                // The copy must land before any later dispatch reads the mesh buffer.
+                VkMemoryBarrier barrier{};
+                barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+                barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+                barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+                vk.vkCmdPipelineBarrier(st->upload_cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                                        nullptr);
+                r = vk.vkEndCommandBuffer(st->upload_cmd);
+            }
+            if (r == VK_SUCCESS) r = vk.vkResetFences(st->device, 1, &st->upload_fence);
+            if (r == VK_SUCCESS) {
+                VkSubmitInfo submit{};
+                submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+                submit.commandBufferCount = 1;
+                submit.pCommandBuffers = &st->upload_cmd;
+                r = vk.vkQueueSubmit(st->queue, 1, &submit, st->upload_fence);
+            }
+            if (r == VK_SUCCESS)
+                r = vk.vkWaitForFences(st->device, 1, &st->upload_fence, VK_TRUE, UINT64_MAX);
+            if (r == VK_ERROR_DEVICE_LOST) {
+                markLost(*st);
+                break;
+            }
+            if (r != VK_SUCCESS) return vkStatus(r);
+        }
+    }
+    st->meshes[st->mesh_count] = blob;
+    st->mesh_base[st->mesh_count] = base;
+    st->triangle_count += blob.triangle_count;
+    out_id.index = st->mesh_count++;
+    return st->backend == GpuBackend::Vulkan
+               ? Status::Ok
+               : (st->device_status == Status::DeviceLost ? Status::DeviceLost : Status::Ok);
+}
+
+Status GpuCollider::submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count, GpuBatchMode mode,
+                                GpuQuery query, GpuTicket& out_ticket) {
+    GpuColliderState* st = m_state;
+    out_ticket = GpuTicket{};
+    if (st == nullptr || jobs == nullptr || job_count == 0 || job_count > st->config.max_jobs)
+        return Status::InvalidArgument;
+    for (std::uint32_t j = 0; j < job_count; ++j)
+        if (!validMesh(*st, jobs[j].a) || !validMesh(*st, jobs[j].b)) return Status::InvalidArgument;
+    Slot* slot = nullptr;
+    for (Slot& s : st->slots)
+        if (s.state == SlotState::Free) {
+            slot = &s;
+            break;
+        }
+    if (slot == nullptr) return Status::PoolFull;
+    std::memcpy(slot->jobs, jobs, sizeof(GpuJobDesc) * job_count);
+    slot->job_count = job_count;
+    slot->query = query;
+    slot->dispatched = false;
+    slot->serial = st->next_serial;
+
+    if (st->backend == GpuBackend::Cpu) {
+        runOnCpu(*st, *slot);
+        ++st->next_serial;
+        ++st->stats.batches;
+        out_ticket.serial = slot->serial;
+        return Status::Ok;
+    }
+
+    // The batch's rectangles, written straight into the slot's mapped memory.
+    const SlotRegions& g = slot->regions;
+    gpu::GpuJob* gjobs = reinterpret_cast<gpu::GpuJob*>(st->mapped + g.jobs);
+    gpu::GpuRect* rects = reinterpret_cast<gpu::GpuRect*>(st->mapped + g.rects);
+    const std::uint32_t max_rects = static_cast<std::uint32_t>(g.rects_size / sizeof(gpu::GpuRect));
+    std::uint32_t rect_count = 0;
+    std::uint64_t total = 0;       // triangle pairs
+    std::uint64_t invocations = 0; // shader invocations (runs of pairs sharing an A triangle)
+    for (std::uint32_t j = 0; j < job_count; ++j) {
+        const GpuJobDesc& job = jobs[j];
+        const MeshBlob& a = st->meshes[job.a.index];
+        const MeshBlob& b = st->meshes[job.b.index];
+        const Mat33& m = job.b_to_a.rotation;
+        const Vec3& t = job.b_to_a.translation;
+        gjobs[j] = gpu::GpuJob{m.c0.x,
+                               m.c0.y,
+                               m.c0.z,
+                               m.c1.x,
+                               m.c1.y,
+                               m.c1.z,
+                               m.c2.x,
+                               m.c2.y,
+                               m.c2.z,
+                               t.x,
+                               t.y,
+                               t.z,
+                               st->mesh_base[job.a.index],
+                               st->mesh_base[job.b.index],
+                               0u,
+                               0u};
+        const auto addRect = [&](std::uint32_t a_first, std::uint32_t a_count, std::uint32_t b_first,
+                                 std::uint32_t b_count) {
+            if (a_count == 0 || b_count == 0) return true;
+            if (rect_count >= max_rects) return false;
+            rects[rect_count] = gpu::GpuRect{
+                j, a_first, a_count, b_first, b_count, static_cast<std::uint32_t>(invocations), 0u, 0u};
+            ++rect_count;
+            total += std::uint64_t{a_count} * b_count;
+            invocations += std::uint64_t{a_count} *
+                           ((b_count + gpu::kGpuPairsPerInvocation - 1) / gpu::kGpuPairsPerInvocation);
+            return invocations <= 0xFFFFFFFFull;
+        };
+        if (mode == GpuBatchMode::BruteForce) {
+            // A non-finite transform gives nothing on the CPU; the shader would agree pair by pair
+            // (non-finite vertices never overlap), but there is no point testing them.
+            if (!isFinite(job.b_to_a)) continue;
+            if (!addRect(0, a.triangle_count, 0, b.triangle_count)) return Status::BufferFull;
+        } else {
+            LeafPairBuffer leaves;
+            leaves.items = st->scratch_leaves;
+            leaves.capacity = st->config.max_leaf_pairs;
+            if (meshMeshLeafPairs(a, b, job.b_to_a, leaves) != Status::Ok) return Status::BufferFull;
+            for (std::uint32_t k = 0; k < leaves.count; ++k) {
+                const MeshLeafPair& p = leaves.items[k];
+                if (!addRect(p.a_first, p.a_count, p.b_first, p.b_count)) return Status::BufferFull;
+            }
+        }
+    }
+    ++st->next_serial;
+    ++st->stats.batches;
+    st->stats.tested_pairs += total;
+    out_ticket.serial = slot->serial;
+    slot->state = SlotState::Gpu;
+    if (total == 0) return Status::Ok; // nothing to test: an empty answer, no dispatch
+
+    gpu::GpuParams* params = reinterpret_cast<gpu::GpuParams*>(st->mapped + g.params);
+    params->rect_count = rect_count;
+    params->total_pairs = static_cast<std::uint32_t>(invocations);
+    params->capacity = st->config.max_pairs;
+    params->flags = query == GpuQuery::AnyContact ? gpu::kGpuFlagAnyContact : 0u;
+    const std::uint64_t groups = (invocations + gpu::kGpuLocalSize - 1) / gpu::kGpuLocalSize;
+    VkDispatchIndirectCommand* args = reinterpret_cast<VkDispatchIndirectCommand*>(st->mapped + g.indirect);
+    args->x = static_cast<std::uint32_t>(groups < gpu::kGpuRowGroups ? groups : gpu::kGpuRowGroups);
+    args->y = static_cast<std::uint32_t>((groups + gpu::kGpuRowGroups - 1) / gpu::kGpuRowGroups);
+    args->z = 1;
+    std::memset(st->mapped + g.out, 0, sizeof(gpu::GpuOutHeader));
+    std::memset(st->mapped + g.any, 0, sizeof(std::uint32_t) * job_count);
+
+    VkResult r = st->vk.vkResetFences(st->device, 1, &slot->fence);
+    if (r == VK_SUCCESS) {
+        VkSubmitInfo submit{};
+        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &slot->cmd;
+        r = st->vk.vkQueueSubmit(st->queue, 1, &submit, slot->fence);
+    }
+    if (r != VK_SUCCESS) {
+        // The batch is answered by the CPU; a lost device stays lost.
+        if (r == VK_ERROR_DEVICE_LOST) markLost(*st);
+        runOnCpu(*st, *slot);
+        return r == VK_ERROR_DEVICE_LOST ? Status::DeviceLost : Status::Ok;
+    }
+    slot->dispatched = true;
+    return Status::Ok;
+}
+
+Status GpuCollider::poll(const GpuTicket& ticket) {
+    GpuColliderState* st = m_state;
+    if (st == nullptr) return Status::InvalidArgument;
+    Slot* slot = findSlot(*st, ticket);
+    if (slot == nullptr) return Status::InvalidArgument;
+    if (slot->state != SlotState::Gpu || !slot->dispatched) return Status::Ok;
+    const VkResult r = st->vk.vkGetFenceStatus(st->device, slot->fence);
+    if (r == VK_NOT_READY) return Status::NotReady;
+    return Status::Ok; // done, or lost (collect answers with the CPU)
+}
+
+Status GpuCollider::wait(const GpuTicket& ticket) {
+    GpuColliderState* st = m_state;
+    if (st == nullptr) return Status::InvalidArgument;
+    Slot* slot = findSlot(*st, ticket);
+    if (slot == nullptr) return Status::InvalidArgument;
+    if (slot->state != SlotState::Gpu || !slot->dispatched) return Status::Ok;
+    const VkResult r = st->vk.vkWaitForFences(st->device, 1, &slot->fence, VK_TRUE, UINT64_MAX);
+    return r == VK_SUCCESS ? Status::Ok : Status::DeviceLost;
+}
+
+Status GpuCollider::collect(const GpuTicket& ticket, GpuPairBuffer* inout_pairs, std::uint8_t* out_any) {
+    GpuColliderState* st = m_state;
+    if (st == nullptr) return Status::InvalidArgument;
+    Slot* slot = findSlot(*st, ticket);
+    if (slot == nullptr) return Status::InvalidArgument;
+    if (slot->query == GpuQuery::Pairs ? inout_pairs == nullptr : out_any == nullptr)
+        return Status::InvalidArgument;
+    Status result = Status::Ok;
+    if (slot->state == SlotState::Gpu && slot->dispatched) {
+        const VkResult r = st->vk.vkWaitForFences(st->device, 1, &slot->fence, VK_TRUE, UINT64_MAX);
+        if (r != VK_SUCCESS) {
+            if (r == VK_ERROR_DEVICE_LOST) markLost(*st);
+            runOnCpu(*st, *slot);
+            result = Status::DeviceLost;
+        }
+    }
+    const std::uint32_t first = inout_pairs != nullptr ? inout_pairs->count : 0u;
+    const auto append = [&](std::uint32_t job, std::uint32_t a, std::uint32_t b) {
+        if (inout_pairs->count < inout_pairs->capacity)
+            inout_pairs->items[inout_pairs->count++] = GpuPair{job, a, b};
+        else
+            ++inout_pairs->overflow;
+    };
+    bool batch_overflow = false;
+    if (slot->state == SlotState::Cpu) {
+        if (slot->query == GpuQuery::AnyContact) {
+            std::memcpy(out_any, slot->cpu_any, slot->job_count);
+        } else {
+            for (std::uint32_t k = 0; k < slot->cpu_count; ++k)
+                append(slot->cpu_pairs[k].job, slot->cpu_pairs[k].a, slot->cpu_pairs[k].b);
+            inout_pairs->overflow += slot->cpu_overflow;
+            batch_overflow = slot->cpu_overflow > 0;
+        }
+    } else if (slot->query == GpuQuery::AnyContact) {
+        const std::uint32_t* flags = reinterpret_cast<const std::uint32_t*>(st->mapped + slot->regions.any);
+        for (std::uint32_t j = 0; j < slot->job_count; ++j)
+            out_any[j] = slot->dispatched && flags[j] != 0u ? 1u : 0u;
+    } else if (slot->dispatched) {
+        const gpu::GpuOutHeader* head =
+            reinterpret_cast<const gpu::GpuOutHeader*>(st->mapped + slot->regions.out);
+        const gpu::GpuPairRecord* records = reinterpret_cast<const gpu::GpuPairRecord*>(
+            st->mapped + slot->regions.out + sizeof(gpu::GpuOutHeader));
+        const std::uint32_t found = head->count;
+        const std::uint32_t stored = std::min(found, st->config.max_pairs);
+        for (std::uint32_t k = 0; k < stored; ++k) append(records[k].job, records[k].a, records[k].b);
+        inout_pairs->overflow += found - stored;
+        batch_overflow = found > stored;
+    }
+    if (slot->query == GpuQuery::Pairs) {
+        std::sort(inout_pairs->items + first, inout_pairs->items + inout_pairs->count, pairLess);
+        if ((batch_overflow || inout_pairs->overflow > 0) && result == Status::Ok)
+            result = Status::BufferFull;
+    }
+    slot->state = SlotState::Free;
+    slot->serial = 0;
+    return result;
+}
+
+GpuBackend GpuCollider::backend() const { return m_state != nullptr ? m_state->backend : GpuBackend::Cpu; }
+
+Status GpuCollider::deviceStatus() const {
+    return m_state != nullptr ? m_state->device_status : Status::NoDevice;
+}
+
+GpuColliderStats GpuCollider::stats() const {
+    if (m_state == nullptr) return GpuColliderStats{};
+    GpuColliderStats s = m_state->stats;
+    s.host_heap_high_water = m_state->heap.highWater();
+    s.host_heap_failures = m_state->heap.failures();
+    return s;
+}
+
+} // namespace flak

@@ -1,0 +1,66 @@
+// flak — private: the Vulkan entry points the GPU collider uses, loaded from the host's
+// vkGetInstanceProcAddr (flak links no loader: a game without Vulkan still links and runs).
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+namespace flak::gpu {
+
+#define FLAK_VK_INSTANCE_FUNCTIONS(X)                                                                        \
+    X(vkGetDeviceProcAddr)                                                                                   \
+    X(vkGetPhysicalDeviceProperties)                                                                         \
+    X(vkGetPhysicalDeviceFeatures)                                                                           \
+    X(vkGetPhysicalDeviceMemoryProperties)                                                                   \
+    X(vkGetPhysicalDeviceQueueFamilyProperties)
+
+#define FLAK_VK_DEVICE_FUNCTIONS(X)                                                                          \
+    X(vkGetDeviceQueue)                                                                                      \
+    X(vkCreateBuffer)                                                                                        \
+    X(vkDestroyBuffer)                                                                                       \
+    X(vkGetBufferMemoryRequirements)                                                                         \
+    X(vkAllocateMemory)                                                                                      \
+    X(vkFreeMemory)                                                                                          \
+    X(vkBindBufferMemory)                                                                                    \
+    X(vkMapMemory)                                                                                           \
+    X(vkUnmapMemory)                                                                                         \
+    X(vkCreateShaderModule)                                                                                  \
+    X(vkDestroyShaderModule)                                                                                 \
+    X(vkCreateDescriptorSetLayout)                                                                           \
+    X(vkDestroyDescriptorSetLayout)                                                                          \
+    X(vkCreatePipelineLayout)                                                                                \
+    X(vkDestroyPipelineLayout)                                                                               \
+    X(vkCreateComputePipelines)                                                                              \
+    X(vkDestroyPipeline)                                                                                     \
+    X(vkCreateDescriptorPool)                                                                                \
+    X(vkDestroyDescriptorPool)                                                                               \
+    X(vkAllocateDescriptorSets)                                                                              \
+    X(vkUpdateDescriptorSets)                                                                                \
+    X(vkCreateCommandPool)                                                                                   \
+    X(vkDestroyCommandPool)                                                                                  \
+    X(vkAllocateCommandBuffers)                                                                              \
+    X(vkResetCommandBuffer)                                                                                  \
+    X(vkBeginCommandBuffer)                                                                                  \
+    X(vkEndCommandBuffer)                                                                                    \
+    X(vkCmdBindPipeline)                                                                                     \
+    X(vkCmdBindDescriptorSets)                                                                               \
+    X(vkCmdDispatchIndirect)                                                                                 \
+    X(vkCmdPipelineBarrier)                                                                                  \
+    X(vkCmdCopyBuffer)                                                                                       \
+    X(vkCreateFence)                                                                                         \
+    X(vkDestroyFence)                                                                                        \
+    X(vkResetFences)                                                                                         \
+    X(vkWaitForFences)                                                                                       \
+    X(vkGetFenceStatus)                                                                                      \
+    X(vkQueueSubmit)
+
+#define FLAK_VK_DECLARE(name) PFN_##name name = nullptr;
+
+/// The loaded entry points (null until loaded).
+struct VkFunctions {
+    FLAK_VK_INSTANCE_FUNCTIONS(FLAK_VK_DECLARE)
+    FLAK_VK_DEVICE_FUNCTIONS(FLAK_VK_DECLARE)
+};
+
+#undef FLAK_VK_DECLARE
+
+} // namespace flak::gpu

@@ -1,0 +1,101 @@
+// flak — the GPU triangle-pair pipeline's buffer layouts and constants, in ONE place, valid both
+// as GLSL (included by shaders/*.comp with GL_GOOGLE_include_directive) and as C++17 (included by
+// runtime/src/gpu). std430 rules on the GLSL side; the C++ side checks every size and offset.
+// Only scalars and 32-bit words: no vec3 (whose std430 alignment is 16) so both sides agree by
+// construction.
+#ifndef FLAK_GPU_LAYOUT_H
+#define FLAK_GPU_LAYOUT_H
+
+#ifdef __cplusplus
+#include <cstddef>
+#include <cstdint>
+#define FLAK_GPU_UINT std::uint32_t
+#define FLAK_GPU_CONST(type, name, value) constexpr type name = value
+namespace flak::gpu {
+#else
+#define FLAK_GPU_UINT uint
+#define FLAK_GPU_CONST(type, name, value) const type name = value
+#endif
+
+// Threads per workgroup of the pair shader (x); the dispatch is 2D: y rows of kGpuRowGroups groups.
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuLocalSize, 64u);
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuRowGroups, 32768u);
+// Bits of tri_tri.cpp's kMinSinSq = 2.5e-3f (the sliver guard), passed as bits so that no decimal
+// to float conversion (GLSL front ends go through double: two roundings) can change it.
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuMinSinSqBits, 0x3B23D70Au);
+// Batch modes (GpuParams::flags).
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuFlagAnyContact, 1u); // per-job flag only, no pair records
+// B triangles one invocation tests against its A triangle (the A triangle, the job and the
+// rectangle are fetched once per invocation, not once per pair).
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuPairsPerInvocation, 8u);
+// Floats per triangle in the mesh buffer: three vertices xyz, leaf (triangle id) order.
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuFloatsPerTriangle, 9u);
+
+/// One job of a batch (64 bytes): mesh A's triangles against mesh B's mapped into A's frame by
+/// x' = rotation * x + translation (columns c0, c1, c2 as flak::Mat33), the CPU's transformPoint.
+struct GpuJob {
+    float c0x, c0y, c0z, c1x, c1y, c1z, c2x, c2y, c2z; ///< rotation columns
+    float tx, ty, tz;                                  ///< translation
+    FLAK_GPU_UINT base_a;                              ///< first triangle of mesh A in the mesh buffer
+    FLAK_GPU_UINT base_b;                              ///< first triangle of mesh B in the mesh buffer
+    FLAK_GPU_UINT reserved0;
+    FLAK_GPU_UINT reserved1;
+};
+
+/// One rectangle of triangle pairs (32 bytes): triangles a_first .. a_first + a_count - 1 of job
+/// `job`'s mesh A against b_first .. b_first + b_count - 1 of its mesh B. Brute force: one
+/// rectangle per job covering both meshes; candidate mode: one per candidate leaf pair.
+/// `pair_begin` is the exclusive prefix sum of the rectangles' invocation counts,
+/// a_count * ceil(b_count / kGpuPairsPerInvocation) (the name stays: an invocation is a run of
+/// up to kGpuPairsPerInvocation pairs sharing their A triangle).
+struct GpuRect {
+    FLAK_GPU_UINT job;
+    FLAK_GPU_UINT a_first;
+    FLAK_GPU_UINT a_count;
+    FLAK_GPU_UINT b_first;
+    FLAK_GPU_UINT b_count;
+    FLAK_GPU_UINT pair_begin;
+    FLAK_GPU_UINT reserved0;
+    FLAK_GPU_UINT reserved1;
+};
+
+/// Head of the output buffer (16 bytes), followed by `capacity` GpuPairRecord.
+struct GpuOutHeader {
+    FLAK_GPU_UINT count;    ///< pairs found (may exceed capacity: records past it are not written)
+    FLAK_GPU_UINT overflow; ///< 1 when count > capacity
+    FLAK_GPU_UINT reserved0;
+    FLAK_GPU_UINT reserved1;
+};
+
+/// One colliding triangle pair (16 bytes), unordered (atomic compaction).
+struct GpuPairRecord {
+    FLAK_GPU_UINT job; ///< index of the job in the batch
+    FLAK_GPU_UINT a;   ///< triangle id in mesh A
+    FLAK_GPU_UINT b;   ///< triangle id in mesh B
+    FLAK_GPU_UINT reserved;
+};
+
+/// Batch parameters (16 bytes), a small storage buffer written by the host before each submit
+/// (not push constants: the command buffers are recorded once at init and only resubmitted).
+struct GpuParams {
+    FLAK_GPU_UINT rect_count;  ///< rectangles in the batch
+    FLAK_GPU_UINT total_pairs; ///< invocations doing work (sum of the rectangles' invocation counts)
+    FLAK_GPU_UINT capacity;    ///< GpuPairRecord slots after the header
+    FLAK_GPU_UINT flags;       ///< kGpuFlag*
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(GpuJob) == 64 && offsetof(GpuJob, tx) == 36 && offsetof(GpuJob, base_a) == 48 &&
+                  offsetof(GpuJob, base_b) == 52,
+              "GpuJob layout (std430)");
+static_assert(sizeof(GpuRect) == 32 && offsetof(GpuRect, b_first) == 12 &&
+                  offsetof(GpuRect, pair_begin) == 20,
+              "GpuRect layout (std430)");
+static_assert(sizeof(GpuOutHeader) == 16 && offsetof(GpuOutHeader, overflow) == 4, "GpuOutHeader layout");
+static_assert(sizeof(GpuPairRecord) == 16 && offsetof(GpuPairRecord, b) == 8, "GpuPairRecord layout");
+static_assert(sizeof(GpuParams) == 16 && offsetof(GpuParams, flags) == 12, "GpuParams layout");
+} // namespace flak::gpu
+#endif
+
+#undef FLAK_GPU_CONST
+#endif // FLAK_GPU_LAYOUT_H

@@ -1,0 +1,421 @@
+#version 450
+// flak — triangle pairs of mesh-mesh jobs on the GPU: the CPU kernel of runtime/src/geom/tri_tri.cpp
+// (Guigue & Devillers 2003 with the double-precision plane sides of slivers, the 2D coplanar test
+// and the zero-area edge test through segmentTriangle: Moller & Trumbore 1997 settled in double),
+// operation for operation, so that every pair gets the very boolean triTriOverlap gives.
+// Rules that make the results bit-identical:
+// - every float and double value is `precise` (SPIR-V NoContraction): no FMA contraction, no
+//   reassociation; dot and cross are spelled out in the CPU's order ((x*x + y*y) + z*z);
+//   add, sub, mul and conversions are correctly rounded in Vulkan;
+// - the plane-side values are only ever used through their signs, so they are kept as sign codes
+//   (1 > 0, -1 < 0, 0 == 0, 2 NaN) rather than floats: the CPU's signCarrying() makes a denormal
+//   float out of a tiny double, which a device that flushes denormals would read as 0;
+// - non-finite input is rejected up front with bit tests (the CPU answers false for it) instead of
+//   relying on isnan/isinf, which a driver may fold away;
+// - the constant kMinSinSq is given as bits (flak_gpu_layout.h).
+// Needs shaderFloat64 (the sliver and zero-area paths are double on the CPU).
+#extension GL_GOOGLE_include_directive : require
+
+#include "flak_gpu_layout.h"
+
+layout(local_size_x = 64, local_size_y = 1, local_size_z = 1) in;
+
+layout(std430, set = 0, binding = 0) readonly buffer MeshTriangles { float tri_floats[]; };
+layout(std430, set = 0, binding = 1) readonly buffer Jobs { GpuJob jobs[]; };
+layout(std430, set = 0, binding = 2) readonly buffer Rects { GpuRect rects[]; };
+layout(std430, set = 0, binding = 3) buffer Out {
+    GpuOutHeader head;
+    GpuPairRecord records[];
+};
+layout(std430, set = 0, binding = 4) buffer AnyFlags { uint any_flags[]; };
+layout(std430, set = 0, binding = 5) readonly buffer Params { GpuParams pc; };
+
+const int kDisjoint = 0;
+const int kCrossing = 1;
+const int kCoplanar = 2;
+const int kDegenerate = 3;
+
+bool finiteF(float f) { return (floatBitsToUint(f) & 0x7F800000u) != 0x7F800000u; }
+bool finite3(vec3 v) { return finiteF(v.x) && finiteF(v.y) && finiteF(v.z); }
+
+precise float dot3(vec3 a, vec3 b) {
+    precise float r = a.x * b.x + a.y * b.y;
+    r = r + a.z * b.z;
+    return r;
+}
+precise vec3 cross3(vec3 a, vec3 b) {
+    precise vec3 r;
+    r.x = a.y * b.z - a.z * b.y;
+    r.y = a.z * b.x - a.x * b.z;
+    r.z = a.x * b.y - a.y * b.x;
+    return r;
+}
+precise vec3 sub3(vec3 a, vec3 b) {
+    precise vec3 r;
+    r.x = a.x - b.x;
+    r.y = a.y - b.y;
+    r.z = a.z - b.z;
+    return r;
+}
+precise double ddot(dvec3 a, dvec3 b) {
+    precise double r = a.x * b.x + a.y * b.y;
+    r = r + a.z * b.z;
+    return r;
+}
+precise dvec3 dcross(dvec3 a, dvec3 b) {
+    precise dvec3 r;
+    r.x = a.y * b.z - a.z * b.y;
+    r.y = a.z * b.x - a.x * b.z;
+    r.z = a.x * b.y - a.y * b.x;
+    return r;
+}
+precise dvec3 dsub(dvec3 a, dvec3 b) {
+    precise dvec3 r;
+    r.x = a.x - b.x;
+    r.y = a.y - b.y;
+    r.z = a.z - b.z;
+    return r;
+}
+
+int signF(float d) { return d > 0.0 ? 1 : (d < 0.0 ? -1 : (d == 0.0 ? 0 : 2)); }
+int signD(double d) { return d > 0.0lf ? 1 : (d < 0.0lf ? -1 : (d == 0.0lf ? 0 : 2)); }
+bool pos(int s) { return s == 1; }
+bool neg(int s) { return s == -1; }
+bool sameSide(int a, int b, int c) { return (pos(a) && pos(b) && pos(c)) || (neg(a) && neg(b) && neg(c)); }
+
+// wellConditioned of tri_tri.cpp: lengthSq(n) > kMinSinSq * (lengthSq(e1) * lengthSq(e2)).
+bool wellConditioned(vec3 e1, vec3 e2, vec3 n) {
+    precise float l1 = dot3(e1, e1);
+    precise float l2 = dot3(e2, e2);
+    precise float ln = dot3(n, n);
+    precise float rhs = uintBitsToFloat(kGpuMinSinSqBits) * (l1 * l2);
+    return ln > rhs;
+}
+
+// planeSidesDouble: plane through o with normal (p - o) x (q - o) in double; signs of x, y, z and
+// the normal scaled to float (n / max |n_i|, zero when n is exactly zero).
+void planeSidesDouble(vec3 o, vec3 p, vec3 q, vec3 x, vec3 y, vec3 z, out vec3 out_n, out int sx, out int sy,
+                      out int sz) {
+    precise dvec3 O = dvec3(o);
+    precise dvec3 n = dcross(dsub(dvec3(p), O), dsub(dvec3(q), O));
+    sx = signD(ddot(dsub(dvec3(x), O), n));
+    sy = signD(ddot(dsub(dvec3(y), O), n));
+    sz = signD(ddot(dsub(dvec3(z), O), n));
+    // std::fmax(a, b) returns the other operand when one is NaN.
+    precise double ax = abs(n.x), ay = abs(n.y), az = abs(n.z);
+    precise double myz = isnan(ay) ? az : (isnan(az) ? ay : max(ay, az));
+    precise double m = isnan(ax) ? myz : (isnan(myz) ? ax : max(ax, myz));
+    if (m > 0.0lf) {
+        precise double nx = n.x / m, ny = n.y / m, nz = n.z / m;
+        out_n = vec3(float(nx), float(ny), float(nz));
+    } else {
+        out_n = vec3(0.0);
+    }
+}
+
+// ---- coplanar pairs: 2D separating axes (tri_tri.cpp coplanarOverlap) ----
+precise float orient2d(vec2 a, vec2 b, vec2 c) {
+    precise float l = (a.x - c.x) * (b.y - c.y);
+    precise float r = (a.y - c.y) * (b.x - c.x);
+    return l - r;
+}
+
+bool separatedByEdgesOf(vec2 t0, vec2 t1, vec2 t2, vec2 o0, vec2 o1, vec2 o2) {
+    precise float area = orient2d(t0, t1, t2);
+    for (int i = 0; i < 3; ++i) {
+        vec2 e0 = i == 0 ? t0 : (i == 1 ? t1 : t2);
+        vec2 e1 = i == 0 ? t1 : (i == 1 ? t2 : t0);
+        precise float s0 = orient2d(e0, e1, o0);
+        precise float s1 = orient2d(e0, e1, o1);
+        precise float s2 = orient2d(e0, e1, o2);
+        bool outside_neg = s0 < 0.0 && s1 < 0.0 && s2 < 0.0;
+        bool outside_pos = s0 > 0.0 && s1 > 0.0 && s2 > 0.0;
+        if (area > 0.0 ? outside_neg : (area < 0.0 ? outside_pos : (outside_neg || outside_pos))) return true;
+    }
+    return false;
+}
+
+bool boxesDisjoint(vec2 t0, vec2 t1, vec2 t2, vec2 o0, vec2 o1, vec2 o2) {
+    float tlo_x = t0.x, thi_x = t0.x, tlo_y = t0.y, thi_y = t0.y;
+    float olo_x = o0.x, ohi_x = o0.x, olo_y = o0.y, ohi_y = o0.y;
+    for (int i = 1; i < 3; ++i) {
+        vec2 t = i == 1 ? t1 : t2;
+        vec2 o = i == 1 ? o1 : o2;
+        tlo_x = t.x < tlo_x ? t.x : tlo_x;
+        thi_x = t.x > thi_x ? t.x : thi_x;
+        tlo_y = t.y < tlo_y ? t.y : tlo_y;
+        thi_y = t.y > thi_y ? t.y : thi_y;
+        olo_x = o.x < olo_x ? o.x : olo_x;
+        ohi_x = o.x > ohi_x ? o.x : ohi_x;
+        olo_y = o.y < olo_y ? o.y : olo_y;
+        ohi_y = o.y > ohi_y ? o.y : ohi_y;
+    }
+    return thi_x < olo_x || ohi_x < tlo_x || thi_y < olo_y || ohi_y < tlo_y;
+}
+
+vec2 project(vec3 v, int i, int j) { return vec2(v[i], v[j]); }
+
+bool coplanarOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 n1) {
+    // largestAxis: ax >= ay ? (ax >= az ? 0 : 2) : (ay >= az ? 1 : 2)
+    float ax = abs(n1.x), ay = abs(n1.y), az = abs(n1.z);
+    int k = ax >= ay ? (ax >= az ? 0 : 2) : (ay >= az ? 1 : 2);
+    int i = k == 2 ? 0 : k + 1;
+    int j = i == 2 ? 0 : i + 1;
+    vec2 a0 = project(p1, i, j), a1 = project(q1, i, j), a2 = project(r1, i, j);
+    vec2 b0 = project(p2, i, j), b1 = project(q2, i, j), b2 = project(r2, i, j);
+    return !boxesDisjoint(a0, a1, a2, b0, b1, b2) && !separatedByEdgesOf(a0, a1, a2, b0, b1, b2) &&
+           !separatedByEdgesOf(b0, b1, b2, a0, a1, a2);
+}
+
+// ---- zero-area triangles: segmentTriangle (segment_triangle.cpp), the boolean only ----
+// settleInDouble with require_inside: the crossing of the line with the plane, inside the closed
+// triangle, at t in [0, 1].
+bool settleInDouble(vec3 o, vec3 dir, vec3 a, vec3 b, vec3 c) {
+    precise dvec3 O = dvec3(o);
+    precise dvec3 A = dsub(dvec3(a), O), B = dsub(dvec3(b), O), C = dsub(dvec3(c), O);
+    precise dvec3 d = dvec3(dir);
+    precise dvec3 ab = dsub(B, A), bc = dsub(C, B), ca = dsub(A, C);
+    precise dvec3 n = dcross(ab, dsub(C, A));
+    precise double nn = ddot(n, n), sd = ddot(n, d);
+    precise double t = 0.0lf, wa = -1.0lf, wb = -1.0lf, wc = -1.0lf;
+    if (nn > 0.0lf && sd != 0.0lf) {
+        t = ddot(n, A) / sd;
+        precise dvec3 x;
+        x.x = d.x * t;
+        x.y = d.y * t;
+        x.z = d.z * t;
+        wa = ddot(n, dcross(bc, dsub(x, B)));
+        wb = ddot(n, dcross(ca, dsub(x, C)));
+        wc = ddot(n, dcross(ab, dsub(x, A)));
+    }
+    precise double wsum = wa + wb;
+    wsum = wsum + wc;
+    if (!(wa >= 0.0lf && wb >= 0.0lf && wc >= 0.0lf && wsum > 0.0lf)) return false;
+    return t >= 0.0lf && t <= 1.0lf;
+}
+
+bool segmentTriangle(vec3 p0, vec3 p1, vec3 a, vec3 b, vec3 c) {
+    precise vec3 ab = sub3(b, a), bc = sub3(c, b), ca = sub3(a, c);
+    precise float lab = dot3(ab, ab), lbc = dot3(bc, bc), lca = dot3(ca, ca);
+    vec3 v0 = a;
+    precise vec3 e1 = ab;
+    precise vec3 e2 = -ca;
+    if (!(lbc >= lab && lbc >= lca)) {
+        if (lca >= lab) {
+            v0 = b;
+            e1 = bc;
+            e2 = -ab;
+        } else {
+            v0 = c;
+            e1 = ca;
+            e2 = -bc;
+        }
+    }
+    precise vec3 dir = sub3(p1, p0);
+    precise vec3 pvec = cross3(dir, e2);
+    precise float det = dot3(e1, pvec);
+    if (det == 0.0) return false;
+    precise vec3 tvec = sub3(p0, v0);
+    precise float u = dot3(tvec, pvec);
+    if (det > 0.0 ? (u < 0.0 || u > det) : (u > 0.0 || u < det)) return false;
+    precise vec3 qvec = cross3(tvec, e1);
+    precise float v = dot3(dir, qvec);
+    precise float uv = u + v;
+    if (det > 0.0 ? (v < 0.0 || uv > det) : (v > 0.0 || uv < det)) return false;
+    // (the CPU's finiteness check here always passes: non-finite pairs never reach this point)
+    return settleInDouble(p0, dir, a, b, c);
+}
+
+bool edgesCrossTriangle(vec3 s0, vec3 s1, vec3 s2, vec3 a, vec3 b, vec3 c) {
+    return segmentTriangle(s0, s1, a, b, c) || segmentTriangle(s1, s2, a, b, c) || segmentTriangle(s2, s0, a, b, c);
+}
+
+// ---- Guigue & Devillers: canonical permutations and CHECK_MIN_MAX ----
+bool checkMinMax(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
+    precise vec3 v1 = sub3(p2, q1);
+    precise vec3 v2 = sub3(p1, q1);
+    precise vec3 n = cross3(v1, v2);
+    v1 = sub3(q2, q1);
+    if (dot3(v1, n) > 0.0) return false;
+    v1 = sub3(p2, p1);
+    v2 = sub3(r1, p1);
+    n = cross3(v1, v2);
+    v1 = sub3(r2, p1);
+    return !(dot3(v1, n) > 0.0);
+}
+
+int triTri3d(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp2, int dq2, int dr2) {
+    bool swap1 = false;
+    int perm = 0; // 0: (p2, q2, r2), 1: (q2, r2, p2), 2: (r2, p2, q2)
+    if (pos(dp2)) {
+        if (pos(dq2)) { swap1 = true; perm = 2; }
+        else if (pos(dr2)) { swap1 = true; perm = 1; }
+        else { swap1 = false; perm = 0; }
+    } else if (neg(dp2)) {
+        if (neg(dq2)) { swap1 = false; perm = 2; }
+        else if (neg(dr2)) { swap1 = false; perm = 1; }
+        else { swap1 = true; perm = 0; }
+    } else if (neg(dq2)) {
+        if (pos(dr2) || dr2 == 0) { swap1 = true; perm = 1; }
+        else { swap1 = false; perm = 0; }
+    } else if (pos(dq2)) {
+        if (pos(dr2)) { swap1 = true; perm = 0; }
+        else { swap1 = false; perm = 1; }
+    } else if (pos(dr2)) {
+        swap1 = false; perm = 2;
+    } else if (neg(dr2)) {
+        swap1 = true; perm = 2;
+    } else {
+        return kCoplanar;
+    }
+    vec3 b = swap1 ? r1 : q1;
+    vec3 c = swap1 ? q1 : r1;
+    vec3 x = perm == 0 ? p2 : (perm == 1 ? q2 : r2);
+    vec3 y = perm == 0 ? q2 : (perm == 1 ? r2 : p2);
+    vec3 z = perm == 0 ? r2 : (perm == 1 ? p2 : q2);
+    return checkMinMax(p1, b, c, x, y, z) ? kCrossing : kDisjoint;
+}
+
+bool isZero(vec3 v) { return v.x == 0.0 && v.y == 0.0 && v.z == 0.0; }
+
+int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 n1, vec3 n2, int dp1, int dq1,
+                        int dr1, int dp2, int dq2, int dr2) {
+    bool flat1 = isZero(n1), flat2 = isZero(n2);
+    if (flat1 || flat2) {
+        if (flat1 && flat2) return kDisjoint;
+        bool hit = flat2 ? edgesCrossTriangle(p2, q2, r2, p1, q1, r1) : edgesCrossTriangle(p1, q1, r1, p2, q2, r2);
+        return hit ? kDegenerate : kDisjoint;
+    }
+    // use(u, v, w, swap2): (a, b, c) = (u, v, w); triangle 2 as (p2, q2, r2) or (p2, r2, q2).
+    int perm = 0; // 0: (p1, q1, r1), 1: (q1, r1, p1), 2: (r1, p1, q1)
+    bool swap2 = false;
+    bool coplanar = false;
+    if (pos(dp1)) {
+        if (pos(dq1)) { perm = 2; swap2 = true; }
+        else if (pos(dr1)) { perm = 1; swap2 = true; }
+        else { perm = 0; swap2 = false; }
+    } else if (neg(dp1)) {
+        if (neg(dq1)) { perm = 2; swap2 = false; }
+        else if (neg(dr1)) { perm = 1; swap2 = false; }
+        else { perm = 0; swap2 = true; }
+    } else if (neg(dq1)) {
+        if (pos(dr1) || dr1 == 0) { perm = 1; swap2 = true; }
+        else { perm = 0; swap2 = false; }
+    } else if (pos(dq1)) {
+        if (pos(dr1)) { perm = 0; swap2 = true; }
+        else { perm = 1; swap2 = false; }
+    } else if (pos(dr1)) {
+        perm = 2; swap2 = false;
+    } else if (neg(dr1)) {
+        perm = 2; swap2 = true;
+    } else {
+        coplanar = true;
+    }
+    int result;
+    if (coplanar) {
+        result = kCoplanar;
+    } else {
+        vec3 a = perm == 0 ? p1 : (perm == 1 ? q1 : r1);
+        vec3 b = perm == 0 ? q1 : (perm == 1 ? r1 : p1);
+        vec3 c = perm == 0 ? r1 : (perm == 1 ? p1 : q1);
+        vec3 y = swap2 ? r2 : q2;
+        vec3 z = swap2 ? q2 : r2;
+        int dy = swap2 ? dr2 : dq2;
+        int dz = swap2 ? dq2 : dr2;
+        result = triTri3d(a, b, c, p2, y, z, dp2, dy, dz);
+    }
+    if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return kDisjoint;
+    return result;
+}
+
+// classify / classifySlow of tri_tri.cpp: each plane in float when well-conditioned, else in
+// double (the fast and slow CPU paths compute the very same values for a well-conditioned plane).
+bool triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
+    if (!(finite3(p1) && finite3(q1) && finite3(r1) && finite3(p2) && finite3(q2) && finite3(r2))) return false;
+    precise vec3 v1, v2, n1, n2;
+    int dp1, dq1, dr1, dp2, dq2, dr2;
+    v1 = sub3(p2, r2);
+    v2 = sub3(q2, r2);
+    n2 = cross3(v1, v2);
+    if (wellConditioned(v1, v2, n2)) {
+        dp1 = signF(dot3(sub3(p1, r2), n2));
+        dq1 = signF(dot3(sub3(q1, r2), n2));
+        dr1 = signF(dot3(sub3(r1, r2), n2));
+    } else {
+        planeSidesDouble(r2, p2, q2, p1, q1, r1, n2, dp1, dq1, dr1);
+    }
+    if (sameSide(dp1, dq1, dr1)) return false;
+    v1 = sub3(q1, p1);
+    v2 = sub3(r1, p1);
+    n1 = cross3(v1, v2);
+    if (wellConditioned(v1, v2, n1)) {
+        dp2 = signF(dot3(sub3(p2, r1), n1));
+        dq2 = signF(dot3(sub3(q2, r1), n1));
+        dr2 = signF(dot3(sub3(r2, r1), n1));
+    } else {
+        planeSidesDouble(p1, q1, r1, p2, q2, r2, n1, dp2, dq2, dr2);
+    }
+    if (sameSide(dp2, dq2, dr2)) return false;
+    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2) != kDisjoint;
+}
+
+vec3 vertexAt(uint tri, uint k) {
+    uint o = tri * kGpuFloatsPerTriangle + k * 3u;
+    return vec3(tri_floats[o], tri_floats[o + 1u], tri_floats[o + 2u]);
+}
+
+// transformPoint: (c0 * x + c1 * y) + c2 * z, then + translation (Mat33 mul and f4MulColumns).
+precise vec3 transformPoint(GpuJob j, vec3 p) {
+    precise vec3 r;
+    r.x = j.c0x * p.x + j.c1x * p.y;
+    r.x = r.x + j.c2x * p.z;
+    r.y = j.c0y * p.x + j.c1y * p.y;
+    r.y = r.y + j.c2y * p.z;
+    r.z = j.c0z * p.x + j.c1z * p.y;
+    r.z = r.z + j.c2z * p.z;
+    r.x = r.x + j.tx;
+    r.y = r.y + j.ty;
+    r.z = r.z + j.tz;
+    return r;
+}
+
+void main() {
+    uint g = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * (kGpuRowGroups * kGpuLocalSize);
+    if (g >= pc.total_pairs) return;
+    // The rectangle holding invocation g: the last one with pair_begin <= g.
+    uint lo = 0u, hi = pc.rect_count - 1u;
+    while (lo < hi) {
+        uint mid = (lo + hi + 1u) >> 1;
+        if (rects[mid].pair_begin <= g) lo = mid; else hi = mid - 1u;
+    }
+    GpuRect rect = rects[lo];
+    // Invocation g tests A triangle ta against B triangles tb0 .. tb_end - 1 (one run of a row).
+    uint runs = (rect.b_count + kGpuPairsPerInvocation - 1u) / kGpuPairsPerInvocation;
+    uint local = g - rect.pair_begin;
+    uint ta = rect.a_first + local / runs;
+    uint tb0 = rect.b_first + (local % runs) * kGpuPairsPerInvocation;
+    uint tb_end = min(tb0 + kGpuPairsPerInvocation, rect.b_first + rect.b_count);
+    bool any_mode = (pc.flags & kGpuFlagAnyContact) != 0u;
+    if (any_mode && any_flags[rect.job] != 0u) return;
+    GpuJob job = jobs[rect.job];
+    vec3 p1 = vertexAt(job.base_a + ta, 0u), q1 = vertexAt(job.base_a + ta, 1u), r1 = vertexAt(job.base_a + ta, 2u);
+    for (uint tb = tb0; tb < tb_end; ++tb) {
+        vec3 p2 = transformPoint(job, vertexAt(job.base_b + tb, 0u));
+        vec3 q2 = transformPoint(job, vertexAt(job.base_b + tb, 1u));
+        vec3 r2 = transformPoint(job, vertexAt(job.base_b + tb, 2u));
+        if (!triTriOverlap(p1, q1, r1, p2, q2, r2)) continue;
+        if (any_mode) {
+            atomicOr(any_flags[rect.job], 1u);
+            return;
+        }
+        uint slot = atomicAdd(head.count, 1u);
+        if (slot < pc.capacity) {
+            records[slot].job = rect.job;
+            records[slot].a = ta;
+            records[slot].b = tb;
+            records[slot].reserved = 0u;
+        } else {
+            atomicOr(head.overflow, 1u);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+// The GPU collider on real meshes (generated icosphere, torus, terrain, slivers, floor, and the
+// assimp Wuson when installed) in both modes against meshMeshPairs; overflow; any-contact;
+// double buffering and the asynchronous submit / poll / collect cycle.
+#include "gpu_harness.h"
+
+namespace flak::test {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x6B0C011Dull;
+
+GpuColliderConfig meshConfig() {
+    GpuColliderConfig config;
+    config.max_meshes = 16;
+    config.max_triangles = 1u << 18;
+    config.max_jobs = 256;
+    config.max_leaf_pairs = 1u << 18;
+    config.max_pairs = 1u << 20;
+    return config;
+}
+
+// Jobs over every ordered mesh pair, B placed so that it touches A (a point on a triangle of A
+// mapped onto a point on a triangle of B, random rotation): many contacts, many near misses.
+std::vector<GpuJobDesc> meshJobs(const std::vector<GpuMeshId>& ids, int per_pair, std::uint64_t seed) {
+    const auto& meshes = queryMeshes();
+    std::vector<GpuJobDesc> jobs;
+    std::uint64_t index = 0;
+    for (std::size_t i = 0; i < meshes.size(); ++i)
+        for (std::size_t k = 0; k < meshes.size(); ++k)
+            for (int r = 0; r < per_pair; ++r) {
+                SplitMix64 rng = caseRng(seed, ++index);
+                const BakedMesh& a = *meshes[i];
+                const BakedMesh& b = *meshes[k];
+                GpuJobDesc job;
+                job.a = ids[i];
+                job.b = ids[k];
+                randomTransform(rng, 0.0f, job.b_to_a);
+                Vec3 pa, pb, mb;
+                pointOnTriangle(a, static_cast<std::uint32_t>(rng.next() % a.tris.size()), rng, pa);
+                pointOnTriangle(b, static_cast<std::uint32_t>(rng.next() % b.tris.size()), rng, pb);
+                transformVector(job.b_to_a, pb, mb);
+                sub(pa, mb, job.b_to_a.translation);
+                if (r == per_pair - 1) setIdentity(job.b_to_a); // coincident meshes: shared everything
+                jobs.push_back(job);
+            }
+    return jobs;
+}
+
+std::vector<GpuMeshId> uploadAll(GpuCollider& collider) {
+    std::vector<GpuMeshId> ids;
+    for (const auto& m : queryMeshes()) {
+        GpuMeshId id;
+        EXPECT_EQ(collider.uploadMesh(m->blob, id), Status::Ok) << m->name;
+        ids.push_back(id);
+    }
+    return ids;
+}
+
+std::vector<GpuPair> cpuPairs(const std::vector<GpuJobDesc>& jobs) {
+    const auto& meshes = queryMeshes();
+    std::vector<GpuPair> out;
+    for (std::uint32_t j = 0; j < jobs.size(); ++j)
+        walkPairs(*meshes[jobs[j].a.index], *meshes[jobs[j].b.index], jobs[j].b_to_a, j, out);
+    std::sort(out.begin(), out.end(), pairLess);
+    return out;
+}
+
+TEST_F(GpuTest, RealMeshesCandidateModeEqualsCpuWalk) {
+    GpuCollider& collider = makeCollider(meshConfig());
+    const std::vector<GpuMeshId> ids = uploadAll(collider);
+    const std::vector<GpuJobDesc> jobs = meshJobs(ids, 3, kSeed);
+    const std::vector<GpuPair> expect = cpuPairs(jobs);
+    const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::Candidates);
+    EXPECT_GT(expect.size(), 1000u);
+    ASSERT_EQ(got.size(), expect.size());
+    EXPECT_TRUE(got == expect);
+    std::printf("real meshes, candidate mode: %zu jobs, %zu pairs, GPU == CPU\n", jobs.size(), got.size());
+}
+
+TEST_F(GpuTest, RealMeshesBruteForceEqualsCpuBruteForce) {
+    // Brute force on the smaller meshes (n x m), against triTriOverlap over all pairs and the walk.
+    GpuCollider& collider = makeCollider(meshConfig());
+    const std::vector<GpuMeshId> ids = uploadAll(collider);
+    const auto& meshes = queryMeshes();
+    std::vector<GpuJobDesc> jobs;
+    for (const GpuJobDesc& job : meshJobs(ids, 3, kSeed + 1))
+        if (meshes[job.a.index]->tris.size() * meshes[job.b.index]->tris.size() <= 400000u)
+            jobs.push_back(job);
+    ASSERT_FALSE(jobs.empty());
+    std::vector<GpuPair> brute;
+    for (std::uint32_t j = 0; j < jobs.size(); ++j)
+        bruteForcePairs(*meshes[jobs[j].a.index], *meshes[jobs[j].b.index], jobs[j].b_to_a, j, brute);
+    std::sort(brute.begin(), brute.end(), pairLess);
+    EXPECT_TRUE(brute == cpuPairs(jobs)) << "the CPU walk and CPU brute force disagree";
+    const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::BruteForce);
+    ASSERT_EQ(got.size(), brute.size());
+    EXPECT_TRUE(got == brute);
+    std::printf("real meshes, brute force: %zu jobs, %zu pairs, GPU == CPU\n", jobs.size(), got.size());
+}
+
+TEST_F(GpuTest, OverflowSetsTheFlagCountsAndWritesNothingPastCapacity) {
+    GpuColliderConfig config = meshConfig();
+    const std::vector<GpuPair> expect = [&] {
+        GpuCollider& big = makeCollider(config);
+        const std::vector<GpuMeshId> ids = uploadAll(big);
+        return cpuPairs(meshJobs(ids, 1, kSeed + 2));
+    }();
+    ASSERT_GT(expect.size(), 200u);
+    // Batch capacity smaller than the answer.
+    config.max_pairs = static_cast<std::uint32_t>(expect.size() / 3);
+    GpuCollider& small = makeCollider(config);
+    const std::vector<GpuMeshId> ids = uploadAll(small);
+    const std::vector<GpuJobDesc> jobs = meshJobs(ids, 1, kSeed + 2);
+    GpuTicket ticket;
+    ASSERT_EQ(small.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()),
+                                GpuBatchMode::Candidates, GpuQuery::Pairs, ticket),
+              Status::Ok);
+    // The caller's buffer is larger and fenced with sentinels.
+    std::vector<GpuPair> items(expect.size() + 8, GpuPair{0xDEADu, 0xDEADu, 0xDEADu});
+    GpuPairBuffer out;
+    out.items = items.data();
+    out.capacity = static_cast<std::uint32_t>(expect.size() + 8);
+    EXPECT_EQ(small.collect(ticket, &out, nullptr), Status::BufferFull);
+    EXPECT_EQ(out.count, config.max_pairs);
+    EXPECT_EQ(out.count + out.overflow, expect.size());
+    for (std::uint32_t k = out.count; k < items.size(); ++k) EXPECT_EQ(items[k].job, 0xDEADu);
+    // What came back is a sorted subset of the answer.
+    EXPECT_TRUE(std::is_sorted(items.begin(), items.begin() + out.count, pairLess));
+    EXPECT_TRUE(
+        std::includes(expect.begin(), expect.end(), items.begin(), items.begin() + out.count, pairLess));
+
+    // Caller capacity smaller than the answer: the first pairs in (job, a, b) order.
+    GpuCollider& big = makeCollider(meshConfig());
+    const std::vector<GpuMeshId> ids2 = uploadAll(big);
+    ASSERT_EQ(big.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()), GpuBatchMode::Candidates,
+                              GpuQuery::Pairs, ticket),
+              Status::Ok);
+    std::vector<GpuPair> few(100 + 4, GpuPair{0xBEEFu, 0, 0});
+    GpuPairBuffer small_out;
+    small_out.items = few.data();
+    small_out.capacity = 100;
+    EXPECT_EQ(big.collect(ticket, &small_out, nullptr), Status::BufferFull);
+    EXPECT_EQ(small_out.count, 100u);
+    EXPECT_EQ(small_out.overflow, expect.size() - 100);
+    for (int k = 100; k < 104; ++k) EXPECT_EQ(few[k].job, 0xBEEFu);
+}
+
+TEST_F(GpuTest, AnyContactMatchesCpu) {
+    GpuCollider& collider = makeCollider(meshConfig());
+    const std::vector<GpuMeshId> ids = uploadAll(collider);
+    std::vector<GpuJobDesc> jobs = meshJobs(ids, 2, kSeed + 3);
+    // Some far apart: no contact.
+    for (std::size_t j = 0; j < jobs.size(); j += 3) jobs[j].b_to_a.translation.x += 1000.0f;
+    const auto& meshes = queryMeshes();
+    for (GpuBatchMode mode : {GpuBatchMode::Candidates, GpuBatchMode::BruteForce}) {
+        if (mode == GpuBatchMode::BruteForce) // n x m only on the low-poly pairs
+            jobs.erase(std::remove_if(jobs.begin(), jobs.end(),
+                                      [&](const GpuJobDesc& job) {
+                                          return meshes[job.a.index]->tris.size() *
+                                                     meshes[job.b.index]->tris.size() >
+                                                 400000u;
+                                      }),
+                       jobs.end());
+        GpuTicket ticket;
+        ASSERT_EQ(collider.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()), mode,
+                                       GpuQuery::AnyContact, ticket),
+                  Status::Ok);
+        std::vector<std::uint8_t> any(jobs.size(), 7u);
+        ASSERT_EQ(collider.collect(ticket, nullptr, any.data()), Status::Ok);
+        int hits = 0;
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+            const bool cpu = meshMeshAnyContact(meshes[jobs[j].a.index]->blob, meshes[jobs[j].b.index]->blob,
+                                                jobs[j].b_to_a);
+            EXPECT_EQ(any[j], cpu ? 1u : 0u) << "job " << j;
+            hits += cpu ? 1 : 0;
+        }
+        EXPECT_GT(hits, 0);
+        EXPECT_LT(hits, static_cast<int>(jobs.size()));
+    }
+}
+
+TEST_F(GpuTest, DoubleBufferedSubmitsRunWhileTheCpuWorks) {
+    GpuCollider& collider = makeCollider(meshConfig());
+    const std::vector<GpuMeshId> ids = uploadAll(collider);
+    const std::vector<GpuJobDesc> jobs1 = meshJobs(ids, 1, kSeed + 4);
+    const std::vector<GpuJobDesc> jobs2 = meshJobs(ids, 1, kSeed + 5);
+    GpuTicket t1, t2, t3;
+    ASSERT_EQ(collider.submitBatch(jobs1.data(), static_cast<std::uint32_t>(jobs1.size()),
+                                   GpuBatchMode::Candidates, GpuQuery::Pairs, t1),
+              Status::Ok);
+    ASSERT_EQ(collider.submitBatch(jobs2.data(), static_cast<std::uint32_t>(jobs2.size()),
+                                   GpuBatchMode::Candidates, GpuQuery::Pairs, t2),
+              Status::Ok);
+    // Both buffers busy: a third batch is refused, not queued, and nothing blocks.
+    EXPECT_EQ(collider.submitBatch(jobs1.data(), 1, GpuBatchMode::Candidates, GpuQuery::Pairs, t3),
+              Status::PoolFull);
+    const std::vector<GpuPair> expect1 = cpuPairs(jobs1), expect2 = cpuPairs(jobs2); // CPU work meanwhile
+    const Status p1 = collider.poll(t1);
+    EXPECT_TRUE(p1 == Status::Ok || p1 == Status::NotReady);
+    EXPECT_EQ(collider.wait(t2), Status::Ok);
+    EXPECT_EQ(collider.poll(t2), Status::Ok);
+    std::vector<GpuPair> items(1u << 20);
+    GpuPairBuffer out;
+    out.items = items.data();
+    out.capacity = static_cast<std::uint32_t>(items.size());
+    ASSERT_EQ(collider.collect(t2, &out, nullptr), Status::Ok); // out of order is fine
+    EXPECT_TRUE(std::vector<GpuPair>(items.begin(), items.begin() + out.count) == expect2);
+    // One buffer free again: the next frame's batch goes in while t1 may still run.
+    ASSERT_EQ(collider.submitBatch(jobs2.data(), static_cast<std::uint32_t>(jobs2.size()),
+                                   GpuBatchMode::Candidates, GpuQuery::Pairs, t3),
+              Status::Ok);
+    out.count = 0;
+    ASSERT_EQ(collider.collect(t1, &out, nullptr), Status::Ok);
+    EXPECT_TRUE(std::vector<GpuPair>(items.begin(), items.begin() + out.count) == expect1);
+    out.count = 0;
+    ASSERT_EQ(collider.collect(t3, &out, nullptr), Status::Ok);
+    EXPECT_TRUE(std::vector<GpuPair>(items.begin(), items.begin() + out.count) == expect2);
+    EXPECT_EQ(collider.poll(t3), Status::InvalidArgument); // collected tickets are gone
+    EXPECT_EQ(collider.backend(), GpuBackend::Vulkan);
+    EXPECT_EQ(collider.stats().host_heap_failures, 0u);
+    std::printf("driver host allocations through flak's heap: high water %zu bytes\n",
+                collider.stats().host_heap_high_water);
+}
+
+} // namespace
+} // namespace flak::test

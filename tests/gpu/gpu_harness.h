@@ -1,0 +1,141 @@
+// Test support for runtime/gpu: a headless device with validation on (per test process), a
+// collider over it, and the CPU oracle (triTriOverlap over all pairs / meshMeshPairs), sorted.
+#pragma once
+
+#include "query_meshes.h"
+#include "support/oracle.h"
+
+#include <flak/bvh/mesh_mesh.h>
+#include <flak/geom/tri_tri.h>
+#include <flak/gpu/gpu_collider.h>
+#include <flak/platform/vulkan_headless.h>
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+namespace flak {
+// In flak (GpuPair's namespace) so that std algorithms and gtest find them.
+inline bool operator==(const GpuPair& x, const GpuPair& y) {
+    return x.job == y.job && x.a == y.a && x.b == y.b;
+}
+inline std::ostream& operator<<(std::ostream& os, const GpuPair& p) {
+    return os << "(job " << p.job << ", a " << p.a << ", b " << p.b << ")";
+}
+} // namespace flak
+
+namespace flak::test {
+
+inline bool pairLess(const GpuPair& x, const GpuPair& y) {
+    return std::tie(x.job, x.a, x.b) < std::tie(y.job, y.a, y.b);
+}
+/// A collider with its memory.
+struct ColliderBox {
+    std::vector<unsigned char> storage;
+    GpuCollider collider;
+    Status create_status = Status::Ok;
+
+    ColliderBox(const GpuColliderConfig& config, const GpuDeviceInfo* device) {
+        const std::size_t bytes = GpuCollider::requiredBytes(config);
+        storage.resize(bytes + 16);
+        void* p = storage.data() + ((16 - (reinterpret_cast<std::uintptr_t>(storage.data()) & 15u)) & 15u);
+        create_status = collider.create(config, device, p, bytes);
+    }
+    ~ColliderBox() { collider.destroy(); }
+};
+
+/// Keeps every loaded Mesa Vulkan driver (libvulkan_<name>.so) mapped for the life of the
+/// process. The loader unloads the driver at vkDestroyInstance; under LeakSanitizer the driver's
+/// own static allocations (lavapipe: a few 128-byte blocks) then look leaked, since the globals
+/// that pointed at them are gone, and LSan cannot name (or suppress) a frame of an unloaded module.
+/// An extra reference (dlopen RTLD_NOLOAD) keeps them reachable: no report, no suppression file.
+inline void pinVulkanDrivers() {
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void*) {
+            if (info->dlpi_name != nullptr && std::strstr(info->dlpi_name, "/libvulkan_") != nullptr)
+                (void)dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
+            return 0;
+        },
+        nullptr);
+}
+
+/// Every test gets its own device with the validation layers, and fails on any message.
+class GpuTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        platform::VulkanHeadlessOptions options;
+        options.validation = true;
+        const Status s = vulkan.create(options);
+        ASSERT_EQ(s, Status::Ok) << vulkan.error();
+        pinVulkanDrivers();
+        device = vulkan.deviceInfo();
+    }
+    void TearDown() override {
+        boxes.clear();
+        vulkan.destroy();
+        EXPECT_EQ(vulkan.validationErrors(), 0u);
+        EXPECT_EQ(vulkan.validationWarnings(), 0u);
+        for (const std::string& m : vulkan.validationMessages()) ADD_FAILURE() << "validation: " << m;
+    }
+    GpuCollider& makeCollider(const GpuColliderConfig& config, Status expect = Status::Ok) {
+        boxes.push_back(std::make_unique<ColliderBox>(config, &device));
+        EXPECT_EQ(boxes.back()->create_status, expect) << statusName(boxes.back()->create_status);
+        return boxes.back()->collider;
+    }
+
+    platform::VulkanHeadless vulkan;
+    GpuDeviceInfo device;
+    std::vector<std::unique_ptr<ColliderBox>> boxes;
+};
+
+/// The CPU's pairs of one job by brute force: triTriOverlap(A triangle, B triangle mapped by
+/// transformPoint), the oracle meshMeshPairs is checked against.
+inline void bruteForcePairs(const BakedMesh& a, const BakedMesh& b, const Transform& b_to_a,
+                            std::uint32_t job, std::vector<GpuPair>& out) {
+    std::vector<std::array<Vec3, 3>> tb(b.tris.size());
+    for (std::size_t k = 0; k < b.tris.size(); ++k)
+        for (int c = 0; c < 3; ++c) transformPoint(b_to_a, b.tris[k][c], tb[k][c]);
+    for (std::uint32_t i = 0; i < a.tris.size(); ++i)
+        for (std::uint32_t k = 0; k < tb.size(); ++k)
+            if (triTriOverlap(a.tris[i][0], a.tris[i][1], a.tris[i][2], tb[k][0], tb[k][1], tb[k][2]))
+                out.push_back(GpuPair{job, i, k});
+}
+
+/// meshMeshPairs of one job, as GpuPair.
+inline void walkPairs(const BakedMesh& a, const BakedMesh& b, const Transform& b_to_a, std::uint32_t job,
+                      std::vector<GpuPair>& out) {
+    std::vector<TrianglePair> items(a.tris.size() * b.tris.size() + 1);
+    PairBuffer buffer;
+    buffer.items = items.data();
+    buffer.capacity = static_cast<std::uint32_t>(items.size());
+    EXPECT_EQ(meshMeshPairs(a.blob, b.blob, b_to_a, buffer), Status::Ok);
+    for (std::uint32_t k = 0; k < buffer.count; ++k) out.push_back(GpuPair{job, items[k].a, items[k].b});
+}
+
+/// Submits, collects and returns the sorted pairs (collect's order), checking the status.
+inline std::vector<GpuPair> runBatch(GpuCollider& collider, const std::vector<GpuJobDesc>& jobs,
+                                     GpuBatchMode mode, std::uint32_t capacity = 1u << 22,
+                                     Status expect = Status::Ok) {
+    GpuTicket ticket;
+    EXPECT_EQ(collider.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()), mode,
+                                   GpuQuery::Pairs, ticket),
+              Status::Ok);
+    std::vector<GpuPair> items(capacity);
+    GpuPairBuffer out;
+    out.items = items.data();
+    out.capacity = capacity;
+    const Status s = collider.collect(ticket, &out, nullptr);
+    EXPECT_EQ(s, expect) << statusName(s);
+    items.resize(out.count);
+    return items;
+}
+
+} // namespace flak::test

@@ -1,0 +1,247 @@
+// The GPU triangle test against triTriOverlap, pair by pair: random triangles and the adversarial
+// families of tests/geom (coplanar, edge on edge, vertex on face, shared edges and vertices,
+// grazing, slivers and zero-area triangles) at every placement of triangle_families.h, tested n x m
+// (brute force) so every designed pair and every cross pair is compared. Exact equality.
+#include "gpu_harness.h"
+
+#include "support/oracle.h"
+#include "support/triangle_families.h"
+#include "support/triangle_reference.h"
+
+#include "flak_gpu_layout.h"
+
+#include <cstring>
+
+namespace flak::test {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x6B0E5EEDull;
+
+struct TriPair {
+    Tri s, t;
+};
+
+Tri gridTriangle(SplitMix64& rng) {
+    return {gridPoint(rng, 1.0, 8), gridPoint(rng, 1.0, 8), gridPoint(rng, 1.0, 8)};
+}
+
+Vec3 exactPointOn(SplitMix64& rng, const Tri& t, bool on_edge) {
+    int i = static_cast<int>(rng.next() % 17u), j = static_cast<int>(rng.next() % 17u);
+    if (i + j > 16) {
+        i = 16 - i;
+        j = 16 - j;
+    }
+    if (on_edge) {
+        const unsigned e = static_cast<unsigned>(rng.next() % 3u);
+        if (e == 0u)
+            j = 0;
+        else if (e == 1u)
+            i = 0;
+        else
+            j = 16 - i;
+    }
+    return pointOn(t, i, j, 4);
+}
+
+Vec3 offset(const Vec3& p, const Vec3& d, double s) {
+    return vec(p.x + d.x * s, p.y + d.y * s, p.z + d.z * s);
+}
+
+// The pair families of tests/geom/tri_tri_test.cpp (kept in step with it by hand).
+TriPair familyPair(SplitMix64& rng, int family, const Placement& where) {
+    TriPair k;
+    switch (family) {
+    case 0: { // coplanar: an axis plane or a diagonal plane, exactly
+        const int axis = static_cast<int>(rng.next() % 3u), other = (axis + 1) % 3;
+        const unsigned kind = static_cast<unsigned>(rng.next() % (where.offset != 0.0 ? 2u : 3u));
+        const float level = gridCoord(rng, 1.0, 6);
+        Vec3* v[6] = {&k.s.a, &k.s.b, &k.s.c, &k.t.a, &k.t.b, &k.t.c};
+        const double size = rng.u() < 0.5 ? 1.0 : 0.3;
+        for (Vec3* p : v) {
+            *p = randomPoint(rng, size);
+            if (kind == 0u)
+                (*p)[axis] = level;
+            else if (kind == 1u)
+                (*p)[axis] = (*p)[other];
+            else
+                (*p)[axis] = -(*p)[other];
+        }
+        break;
+    }
+    case 1: { // edge on edge, vertex on edge
+        k.s = gridTriangle(rng);
+        const Vec3 e = exactPointOn(rng, k.s, true);
+        const Vec3 w = gridPoint(rng, 0.5, 4);
+        k.t = {offset(e, w, -1.0), offset(e, w, 1.0), gridPoint(rng, 1.0, 8)};
+        if (rng.u() < 0.3) k.t.a = e;
+        break;
+    }
+    case 2: // vertex on face
+        k.s = gridTriangle(rng);
+        k.t = {exactPointOn(rng, k.s, false), gridPoint(rng, 1.0, 8), gridPoint(rng, 1.0, 8)};
+        break;
+    case 3: // shared edge
+        k.s = gridTriangle(rng);
+        k.t = {k.s.b, k.s.a, gridPoint(rng, 1.0, 8)};
+        if (rng.u() < 0.5) k.t = {k.s.a, k.s.b, k.t.c};
+        break;
+    case 4: // shared vertex
+        k.s = gridTriangle(rng);
+        k.t = {k.s.a, gridPoint(rng, 1.0, 8), gridPoint(rng, 1.0, 8)};
+        break;
+    case 5: { // grazing: a vertex a hair above or below the other triangle
+        k.s = makeShape(rng, Shape::Random, 1.0);
+        const DTri S = dtri(k.s.a, k.s.b, k.s.c);
+        D3 n = cross(S.b - S.a, S.c - S.a);
+        n = n * (1.0 / len(n));
+        const Vec3 foot = rng.u() < 0.5 ? randomPointOn(rng, k.s) : k.s.a;
+        const double side = rng.u() < 0.5 ? -1.0 : 1.0;
+        const D3 tip = d3(foot) + n * (side * logUniform(rng, -8.0, -2.0));
+        k.t.a = vec(tip.x, tip.y, tip.z);
+        for (Vec3* p : {&k.t.b, &k.t.c}) {
+            const D3 q = d3(randomPoint(rng, 1.0)) + n * (side * rng.range(0.0, 1.0));
+            *p = vec(q.x, q.y, q.z);
+        }
+        break;
+    }
+    default: { // slivers (needles, caps) and zero-area triangles, moved to touch
+        const Shape a = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
+        const Shape b = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
+        k.s = makeShape(rng, a, 1.0);
+        k.t = makeShape(rng, b, 1.0);
+        const Vec3 ps = randomPointOn(rng, k.s), pt = randomPointOn(rng, k.t),
+                   jitter = randomPoint(rng, 0.05);
+        const double dx = static_cast<double>(ps.x) - pt.x + jitter.x,
+                     dy = static_cast<double>(ps.y) - pt.y + jitter.y,
+                     dz = static_cast<double>(ps.z) - pt.z + jitter.z;
+        for (Vec3* p : {&k.t.a, &k.t.b, &k.t.c}) *p = vec(p->x + dx, p->y + dy, p->z + dz);
+        break;
+    }
+    }
+    if (rng.u() < 0.5) std::swap(k.s, k.t);
+    k.s = place(where, k.s);
+    k.t = place(where, k.t);
+    return k;
+}
+constexpr int kFamilies = 7;
+const char* const kFamilyNames[kFamilies] = {"coplanar",         "edge-on-edge",  "vertex-on-face",
+                                             "shared-edge",      "shared-vertex", "grazing",
+                                             "slivers+zero-area"};
+
+// Two "meshes" of triangle soup, baked with zero-area triangles kept (one leaf per 16).
+std::unique_ptr<BakedMesh> soup(const std::string& name, const std::vector<Tri>& tris) {
+    Mesh m;
+    for (const Tri& t : tris) {
+        const std::uint32_t base = static_cast<std::uint32_t>(m.positions.size());
+        m.positions.insert(m.positions.end(), {t.a, t.b, t.c});
+        m.indices.insert(m.indices.end(), {base, base + 1, base + 2});
+    }
+    return bakeMesh(name, m, false, true, 16);
+}
+
+struct Checked {
+    std::size_t pairs = 0, overlaps = 0;
+};
+
+// One batch: job j = soup pair j, brute force; GPU list == CPU brute-force list.
+Checked
+checkSoups(GpuCollider& collider,
+           const std::vector<std::pair<std::unique_ptr<BakedMesh>, std::unique_ptr<BakedMesh>>>& soups,
+           const std::vector<std::string>& names) {
+    std::vector<GpuJobDesc> jobs;
+    std::vector<GpuPair> expect;
+    Checked c;
+    for (std::uint32_t j = 0; j < soups.size(); ++j) {
+        GpuJobDesc job;
+        EXPECT_EQ(collider.uploadMesh(soups[j].first->blob, job.a), Status::Ok);
+        EXPECT_EQ(collider.uploadMesh(soups[j].second->blob, job.b), Status::Ok);
+        setIdentity(job.b_to_a);
+        jobs.push_back(job);
+        bruteForcePairs(*soups[j].first, *soups[j].second, job.b_to_a, j, expect);
+        c.pairs += soups[j].first->tris.size() * soups[j].second->tris.size();
+    }
+    std::sort(expect.begin(), expect.end(), pairLess);
+    const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::BruteForce);
+    c.overlaps = expect.size();
+    if (got != expect) {
+        // Name the first differing pairs (job = family x placement).
+        std::vector<GpuPair> missing, extra;
+        std::set_difference(expect.begin(), expect.end(), got.begin(), got.end(), std::back_inserter(missing),
+                            pairLess);
+        std::set_difference(got.begin(), got.end(), expect.begin(), expect.end(), std::back_inserter(extra),
+                            pairLess);
+        ADD_FAILURE() << "GPU and CPU pair lists differ: " << missing.size() << " missing, " << extra.size()
+                      << " extra (seed " << std::hex << kSeed << std::dec << ")";
+        for (std::size_t k = 0; k < std::min<std::size_t>(missing.size(), 5); ++k)
+            ADD_FAILURE() << "missing " << missing[k] << " in " << names[missing[k].job];
+        for (std::size_t k = 0; k < std::min<std::size_t>(extra.size(), 5); ++k)
+            ADD_FAILURE() << "extra " << extra[k] << " in " << names[extra[k].job];
+    }
+    return c;
+}
+
+GpuColliderConfig soupConfig() {
+    GpuColliderConfig config;
+    config.max_meshes = 128;
+    config.max_triangles = 1u << 18;
+    config.max_pairs = 1u << 21;
+    return config;
+}
+
+TEST_F(GpuTest, AdversarialFamiliesEqualCpuExactly) {
+    GpuCollider& collider = makeCollider(soupConfig());
+    std::vector<std::pair<std::unique_ptr<BakedMesh>, std::unique_ptr<BakedMesh>>> soups;
+    std::vector<std::string> names;
+    constexpr int kPairsPerCase = 160;
+    std::uint64_t index = 0;
+    for (const Placement& where : kPlacements)
+        for (int f = 0; f < kFamilies; ++f) {
+            std::vector<Tri> s, t;
+            for (int k = 0; k < kPairsPerCase; ++k) {
+                SplitMix64 rng = caseRng(kSeed, ++index);
+                const TriPair p = familyPair(rng, f, where);
+                s.push_back(p.s);
+                t.push_back(p.t);
+            }
+            const std::string name = std::string(kFamilyNames[f]) + " @ " + where.name;
+            soups.emplace_back(soup(name + " s", s), soup(name + " t", t));
+            names.push_back(name);
+        }
+    const Checked c = checkSoups(collider, soups, names);
+    EXPECT_GT(c.overlaps, 1000u);
+    std::printf("adversarial: %zu pairs, %zu overlapping, GPU == CPU\n", c.pairs, c.overlaps);
+}
+
+TEST_F(GpuTest, RandomTrianglesEqualCpuExactly) {
+    GpuCollider& collider = makeCollider(soupConfig());
+    std::vector<std::pair<std::unique_ptr<BakedMesh>, std::unique_ptr<BakedMesh>>> soups;
+    std::vector<std::string> names;
+    std::uint64_t index = 1000000;
+    for (int batch = 0; batch < 4; ++batch) {
+        std::vector<Tri> s, t;
+        for (int k = 0; k < 500; ++k) {
+            SplitMix64 rng = caseRng(kSeed, ++index);
+            s.push_back(makeShape(rng, Shape::Random, 1.0));
+            t.push_back(
+                makeShape(rng, batch == 3 ? static_cast<Shape>(rng.next() % 6u) : Shape::Random, 1.0));
+        }
+        soups.emplace_back(soup("random s", s), soup("random t", t));
+        names.push_back("random " + std::to_string(batch));
+    }
+    const Checked c = checkSoups(collider, soups, names);
+    EXPECT_GT(c.overlaps, 100000u);
+    std::printf("random: %zu pairs, %zu overlapping, GPU == CPU\n", c.pairs, c.overlaps);
+}
+
+// The constants the shader takes as bits are the CPU's.
+TEST(GpuLayout, ConstantsMatchTheCpuKernel) {
+    const float min_sin_sq = 2.5e-3f; // tri_tri.cpp kMinSinSq
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &min_sin_sq, 4);
+    EXPECT_EQ(bits, gpu::kGpuMinSinSqBits);
+    EXPECT_EQ(sizeof(gpu::GpuJob), 64u);
+    EXPECT_EQ(sizeof(gpu::GpuRect), 32u);
+}
+
+} // namespace
+} // namespace flak::test
