@@ -3,6 +3,8 @@
 #include "bvh/bake_helpers.h"
 
 #include <flak/bvh/mesh_blob.h>
+#include <flak/bvh/mesh_mesh.h>
+#include <flak/bvh/sphere_query.h>
 
 #include "support/split_mix.h"
 
@@ -167,6 +169,8 @@ TEST(MeshBlob, EverySingleByteChangeAndTruncationIsRejected) {
 // The checksum hides structural checks from the test above; here each change is re-sealed with a
 // fresh checksum, so only the structural validation stands between it and the queries. Whatever
 // passes must be walkable without reading out of bounds (run under ASan in CI).
+// Corruptions with the checksum recomputed (a pipeline that re-seals what it damaged): each is
+// refused, or loads and is walked and queried safely (ASan and UBSan watch in the sanitize build).
 TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
     const std::vector<unsigned char> good = bakeBytes(test::torus(8, 6));
     test::SplitMix64 rng(0xC0FFEEu);
@@ -183,6 +187,12 @@ TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
             if (loadMeshBlob(a.data(), a.size(), blob) == Status::Ok) {
                 ++accepted;
                 walkAll(blob);
+                // Queries too: the grid conversions must stay defined on whatever was accepted.
+                Transform shifted;
+                setIdentity(shifted);
+                set(0.25f, 0.0f, 0.0f, shifted.translation);
+                (void)meshMeshAnyContact(blob, blob, shifted);
+                (void)sphereAnyHit(blob, Sphere{blob.quant_origin, 1.0f});
             } else {
                 ++rejected;
             }

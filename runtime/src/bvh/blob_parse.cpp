@@ -1,5 +1,6 @@
 #include "bvh/blob_parse.h"
 
+#include <cfloat>
 #include <cmath>
 
 namespace flak::detail {
@@ -45,7 +46,9 @@ Status parseBlob(const unsigned char* p, std::size_t size, bool allow_foreign, P
         const std::uint32_t bits = readField<std::uint32_t>(p + at, f);
         float v;
         std::memcpy(&v, &bits, 4);
-        if (!std::isfinite(v) || (i >= 3 && v < 0.0f))
+        // A scale is 0 (a flat axis) or a normal float whose reciprocal is finite: queries work
+        // in grid units (1 / scale), and a denormal scale would make them infinite.
+        if (!std::isfinite(v) || (i >= 3 && v != 0.0f && !(v >= FLT_MIN && std::isfinite(1.0f / v))))
             return fail(err, Status::BlobCorrupt, "quantization origin or scale", at);
     }
 

@@ -116,8 +116,9 @@ inline void quantizeBox(const QuantGrid& grid, const Aabb& box, QuantBox& out) {
         // Grid coordinates in float: their rounding is far below the two steps of slack. Clamped
         // before the conversion; truncation is within one step of floor/ceil, also covered.
         float lo = (qmin - origin) * grid.inv_step[k], hi = (qmax - origin) * grid.inv_step[k];
-        lo = lo < -2.0f ? -2.0f : (lo > 70000.0f ? 70000.0f : lo);
-        hi = hi < -2.0f ? -2.0f : (hi > 70000.0f ? 70000.0f : hi);
+        // NaN-safe clamps (a NaN bound widens the box to the whole grid, never converts).
+        lo = lo > -2.0f ? (lo < 70000.0f ? lo : 70000.0f) : -2.0f;
+        hi = hi < 70000.0f ? (hi > -2.0f ? hi : -2.0f) : 70000.0f;
         out.lo[k] = static_cast<std::int32_t>(lo) - 2;
         out.hi[k] = static_cast<std::int32_t>(hi) + 2;
     }
