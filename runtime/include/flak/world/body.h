@@ -1,0 +1,79 @@
+// flak — the bodies of a World: what kinds there are, how they are named, how they are described.
+#pragma once
+
+#include <flak/bvh/mesh_blob.h>
+#include <flak/math/sphere.h>
+#include <flak/math/transform.h>
+#include <flak/math/vec3.h>
+
+#include <cstdint>
+
+namespace flak {
+
+struct SphereCluster;
+struct WallSet;
+
+/// The kinds of body a World holds. The order is part of the hit sort key (hit.h).
+enum class BodyKind : std::uint8_t {
+    None = 0,   ///< the null body
+    Level,      ///< a static level mesh (a baked blob, placed once)
+    Walls,      ///< a 2D wall set in the play plane (the world X-Y plane)
+    Enemy,      ///< an enemy ship: a baked mesh (and optionally its sphere cluster) with a transform
+    Player,     ///< a player ship: a sphere cluster (and optionally a mesh) with a transform
+    Bullet,     ///< a sphere with a velocity, swept over the step when fast
+    Beam,       ///< a polyline cast in order; ends at its first hit
+    Count       ///< number of kinds; not a kind
+};
+
+/// Names a body of one World (12 bytes): its kind, its slot in that kind's pool, and the slot's
+/// generation when it was spawned. A body id outlives its body: after despawn() it is stale,
+/// detected, never dereferenced. The value-initialised id is the null body.
+struct BodyId {
+    std::uint32_t index = 0;      ///< slot in the kind's pool
+    std::uint32_t generation = 0; ///< 0 only for the null body
+    BodyKind kind = BodyKind::None;
+    std::uint8_t reserved[3] = {0, 0, 0};
+
+    bool isNull() const { return generation == 0; }
+    friend bool operator==(const BodyId& a, const BodyId& b) {
+        return a.kind == b.kind && a.index == b.index && a.generation == b.generation;
+    }
+    friend bool operator!=(const BodyId& a, const BodyId& b) { return !(a == b); }
+};
+static_assert(sizeof(BodyId) == 12, "BodyId is index, generation and kind");
+
+/// A static level mesh. The blob view (and the bytes behind it) must outlive the body.
+struct LevelDesc {
+    const MeshBlob* mesh = nullptr; ///< validated blob (loadMeshBlob); not owned
+    Transform mesh_to_world;        ///< placement, fixed for the body's life
+};
+
+/// A wall set in the play plane. The set (and its bytes) must outlive the body.
+struct WallsDesc {
+    const WallSet* walls = nullptr; ///< loaded wall set; not owned
+};
+
+/// A ship: an enemy (mesh required, cluster optional) or a player (cluster required, mesh
+/// optional). Pair tests use the cluster where one side has one and the other side's mesh or
+/// cluster (see World::step). Views must outlive the body.
+struct ShipDesc {
+    const MeshBlob* mesh = nullptr;         ///< baked mesh; not owned
+    const SphereCluster* cluster = nullptr; ///< sphere cluster in the mesh's space; not owned
+    Transform ship_to_world;                ///< placement now
+    std::uint32_t team = 0;                 ///< bullets and beams of a team do not hit its ships
+};
+
+/// A bullet: a sphere that moves by velocity * dt each step (World::step moves it).
+struct BulletDesc {
+    Sphere sphere;         ///< world position now, radius >= 0
+    Vec3 velocity;         ///< world units per second
+    std::uint32_t team = 0; ///< hits no ship of its own team; never hits bullets
+};
+
+/// A beam: a polyline of at most WorldConfig::max_beam_points points, cast in order from the
+/// first point; it stops at its first hit. Set the points with World::setBeamPoints.
+struct BeamDesc {
+    std::uint32_t team = 0; ///< hits no ship of its own team; never hits bullets
+};
+
+} // namespace flak

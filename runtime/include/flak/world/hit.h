@@ -1,0 +1,64 @@
+// flak — what World::step reports: one hit record per contact, in a defined order.
+#pragma once
+
+#include <flak/world/body.h>
+
+#include <cstdint>
+
+namespace flak {
+
+/// What kind of contact a hit is. The order is the first field of the hit sort key.
+enum class HitKind : std::uint8_t {
+    Bullet = 0, ///< a bullet's first contact this step (at most one per bullet)
+    Beam,       ///< a beam's first contact along its polyline (at most one per beam)
+    ShipShip,   ///< two ships touch (one per ship pair)
+    ShipWall,   ///< a ship touches walls, with the push-out that frees it (one per ship and wall set)
+    Count       ///< number of kinds; not a kind
+};
+
+/// `feature` of a hit that names no feature.
+constexpr std::uint32_t kNoFeature = 0xFFFFFFFFu;
+
+/// One contact (64 bytes). `a` is the body that acts (bullet, beam, or the ship with the lower
+/// id for ship pairs), `b` the body it touches. All positions and directions in world space.
+///
+/// | kind     | feature                                   | t                         | depth            |
+/// | ---      | ---                                       | ---                       | ---              |
+/// | Bullet   | b's triangle, sphere or wall edge         | time of impact in [0, 1]; 1 for a slow bullet | 0 |
+/// | Beam     | b's triangle, sphere or wall edge         | distance along the beam   | 0                |
+/// | ShipShip | triangle pairs (enemy vs enemy) or b's sphere | 0                     | penetration (a cluster on either side), 0 (mesh-mesh) |
+/// | ShipWall | wall edge of the deepest contact          | 0                         | length of the push-out |
+///
+/// A wall edge is named by its first point's index in the wall set (WallRing::first_point +
+/// edge); kNoFeature for a shot that starts inside the solid. `normal` is unit length and points
+/// from b towards a (ShipWall: the push-out direction, in the play plane). `point` is the
+/// contact point the kernel reports: on b's surface for shots and cluster pairs, on the enemy's
+/// triangle for enemy-player pairs, the mean of the intersection segments' midpoints for
+/// mesh-mesh, the deepest wall contact (at the ship's height) for ShipWall.
+struct Hit {
+    BodyId a;                         ///<  0: the acting body
+    BodyId b;                         ///< 12: the body touched
+    HitKind kind = HitKind::Bullet;   ///< 24
+    std::uint8_t reserved[3] = {0, 0, 0};
+    std::uint32_t feature = kNoFeature; ///< 28
+    Vec3 point;                       ///< 32
+    Vec3 normal;                      ///< 44
+    float t = 0.0f;                   ///< 56
+    float depth = 0.0f;               ///< 60
+};
+static_assert(sizeof(Hit) == 64, "Hit is 64 bytes");
+
+/// The hit sort key, in order: kind, a.kind, a.index, b.kind, b.index, feature, then t. Two hits
+/// with equal keys do not occur (one hit per (kind, a, b) at most, except that nothing may be
+/// assumed beyond the key); the sort is stable. True when x sorts before y.
+bool hitLess(const Hit& x, const Hit& y);
+
+/// FNV-1a (64-bit) over the hit's fields in a fixed byte order (little-endian integers and float
+/// bit patterns, no padding bytes), continuing from `hash`. The frame's hit-stream hash chains
+/// every sorted hit of every frame through this.
+std::uint64_t hashHit(const Hit& hit, std::uint64_t hash);
+
+/// FNV-1a offset basis: the hash of an empty stream.
+constexpr std::uint64_t kHitHashSeed = 0xCBF29CE484222325ull;
+
+} // namespace flak

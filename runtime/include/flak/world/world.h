@@ -1,0 +1,133 @@
+// flak — the World: bodies in fixed pools, one step per frame, hits out in a fixed buffer.
+//
+// A frame: spawn, despawn and move bodies; step(dt); read hits() and stats(). The step runs the
+// broad phase (two dynamic AABB trees: one for levels and wall sets, one for ships, bullets and
+// beams; pairs by the self search of the moving tree and the search of the static tree against
+// it), then the narrow phase by pair kind:
+//   bullet vs enemy       swept sphere (or sphere, when slow) vs the enemy's mesh
+//   bullet vs player      swept sphere (or sphere) vs the player's sphere cluster
+//   bullet vs level       swept sphere (or sphere) vs the level mesh
+//   bullet vs walls       swept circle (or circle) vs the wall set
+//   beam vs anything but bullets: the beam's polyline cast in order, first hit only
+//   ship vs walls         the ship's sphere cluster vs the wall set, with the push-out
+//   ship vs ship          cluster vs cluster, cluster vs mesh (a player on either side) or
+//                         mesh vs mesh (two enemies: the contact summary)
+// and writes one hit per contact (hit.h) in sorted order. Bullets and beams report their first
+// contact only (smallest t, ties to the smaller sort key). A bullet or beam never hits a ship of
+// its own team. Enemies without a cluster do not collide with walls.
+//
+// Memory: everything lives in the block handed to init(); requiredBytes(config) says how big.
+// Nothing is allocated afterwards, nothing grows. At capacity: spawns answer PoolFull and change
+// nothing; the hit buffer keeps the first max_hits hits in phase order (bullets, beams, walls,
+// ships, mesh-mesh) before sorting, counts the rest in stats().hits_dropped and step() answers
+// BufferFull; the pair buffer likewise (pairs_dropped). Determinism: the same calls give the same
+// hits, bit for bit (no unordered iteration, -ffp-contract=off, pools hand out slots in order).
+// Threads: not thread-safe; one thread calls everything.
+#pragma once
+
+#include <flak/broad/dynamic_tree.h>
+#include <flak/status.h>
+#include <flak/world/body.h>
+#include <flak/world/hit.h>
+#include <flak/world/world_config.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace flak {
+
+struct WorldState;
+
+/// The frame API. See the file comment for what a step does.
+class World {
+public:
+    /// Alignment of the memory block init() expects.
+    static constexpr std::size_t kAlignment = 64;
+
+    /// Bytes of memory init() needs for `config`; 0 when the config is invalid (a zero capacity
+    /// where one is required: max_hits, max_pairs, max_contacts; max_beam_points < 2; a negative
+    /// or non-finite margin or sweep_radii).
+    static std::size_t requiredBytes(const WorldConfig& config);
+
+    World() = default;
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+
+    /// Lays the world out in [memory, memory + bytes), empty. NullMemory, Misaligned (not
+    /// kAlignment), TooSmall, InvalidArgument (see requiredBytes). On failure the world is
+    /// unusable until a successful init (every other call answers InvalidArgument or nothing).
+    [[nodiscard]] Status init(void* memory, std::size_t bytes, const WorldConfig& config);
+
+    /// Spawns a static level mesh. PoolFull; InvalidArgument for a null or empty mesh or a
+    /// non-finite transform. The body's broad-phase box is the mesh bounds in world space.
+    [[nodiscard]] Status spawnLevel(const LevelDesc& desc, BodyId& out_id);
+    /// Spawns a wall set. PoolFull; InvalidArgument for a null set.
+    [[nodiscard]] Status spawnWalls(const WallsDesc& desc, BodyId& out_id);
+    /// Spawns an enemy ship (mesh required). PoolFull; InvalidArgument (no mesh, empty mesh,
+    /// non-finite transform).
+    [[nodiscard]] Status spawnEnemy(const ShipDesc& desc, BodyId& out_id);
+    /// Spawns a player ship (cluster required). PoolFull; InvalidArgument (no cluster, an empty
+    /// cluster, non-finite transform).
+    [[nodiscard]] Status spawnPlayer(const ShipDesc& desc, BodyId& out_id);
+    /// Spawns a bullet. PoolFull; InvalidArgument for NaN/Inf or a negative radius.
+    [[nodiscard]] Status spawnBullet(const BulletDesc& desc, BodyId& out_id);
+    /// Spawns a beam with no points (it hits nothing until setBeamPoints). PoolFull.
+    [[nodiscard]] Status spawnBeam(const BeamDesc& desc, BodyId& out_id);
+    /// Removes a body; its id becomes stale. NullHandle / StaleHandle change nothing.
+    [[nodiscard]] Status despawn(const BodyId& id);
+
+    /// Moves a ship (enemy or player). NullHandle, StaleHandle, InvalidArgument (not a ship, or
+    /// a non-finite transform: nothing changes).
+    [[nodiscard]] Status setShipTransform(const BodyId& id, const Transform& ship_to_world);
+    /// Replaces a bullet's sphere and velocity. NullHandle, StaleHandle, InvalidArgument.
+    [[nodiscard]] Status setBullet(const BodyId& id, const Sphere& sphere, const Vec3& velocity);
+    /// Replaces a beam's polyline with `count` points (copied). 0 or 1 point: the beam hits
+    /// nothing. NullHandle, StaleHandle, InvalidArgument (count > max_beam_points, a null array
+    /// with count > 0, or a non-finite point: nothing changes).
+    [[nodiscard]] Status setBeamPoints(const BodyId& id, const Vec3* points, std::uint32_t count);
+
+    /// Advances the world by dt seconds (>= 0, finite): bullets move by velocity * dt, sweeping
+    /// the path; then every pair is tested and the hits are written, sorted (hit.h) and hashed
+    /// into hitStreamHash(). Ok, BufferFull (some hits or pairs were dropped: see stats()), or
+    /// InvalidArgument (bad dt or an uninitialised world: nothing happens).
+    [[nodiscard]] Status step(float dt);
+
+    /// The hits of the last step, sorted; valid until the next step or init.
+    const Hit* hits() const;
+    /// Number of hits of the last step.
+    std::uint32_t hitCount() const;
+    /// What the last step did.
+    const StepStats& stats() const;
+    /// FNV-1a over every hit of every step since init, in order (hit.h: hashHit), with each
+    /// step's hit count mixed in.
+    std::uint64_t hitStreamHash() const;
+    /// Steps since init.
+    std::uint64_t stepCount() const;
+
+    /// True when `id` names a live body of this world.
+    bool isAlive(const BodyId& id) const;
+    /// The live body in slot `slot` of `kind`'s pool, or the null id (a free slot, a slot out of
+    /// range, an unknown kind): lets tools and samples list bodies, in slot order.
+    BodyId bodyAt(BodyKind kind, std::uint32_t slot) const;
+    /// A bullet as it is now: its sphere (where the last step left it), velocity and team.
+    /// NullHandle, StaleHandle, InvalidArgument (not a bullet).
+    [[nodiscard]] Status getBullet(const BodyId& id, BulletDesc& out_bullet) const;
+    /// A ship's transform. NullHandle, StaleHandle, InvalidArgument (not a ship).
+    [[nodiscard]] Status getShipTransform(const BodyId& id, Transform& out_ship_to_world) const;
+    /// Live count, high-water mark and capacity of one body kind's pool.
+    PoolUsage poolUsage(BodyKind kind) const;
+    /// Most bytes of step scratch used in one step since init, and the scratch capacity.
+    std::size_t scratchHighWater() const;
+    std::size_t scratchCapacity() const;
+    /// The broad phase's moving tree (ships, bullets, beams), for debug drawing.
+    const DynamicTree* movingTree() const;
+    /// The broad phase's static tree (levels, wall sets), for debug drawing.
+    const DynamicTree* staticTree() const;
+    /// The config given to init.
+    const WorldConfig& config() const;
+
+private:
+    WorldState* m_state = nullptr; // carved from the host block
+};
+
+} // namespace flak

@@ -1,0 +1,68 @@
+// flak — how big a World is (capacities, fixed at init) and what one step reports about itself.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace flak {
+
+/// Host clock for per-phase timings: monotonic nanoseconds. Called a few times per step.
+using WorldClock = std::uint64_t (*)(void* user);
+
+/// Capacities and tuning of a World. Everything is sized from this at init; nothing grows.
+struct WorldConfig {
+    std::uint32_t max_levels = 4;        ///< static level meshes
+    std::uint32_t max_wall_sets = 4;     ///< wall sets
+    std::uint32_t max_enemies = 64;      ///< enemy ships
+    std::uint32_t max_players = 4;       ///< player ships
+    std::uint32_t max_bullets = 4096;    ///< bullets
+    std::uint32_t max_beams = 8;         ///< beams
+    std::uint32_t max_beam_points = 65;  ///< points per beam polyline (segments = points - 1), >= 2
+    std::uint32_t max_hits = 8192;       ///< hit records per step; more are counted, not written
+    std::uint32_t max_pairs = 4096;      ///< ship-ship and ship-walls pairs per step; more are counted, not tested
+    std::uint32_t max_contacts = 256;    ///< contacts one narrow-phase query may gather (sphere vs mesh, cluster vs walls)
+    float broad_margin = 0.25f;          ///< fat-box margin of the ships' broad-phase boxes (world units)
+    /// A bullet whose step moves it more than this many radii is swept over the step (first time
+    /// of impact); a slower one is tested as a sphere where the step leaves it (t = 1).
+    float sweep_radii = 1.0f;
+    WorldClock clock = nullptr;          ///< per-phase timings; null: all timings read 0
+    void* clock_user = nullptr;          ///< passed to `clock`
+};
+
+/// The phases of a step, in the order they run, for timings.
+enum class WorldPhase : std::uint8_t {
+    Broad = 0, ///< move proxies, find pairs
+    Bullets,   ///< bullets vs ships, levels and walls
+    Beams,     ///< beams vs everything but bullets
+    Walls,     ///< ships vs walls, with push-out
+    Ships,     ///< ships vs ships with a cluster on either side
+    MeshMesh,  ///< enemy vs enemy mesh-mesh
+    GpuWait,   ///< waiting for a GPU batch (0 without one)
+    Output,    ///< sorting and hashing the hits
+    Count      ///< number of phases; not a phase
+};
+
+/// Stable name of a phase ("broad", "bullets", ...). Never null.
+const char* worldPhaseName(WorldPhase phase);
+
+/// What a step did (read with World::stats after step).
+struct StepStats {
+    std::uint64_t phase_ns[static_cast<int>(WorldPhase::Count)] = {}; ///< per-phase time (0 without a clock)
+    std::uint64_t total_ns = 0;     ///< whole step (0 without a clock)
+    std::uint32_t pairs = 0;        ///< broad-phase pairs found (ship-ship and ship-walls)
+    std::uint32_t shot_candidates = 0; ///< bodies the bullets' and beams' tree queries returned
+    std::uint32_t pairs_dropped = 0; ///< pairs found but not tested: max_pairs was too small
+    std::uint32_t hits = 0;         ///< hits written
+    std::uint32_t hits_dropped = 0; ///< hits found but not written: max_hits was too small
+    std::uint32_t contacts_dropped = 0; ///< contacts a query could not gather: max_contacts too small
+    std::uint32_t skipped_bodies = 0; ///< bodies not tested this step (NaN/Inf transform or shape)
+};
+
+/// Pool use of one kind (capacity and the most live at once since init).
+struct PoolUsage {
+    std::uint32_t live = 0;
+    std::uint32_t high_water = 0;
+    std::uint32_t capacity = 0;
+};
+
+} // namespace flak

@@ -1,0 +1,592 @@
+// flak — World: memory layout, bodies, and the order of a step.
+#include "world_state.h"
+
+#include "hit_sort.h"
+#include "world_pairs.h"
+
+#include <flak/memory_requirements.h>
+#include <flak/shooter/beam.h>
+#include <flak/shooter/sphere_cluster.h>
+#include <flak/shooter/wall_set.h>
+
+#include <cmath>
+#include <new>
+
+namespace flak {
+
+namespace {
+
+constexpr std::uint32_t kLevelCat = 1u << static_cast<std::uint32_t>(BodyKind::Level);
+constexpr std::uint32_t kWallsCat = 1u << static_cast<std::uint32_t>(BodyKind::Walls);
+constexpr std::uint32_t kEnemyCat = 1u << static_cast<std::uint32_t>(BodyKind::Enemy);
+constexpr std::uint32_t kPlayerCat = 1u << static_cast<std::uint32_t>(BodyKind::Player);
+constexpr std::uint32_t kShipCats = kEnemyCat | kPlayerCat;
+
+// Which kinds a body kind pairs with in the pair searches: ships with ships and wall sets. Levels
+// take part only in the shots' queries (bullets and beams are queries, not proxies).
+std::uint32_t maskOf(BodyKind kind) {
+    switch (kind) {
+    case BodyKind::Level: return 0;
+    case BodyKind::Walls: return kShipCats;
+    case BodyKind::Enemy:
+    case BodyKind::Player: return kShipCats | kWallsCat;
+    default: return 0;
+    }
+}
+
+const StepStats kNoStats{};   // what an uninitialised world reports
+const WorldConfig kNoConfig{};
+
+std::uint32_t atLeastOne(std::uint32_t n) { return n > 0 ? n : 1u; }
+
+DynamicTreeConfig staticTreeConfig(const WorldConfig& config) {
+    DynamicTreeConfig tree;
+    tree.proxy_capacity = atLeastOne(config.max_levels + config.max_wall_sets);
+    tree.margin = 0.0f; // static bodies never move
+    return tree;
+}
+
+DynamicTreeConfig movingTreeConfig(const WorldConfig& config) {
+    DynamicTreeConfig tree;
+    tree.proxy_capacity = atLeastOne(config.max_enemies + config.max_players);
+    tree.margin = config.broad_margin;
+    tree.velocity_extension = 1.0f; // fat boxes reach one move ahead
+    return tree;
+}
+
+bool configIsValid(const WorldConfig& config) {
+    if (config.max_hits == 0 || config.max_pairs == 0 || config.max_contacts == 0) return false;
+    if (config.max_beam_points < 2) return false;
+    if (!(config.broad_margin >= 0.0f) || !std::isfinite(config.broad_margin)) return false;
+    if (!(config.sweep_radii >= 0.0f) || !std::isfinite(config.sweep_radii)) return false;
+    const std::uint64_t ships = std::uint64_t{config.max_enemies} + config.max_players;
+    if (ships >= DynamicTree::kMaxProxies) return false;
+    if (std::uint64_t{config.max_beams} * config.max_beam_points > 0xFFFFFFFFull) return false;
+    return true;
+}
+
+// The one description of the block's layout, walked twice: to size it (Sizer) and to carve it
+// (Carver). Both see the same requests in the same order.
+struct Sizer {
+    MemoryRequirements req;
+    bool failed = false;
+    void* take(std::size_t bytes, std::size_t alignment) {
+        req.add(bytes, alignment);
+        return nullptr;
+    }
+};
+
+struct Carver {
+    Arena* arena;
+    bool failed = false;
+    void* take(std::size_t bytes, std::size_t alignment) {
+        void* p = arena->allocate(bytes, alignment);
+        if (p == nullptr) failed = true;
+        return p;
+    }
+};
+
+template <typename T>
+std::size_t poolBytes(std::uint32_t capacity) {
+    return FixedPool<T>::requiredBytes(capacity);
+}
+
+template <typename Sink>
+void layoutBlocks(const WorldConfig& config, Sink& sink, WorldState* state) {
+    struct PoolRequest {
+        std::size_t bytes;
+        std::size_t align;
+    };
+    const std::uint32_t caps[6] = {config.max_levels, config.max_wall_sets, config.max_enemies,
+                                   config.max_players, config.max_bullets, config.max_beams};
+    const PoolRequest pools[6] = {
+        {poolBytes<LevelBody>(caps[0]), FixedPool<LevelBody>::kAlignment},
+        {poolBytes<WallsBody>(caps[1]), FixedPool<WallsBody>::kAlignment},
+        {poolBytes<ShipBody>(caps[2]), FixedPool<ShipBody>::kAlignment},
+        {poolBytes<ShipBody>(caps[3]), FixedPool<ShipBody>::kAlignment},
+        {poolBytes<BulletBody>(caps[4]), FixedPool<BulletBody>::kAlignment},
+        {poolBytes<BeamBody>(caps[5]), FixedPool<BeamBody>::kAlignment},
+    };
+    void* pool_memory[6];
+    for (int i = 0; i < 6; ++i) pool_memory[i] = sink.take(pools[i].bytes, pools[i].align);
+    const std::size_t beam_point_count = std::size_t{config.max_beams} * config.max_beam_points;
+    void* beam_points = sink.take(sizeof(Vec3) * beam_point_count, alignof(Vec3));
+    const DynamicTreeConfig static_cfg = staticTreeConfig(config);
+    const DynamicTreeConfig moving_cfg = movingTreeConfig(config);
+    const std::size_t static_bytes = DynamicTree::requiredBytes(static_cfg);
+    const std::size_t moving_bytes = DynamicTree::requiredBytes(moving_cfg);
+    void* static_tree = sink.take(static_bytes, DynamicTree::kAlignment);
+    void* moving_tree = sink.take(moving_bytes, DynamicTree::kAlignment);
+    void* pairs = sink.take(sizeof(TreePair) * config.max_pairs, alignof(TreePair));
+    void* hits = sink.take(sizeof(Hit) * config.max_hits, alignof(Hit));
+    const std::size_t scratch_bytes = stepScratchBytes(config);
+    void* scratch = sink.take(scratch_bytes, kMinAlignment);
+    if (state == nullptr || sink.failed) return;
+
+    // Carving: hand each piece to its owner (every call below was sized above).
+    (void)state->levels.init(pool_memory[0], pools[0].bytes, caps[0]);
+    (void)state->walls.init(pool_memory[1], pools[1].bytes, caps[1]);
+    (void)state->enemies.init(pool_memory[2], pools[2].bytes, caps[2]);
+    (void)state->players.init(pool_memory[3], pools[3].bytes, caps[3]);
+    (void)state->bullets.init(pool_memory[4], pools[4].bytes, caps[4]);
+    (void)state->beams.init(pool_memory[5], pools[5].bytes, caps[5]);
+    state->beam_points = static_cast<Vec3*>(beam_points);
+    (void)state->static_tree.init(static_tree, static_bytes, static_cfg);
+    (void)state->moving_tree.init(moving_tree, moving_bytes, moving_cfg);
+    state->pairs = static_cast<TreePair*>(pairs);
+    state->hits = static_cast<Hit*>(hits);
+    (void)state->scratch.init(scratch, scratch_bytes);
+}
+
+bool finiteSphere(const Sphere& s) { return isFinite(s.center) && std::isfinite(s.radius) && s.radius >= 0.0f; }
+
+void sphereBox(const Sphere& s, Aabb& out) {
+    set(s.center.x - s.radius, s.center.y - s.radius, s.center.z - s.radius, out.min);
+    set(s.center.x + s.radius, s.center.y + s.radius, s.center.z + s.radius, out.max);
+}
+
+// Walls are infinite vertical prisms; the broad phase gives them a tall finite box.
+constexpr float kWallHalfHeight = 1.0e18f;
+
+void wallSetBox(const WallSet& walls, Aabb& out) {
+    if (walls.point_count == 0) {
+        setEmpty(out);
+        return;
+    }
+    set(walls.bounds_min.x, walls.bounds_min.y, -kWallHalfHeight, out.min);
+    set(walls.bounds_max.x, walls.bounds_max.y, kWallHalfHeight, out.max);
+}
+
+void shipWorldBox(const ShipBody& ship, Aabb& out) { transformAabb(ship.ship_to_world, ship.local_box, out); }
+
+Status validateId(const WorldState* state, const BodyId& id) {
+    if (state == nullptr) return Status::InvalidArgument;
+    if (id.isNull()) return Status::NullHandle;
+    return Status::Ok;
+}
+
+template <typename T>
+Status checkIn(const FixedPool<T>& pool, const BodyId& id) {
+    return pool.check(toHandle<T>(id));
+}
+
+} // namespace
+
+std::size_t stepScratchBytes(const WorldConfig& c) {
+    // An upper bound: every phase's scratch added up (phases give theirs back, so this is generous).
+    MemoryRequirements req;
+    req.add(sizeof(BodyPair) * std::size_t{c.max_pairs}); // classified pairs, live for the step
+    const std::size_t targets = std::size_t{c.max_levels} + c.max_wall_sets + c.max_enemies + c.max_players;
+    req.add(sizeof(BodyId) * targets); // one shot's candidates
+    req.add(sizeof(MeshTarget) * targets);
+    req.add(sizeof(WallTarget) * targets);
+    req.add(sizeof(ClusterTarget) * targets);
+    req.add((sizeof(MeshContact) + sizeof(std::uint32_t)) * std::size_t{c.max_contacts}); // ship contacts
+    req.add(sizeof(ClusterPair) * std::size_t{kMaxClusterSpheres} * kMaxClusterSpheres); // every sphere pair
+    req.add(sizeof(WallContact) * std::size_t{c.max_contacts});
+    req.add(sortHitsScratchBytes(c.max_hits));
+    return req.bytes + 16 * kMinAlignment; // per-allocation rounding slack
+}
+
+const char* worldPhaseName(WorldPhase phase) {
+    switch (phase) {
+    case WorldPhase::Broad: return "broad";
+    case WorldPhase::Bullets: return "bullets";
+    case WorldPhase::Beams: return "beams";
+    case WorldPhase::Walls: return "walls";
+    case WorldPhase::Ships: return "ships";
+    case WorldPhase::MeshMesh: return "mesh_mesh";
+    case WorldPhase::GpuWait: return "gpu_wait";
+    case WorldPhase::Output: return "output";
+    default: return "unknown";
+    }
+}
+
+BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index) {
+    switch (kind) {
+    case BodyKind::Level: return toBodyId(kind, state.levels.handleAt(index));
+    case BodyKind::Walls: return toBodyId(kind, state.walls.handleAt(index));
+    case BodyKind::Enemy: return toBodyId(kind, state.enemies.handleAt(index));
+    case BodyKind::Player: return toBodyId(kind, state.players.handleAt(index));
+    case BodyKind::Bullet: return toBodyId(kind, state.bullets.handleAt(index));
+    case BodyKind::Beam: return toBodyId(kind, state.beams.handleAt(index));
+    default: return BodyId{};
+    }
+}
+
+std::size_t World::requiredBytes(const WorldConfig& config) {
+    if (!configIsValid(config)) return 0;
+    Sizer sizer;
+    sizer.take(sizeof(WorldState), alignof(WorldState));
+    layoutBlocks(config, sizer, nullptr);
+    return alignUp(sizer.req.bytes, kAlignment);
+}
+
+Status World::init(void* memory, std::size_t bytes, const WorldConfig& config) {
+    m_state = nullptr;
+    if (memory == nullptr) return Status::NullMemory;
+    if (!isAligned(memory, kAlignment)) return Status::Misaligned;
+    const std::size_t need = requiredBytes(config);
+    if (need == 0) return Status::InvalidArgument;
+    if (bytes < need) return Status::TooSmall;
+    Arena root;
+    if (root.init(memory, bytes) != Status::Ok) return Status::Misaligned;
+    Carver carver{&root};
+    void* state_memory = carver.take(sizeof(WorldState), alignof(WorldState));
+    if (state_memory == nullptr) return Status::TooSmall;
+    WorldState* state = ::new (state_memory) WorldState();
+    state->config = config;
+    layoutBlocks(config, carver, state);
+    if (carver.failed) return Status::TooSmall;
+    m_state = state;
+    return Status::Ok;
+}
+
+Status World::spawnLevel(const LevelDesc& desc, BodyId& out_id) {
+    out_id = BodyId{};
+    if (m_state == nullptr || desc.mesh == nullptr || desc.mesh->triangle_count == 0 || !isFinite(desc.mesh_to_world))
+        return Status::InvalidArgument;
+    WorldState& s = *m_state;
+    Handle<LevelBody> handle;
+    const Status status = s.levels.create(handle);
+    if (status != Status::Ok) return status;
+    LevelBody& body = *s.levels.get(handle);
+    body.mesh = desc.mesh;
+    body.mesh_to_world = desc.mesh_to_world;
+    ProxyDesc proxy;
+    transformAabb(desc.mesh_to_world, desc.mesh->bounds, proxy.box);
+    proxy.user_value = bodyUserValue(BodyKind::Level, handle.index);
+    proxy.category = kLevelCat;
+    proxy.mask = maskOf(BodyKind::Level);
+    if (s.static_tree.createProxy(proxy, body.proxy) != Status::Ok) {
+        (void)s.levels.destroy(handle);
+        return Status::PoolFull;
+    }
+    out_id = toBodyId(BodyKind::Level, handle);
+    return Status::Ok;
+}
+
+Status World::spawnWalls(const WallsDesc& desc, BodyId& out_id) {
+    out_id = BodyId{};
+    if (m_state == nullptr || desc.walls == nullptr) return Status::InvalidArgument;
+    WorldState& s = *m_state;
+    Aabb box;
+    wallSetBox(*desc.walls, box);
+    if (isEmpty(box)) return Status::InvalidArgument;
+    Handle<WallsBody> handle;
+    const Status status = s.walls.create(handle);
+    if (status != Status::Ok) return status;
+    WallsBody& body = *s.walls.get(handle);
+    body.walls = desc.walls;
+    ProxyDesc proxy;
+    proxy.box = box;
+    proxy.user_value = bodyUserValue(BodyKind::Walls, handle.index);
+    proxy.category = kWallsCat;
+    proxy.mask = maskOf(BodyKind::Walls);
+    if (s.static_tree.createProxy(proxy, body.proxy) != Status::Ok) {
+        (void)s.walls.destroy(handle);
+        return Status::PoolFull;
+    }
+    out_id = toBodyId(BodyKind::Walls, handle);
+    return Status::Ok;
+}
+
+namespace {
+
+Status spawnShip(WorldState& s, BodyKind kind, const ShipDesc& desc, BodyId& out_id) {
+    FixedPool<ShipBody>& pool = kind == BodyKind::Enemy ? s.enemies : s.players;
+    Handle<ShipBody> handle;
+    const Status status = pool.create(handle);
+    if (status != Status::Ok) return status;
+    ShipBody& body = *pool.get(handle);
+    body.mesh = desc.mesh;
+    body.cluster = desc.cluster;
+    body.ship_to_world = desc.ship_to_world;
+    body.team = desc.team;
+    setEmpty(body.local_box);
+    if (desc.mesh != nullptr) body.local_box = desc.mesh->bounds;
+    if (desc.cluster != nullptr) {
+        Aabb cluster_box;
+        sphereBox(desc.cluster->bound, cluster_box);
+        merge(body.local_box, cluster_box, body.local_box);
+    }
+    ProxyDesc proxy;
+    shipWorldBox(body, proxy.box);
+    proxy.user_value = bodyUserValue(kind, handle.index);
+    proxy.category = categoryOf(kind);
+    proxy.mask = maskOf(kind);
+    if (s.moving_tree.createProxy(proxy, body.proxy) != Status::Ok) {
+        (void)pool.destroy(handle);
+        return Status::PoolFull;
+    }
+    out_id = toBodyId(kind, handle);
+    return Status::Ok;
+}
+
+} // namespace
+
+Status World::spawnEnemy(const ShipDesc& desc, BodyId& out_id) {
+    out_id = BodyId{};
+    if (m_state == nullptr || desc.mesh == nullptr || desc.mesh->triangle_count == 0 || !isFinite(desc.ship_to_world))
+        return Status::InvalidArgument;
+    if (desc.cluster != nullptr && desc.cluster->count == 0) return Status::InvalidArgument;
+    return spawnShip(*m_state, BodyKind::Enemy, desc, out_id);
+}
+
+Status World::spawnPlayer(const ShipDesc& desc, BodyId& out_id) {
+    out_id = BodyId{};
+    if (m_state == nullptr || desc.cluster == nullptr || desc.cluster->count == 0 || !isFinite(desc.ship_to_world))
+        return Status::InvalidArgument;
+    if (desc.mesh != nullptr && desc.mesh->triangle_count == 0) return Status::InvalidArgument;
+    return spawnShip(*m_state, BodyKind::Player, desc, out_id);
+}
+
+Status World::spawnBullet(const BulletDesc& desc, BodyId& out_id) {
+    out_id = BodyId{};
+    if (m_state == nullptr || !finiteSphere(desc.sphere) || !isFinite(desc.velocity)) return Status::InvalidArgument;
+    WorldState& s = *m_state;
+    Handle<BulletBody> handle;
+    const Status status = s.bullets.create(handle);
+    if (status != Status::Ok) return status;
+    BulletBody& body = *s.bullets.get(handle);
+    body.sphere = desc.sphere;
+    body.velocity = desc.velocity;
+    body.team = desc.team;
+    out_id = toBodyId(BodyKind::Bullet, handle);
+    return Status::Ok;
+}
+
+Status World::spawnBeam(const BeamDesc& desc, BodyId& out_id) {
+    out_id = BodyId{};
+    if (m_state == nullptr) return Status::InvalidArgument;
+    WorldState& s = *m_state;
+    Handle<BeamBody> handle;
+    const Status status = s.beams.create(handle);
+    if (status != Status::Ok) return status;
+    BeamBody& body = *s.beams.get(handle);
+    body.team = desc.team;
+    body.point_count = 0;
+    body.points = s.beam_points + std::size_t{handle.index} * s.config.max_beam_points;
+    out_id = toBodyId(BodyKind::Beam, handle);
+    return Status::Ok;
+}
+
+Status World::despawn(const BodyId& id) {
+    const Status valid = validateId(m_state, id);
+    if (valid != Status::Ok) return valid;
+    WorldState& s = *m_state;
+    switch (id.kind) {
+    case BodyKind::Level: {
+        const Handle<LevelBody> h = toHandle<LevelBody>(id);
+        if (const LevelBody* b = s.levels.get(h)) (void)s.static_tree.destroyProxy(b->proxy);
+        return s.levels.destroy(h);
+    }
+    case BodyKind::Walls: {
+        const Handle<WallsBody> h = toHandle<WallsBody>(id);
+        if (const WallsBody* b = s.walls.get(h)) (void)s.static_tree.destroyProxy(b->proxy);
+        return s.walls.destroy(h);
+    }
+    case BodyKind::Enemy:
+    case BodyKind::Player: {
+        FixedPool<ShipBody>& pool = id.kind == BodyKind::Enemy ? s.enemies : s.players;
+        const Handle<ShipBody> h = toHandle<ShipBody>(id);
+        if (const ShipBody* b = pool.get(h)) (void)s.moving_tree.destroyProxy(b->proxy);
+        return pool.destroy(h);
+    }
+    case BodyKind::Bullet: return s.bullets.destroy(toHandle<BulletBody>(id));
+    case BodyKind::Beam: return s.beams.destroy(toHandle<BeamBody>(id));
+    default: return Status::StaleHandle;
+    }
+}
+
+Status World::setShipTransform(const BodyId& id, const Transform& ship_to_world) {
+    const Status valid = validateId(m_state, id);
+    if (valid != Status::Ok) return valid;
+    if (id.kind != BodyKind::Enemy && id.kind != BodyKind::Player) return Status::InvalidArgument;
+    WorldState& s = *m_state;
+    FixedPool<ShipBody>& pool = id.kind == BodyKind::Enemy ? s.enemies : s.players;
+    ShipBody* body = pool.get(toHandle<ShipBody>(id));
+    if (body == nullptr) return Status::StaleHandle;
+    if (!isFinite(ship_to_world)) return Status::InvalidArgument;
+    Vec3 displacement;
+    sub(ship_to_world.translation, body->ship_to_world.translation, displacement);
+    body->ship_to_world = ship_to_world;
+    Aabb box;
+    shipWorldBox(*body, box);
+    return s.moving_tree.moveProxy(body->proxy, box, displacement);
+}
+
+Status World::setBullet(const BodyId& id, const Sphere& sphere, const Vec3& velocity) {
+    const Status valid = validateId(m_state, id);
+    if (valid != Status::Ok) return valid;
+    if (id.kind != BodyKind::Bullet) return Status::InvalidArgument;
+    WorldState& s = *m_state;
+    BulletBody* body = s.bullets.get(toHandle<BulletBody>(id));
+    if (body == nullptr) return Status::StaleHandle;
+    if (!finiteSphere(sphere) || !isFinite(velocity)) return Status::InvalidArgument;
+    body->sphere = sphere;
+    body->velocity = velocity;
+    return Status::Ok;
+}
+
+Status World::setBeamPoints(const BodyId& id, const Vec3* points, std::uint32_t count) {
+    const Status valid = validateId(m_state, id);
+    if (valid != Status::Ok) return valid;
+    if (id.kind != BodyKind::Beam) return Status::InvalidArgument;
+    WorldState& s = *m_state;
+    BeamBody* body = s.beams.get(toHandle<BeamBody>(id));
+    if (body == nullptr) return Status::StaleHandle;
+    if (count > s.config.max_beam_points || (points == nullptr && count > 0)) return Status::InvalidArgument;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        if (!isFinite(points[i])) return Status::InvalidArgument;
+    }
+    for (std::uint32_t i = 0; i < count; ++i) body->points[i] = points[i];
+    body->point_count = count;
+    return Status::Ok;
+}
+
+namespace {
+
+std::uint64_t now(const WorldConfig& config) { return config.clock != nullptr ? config.clock(config.clock_user) : 0; }
+
+void findPairs(WorldState& s) {
+    s.body_pair_count = 0;
+    PairCount moving;
+    (void)s.moving_tree.findPairs(s.pairs, s.config.max_pairs, moving);
+    PairCount fixed;
+    const std::uint32_t room = s.config.max_pairs - moving.written;
+    if (s.static_tree.proxyCount() > 0 && s.moving_tree.proxyCount() > 0) {
+        (void)findTreePairs(s.static_tree, s.moving_tree, s.pairs + moving.written, room, fixed);
+    }
+    s.pair_count = moving.written + fixed.written;
+    s.stats.pairs = moving.found + fixed.found;
+    s.stats.pairs_dropped = moving.dropped() + fixed.dropped();
+    classifyPairs(s, moving.written);
+}
+
+// Moves every bullet to the end of its path.
+void advanceBullets(WorldState& s, float dt) {
+    const std::uint32_t capacity = s.bullets.capacity();
+    for (std::uint32_t i = 0; i < capacity; ++i) {
+        const Handle<BulletBody> h = s.bullets.handleAt(i);
+        if (h.isNull()) continue;
+        BulletBody& b = *s.bullets.get(h);
+        Vec3 end;
+        addScaled(b.sphere.center, b.velocity, dt, end);
+        if (isFinite(end)) b.sphere.center = end;
+    }
+}
+
+} // namespace
+
+Status World::step(float dt) {
+    if (m_state == nullptr || !(dt >= 0.0f) || !std::isfinite(dt)) return Status::InvalidArgument;
+    WorldState& s = *m_state;
+    s.stats = StepStats{};
+    s.hit_count = 0;
+    s.scratch.reset();
+    const WorldConfig& c = s.config;
+    std::uint64_t t0 = now(c);
+    const std::uint64_t start = t0;
+    auto lap = [&](WorldPhase phase) {
+        const std::uint64_t t1 = now(c);
+        s.stats.phase_ns[static_cast<int>(phase)] = t1 - t0;
+        t0 = t1;
+    };
+
+    findPairs(s);
+    lap(WorldPhase::Broad);
+    runBulletPhase(s, dt);
+    lap(WorldPhase::Bullets);
+    runBeamPhase(s);
+    lap(WorldPhase::Beams);
+    runWallPhase(s);
+    lap(WorldPhase::Walls);
+    runShipPhase(s);
+    lap(WorldPhase::Ships);
+    runMeshMeshPhase(s);
+    lap(WorldPhase::MeshMesh);
+    lap(WorldPhase::GpuWait);
+    advanceBullets(s, dt);
+    sortHits(s.hits, s.hit_count, s.scratch);
+    std::uint64_t hash = s.hash;
+    for (std::uint32_t i = 0; i < s.hit_count; ++i) hash = hashHit(s.hits[i], hash);
+    s.hash = (hash ^ s.hit_count) * 0x100000001B3ull;
+    ++s.steps;
+    s.stats.hits = s.hit_count;
+    lap(WorldPhase::Output);
+    s.stats.total_ns = t0 - start;
+    if (s.scratch.highWater() > s.scratch_high_water) s.scratch_high_water = s.scratch.highWater();
+    return s.stats.hits_dropped > 0 || s.stats.pairs_dropped > 0 ? Status::BufferFull : Status::Ok;
+}
+
+const Hit* World::hits() const { return m_state != nullptr ? m_state->hits : nullptr; }
+std::uint32_t World::hitCount() const { return m_state != nullptr ? m_state->hit_count : 0; }
+
+const StepStats& World::stats() const { return m_state != nullptr ? m_state->stats : kNoStats; }
+
+std::uint64_t World::hitStreamHash() const { return m_state != nullptr ? m_state->hash : kHitHashSeed; }
+std::uint64_t World::stepCount() const { return m_state != nullptr ? m_state->steps : 0; }
+
+bool World::isAlive(const BodyId& id) const {
+    if (m_state == nullptr || id.isNull()) return false;
+    const BodyId live = liveBodyId(*m_state, id.kind, id.index);
+    return live == id;
+}
+
+BodyId World::bodyAt(BodyKind kind, std::uint32_t slot) const {
+    return m_state != nullptr ? liveBodyId(*m_state, kind, slot) : BodyId{};
+}
+
+Status World::getBullet(const BodyId& id, BulletDesc& out_bullet) const {
+    const Status valid = validateId(m_state, id);
+    if (valid != Status::Ok) return valid;
+    if (id.kind != BodyKind::Bullet) return Status::InvalidArgument;
+    const BulletBody* body = m_state->bullets.get(toHandle<BulletBody>(id));
+    if (body == nullptr) return Status::StaleHandle;
+    out_bullet.sphere = body->sphere;
+    out_bullet.velocity = body->velocity;
+    out_bullet.team = body->team;
+    return Status::Ok;
+}
+
+Status World::getShipTransform(const BodyId& id, Transform& out_ship_to_world) const {
+    const Status valid = validateId(m_state, id);
+    if (valid != Status::Ok) return valid;
+    if (id.kind != BodyKind::Enemy && id.kind != BodyKind::Player) return Status::InvalidArgument;
+    const FixedPool<ShipBody>& pool = id.kind == BodyKind::Enemy ? m_state->enemies : m_state->players;
+    const ShipBody* body = pool.get(toHandle<ShipBody>(id));
+    if (body == nullptr) return Status::StaleHandle;
+    out_ship_to_world = body->ship_to_world;
+    return Status::Ok;
+}
+
+PoolUsage World::poolUsage(BodyKind kind) const {
+    PoolUsage usage;
+    if (m_state == nullptr) return usage;
+    const WorldState& s = *m_state;
+    auto fill = [&usage](auto& pool) {
+        usage.live = pool.size();
+        usage.high_water = pool.highWater();
+        usage.capacity = pool.capacity();
+    };
+    switch (kind) {
+    case BodyKind::Level: fill(s.levels); break;
+    case BodyKind::Walls: fill(s.walls); break;
+    case BodyKind::Enemy: fill(s.enemies); break;
+    case BodyKind::Player: fill(s.players); break;
+    case BodyKind::Bullet: fill(s.bullets); break;
+    case BodyKind::Beam: fill(s.beams); break;
+    default: break;
+    }
+    return usage;
+}
+
+std::size_t World::scratchHighWater() const { return m_state != nullptr ? m_state->scratch_high_water : 0; }
+std::size_t World::scratchCapacity() const { return m_state != nullptr ? m_state->scratch.capacity() : 0; }
+const DynamicTree* World::movingTree() const { return m_state != nullptr ? &m_state->moving_tree : nullptr; }
+const DynamicTree* World::staticTree() const { return m_state != nullptr ? &m_state->static_tree : nullptr; }
+
+const WorldConfig& World::config() const { return m_state != nullptr ? m_state->config : kNoConfig; }
+
+} // namespace flak

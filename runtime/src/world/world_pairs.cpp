@@ -1,0 +1,57 @@
+// flak — ordering and filtering broad-phase pairs for the narrow phase.
+#include "world_pairs.h"
+
+namespace flak {
+
+bool bodyLess(const BodyId& x, const BodyId& y) {
+    if (x.kind != y.kind) return x.kind < y.kind;
+    return x.index < y.index;
+}
+
+namespace {
+
+BodyId bodyOfProxy(const WorldState& s, const DynamicTree& tree, const ProxyId& proxy) {
+    ProxyDesc desc;
+    if (tree.getProxy(proxy, desc) != Status::Ok) return BodyId{};
+    return liveBodyId(s, userKind(desc.user_value), userIndex(desc.user_value));
+}
+
+bool isShip(BodyKind kind) { return kind == BodyKind::Enemy || kind == BodyKind::Player; }
+
+bool classifyPair(const WorldState& s, const TreePair& pair, bool from_static, BodyPair& out_pair) {
+    BodyId a = bodyOfProxy(s, from_static ? s.static_tree : s.moving_tree, pair.a);
+    BodyId b = bodyOfProxy(s, s.moving_tree, pair.b);
+    if (a.isNull() || b.isNull()) return false;
+    if (isShip(a.kind) && isShip(b.kind)) {
+        if (bodyLess(b, a)) {
+            const BodyId t = a;
+            a = b;
+            b = t;
+        }
+        out_pair.kind = PairKind::ShipShip;
+    } else if (a.kind == BodyKind::Walls && isShip(b.kind)) {
+        const BodyId t = a;
+        a = b;
+        b = t;
+        out_pair.kind = PairKind::ShipWalls;
+    } else {
+        return false; // the masks keep every other kind out of the searches
+    }
+    out_pair.a = a;
+    out_pair.b = b;
+    return true;
+}
+
+} // namespace
+
+void classifyPairs(WorldState& s, std::uint32_t moving_pair_count) {
+    s.body_pair_count = 0;
+    s.body_pairs = s.scratch.allocateArray<BodyPair>(s.pair_count);
+    if (s.body_pairs == nullptr) return; // sized by stepScratchBytes: does not happen
+    for (std::uint32_t i = 0; i < s.pair_count; ++i) {
+        if (classifyPair(s, s.pairs[i], i >= moving_pair_count, s.body_pairs[s.body_pair_count]))
+            ++s.body_pair_count;
+    }
+}
+
+} // namespace flak

@@ -1,0 +1,213 @@
+// flak — the ship phases of a step: ships vs walls (push-out), ships vs ships with a cluster on
+// either side, and enemy vs enemy mesh-mesh.
+#include "world_pairs.h"
+#include "world_state.h"
+
+#include <flak/bvh/mesh_mesh.h>
+#include <flak/bvh/sphere_query.h>
+#include <flak/shooter/sphere_cluster.h>
+#include <flak/shooter/wall_set.h>
+
+namespace flak {
+
+namespace {
+
+constexpr std::uint32_t kClusterPairCapacity = kMaxClusterSpheres * kMaxClusterSpheres;
+
+const ShipBody* shipOf(const WorldState& s, const BodyId& id) {
+    const FixedPool<ShipBody>& pool = id.kind == BodyKind::Enemy ? s.enemies : s.players;
+    return pool.get(toHandle<ShipBody>(id));
+}
+
+// Deepest contact wins; ties go to the first one found (the queries append in a defined order).
+template <typename Item, typename DepthOf>
+std::uint32_t deepest(const Item* items, std::uint32_t count, DepthOf depth_of) {
+    std::uint32_t best = 0;
+    for (std::uint32_t i = 1; i < count; ++i) {
+        if (depth_of(items[i]) > depth_of(items[best])) best = i;
+    }
+    return best;
+}
+
+// Player cluster vs enemy mesh: `enemy` is a, `player` is b. The contacts are gathered sphere
+// by sphere (sphereAllHits of each world sphere: clusterMeshContacts' own method), so the buffer
+// only has to hold one sphere's contacts; the deepest wins, ties to the lower (sphere, triangle).
+void enemyVsPlayer(WorldState& s, const BodyId& enemy_id, const ShipBody& enemy, const BodyId& player_id,
+                   const ShipBody& player) {
+    Sphere bound;
+    clusterWorldBound(*player.cluster, player.ship_to_world, bound);
+    if (!sphereAnyHit(*enemy.mesh, enemy.ship_to_world, bound)) return;
+    const ArenaMarker marker = s.scratch.mark();
+    ContactBuffer buffer;
+    buffer.items = s.scratch.allocateArray<MeshContact>(s.config.max_contacts);
+    buffer.capacity = buffer.items != nullptr ? s.config.max_contacts : 0;
+    bool found = false;
+    MeshContact best;
+    std::uint32_t best_sphere = 0;
+    std::uint32_t dropped = 0;
+    for (std::uint32_t k = 0; k < player.cluster->count; ++k) {
+        Sphere sphere;
+        clusterWorldSphere(*player.cluster, player.ship_to_world, k, sphere);
+        buffer.count = 0;
+        buffer.overflow = 0;
+        (void)sphereAllHits(*enemy.mesh, enemy.ship_to_world, sphere, buffer);
+        dropped += buffer.overflow;
+        for (std::uint32_t i = 0; i < buffer.count; ++i) {
+            if (!found || buffer.items[i].contact.depth > best.contact.depth) {
+                best = buffer.items[i];
+                best_sphere = k;
+                found = true;
+            }
+        }
+    }
+    s.stats.contacts_dropped += dropped;
+    if (found) {
+        Hit hit;
+        hit.kind = HitKind::ShipShip;
+        hit.a = enemy_id;
+        hit.b = player_id;
+        hit.feature = best_sphere;
+        hit.point = best.contact.point;          // on the enemy's triangle
+        negate(best.contact.normal, hit.normal); // the kernel's normal points at the player's sphere
+        hit.depth = best.contact.depth;
+        emitHit(s, hit);
+    } else if (dropped > 0) {
+        ++s.stats.hits_dropped; // contacts existed but none fitted: the hit is lost, and counted
+    }
+    (void)s.scratch.rewind(marker);
+}
+
+// Player vs player: cluster pairs, the deepest one.
+void playerVsPlayer(WorldState& s, const BodyId& a_id, const ShipBody& a, const BodyId& b_id, const ShipBody& b) {
+    const ArenaMarker marker = s.scratch.mark();
+    ClusterPairBuffer buffer; // room for every sphere pair: nothing is ever dropped here
+    buffer.items = s.scratch.allocateArray<ClusterPair>(kClusterPairCapacity);
+    buffer.capacity = buffer.items != nullptr ? kClusterPairCapacity : 0;
+    (void)clusterClusterPairs(*a.cluster, a.ship_to_world, *b.cluster, b.ship_to_world, buffer);
+    s.stats.contacts_dropped += buffer.overflow;
+    if (buffer.count > 0) {
+        const ClusterPair& p =
+            buffer.items[deepest(buffer.items, buffer.count, [](const ClusterPair& c) { return c.contact.depth; })];
+        Hit hit;
+        hit.kind = HitKind::ShipShip;
+        hit.a = a_id;
+        hit.b = b_id;
+        hit.feature = p.b;
+        hit.point = p.contact.point;   // on b's sphere
+        hit.normal = p.contact.normal; // from b towards a
+        hit.depth = p.contact.depth;
+        emitHit(s, hit);
+    } else if (buffer.overflow > 0) {
+        ++s.stats.hits_dropped;
+    }
+    (void)s.scratch.rewind(marker);
+}
+
+} // namespace
+
+void runWallPhase(WorldState& s) {
+    for (std::uint32_t i = 0; i < s.body_pair_count; ++i) {
+        const BodyPair& pair = s.body_pairs[i];
+        if (pair.kind != PairKind::ShipWalls) continue;
+        const ShipBody* ship = shipOf(s, pair.a);
+        const WallsBody* walls = s.walls.get(toHandle<WallsBody>(pair.b));
+        if (ship == nullptr || walls == nullptr || ship->cluster == nullptr) continue;
+        const ArenaMarker marker = s.scratch.mark();
+        WallContactBuffer buffer;
+        buffer.items = s.scratch.allocateArray<WallContact>(s.config.max_contacts);
+        buffer.capacity = buffer.items != nullptr ? s.config.max_contacts : 0;
+        WallPush push;
+        (void)clusterWalls(*walls->walls, *ship->cluster, ship->ship_to_world, buffer, push);
+        if (push.contact_count > 0) {
+            // The deepest contact: from the buffer, or, when it overflowed, sphere by sphere
+            // (circleWalls of each sphere: clusterWalls' own method) so none is missed.
+            WallContact deepest_contact;
+            bool have = false;
+            auto consider = [&](const WallContact* items, std::uint32_t count) {
+                for (std::uint32_t k = 0; k < count; ++k) {
+                    if (!have || items[k].depth > deepest_contact.depth) {
+                        deepest_contact = items[k];
+                        have = true;
+                    }
+                }
+            };
+            if (buffer.overflow == 0) {
+                consider(buffer.items, buffer.count);
+            } else {
+                for (std::uint32_t k = 0; k < ship->cluster->count; ++k) {
+                    Sphere sphere;
+                    clusterWorldSphere(*ship->cluster, ship->ship_to_world, k, sphere);
+                    buffer.count = 0;
+                    buffer.overflow = 0;
+                    WallPush one;
+                    Vec2 center;
+                    set(sphere.center.x, sphere.center.y, center);
+                    (void)circleWalls(*walls->walls, center, sphere.radius, buffer, one);
+                    s.stats.contacts_dropped += buffer.overflow;
+                    for (std::uint32_t c = 0; c < buffer.count; ++c) buffer.items[c].sphere = k;
+                    consider(buffer.items, buffer.count);
+                }
+            }
+            Hit hit;
+            hit.kind = HitKind::ShipWall;
+            hit.a = pair.a;
+            hit.b = pair.b;
+            const float push_length = length(push.push);
+            if (have) {
+                hit.feature = walls->walls->rings[deepest_contact.ring].first_point + deepest_contact.edge;
+                set(deepest_contact.point.x, deepest_contact.point.y, ship->ship_to_world.translation.z, hit.point);
+                set(deepest_contact.normal.x, deepest_contact.normal.y, 0.0f, hit.normal);
+            } else {
+                hit.point = ship->ship_to_world.translation;
+            }
+            if (push_length > 0.0f) set(push.push.x / push_length, push.push.y / push_length, 0.0f, hit.normal);
+            hit.depth = push_length;
+            emitHit(s, hit);
+        }
+        (void)s.scratch.rewind(marker);
+    }
+}
+
+void runShipPhase(WorldState& s) {
+    for (std::uint32_t i = 0; i < s.body_pair_count; ++i) {
+        const BodyPair& pair = s.body_pairs[i];
+        if (pair.kind != PairKind::ShipShip) continue;
+        if (pair.a.kind == BodyKind::Enemy && pair.b.kind == BodyKind::Enemy) continue; // mesh-mesh phase
+        const ShipBody* a = shipOf(s, pair.a);
+        const ShipBody* b = shipOf(s, pair.b);
+        if (a == nullptr || b == nullptr) continue;
+        if (pair.a.kind == BodyKind::Enemy) {
+            enemyVsPlayer(s, pair.a, *a, pair.b, *b);
+        } else {
+            playerVsPlayer(s, pair.a, *a, pair.b, *b);
+        }
+    }
+}
+
+void runMeshMeshPhase(WorldState& s) {
+    for (std::uint32_t i = 0; i < s.body_pair_count; ++i) {
+        const BodyPair& pair = s.body_pairs[i];
+        if (pair.kind != PairKind::ShipShip) continue;
+        if (pair.a.kind != BodyKind::Enemy || pair.b.kind != BodyKind::Enemy) continue;
+        const ShipBody* a = shipOf(s, pair.a);
+        const ShipBody* b = shipOf(s, pair.b);
+        if (a == nullptr || b == nullptr) continue;
+        Transform b_to_a;
+        relative(a->ship_to_world, b->ship_to_world, b_to_a);
+        MeshContactSummary summary;
+        if (!meshMeshSummary(*a->mesh, *b->mesh, b_to_a, summary)) continue;
+        Hit hit;
+        hit.kind = HitKind::ShipShip;
+        hit.a = pair.a;
+        hit.b = pair.b;
+        hit.feature = summary.pair_count;
+        transformPoint(a->ship_to_world, summary.point, hit.point);
+        // b's outward normals face a; fall back to a's reversed when b's cancel out.
+        Vec3 normal = summary.normal_b;
+        if (lengthSq(normal) == 0.0f) negate(summary.normal_a, normal);
+        transformVector(a->ship_to_world, normal, hit.normal);
+        emitHit(s, hit);
+    }
+}
+
+} // namespace flak

@@ -1,0 +1,220 @@
+// flak — the shot phases of a step: bullets (swept over the step) and beams (cast in order).
+//
+// Bullets and beams are not proxies of the broad phase: thousands of short-lived, fast bullets
+// would churn the tree. Each one queries the two trees instead (ships; levels and wall sets) with
+// the box of its path, keeps the bodies it may hit (not its own team's ships), sorts them by
+// (kind, index) so ties resolve the same way whatever order the trees return them in, and hands
+// them to the shooter room's casts (sweptBulletFirstHit, castBeam) as one ShotTargets list. At
+// most one hit per bullet or beam, emitted in pool index order.
+#include "world_pairs.h"
+#include "world_state.h"
+
+#include <flak/shooter/beam.h>
+#include <flak/shooter/swept_bullet.h>
+
+namespace flak {
+
+namespace {
+
+// The candidate bodies of one shot (capacity: every level, wall set and ship).
+struct Candidates {
+    const WorldState* state = nullptr;
+    const DynamicTree* tree = nullptr;
+    BodyId* items = nullptr;
+    std::uint32_t count = 0;
+    std::uint32_t capacity = 0;
+    std::uint32_t team = 0;
+};
+
+bool collectCandidate(void* user, const ProxyId& proxy) {
+    Candidates& c = *static_cast<Candidates*>(user);
+    ProxyDesc desc;
+    if (c.tree->getProxy(proxy, desc) != Status::Ok) return true;
+    const BodyId id = liveBodyId(*c.state, userKind(desc.user_value), userIndex(desc.user_value));
+    if (id.isNull()) return true;
+    if (id.kind == BodyKind::Enemy || id.kind == BodyKind::Player) {
+        const FixedPool<ShipBody>& pool = id.kind == BodyKind::Enemy ? c.state->enemies : c.state->players;
+        if (pool.get(toHandle<ShipBody>(id))->team == c.team) return true; // no friendly fire
+    }
+    if (c.count < c.capacity) c.items[c.count++] = id; // capacity covers every body: never full
+    return true;
+}
+
+// Fills `c` with the bodies whose broad-phase boxes overlap `box`, sorted by (kind, index).
+void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, Candidates& c) {
+    c.state = &s;
+    c.count = 0;
+    c.team = team;
+    c.tree = &s.static_tree;
+    if (s.static_tree.proxyCount() > 0) (void)s.static_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
+    c.tree = &s.moving_tree;
+    if (s.moving_tree.proxyCount() > 0) (void)s.moving_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
+    for (std::uint32_t i = 1; i < c.count; ++i) { // few candidates: insertion sort
+        const BodyId item = c.items[i];
+        std::uint32_t j = i;
+        while (j > 0 && bodyLess(item, c.items[j - 1])) {
+            c.items[j] = c.items[j - 1];
+            --j;
+        }
+        c.items[j] = item;
+    }
+}
+
+// Scratch arrays for one body's ShotTargets, sized for the largest group.
+struct TargetArrays {
+    MeshTarget* meshes = nullptr;
+    WallTarget* walls = nullptr;
+    ClusterTarget* clusters = nullptr;
+};
+
+bool makeTargetArrays(WorldState& s, std::uint32_t largest, TargetArrays& out) {
+    out.meshes = s.scratch.allocateArray<MeshTarget>(largest);
+    out.walls = s.scratch.allocateArray<WallTarget>(largest);
+    out.clusters = s.scratch.allocateArray<ClusterTarget>(largest);
+    return out.meshes != nullptr && out.walls != nullptr && out.clusters != nullptr;
+}
+
+// Fills `targets` with the bodies of one group; ids index the group's BodyId array.
+void fillTargets(const WorldState& s, const BodyId* bodies, std::uint32_t count, TargetArrays& arrays,
+                 ShotTargets& targets) {
+    targets = ShotTargets{};
+    targets.meshes = arrays.meshes;
+    targets.walls = arrays.walls;
+    targets.clusters = arrays.clusters;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const BodyId& id = bodies[i];
+        switch (id.kind) {
+        case BodyKind::Level: {
+            const LevelBody& level = *s.levels.get(toHandle<LevelBody>(id));
+            arrays.meshes[targets.mesh_count++] = MeshTarget{level.mesh, level.mesh_to_world, i};
+            break;
+        }
+        case BodyKind::Walls: {
+            const WallsBody& walls = *s.walls.get(toHandle<WallsBody>(id));
+            arrays.walls[targets.wall_count++] = WallTarget{walls.walls, i};
+            break;
+        }
+        case BodyKind::Enemy: {
+            const ShipBody& ship = *s.enemies.get(toHandle<ShipBody>(id));
+            arrays.meshes[targets.mesh_count++] = MeshTarget{ship.mesh, ship.ship_to_world, i};
+            break;
+        }
+        case BodyKind::Player: {
+            const ShipBody& ship = *s.players.get(toHandle<ShipBody>(id));
+            arrays.clusters[targets.cluster_count++] = ClusterTarget{ship.cluster, ship.ship_to_world, i};
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+// The wall-set-wide id of a wall edge: its first point's index (kNoFeature for a start inside).
+std::uint32_t wallFeature(const WallSet& walls, std::uint32_t ring, std::uint32_t edge) {
+    if (edge == kNoEdge || ring >= walls.ring_count) return kNoFeature;
+    return walls.rings[ring].first_point + edge;
+}
+
+void emitShotHit(WorldState& s, HitKind kind, const BodyId& shooter, const BodyId* bodies, const ShotHit& shot,
+                 float t) {
+    Hit hit;
+    hit.kind = kind;
+    hit.a = shooter;
+    hit.b = bodies[shot.id];
+    hit.feature = shot.feature;
+    if (shot.kind == ShotTargetKind::Walls) {
+        const WallsBody& walls = *s.walls.get(toHandle<WallsBody>(hit.b));
+        hit.feature = wallFeature(*walls.walls, shot.ring, shot.feature);
+    }
+    hit.point = shot.point;
+    hit.normal = shot.normal;
+    hit.t = t;
+    emitHit(s, hit);
+}
+
+} // namespace
+
+std::uint32_t candidateCapacity(const WorldConfig& c) {
+    return c.max_levels + c.max_wall_sets + c.max_enemies + c.max_players;
+}
+
+void runBulletPhase(WorldState& s, float dt) {
+    const ArenaMarker marker = s.scratch.mark();
+    const std::uint32_t capacity = candidateCapacity(s.config);
+    Candidates candidates;
+    candidates.items = s.scratch.allocateArray<BodyId>(capacity);
+    candidates.capacity = capacity;
+    TargetArrays arrays;
+    if (candidates.items == nullptr || !makeTargetArrays(s, capacity, arrays)) {
+        (void)s.scratch.rewind(marker);
+        return;
+    }
+    const std::uint32_t slots = s.bullets.capacity();
+    for (std::uint32_t i = 0; i < slots; ++i) {
+        const Handle<BulletBody> handle = s.bullets.handleAt(i);
+        if (handle.isNull()) continue;
+        const BulletBody& bullet = *s.bullets.get(handle);
+        Vec3 motion, end;
+        scale(bullet.velocity, dt, motion);
+        add(bullet.sphere.center, motion, end);
+        if (!isFinite(end)) {
+            ++s.stats.skipped_bodies;
+            continue;
+        }
+        // Fast bullets sweep the step; slow ones are tested where the step leaves them (a
+        // zero-length sweep), reported at t = 1.
+        const float reach = s.config.sweep_radii * bullet.sphere.radius;
+        const bool fast = lengthSq(motion) > reach * reach;
+        const Vec3& start = fast ? bullet.sphere.center : end;
+        Aabb box;
+        const float r = bullet.sphere.radius;
+        set(start.x < end.x ? start.x : end.x, start.y < end.y ? start.y : end.y, start.z < end.z ? start.z : end.z,
+            box.min);
+        set(start.x > end.x ? start.x : end.x, start.y > end.y ? start.y : end.y, start.z > end.z ? start.z : end.z,
+            box.max);
+        inflate(box, r, box);
+        gatherCandidates(s, box, bullet.team, candidates);
+        s.stats.shot_candidates += candidates.count;
+        if (candidates.count == 0) continue;
+        ShotTargets targets;
+        fillTargets(s, candidates.items, candidates.count, arrays, targets);
+        ShotHit shot;
+        if (!sweptBulletFirstHit(start, end, r, targets, shot)) continue;
+        emitShotHit(s, HitKind::Bullet, toBodyId(BodyKind::Bullet, handle), candidates.items, shot,
+                    fast ? shot.t : 1.0f);
+    }
+    (void)s.scratch.rewind(marker);
+}
+
+void runBeamPhase(WorldState& s) {
+    const ArenaMarker marker = s.scratch.mark();
+    const std::uint32_t capacity = candidateCapacity(s.config);
+    Candidates candidates;
+    candidates.items = s.scratch.allocateArray<BodyId>(capacity);
+    candidates.capacity = capacity;
+    TargetArrays arrays;
+    if (candidates.items == nullptr || !makeTargetArrays(s, capacity, arrays)) {
+        (void)s.scratch.rewind(marker);
+        return;
+    }
+    const std::uint32_t slots = s.beams.capacity();
+    for (std::uint32_t i = 0; i < slots; ++i) {
+        const Handle<BeamBody> handle = s.beams.handleAt(i);
+        if (handle.isNull()) continue;
+        const BeamBody& beam = *s.beams.get(handle);
+        if (beam.point_count < 2) continue;
+        Aabb box;
+        fromPoints(beam.points, beam.point_count, box);
+        gatherCandidates(s, box, beam.team, candidates);
+        s.stats.shot_candidates += candidates.count;
+        if (candidates.count == 0) continue;
+        ShotTargets targets;
+        fillTargets(s, candidates.items, candidates.count, arrays, targets);
+        ShotHit shot;
+        if (!castBeam(beam.points, beam.point_count, targets, shot)) continue;
+        emitShotHit(s, HitKind::Beam, toBodyId(BodyKind::Beam, handle), candidates.items, shot, shot.distance);
+    }
+    (void)s.scratch.rewind(marker);
+}
+
+} // namespace flak

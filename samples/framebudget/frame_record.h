@@ -1,0 +1,71 @@
+// The frame-budget runner's measurements: per-frame phase times, and what they add up to.
+#pragma once
+
+#include <flak/world/world.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace flak::framebudget {
+
+constexpr int kPhaseCount = static_cast<int>(WorldPhase::Count);
+
+/// One frame: the scene script's time, the step's per-phase times and its total (nanoseconds).
+struct FrameTimes {
+    std::uint64_t script_ns = 0;
+    std::array<std::uint64_t, kPhaseCount> phase_ns{};
+    std::uint64_t step_ns = 0;
+    std::uint64_t total_ns = 0; ///< script + step: what the frame spent on collision work
+    std::uint32_t hits = 0;
+};
+
+/// p50/p95/p99/max of one series, in milliseconds (nearest-rank percentiles).
+struct Percentiles {
+    double p50_ms = 0, p95_ms = 0, p99_ms = 0, max_ms = 0, mean_ms = 0;
+};
+Percentiles percentiles(std::vector<std::uint64_t> ns);
+
+/// Pool use of one body kind at the end of the run.
+struct PoolLine {
+    std::string name;
+    PoolUsage usage;
+};
+
+/// Everything the report prints.
+struct RunReport {
+    std::string scene;
+    std::uint64_t seed = 0;
+    std::uint32_t frames = 0;
+    double budget_ms = 0;
+    std::vector<FrameTimes> frame_times;
+    Percentiles total;
+    std::array<Percentiles, kPhaseCount> phases{};
+    Percentiles script;
+    std::uint64_t allocations = 0;
+    bool allocations_counted = true; ///< false where malloc cannot be interposed (sanitizers)
+    std::uint64_t dropped_hits = 0;
+    std::uint64_t dropped_pairs = 0;
+    std::uint64_t dropped_contacts = 0;
+    std::uint64_t total_hits = 0;
+    std::uint64_t hit_stream_hash = 0;
+    std::vector<PoolLine> pools;
+    std::size_t scratch_high_water = 0, scratch_capacity = 0;
+    std::size_t world_bytes = 0;
+    std::uint32_t frames_over_budget = 0;
+    bool pass = false;
+};
+
+/// Fills the percentiles, counts and the verdict from frame_times and the counters. PASS: every
+/// frame within the budget, no hit, pair or contact dropped, no allocation during frames.
+void summarize(RunReport& report);
+
+/// The human report (stdout).
+std::string textReport(const RunReport& report);
+/// The same as one JSON object.
+std::string jsonReport(const RunReport& report);
+/// A frame-time timeline with the budget line, and a histogram, as one SVG document.
+std::string svgReport(const RunReport& report);
+
+} // namespace flak::framebudget

@@ -1,0 +1,160 @@
+// The frame-budget runner's reports: text for people, JSON for machines.
+#include "frame_record.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <sstream>
+
+namespace flak::framebudget {
+
+namespace {
+
+double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1.0e6; }
+
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char* fmt, ...) {
+    char buffer[512];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(buffer, sizeof(buffer), fmt, args);
+    va_end(args);
+    return buffer;
+}
+
+std::string hex(std::uint64_t value) { return format("%016" PRIx64, value); }
+
+std::string jsonPercentiles(const Percentiles& p) {
+    return format("{\"p50_ms\": %.4f, \"p95_ms\": %.4f, \"p99_ms\": %.4f, \"max_ms\": %.4f, \"mean_ms\": %.4f}",
+                  p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms, p.mean_ms);
+}
+
+} // namespace
+
+Percentiles percentiles(std::vector<std::uint64_t> ns) {
+    Percentiles p;
+    if (ns.empty()) return p;
+    std::sort(ns.begin(), ns.end());
+    auto rank = [&ns](double q) {
+        // Nearest rank: the smallest value with at least q of the samples at or below it.
+        std::size_t k = static_cast<std::size_t>(q * static_cast<double>(ns.size()) + 0.999999);
+        if (k < 1) k = 1;
+        if (k > ns.size()) k = ns.size();
+        return ms(ns[k - 1]);
+    };
+    p.p50_ms = rank(0.50);
+    p.p95_ms = rank(0.95);
+    p.p99_ms = rank(0.99);
+    p.max_ms = ms(ns.back());
+    double sum = 0;
+    for (std::uint64_t v : ns) sum += ms(v);
+    p.mean_ms = sum / static_cast<double>(ns.size());
+    return p;
+}
+
+void summarize(RunReport& r) {
+    std::vector<std::uint64_t> series(r.frame_times.size());
+    for (std::size_t i = 0; i < series.size(); ++i) series[i] = r.frame_times[i].total_ns;
+    r.total = percentiles(series);
+    for (int ph = 0; ph < kPhaseCount; ++ph) {
+        for (std::size_t i = 0; i < series.size(); ++i) series[i] = r.frame_times[i].phase_ns[ph];
+        r.phases[ph] = percentiles(series);
+    }
+    for (std::size_t i = 0; i < series.size(); ++i) series[i] = r.frame_times[i].script_ns;
+    r.script = percentiles(series);
+    r.frames_over_budget = 0;
+    r.total_hits = 0;
+    for (const FrameTimes& f : r.frame_times) {
+        if (ms(f.total_ns) > r.budget_ms) ++r.frames_over_budget;
+        r.total_hits += f.hits;
+    }
+    r.pass = r.frames_over_budget == 0 && r.dropped_hits == 0 && r.dropped_pairs == 0 && r.dropped_contacts == 0 &&
+             r.allocations == 0;
+}
+
+std::string textReport(const RunReport& r) {
+    std::ostringstream out;
+    out << format("flak frame budget: scene \"%s\", seed %" PRIu64 ", %u frames, budget %.3f ms\n", r.scene.c_str(),
+                  r.seed, r.frames, r.budget_ms);
+    out << format("  %-10s %9s %9s %9s %9s %9s\n", "phase", "p50 ms", "p95 ms", "p99 ms", "max ms", "mean ms");
+    auto line = [&out](const char* name, const Percentiles& p) {
+        out << format("  %-10s %9.4f %9.4f %9.4f %9.4f %9.4f\n", name, p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms,
+                      p.mean_ms);
+    };
+    line("script", r.script);
+    for (int ph = 0; ph < kPhaseCount; ++ph) line(worldPhaseName(static_cast<WorldPhase>(ph)), r.phases[ph]);
+    line("TOTAL", r.total);
+    out << format("  frames over budget: %u of %u\n", r.frames_over_budget, r.frames);
+    out << "  pools (high water / capacity):";
+    for (const PoolLine& p : r.pools) out << format(" %s %u/%u", p.name.c_str(), p.usage.high_water, p.usage.capacity);
+    out << format("\n  step scratch: %zu / %zu bytes; world block: %zu bytes\n", r.scratch_high_water,
+                  r.scratch_capacity, r.world_bytes);
+    out << format("  hits: %" PRIu64 " in all; dropped hits %" PRIu64 ", pairs %" PRIu64 ", contacts %" PRIu64 "\n",
+                  r.total_hits, r.dropped_hits, r.dropped_pairs, r.dropped_contacts);
+    if (r.allocations_counted) {
+        out << format("  allocations during frames: %" PRIu64 "\n", r.allocations);
+    } else {
+        out << format("  allocations during frames: %" PRIu64 " (operator new only: malloc not interposed here)\n",
+                      r.allocations);
+    }
+    out << "  hit-stream hash: " << hex(r.hit_stream_hash) << "\n";
+    out << (r.pass ? "PASS" : "FAIL");
+    if (!r.pass) {
+        out << " (";
+        const char* sep = "";
+        if (r.frames_over_budget > 0) {
+            out << sep << r.frames_over_budget << " frames over budget";
+            sep = ", ";
+        }
+        if (r.dropped_hits + r.dropped_pairs + r.dropped_contacts > 0) {
+            out << sep << "work dropped at capacity";
+            sep = ", ";
+        }
+        if (r.allocations > 0) out << sep << "allocations during frames";
+        out << ")";
+    }
+    out << format(": max %.4f ms against a budget of %.3f ms\n", r.total.max_ms, r.budget_ms);
+    return out.str();
+}
+
+std::string jsonReport(const RunReport& r) {
+    std::ostringstream out;
+    out << "{\n";
+    out << "  \"scene\": \"" << r.scene << "\",\n";
+    out << "  \"seed\": " << r.seed << ",\n";
+    out << "  \"frames\": " << r.frames << ",\n";
+    out << format("  \"budget_ms\": %.4f,\n", r.budget_ms);
+    out << "  \"total\": " << jsonPercentiles(r.total) << ",\n";
+    out << "  \"script\": " << jsonPercentiles(r.script) << ",\n";
+    out << "  \"phases\": {";
+    for (int ph = 0; ph < kPhaseCount; ++ph) {
+        out << (ph ? ",\n" : "\n") << "    \"" << worldPhaseName(static_cast<WorldPhase>(ph))
+            << "\": " << jsonPercentiles(r.phases[ph]);
+    }
+    out << "\n  },\n";
+    out << "  \"frames_over_budget\": " << r.frames_over_budget << ",\n";
+    out << "  \"allocations\": " << r.allocations << ",\n";
+    out << "  \"allocations_malloc_counted\": " << (r.allocations_counted ? "true" : "false") << ",\n";
+    out << "  \"dropped_hits\": " << r.dropped_hits << ",\n";
+    out << "  \"dropped_pairs\": " << r.dropped_pairs << ",\n";
+    out << "  \"dropped_contacts\": " << r.dropped_contacts << ",\n";
+    out << "  \"hits\": " << r.total_hits << ",\n";
+    out << "  \"hit_stream_hash\": \"" << hex(r.hit_stream_hash) << "\",\n";
+    out << "  \"pools\": {";
+    for (std::size_t i = 0; i < r.pools.size(); ++i) {
+        const PoolLine& p = r.pools[i];
+        out << (i ? ",\n" : "\n")
+            << format("    \"%s\": {\"high_water\": %u, \"capacity\": %u}", p.name.c_str(), p.usage.high_water,
+                      p.usage.capacity);
+    }
+    out << "\n  },\n";
+    out << format("  \"scratch\": {\"high_water\": %zu, \"capacity\": %zu},\n", r.scratch_high_water,
+                  r.scratch_capacity);
+    out << "  \"world_bytes\": " << r.world_bytes << ",\n";
+    out << "  \"pass\": " << (r.pass ? "true" : "false") << "\n";
+    out << "}\n";
+    return out.str();
+}
+
+} // namespace flak::framebudget

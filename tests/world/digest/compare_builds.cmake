@@ -1,0 +1,36 @@
+# Runs the in-tree digest, then builds the digest again with other compilers / configurations
+# (BUILDS: "name|compiler|build type" entries separated by commas) and requires every one to print
+# the same lines.
+string(REPLACE "," ";" BUILDS "${BUILDS}")
+execute_process(COMMAND ${DIGEST} OUTPUT_VARIABLE reference RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "in-tree digest failed (${rc})")
+endif()
+message(STATUS "in-tree build:\n${reference}")
+foreach(build IN LISTS BUILDS)
+  string(REPLACE "|" ";" parts "${build}")
+  list(GET parts 0 name)
+  list(GET parts 1 compiler)
+  list(GET parts 2 type)
+  set(dir ${WORK}/${name})
+  execute_process(COMMAND ${CMAKE_COMMAND} -S ${FLAK_SOURCE}/tests/world/digest/project -B ${dir} -G Ninja
+                          -DCMAKE_CXX_COMPILER=${compiler} -DCMAKE_BUILD_TYPE=${type} -DFLAK_SOURCE=${FLAK_SOURCE}
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "configure ${name} failed:\n${err}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${dir} --target world_digest RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "build ${name} failed:\n${out}\n${err}")
+  endif()
+  execute_process(COMMAND ${dir}/world_digest OUTPUT_VARIABLE result RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "digest ${name} failed (${rc})")
+  endif()
+  message(STATUS "${name}:\n${result}")
+  if(NOT result STREQUAL reference)
+    message(FATAL_ERROR "hit streams differ between the in-tree build and ${name}")
+  endif()
+endforeach()
+message(STATUS "hit streams identical across builds")

@@ -1,0 +1,303 @@
+// The World's contract at its edges: init errors, capacity, stale and null ids, bad input,
+// dropped work at full buffers, and the hit order.
+#include "world_fixture.h"
+
+#include <flak/shooter/wall_set.h>
+
+namespace flak::test {
+namespace {
+
+WorldConfig smallConfig() {
+    WorldConfig c;
+    c.max_levels = 1;
+    c.max_wall_sets = 1;
+    c.max_enemies = 2;
+    c.max_players = 2;
+    c.max_bullets = 3;
+    c.max_beams = 1;
+    c.max_beam_points = 4;
+    return c;
+}
+
+TEST(WorldApi, InitReportsBadMemoryAndConfig) {
+    WorldConfig config = smallConfig();
+    const std::size_t bytes = World::requiredBytes(config);
+    ASSERT_GT(bytes, 0u);
+    std::vector<unsigned char> storage(bytes + 2 * World::kAlignment);
+    unsigned char* aligned = storage.data() + ((World::kAlignment -
+                                                reinterpret_cast<std::uintptr_t>(storage.data()) % World::kAlignment) %
+                                               World::kAlignment);
+    World world;
+    EXPECT_EQ(world.init(nullptr, bytes, config), Status::NullMemory);
+    EXPECT_EQ(world.init(aligned + 16, bytes, config), Status::Misaligned);
+    EXPECT_EQ(world.init(aligned, bytes - 1, config), Status::TooSmall);
+    WorldConfig bad = config;
+    bad.max_hits = 0;
+    EXPECT_EQ(World::requiredBytes(bad), 0u);
+    EXPECT_EQ(world.init(aligned, bytes, bad), Status::InvalidArgument);
+    bad = config;
+    bad.max_beam_points = 1;
+    EXPECT_EQ(world.init(aligned, bytes, bad), Status::InvalidArgument);
+    bad = config;
+    bad.broad_margin = std::nanf("");
+    EXPECT_EQ(world.init(aligned, bytes, bad), Status::InvalidArgument);
+    // A failed init leaves the world unusable, not half-built.
+    BodyId id;
+    EXPECT_EQ(world.spawnBullet(BulletDesc{}, id), Status::InvalidArgument);
+    EXPECT_EQ(world.step(0.016f), Status::InvalidArgument);
+    EXPECT_EQ(world.hitCount(), 0u);
+    EXPECT_EQ(world.init(aligned, bytes, config), Status::Ok);
+    EXPECT_EQ(world.step(0.016f), Status::Ok);
+}
+
+TEST(WorldApi, PoolsAnswerPoolFullAndChangeNothing) {
+    HostWorld host(smallConfig());
+    ASSERT_EQ(host.initStatus(), Status::Ok);
+    World& world = host.world;
+    BulletDesc bullet;
+    bullet.sphere.radius = 0.5f;
+    BodyId ids[3];
+    for (BodyId& id : ids) ASSERT_EQ(world.spawnBullet(bullet, id), Status::Ok);
+    BodyId extra;
+    EXPECT_EQ(world.spawnBullet(bullet, extra), Status::PoolFull);
+    EXPECT_TRUE(extra.isNull());
+    PoolUsage usage = world.poolUsage(BodyKind::Bullet);
+    EXPECT_EQ(usage.live, 3u);
+    EXPECT_EQ(usage.capacity, 3u);
+    ASSERT_EQ(world.despawn(ids[1]), Status::Ok);
+    EXPECT_EQ(world.spawnBullet(bullet, extra), Status::Ok);
+    usage = world.poolUsage(BodyKind::Bullet);
+    EXPECT_EQ(usage.live, 3u);
+    EXPECT_EQ(usage.high_water, 3u);
+}
+
+TEST(WorldApi, StaleAndNullIdsAreDetected) {
+    HostWorld host(smallConfig());
+    World& world = host.world;
+    BulletDesc bullet;
+    bullet.sphere.radius = 0.5f;
+    BodyId id;
+    ASSERT_EQ(world.spawnBullet(bullet, id), Status::Ok);
+    EXPECT_TRUE(world.isAlive(id));
+    ASSERT_EQ(world.despawn(id), Status::Ok);
+    EXPECT_FALSE(world.isAlive(id));
+    EXPECT_EQ(world.despawn(id), Status::StaleHandle);
+    BulletDesc now;
+    EXPECT_EQ(world.getBullet(id, now), Status::StaleHandle);
+    EXPECT_EQ(world.setBullet(id, now.sphere, now.velocity), Status::StaleHandle);
+    EXPECT_TRUE(world.bodyAt(BodyKind::Bullet, id.index).isNull());
+    BodyId reused;
+    ASSERT_EQ(world.spawnBullet(bullet, reused), Status::Ok);
+    EXPECT_EQ(world.bodyAt(BodyKind::Bullet, reused.index), reused);
+    EXPECT_TRUE(world.bodyAt(BodyKind::Bullet, 99).isNull());
+    EXPECT_EQ(reused.index, id.index);      // the slot is reused ...
+    EXPECT_NE(reused.generation, id.generation); // ... under a new generation
+    EXPECT_EQ(world.despawn(id), Status::StaleHandle);
+    EXPECT_EQ(world.despawn(BodyId{}), Status::NullHandle);
+    Transform t;
+    setIdentity(t);
+    EXPECT_EQ(world.setShipTransform(reused, t), Status::InvalidArgument); // not a ship
+}
+
+TEST(WorldApi, BadInputIsRefusedAndChangesNothing) {
+    HostWorld host(smallConfig());
+    World& world = host.world;
+    const float nan = std::nanf("");
+    BulletDesc bullet;
+    bullet.sphere.radius = -1.0f;
+    BodyId id;
+    EXPECT_EQ(world.spawnBullet(bullet, id), Status::InvalidArgument);
+    bullet.sphere.radius = 1.0f;
+    bullet.velocity.x = nan;
+    EXPECT_EQ(world.spawnBullet(bullet, id), Status::InvalidArgument);
+    bullet.velocity.x = 0.0f;
+    bullet.sphere.center.y = std::numeric_limits<float>::infinity();
+    EXPECT_EQ(world.spawnBullet(bullet, id), Status::InvalidArgument);
+    EXPECT_EQ(world.poolUsage(BodyKind::Bullet).live, 0u);
+
+    ShipDesc ship;
+    setIdentity(ship.ship_to_world);
+    EXPECT_EQ(world.spawnEnemy(ship, id), Status::InvalidArgument);  // no mesh
+    EXPECT_EQ(world.spawnPlayer(ship, id), Status::InvalidArgument); // no cluster
+    auto cluster = makeTestCluster(8, 2.0f, 3);
+    ship.cluster = &cluster->cluster;
+    ship.ship_to_world.translation.x = nan;
+    EXPECT_EQ(world.spawnPlayer(ship, id), Status::InvalidArgument);
+    ship.ship_to_world.translation.x = 0.0f;
+    ASSERT_EQ(world.spawnPlayer(ship, id), Status::Ok);
+    Transform moved = ship.ship_to_world;
+    moved.rotation.c0.x = nan;
+    EXPECT_EQ(world.setShipTransform(id, moved), Status::InvalidArgument);
+    Transform now;
+    ASSERT_EQ(world.getShipTransform(id, now), Status::Ok);
+    EXPECT_EQ(now.translation.x, 0.0f);
+
+    BodyId beam;
+    ASSERT_EQ(world.spawnBeam(BeamDesc{}, beam), Status::Ok);
+    Vec3 points[5];
+    EXPECT_EQ(world.setBeamPoints(beam, points, 5), Status::InvalidArgument); // above max_beam_points
+    EXPECT_EQ(world.setBeamPoints(beam, nullptr, 2), Status::InvalidArgument);
+    points[1].z = nan;
+    EXPECT_EQ(world.setBeamPoints(beam, points, 2), Status::InvalidArgument);
+    EXPECT_EQ(world.step(-1.0f), Status::InvalidArgument);
+    EXPECT_EQ(world.step(nan), Status::InvalidArgument);
+    EXPECT_EQ(world.stepCount(), 0u);
+}
+
+// Many bullets into one enemy: the hit buffer keeps max_hits, counts the rest, and says so.
+TEST(WorldApi, FullHitBufferDropsAndCounts) {
+    WorldConfig config = smallConfig();
+    config.max_bullets = 64;
+    config.max_hits = 10;
+    HostWorld host(config);
+    World& world = host.world;
+    auto mesh = makeTestMesh(icosphere(2, 2.0f));
+    ShipDesc enemy;
+    enemy.mesh = &mesh->blob;
+    enemy.team = 1;
+    setIdentity(enemy.ship_to_world);
+    BodyId enemy_id;
+    ASSERT_EQ(world.spawnEnemy(enemy, enemy_id), Status::Ok);
+    for (int i = 0; i < 64; ++i) {
+        BulletDesc b;
+        set(-10.0f, 0.02f * static_cast<float>(i) - 0.6f, 0.0f, b.sphere.center);
+        b.sphere.radius = 0.1f;
+        set(1200.0f, 0.0f, 0.0f, b.velocity); // 20 units a step: crosses the sphere
+        BodyId id;
+        ASSERT_EQ(world.spawnBullet(b, id), Status::Ok);
+    }
+    EXPECT_EQ(world.step(1.0f / 60.0f), Status::BufferFull);
+    EXPECT_EQ(world.hitCount(), 10u);
+    EXPECT_EQ(world.stats().hits_dropped, 54u);
+    for (std::uint32_t i = 0; i < world.hitCount(); ++i) {
+        EXPECT_EQ(world.hits()[i].kind, HitKind::Bullet);
+        EXPECT_EQ(world.hits()[i].b, enemy_id);
+        if (i > 0) {
+            EXPECT_TRUE(hitLess(world.hits()[i - 1], world.hits()[i]));
+        }
+    }
+}
+
+// Six players on one spot make 15 ship pairs; a pair buffer of 4 keeps 4 and counts 11.
+TEST(WorldApi, FullPairBufferDropsAndCounts) {
+    WorldConfig config = smallConfig();
+    config.max_players = 6;
+    config.max_pairs = 4;
+    HostWorld host(config);
+    World& world = host.world;
+    auto cluster = makeTestCluster(8, 2.0f, 11);
+    ShipDesc player;
+    player.cluster = &cluster->cluster;
+    setIdentity(player.ship_to_world);
+    for (int i = 0; i < 6; ++i) {
+        BodyId id;
+        ASSERT_EQ(world.spawnPlayer(player, id), Status::Ok);
+    }
+    EXPECT_EQ(world.step(1.0f / 60.0f), Status::BufferFull);
+    EXPECT_EQ(world.stats().pairs, 15u);
+    EXPECT_EQ(world.stats().pairs_dropped, 11u);
+    EXPECT_EQ(world.hitCount(), 4u); // the 4 pairs kept all touch
+}
+
+// A bullet too fast for a per-instant test: it starts in front of a thin enemy and ends behind
+// it; the sweep reports the impact at the front face.
+TEST(WorldApi, FastBulletIsSweptNotTunnelled) {
+    WorldConfig config = smallConfig();
+    HostWorld host(config);
+    World& world = host.world;
+    auto mesh = makeTestMesh(icosphere(2, 1.0f));
+    ShipDesc enemy;
+    enemy.mesh = &mesh->blob;
+    enemy.team = 1;
+    setIdentity(enemy.ship_to_world);
+    BodyId enemy_id, bullet_id;
+    ASSERT_EQ(world.spawnEnemy(enemy, enemy_id), Status::Ok);
+    BulletDesc b;
+    set(-5.0f, 0.0f, 0.0f, b.sphere.center);
+    b.sphere.radius = 0.1f;
+    set(600.0f, 0.0f, 0.0f, b.velocity); // 10 units in one 1/60 s step: from x = -5 to x = 5
+    ASSERT_EQ(world.spawnBullet(b, bullet_id), Status::Ok);
+    ASSERT_EQ(world.step(1.0f / 60.0f), Status::Ok);
+    ASSERT_EQ(world.hitCount(), 1u);
+    const Hit& hit = world.hits()[0];
+    EXPECT_EQ(hit.kind, HitKind::Bullet);
+    EXPECT_EQ(hit.a, bullet_id);
+    EXPECT_EQ(hit.b, enemy_id);
+    EXPECT_NEAR(hit.t, (5.0f - 1.0f - 0.1f) / 10.0f, 0.01f); // the front of the unit sphere
+    EXPECT_LT(hit.normal.x, -0.9f);
+    BulletDesc where;
+    ASSERT_EQ(world.getBullet(bullet_id, where), Status::Ok);
+    EXPECT_NEAR(where.sphere.center.x, 5.0f, 1e-4f); // the world moved it to the end of its path
+}
+
+// Team filter: a player's bullet passes through players of its own team.
+TEST(WorldApi, BulletsSkipTheirOwnTeam) {
+    HostWorld host(smallConfig());
+    World& world = host.world;
+    auto cluster = makeTestCluster(8, 2.0f, 5);
+    ShipDesc player;
+    player.cluster = &cluster->cluster;
+    player.team = 0;
+    setIdentity(player.ship_to_world);
+    BodyId player_id, bullet_id;
+    ASSERT_EQ(world.spawnPlayer(player, player_id), Status::Ok);
+    BulletDesc b;
+    b.sphere.radius = 0.5f; // starts inside the player
+    b.team = 0;
+    ASSERT_EQ(world.spawnBullet(b, bullet_id), Status::Ok);
+    ASSERT_EQ(world.step(1.0f / 60.0f), Status::Ok);
+    EXPECT_EQ(world.hitCount(), 0u);
+    BulletDesc now;
+    ASSERT_EQ(world.getBullet(bullet_id, now), Status::Ok);
+    EXPECT_EQ(now.team, 0u);
+    ASSERT_EQ(world.setBullet(bullet_id, now.sphere, now.velocity), Status::Ok);
+    ASSERT_EQ(world.despawn(bullet_id), Status::Ok);
+    b.team = 1;
+    ASSERT_EQ(world.spawnBullet(b, bullet_id), Status::Ok);
+    ASSERT_EQ(world.step(1.0f / 60.0f), Status::Ok);
+    ASSERT_EQ(world.hitCount(), 1u);
+    EXPECT_EQ(world.hits()[0].b, player_id);
+    EXPECT_EQ(world.hits()[0].t, 1.0f); // slow bullet: tested where the step left it
+}
+
+TEST(WorldApi, SameCallsGiveTheSameHash) {
+    auto run = []() {
+        WorldConfig config = smallConfig();
+        config.max_bullets = 128;
+        HostWorld host(config);
+        World& world = host.world;
+        auto mesh = makeTestMesh(icosphere(2, 2.0f));
+        ShipDesc enemy;
+        enemy.mesh = &mesh->blob;
+        enemy.team = 1;
+        setIdentity(enemy.ship_to_world);
+        BodyId enemy_id;
+        EXPECT_EQ(world.spawnEnemy(enemy, enemy_id), Status::Ok);
+        SplitMix64 rng(9);
+        for (int f = 0; f < 50; ++f) {
+            for (int k = 0; k < 2; ++k) {
+                BulletDesc b;
+                set(-20.0f, static_cast<float>(rng.u() * 6.0 - 3.0), static_cast<float>(rng.u() * 6.0 - 3.0),
+                    b.sphere.center);
+                b.sphere.radius = 0.2f;
+                set(static_cast<float>(200.0 + rng.u() * 1000.0), 0.0f, 0.0f, b.velocity);
+                BodyId id;
+                (void)world.spawnBullet(b, id);
+            }
+            EXPECT_NE(world.step(1.0f / 60.0f), Status::InvalidArgument);
+        }
+        return world.hitStreamHash();
+    };
+    const std::uint64_t first = run();
+    EXPECT_EQ(first, run());
+    EXPECT_NE(first, kHitHashSeed);
+}
+
+TEST(WorldApi, PhaseNamesAreStable) {
+    EXPECT_STREQ(worldPhaseName(WorldPhase::Broad), "broad");
+    EXPECT_STREQ(worldPhaseName(WorldPhase::MeshMesh), "mesh_mesh");
+    EXPECT_STREQ(worldPhaseName(WorldPhase::Count), "unknown");
+}
+
+} // namespace
+} // namespace flak::test

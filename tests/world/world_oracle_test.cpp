@@ -1,0 +1,431 @@
+// The World's hits against a brute-force oracle: every pair of bodies tested with the same
+// narrow-phase calls and no broad phase, sorted by the same key. Equal hit lists, bit for bit,
+// mean the broad phase never dropped a pair that hits, pairs were dispatched and filtered
+// (teams, kinds) as documented, first hits were chosen the documented way, and the output was
+// sorted. Random scenes with moving ships, fast and slow bullets, bent beams and piled ships.
+#include "world_fixture.h"
+
+#include "wall_build.h"
+
+#include <flak/bvh/mesh_mesh.h>
+#include <flak/shooter/wall_set.h>
+
+#include <cstring>
+#include <map>
+
+namespace flak::test {
+namespace {
+
+bool bodyLess(const BodyId& x, const BodyId& y) {
+    if (x.kind != y.kind) return x.kind < y.kind;
+    return x.index < y.index;
+}
+
+// What the test remembers of each body.
+struct RefShip {
+    BodyId id;
+    const MeshBlob* mesh = nullptr;
+    const SphereCluster* cluster = nullptr;
+    Transform xf;
+    std::uint32_t team = 0;
+};
+struct RefBullet {
+    BodyId id;
+    Sphere sphere;
+    Vec3 velocity;
+    std::uint32_t team = 0;
+};
+struct RefBeam {
+    BodyId id;
+    std::vector<Vec3> points;
+    std::uint32_t team = 0;
+};
+struct RefLevel {
+    BodyId id;
+    const MeshBlob* mesh = nullptr;
+    Transform xf;
+};
+struct RefWalls {
+    BodyId id;
+    const WallSet* walls = nullptr;
+};
+
+struct RefScene {
+    std::vector<RefLevel> levels;
+    std::vector<RefWalls> walls;
+    std::vector<RefShip> ships; // enemies and players
+    std::vector<RefBullet> bullets;
+    std::vector<RefBeam> beams;
+};
+
+// Every target a shot of `team` may hit, sorted by (kind, index), as the world sorts candidates.
+struct RefTargets {
+    std::vector<BodyId> bodies;
+    std::vector<MeshTarget> meshes;
+    std::vector<WallTarget> walls;
+    std::vector<ClusterTarget> clusters;
+    ShotTargets targets;
+};
+
+void allTargets(const RefScene& scene, std::uint32_t team, RefTargets& out) {
+    struct Entry {
+        BodyId id;
+        int which; // 0 level, 1 walls, 2 ship
+        std::size_t at;
+    };
+    std::vector<Entry> entries;
+    for (std::size_t i = 0; i < scene.levels.size(); ++i) entries.push_back({scene.levels[i].id, 0, i});
+    for (std::size_t i = 0; i < scene.walls.size(); ++i) entries.push_back({scene.walls[i].id, 1, i});
+    for (std::size_t i = 0; i < scene.ships.size(); ++i) {
+        if (scene.ships[i].team != team) entries.push_back({scene.ships[i].id, 2, i});
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return bodyLess(a.id, b.id); });
+    out = RefTargets{};
+    for (std::uint32_t k = 0; k < entries.size(); ++k) {
+        const Entry& e = entries[k];
+        out.bodies.push_back(e.id);
+        if (e.which == 0) {
+            out.meshes.push_back(MeshTarget{scene.levels[e.at].mesh, scene.levels[e.at].xf, k});
+        } else if (e.which == 1) {
+            out.walls.push_back(WallTarget{scene.walls[e.at].walls, k});
+        } else if (e.id.kind == BodyKind::Enemy) {
+            out.meshes.push_back(MeshTarget{scene.ships[e.at].mesh, scene.ships[e.at].xf, k});
+        } else {
+            out.clusters.push_back(ClusterTarget{scene.ships[e.at].cluster, scene.ships[e.at].xf, k});
+        }
+    }
+    out.targets.meshes = out.meshes.data();
+    out.targets.mesh_count = static_cast<std::uint32_t>(out.meshes.size());
+    out.targets.walls = out.walls.data();
+    out.targets.wall_count = static_cast<std::uint32_t>(out.walls.size());
+    out.targets.clusters = out.clusters.data();
+    out.targets.cluster_count = static_cast<std::uint32_t>(out.clusters.size());
+}
+
+const WallSet* wallsOf(const RefScene& scene, const BodyId& id) {
+    for (const RefWalls& w : scene.walls) {
+        if (w.id == id) return w.walls;
+    }
+    return nullptr;
+}
+
+Hit shotHit(const RefScene& scene, HitKind kind, const BodyId& shooter, const RefTargets& t, const ShotHit& shot,
+            float hit_t) {
+    Hit hit;
+    hit.kind = kind;
+    hit.a = shooter;
+    hit.b = t.bodies[shot.id];
+    hit.feature = shot.feature;
+    if (shot.kind == ShotTargetKind::Walls) {
+        const WallSet* walls = wallsOf(scene, hit.b);
+        hit.feature = shot.feature == kNoEdge ? kNoFeature : walls->rings[shot.ring].first_point + shot.feature;
+    }
+    hit.point = shot.point;
+    hit.normal = shot.normal;
+    hit.t = hit_t;
+    return hit;
+}
+
+// The hits one step must report, by brute force over every pair of bodies.
+std::vector<Hit> expectedHits(const RefScene& scene, float dt, float sweep_radii) {
+    std::vector<Hit> hits;
+    RefTargets t;
+    for (const RefBullet& b : scene.bullets) {
+        allTargets(scene, b.team, t);
+        Vec3 motion, end;
+        scale(b.velocity, dt, motion);
+        add(b.sphere.center, motion, end);
+        const float reach = sweep_radii * b.sphere.radius;
+        const bool fast = lengthSq(motion) > reach * reach;
+        ShotHit shot;
+        if (sweptBulletFirstHit(fast ? b.sphere.center : end, end, b.sphere.radius, t.targets, shot))
+            hits.push_back(shotHit(scene, HitKind::Bullet, b.id, t, shot, fast ? shot.t : 1.0f));
+    }
+    for (const RefBeam& beam : scene.beams) {
+        allTargets(scene, beam.team, t);
+        ShotHit shot;
+        if (castBeam(beam.points.data(), static_cast<std::uint32_t>(beam.points.size()), t.targets, shot))
+            hits.push_back(shotHit(scene, HitKind::Beam, beam.id, t, shot, shot.distance));
+    }
+    for (const RefShip& ship : scene.ships) {
+        if (ship.cluster == nullptr) continue;
+        for (const RefWalls& w : scene.walls) {
+            std::vector<WallContact> items(4096);
+            WallContactBuffer buffer{items.data(), 4096, 0, 0};
+            WallPush push;
+            (void)clusterWalls(*w.walls, *ship.cluster, ship.xf, buffer, push);
+            if (push.contact_count == 0) continue;
+            Hit hit;
+            hit.kind = HitKind::ShipWall;
+            hit.a = ship.id;
+            hit.b = w.id;
+            std::size_t best = 0;
+            for (std::size_t k = 1; k < buffer.count; ++k) {
+                if (items[k].depth > items[best].depth) best = k;
+            }
+            hit.feature = w.walls->rings[items[best].ring].first_point + items[best].edge;
+            set(items[best].point.x, items[best].point.y, ship.xf.translation.z, hit.point);
+            set(items[best].normal.x, items[best].normal.y, 0.0f, hit.normal);
+            const float len = length(push.push);
+            if (len > 0.0f) set(push.push.x / len, push.push.y / len, 0.0f, hit.normal);
+            hit.depth = len;
+            hits.push_back(hit);
+        }
+    }
+    for (std::size_t i = 0; i < scene.ships.size(); ++i) {
+        for (std::size_t j = 0; j < scene.ships.size(); ++j) {
+            const RefShip& a = scene.ships[i];
+            const RefShip& b = scene.ships[j];
+            if (!bodyLess(a.id, b.id)) continue;
+            Hit hit;
+            hit.kind = HitKind::ShipShip;
+            hit.a = a.id;
+            hit.b = b.id;
+            if (a.id.kind == BodyKind::Enemy && b.id.kind == BodyKind::Enemy) {
+                Transform b_to_a;
+                relative(a.xf, b.xf, b_to_a);
+                MeshContactSummary summary;
+                if (!meshMeshSummary(*a.mesh, *b.mesh, b_to_a, summary)) continue;
+                hit.feature = summary.pair_count;
+                transformPoint(a.xf, summary.point, hit.point);
+                Vec3 n = summary.normal_b;
+                if (lengthSq(n) == 0.0f) negate(summary.normal_a, n);
+                transformVector(a.xf, n, hit.normal);
+            } else if (a.id.kind == BodyKind::Enemy) {
+                std::vector<MeshContact> items(4096);
+                std::vector<std::uint32_t> spheres(4096);
+                ClusterMeshBuffer buffer;
+                buffer.hits = ContactBuffer{items.data(), 4096, 0, 0};
+                buffer.spheres = spheres.data();
+                (void)clusterMeshContacts(*b.cluster, b.xf, *a.mesh, a.xf, buffer);
+                if (buffer.hits.count == 0) continue;
+                std::size_t best = 0;
+                for (std::size_t k = 1; k < buffer.hits.count; ++k) {
+                    if (items[k].contact.depth > items[best].contact.depth) best = k;
+                }
+                hit.feature = spheres[best];
+                hit.point = items[best].contact.point;
+                negate(items[best].contact.normal, hit.normal);
+                hit.depth = items[best].contact.depth;
+            } else {
+                std::vector<ClusterPair> items(4096);
+                ClusterPairBuffer buffer{items.data(), 4096, 0, 0};
+                (void)clusterClusterPairs(*a.cluster, a.xf, *b.cluster, b.xf, buffer);
+                if (buffer.count == 0) continue;
+                std::size_t best = 0;
+                for (std::size_t k = 1; k < buffer.count; ++k) {
+                    if (items[k].contact.depth > items[best].contact.depth) best = k;
+                }
+                hit.feature = items[best].b;
+                hit.point = items[best].contact.point;
+                hit.normal = items[best].contact.normal;
+                hit.depth = items[best].contact.depth;
+            }
+            hits.push_back(hit);
+        }
+    }
+    std::stable_sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return hitLess(x, y); });
+    return hits;
+}
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
+
+::testing::AssertionResult sameHit(const Hit& x, const Hit& y) {
+    const bool same = x.kind == y.kind && x.a == y.a && x.b == y.b && x.feature == y.feature &&
+                      sameBits(x.point.x, y.point.x) && sameBits(x.point.y, y.point.y) &&
+                      sameBits(x.point.z, y.point.z) && sameBits(x.normal.x, y.normal.x) &&
+                      sameBits(x.normal.y, y.normal.y) && sameBits(x.normal.z, y.normal.z) && sameBits(x.t, y.t) &&
+                      sameBits(x.depth, y.depth);
+    if (same) return ::testing::AssertionSuccess();
+    char text[512];
+    std::snprintf(text, sizeof(text),
+                  "world: kind %d a (%d,%u) b (%d,%u) feature %u t %a depth %a point (%a,%a,%a)\n"
+                  "oracle: kind %d a (%d,%u) b (%d,%u) feature %u t %a depth %a point (%a,%a,%a)",
+                  int(x.kind), int(x.a.kind), x.a.index, int(x.b.kind), x.b.index, x.feature, double(x.t),
+                  double(x.depth), double(x.point.x), double(x.point.y), double(x.point.z), int(y.kind),
+                  int(y.a.kind), y.a.index, int(y.b.kind), y.b.index, y.feature, double(y.t), double(y.depth),
+                  double(y.point.x), double(y.point.y), double(y.point.z));
+    return ::testing::AssertionFailure() << text;
+}
+
+// A 5 x 5 grid of wall polygons over [-40, 40]^2: squares, a concave L and squares with holes.
+std::unique_ptr<AlignedBytes> makeTestWalls() {
+    std::vector<bake::WallPolygon> polygons;
+    for (int gy = 0; gy < 5; ++gy) {
+        for (int gx = 0; gx < 5; ++gx) {
+            const float cx = -32.0f + 16.0f * static_cast<float>(gx), cy = -32.0f + 16.0f * static_cast<float>(gy);
+            const float r = 3.0f + static_cast<float>((gx + gy) % 3);
+            bake::WallPolygon p;
+            const int shape = (gx * 5 + gy) % 3;
+            if (shape == 0) {
+                p.rings.push_back({{cx - r, cy - r}, {cx + r, cy - r}, {cx + r, cy + r}, {cx - r, cy + r}});
+            } else if (shape == 1) {
+                p.rings.push_back({{cx - r, cy - r}, {cx + r, cy - r}, {cx + r, cy - 0.3f * r},
+                                   {cx - 0.3f * r, cy - 0.3f * r}, {cx - 0.3f * r, cy + r}, {cx - r, cy + r}});
+            } else {
+                p.rings.push_back({{cx - r, cy - r}, {cx + r, cy - r}, {cx + r, cy + r}, {cx - r, cy + r}});
+                p.rings.push_back({{cx - 0.5f * r, cy - 0.5f * r}, {cx - 0.5f * r, cy + 0.5f * r},
+                                   {cx + 0.5f * r, cy + 0.5f * r}, {cx + 0.5f * r, cy - 0.5f * r}});
+            }
+            polygons.push_back(p);
+        }
+    }
+    std::vector<std::uint32_t> words;
+    EXPECT_FALSE(bake::buildWallSection(polygons, bake::WallBuildOptions{}, words).failed());
+    bake::WriteOptions options;
+    options.mesh = false;
+    options.walls = words;
+    std::vector<unsigned char> bytes;
+    EXPECT_FALSE(bake::writeBlob(bake::SourceMesh{}, bake::BuiltTree{}, options, bytes).failed());
+    return std::make_unique<AlignedBytes>(bytes);
+}
+
+// Meshes, clusters and walls shared by every random scene.
+struct Assets {
+    std::unique_ptr<TestMesh> enemy_a = makeTestMesh(icosphere(2, 2.0f));
+    std::unique_ptr<TestMesh> enemy_b = makeTestMesh(torus(16, 8, 1.6f, 0.5f));
+    std::unique_ptr<TestMesh> rock = makeTestMesh(icosphere(1, 5.0f));
+    std::unique_ptr<TestCluster> ship = makeTestCluster(29, 2.5f, 77);
+    std::unique_ptr<AlignedBytes> wall_bytes = makeTestWalls();
+    MeshBlob wall_blob;
+    WallSet walls;
+    Assets() {
+        EXPECT_EQ(loadMeshBlob(wall_bytes->data(), wall_bytes->size(), wall_blob), Status::Ok);
+        EXPECT_EQ(loadWallSet(wall_blob, walls), Status::Ok);
+    }
+};
+
+Assets& assets() {
+    static Assets a;
+    return a;
+}
+
+// What the oracle saw, by (hit kind, kind of b): every combination the scenes can make must occur,
+// or the comparison proves less than it claims.
+std::map<std::pair<int, int>, int>& tally() {
+    static std::map<std::pair<int, int>, int> t;
+    return t;
+}
+
+float rnd(SplitMix64& rng, float lo, float hi) { return lo + (hi - lo) * static_cast<float>(rng.u()); }
+
+// One random scene, stepped `frames` times with ships moving; every step compared with the oracle.
+void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames) {
+    SplitMix64 rng(seed);
+    WorldConfig config;
+    config.max_levels = 2;
+    config.max_wall_sets = 1;
+    config.max_enemies = 12;
+    config.max_players = 4;
+    config.max_bullets = 256;
+    config.max_beams = 4;
+    config.max_beam_points = 17;
+    HostWorld host(config);
+    ASSERT_EQ(host.initStatus(), Status::Ok);
+    World& world = host.world;
+    RefScene scene;
+    Assets& a = assets();
+    for (int i = 0; i < 2; ++i) {
+        RefLevel level;
+        level.mesh = &a.rock->blob;
+        yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), 0.0f, level.xf);
+        ASSERT_EQ(world.spawnLevel(LevelDesc{level.mesh, level.xf}, level.id), Status::Ok);
+        scene.levels.push_back(level);
+    }
+    {
+        RefWalls walls;
+        walls.walls = &a.walls;
+        ASSERT_EQ(world.spawnWalls(WallsDesc{walls.walls}, walls.id), Status::Ok);
+        scene.walls.push_back(walls);
+    }
+    for (int i = 0; i < 12; ++i) {
+        RefShip ship;
+        ship.mesh = i % 2 ? &a.enemy_a->blob : &a.enemy_b->blob;
+        ship.team = 1;
+        yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), ship.xf);
+        ShipDesc desc{ship.mesh, nullptr, ship.xf, ship.team};
+        ASSERT_EQ(world.spawnEnemy(desc, ship.id), Status::Ok);
+        scene.ships.push_back(ship);
+    }
+    for (int i = 0; i < 4; ++i) {
+        RefShip ship;
+        ship.cluster = &a.ship->cluster;
+        ship.team = i == 3 ? 1u : 0u; // one player on the enemies' team: bullets of that team skip it
+        yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), ship.xf);
+        ShipDesc desc{nullptr, ship.cluster, ship.xf, ship.team};
+        ASSERT_EQ(world.spawnPlayer(desc, ship.id), Status::Ok);
+        scene.ships.push_back(ship);
+    }
+    for (int i = 0; i < 200; ++i) {
+        RefBullet b;
+        set(rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -2, 2), b.sphere.center);
+        b.sphere.radius = i % 17 == 0 ? 0.0f : rnd(rng, 0.05f, 1.0f);
+        const float speed = i % 3 == 0 ? rnd(rng, 0.0f, 5.0f) : rnd(rng, 50.0f, 2000.0f);
+        Vec3 dir;
+        set(rnd(rng, -1, 1), rnd(rng, -1, 1), rnd(rng, -0.1f, 0.1f), dir);
+        if (!normalize(dir, dir)) set(1, 0, 0, dir);
+        scale(dir, speed, b.velocity);
+        b.team = static_cast<std::uint32_t>(i % 2);
+        ASSERT_EQ(world.spawnBullet(BulletDesc{b.sphere, b.velocity, b.team}, b.id), Status::Ok);
+        scene.bullets.push_back(b);
+    }
+    for (int i = 0; i < 4; ++i) {
+        RefBeam beam;
+        beam.team = static_cast<std::uint32_t>(i % 2);
+        ASSERT_EQ(world.spawnBeam(BeamDesc{beam.team}, beam.id), Status::Ok);
+        Vec3 control[4];
+        for (Vec3& c : control) set(rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), c);
+        beam.points.resize(17);
+        ASSERT_EQ(sampleBeam(control, 4, BeamCurve::CatmullRom, 16, beam.points.data(), 17), Status::Ok);
+        ASSERT_EQ(world.setBeamPoints(beam.id, beam.points.data(), 17), Status::Ok);
+        scene.beams.push_back(beam);
+    }
+    const float dt = 1.0f / 60.0f;
+    for (std::uint32_t f = 0; f < frames; ++f) {
+        // Ships move a little each frame (some far: fat boxes must follow).
+        for (RefShip& ship : scene.ships) {
+            const float jump = f % 7 == 3 ? 8.0f : 0.6f;
+            yawAt(rnd(rng, 0, 6.28f), ship.xf.translation.x + rnd(rng, -jump, jump),
+                  ship.xf.translation.y + rnd(rng, -jump, jump), ship.xf.translation.z, ship.xf);
+            ASSERT_EQ(world.setShipTransform(ship.id, ship.xf), Status::Ok);
+        }
+        const std::vector<Hit> expected = expectedHits(scene, dt, world.config().sweep_radii);
+        for (const Hit& h : expected) ++tally()[{static_cast<int>(h.kind), static_cast<int>(h.b.kind)}];
+        ASSERT_EQ(world.step(dt), Status::Ok);
+        ASSERT_EQ(world.hitCount(), expected.size()) << "seed " << seed << " frame " << f;
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            ASSERT_TRUE(sameHit(world.hits()[i], expected[i])) << "seed " << seed << " frame " << f << " hit " << i;
+        }
+        for (RefBullet& b : scene.bullets) addScaled(b.sphere.center, b.velocity, dt, b.sphere.center);
+    }
+}
+
+TEST(WorldOracle, SpreadScenesMatchBruteForce) {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) runRandomScene(seed, 40.0f, 12);
+}
+
+TEST(WorldOracle, PiledScenesMatchBruteForce) {
+    // Everything within a few units: many ship pairs, mesh-mesh, bullets starting inside ships.
+    for (std::uint64_t seed = 101; seed <= 130; ++seed) runRandomScene(seed, 6.0f, 6);
+}
+
+// ctest runs each test in its own process: this one plays its own scenes before counting.
+TEST(WorldOracle, EveryKindOfHitWasCompared) {
+    tally().clear();
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) runRandomScene(seed, 40.0f, 12);
+    for (std::uint64_t seed = 101; seed <= 104; ++seed) runRandomScene(seed, 6.0f, 6);
+    const std::pair<HitKind, BodyKind> kinds[] = {
+        {HitKind::Bullet, BodyKind::Level},  {HitKind::Bullet, BodyKind::Walls}, {HitKind::Bullet, BodyKind::Enemy},
+        {HitKind::Bullet, BodyKind::Player}, {HitKind::Beam, BodyKind::Level},   {HitKind::Beam, BodyKind::Walls},
+        {HitKind::Beam, BodyKind::Enemy},    {HitKind::Beam, BodyKind::Player},  {HitKind::ShipShip, BodyKind::Enemy},
+        {HitKind::ShipShip, BodyKind::Player}, {HitKind::ShipWall, BodyKind::Walls}};
+    for (const auto& k : kinds) {
+        const int seen = tally()[{static_cast<int>(k.first), static_cast<int>(k.second)}];
+        EXPECT_GT(seen, 0) << "hit kind " << static_cast<int>(k.first) << " on body kind " << static_cast<int>(k.second);
+        std::printf("hit kind %d on body kind %d: %d compared\n", static_cast<int>(k.first),
+                    static_cast<int>(k.second), seen);
+    }
+}
+
+} // namespace
+} // namespace flak::test
