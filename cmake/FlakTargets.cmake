@@ -16,6 +16,10 @@ function(flak_target_options target)
                                                -fno-omit-frame-pointer)
       target_link_options(${target} PRIVATE -fsanitize=address,undefined)
     endif()
+    if(FLAK_FUZZ)
+      # Coverage for libFuzzer in every flak object (the fuzz targets add -fsanitize=fuzzer).
+      target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
+    endif()
   endif()
 endfunction()
 

@@ -41,16 +41,12 @@ bool meshSelected(const ImportOptions& options, const aiMesh* mesh, unsigned ind
     return false;
 }
 
-} // namespace
+// Triangulate polygons, split primitive types so points and lines can be skipped. Welding and
+// degenerate handling are the baker's own (prepare.cpp), so Assimp's are not asked for.
+constexpr unsigned kImportSteps = aiProcess_Triangulate | aiProcess_SortByPType;
 
-BakeError importMesh(const std::string& path, const ImportOptions& options, SourceMesh& out) {
-    Assimp::Importer importer;
-    // Triangulate polygons, split primitive types so points and lines can be skipped. Welding and
-    // degenerate handling are the baker's own (prepare.cpp), so Assimp's are not asked for.
-    const aiScene* scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_SortByPType);
-    if (scene == nullptr || scene->mRootNode == nullptr)
-        return {"cannot import '" + path + "': " + importer.GetErrorString()};
-
+// The selected meshes of an imported scene as triangles, with transforms, scale and axes applied.
+BakeError convertScene(const aiScene* scene, const std::string& path, const ImportOptions& options, SourceMesh& out) {
     const aiNode* start = scene->mRootNode;
     if (!options.node.empty()) {
         start = scene->mRootNode->FindNode(options.node.c_str());
@@ -104,6 +100,26 @@ BakeError importMesh(const std::string& path, const ImportOptions& options, Sour
     if (!any_materials) out.materials.clear();
     if (meshes_used == 0) return {"no triangle meshes selected in '" + path + "'"};
     return {};
+}
+
+} // namespace
+
+BakeError importMesh(const std::string& path, const ImportOptions& options, SourceMesh& out) {
+    Assimp::Importer importer;
+    const aiScene* scene = importer.ReadFile(path, kImportSteps);
+    if (scene == nullptr || scene->mRootNode == nullptr)
+        return {"cannot import '" + path + "': " + importer.GetErrorString()};
+    return convertScene(scene, path, options, out);
+}
+
+BakeError importMeshFromMemory(const void* data, std::size_t size, const std::string& format,
+                               const ImportOptions& options, SourceMesh& out) {
+    Assimp::Importer importer;
+    const aiScene* scene = importer.ReadFileFromMemory(data, size, kImportSteps, format.c_str());
+    const std::string name = "<memory>." + format;
+    if (scene == nullptr || scene->mRootNode == nullptr)
+        return {"cannot import '" + name + "': " + importer.GetErrorString()};
+    return convertScene(scene, name, options, out);
 }
 
 } // namespace flak::bake

@@ -3,6 +3,7 @@
 
 #include "source_mesh.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -21,5 +22,9 @@ bool parseAxes(const std::string& spec, int out_axes[3]);
 /// Imports every triangle of the selected meshes with node transforms applied, then scale and
 /// axis conversion, in double. Material ids are Assimp's per-mesh material indices.
 BakeError importMesh(const std::string& path, const ImportOptions& options, SourceMesh& out);
+
+/// importMesh for a file already in memory; `format` is its extension ("obj", "glb", ...).
+BakeError importMeshFromMemory(const void* data, std::size_t size, const std::string& format,
+                               const ImportOptions& options, SourceMesh& out);
 
 } // namespace flak::bake
