@@ -1,6 +1,6 @@
 #include <flak/bvh/mesh_mesh.h>
 
-#include "bvh/query_walk.h"
+#include "bvh/tandem_walk.h"
 
 #include <flak/geom/tri_tri.h>
 #include <flak/geom/triangle_normal.h>
@@ -38,98 +38,39 @@ void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_t
     for (std::uint32_t q = 0; q * 4 < out.count; ++q) inflate(out.box[q], margin, out.box[q]);
 }
 
-// The walk of the header; sink(a_tri, A vertices, b_tri, B vertices in A) returns true to stop.
+// The walk of the header (tandem_walk.h) down to triangles: each B leaf's triangles are taken into
+// A's frame once per visit of a new B leaf, then tested four at a time against every triangle of
+// the A leaf after a per-triangle box filter. sink(a_tri, A vertices, b_tri, B vertices in A)
+// returns true to stop.
 template <class Sink>
 void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Sink& sink) {
-    if (a.node_count == 0 || b.node_count == 0 || !isFinite(b_to_a)) return;
-    Transform a_to_b;
-    inverse(b_to_a, a_to_b);
-    Aabb b_root;
-    transformAabb(b_to_a, b.bounds, b_root);
-    const float scale = detail::maxOf(detail::maxOf(detail::maxAbs(b.bounds.min), detail::maxAbs(b.bounds.max)),
-                                      detail::maxOf(detail::maxAbs(b_root.min), detail::maxAbs(b_root.max)));
-    const float margin = detail::walkMargin(a, scale);
-    inflate(b_root, margin, b_root);
-    detail::NodeDecoder dec_a, dec_b;
-    detail::makeNodeDecoder(a, margin, dec_a);
-    detail::makeNodeDecoder(b, margin, dec_b);
-    detail::QuantGrid grid_a, grid_b;
-    detail::makeQuantGrid(a, grid_a);
-    detail::makeQuantGrid(b, grid_b);
-    // Node tests run on the 16-bit boxes against quantized query boxes; the grown query boxes
-    // carry the margin (the decoders above grow the boxes that get transformed).
-    detail::QuantBox b_root_q;
-    detail::quantizeBox(grid_a, b_root, b_root_q);
     LeafBatch leaf;
-
-    std::uint32_t i = 0;
-    while (i < a.node_count) {
-        const BvhNode& group = a.nodes[i];
-        if (!detail::nodeOverlaps(group, b_root_q)) {
-            i += skipOf(group);
-            continue;
+    std::uint32_t built_for = 0xFFFFFFFFu; // B leaf node whose triangles `leaf` holds
+    auto visit = [&](const BvhNode& na, const BvhNode& nb, std::uint32_t b_index, float margin) {
+        if (built_for != b_index) {
+            buildLeafBatch(b, nb, b_to_a, margin, leaf);
+            built_for = b_index;
         }
-        if (skipOf(group) > kMeshMeshGroupNodes) {
-            ++i;
-            continue;
-        }
-        const std::uint32_t group_end = i + skipOf(group);
-        Aabb group_box, group_in_b;
-        detail::decodeNode(dec_a, group, group_box);
-        transformAabb(a_to_b, group_box, group_in_b);
-        inflate(group_in_b, margin, group_in_b);
-        detail::QuantBox group_q;
-        detail::quantizeBox(grid_b, group_in_b, group_q);
-        std::uint32_t j = 0;
-        while (j < b.node_count) {
-            const BvhNode& nb = b.nodes[j];
-            if (!detail::nodeOverlaps(nb, group_q)) {
-                j += skipOf(nb);
-                continue;
-            }
-            ++j;
-            if (!isLeaf(nb)) continue;
-            Aabb b_leaf_in_a, b_box;
-            detail::decodeNode(dec_b, nb, b_box);
-            transformAabb(b_to_a, b_box, b_leaf_in_a);
-            inflate(b_leaf_in_a, margin, b_leaf_in_a);
-            detail::QuantBox b_leaf_q;
-            detail::quantizeBox(grid_a, b_leaf_in_a, b_leaf_q);
-            bool built = false;
-            std::uint32_t k = i;
-            while (k < group_end) {
-                const BvhNode& na = a.nodes[k];
-                if (!detail::nodeOverlaps(na, b_leaf_q)) {
-                    k += skipOf(na);
-                    continue;
-                }
-                ++k;
-                if (!isLeaf(na)) continue;
-                if (!built) {
-                    buildLeafBatch(b, nb, b_to_a, margin, leaf);
-                    built = true;
-                }
-                const std::uint32_t end = leafFirst(na) + leafCount(na);
-                for (std::uint32_t ta = leafFirst(na); ta < end; ++ta) {
-                    Vec3 va[3];
-                    triangleVertices(a, ta, va[0], va[1], va[2]);
-                    Aabb tri_box;
-                    fromPoints(va, 3, tri_box);
-                    for (std::uint32_t q = 0; q * 4 < leaf.count; ++q) {
-                        if (!overlaps(tri_box, leaf.box[q])) continue;
-                        unsigned mask = triTriOverlap4(va[0], va[1], va[2], leaf.batch[q]);
-                        while (mask != 0u) {
-                            const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(mask));
-                            mask &= mask - 1u;
-                            const std::uint32_t kb = q * 4 + lane;
-                            if (sink(ta, va, leaf.first + kb, leaf.v[kb])) return;
-                        }
-                    }
+        const std::uint32_t end = leafFirst(na) + leafCount(na);
+        for (std::uint32_t ta = leafFirst(na); ta < end; ++ta) {
+            Vec3 va[3];
+            triangleVertices(a, ta, va[0], va[1], va[2]);
+            Aabb tri_box;
+            fromPoints(va, 3, tri_box);
+            for (std::uint32_t q = 0; q * 4 < leaf.count; ++q) {
+                if (!overlaps(tri_box, leaf.box[q])) continue;
+                unsigned mask = triTriOverlap4(va[0], va[1], va[2], leaf.batch[q]);
+                while (mask != 0u) {
+                    const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(mask));
+                    mask &= mask - 1u;
+                    const std::uint32_t kb = q * 4 + lane;
+                    if (sink(ta, va, leaf.first + kb, leaf.v[kb])) return true;
                 }
             }
         }
-        i = group_end;
-    }
+        return false;
+    };
+    detail::walkLeafPairs(a, b, b_to_a, visit);
 }
 
 struct AnySink {

@@ -132,24 +132,38 @@ void emitShotHit(WorldState& s, HitKind kind, const BodyId& shooter, const BodyI
     emitHit(s, hit);
 }
 
-} // namespace
-
 std::uint32_t candidateCapacity(const WorldConfig& c) {
     return c.max_levels + c.max_wall_sets + c.max_enemies + c.max_players;
 }
 
+// Scratch for one phase's shots: room for every body as a candidate, and the target arrays.
+struct ShotScratch {
+    Candidates candidates;
+    TargetArrays arrays;
+};
+
+bool makeShotScratch(WorldState& s, ShotScratch& out) {
+    const std::uint32_t capacity = candidateCapacity(s.config);
+    out.candidates.items = s.scratch.allocateArray<BodyId>(capacity);
+    out.candidates.capacity = capacity;
+    return out.candidates.items != nullptr && makeTargetArrays(s, capacity, out.arrays);
+}
+
+// The targets of one shot whose path lies in `box`: false when nothing is near.
+bool shotTargets(WorldState& s, const Aabb& box, std::uint32_t team, ShotScratch& scratch, ShotTargets& out) {
+    gatherCandidates(s, box, team, scratch.candidates);
+    s.stats.shot_candidates += scratch.candidates.count;
+    if (scratch.candidates.count == 0) return false;
+    fillTargets(s, scratch.candidates.items, scratch.candidates.count, scratch.arrays, out);
+    return true;
+}
+
+} // namespace
+
 void runBulletPhase(WorldState& s, float dt) {
     const ArenaMarker marker = s.scratch.mark();
-    const std::uint32_t capacity = candidateCapacity(s.config);
-    Candidates candidates;
-    candidates.items = s.scratch.allocateArray<BodyId>(capacity);
-    candidates.capacity = capacity;
-    TargetArrays arrays;
-    if (candidates.items == nullptr || !makeTargetArrays(s, capacity, arrays)) {
-        (void)s.scratch.rewind(marker);
-        return;
-    }
-    const std::uint32_t slots = s.bullets.capacity();
+    ShotScratch scratch;
+    const std::uint32_t slots = makeShotScratch(s, scratch) ? s.bullets.capacity() : 0u;
     for (std::uint32_t i = 0; i < slots; ++i) {
         const Handle<BulletBody> handle = s.bullets.handleAt(i);
         if (handle.isNull()) continue;
@@ -163,24 +177,20 @@ void runBulletPhase(WorldState& s, float dt) {
         }
         // Fast bullets sweep the step; slow ones are tested where the step leaves them (a
         // zero-length sweep), reported at t = 1.
-        const float reach = s.config.sweep_radii * bullet.sphere.radius;
+        const float r = bullet.sphere.radius;
+        const float reach = s.config.sweep_radii * r;
         const bool fast = lengthSq(motion) > reach * reach;
         const Vec3& start = fast ? bullet.sphere.center : end;
         Aabb box;
-        const float r = bullet.sphere.radius;
-        set(start.x < end.x ? start.x : end.x, start.y < end.y ? start.y : end.y, start.z < end.z ? start.z : end.z,
-            box.min);
-        set(start.x > end.x ? start.x : end.x, start.y > end.y ? start.y : end.y, start.z > end.z ? start.z : end.z,
-            box.max);
+        min(start, end, box.min);
+        max(start, end, box.max);
         inflate(box, r, box);
-        gatherCandidates(s, box, bullet.team, candidates);
-        s.stats.shot_candidates += candidates.count;
-        if (candidates.count == 0) continue;
         ShotTargets targets;
-        fillTargets(s, candidates.items, candidates.count, arrays, targets);
         ShotHit shot;
-        if (!sweptBulletFirstHit(start, end, r, targets, shot)) continue;
-        emitShotHit(s, HitKind::Bullet, toBodyId(BodyKind::Bullet, handle), candidates.items, shot,
+        if (!shotTargets(s, box, bullet.team, scratch, targets) ||
+            !sweptBulletFirstHit(start, end, r, targets, shot))
+            continue;
+        emitShotHit(s, HitKind::Bullet, toBodyId(BodyKind::Bullet, handle), scratch.candidates.items, shot,
                     fast ? shot.t : 1.0f);
     }
     (void)s.scratch.rewind(marker);
@@ -188,16 +198,8 @@ void runBulletPhase(WorldState& s, float dt) {
 
 void runBeamPhase(WorldState& s) {
     const ArenaMarker marker = s.scratch.mark();
-    const std::uint32_t capacity = candidateCapacity(s.config);
-    Candidates candidates;
-    candidates.items = s.scratch.allocateArray<BodyId>(capacity);
-    candidates.capacity = capacity;
-    TargetArrays arrays;
-    if (candidates.items == nullptr || !makeTargetArrays(s, capacity, arrays)) {
-        (void)s.scratch.rewind(marker);
-        return;
-    }
-    const std::uint32_t slots = s.beams.capacity();
+    ShotScratch scratch;
+    const std::uint32_t slots = makeShotScratch(s, scratch) ? s.beams.capacity() : 0u;
     for (std::uint32_t i = 0; i < slots; ++i) {
         const Handle<BeamBody> handle = s.beams.handleAt(i);
         if (handle.isNull()) continue;
@@ -205,14 +207,13 @@ void runBeamPhase(WorldState& s) {
         if (beam.point_count < 2) continue;
         Aabb box;
         fromPoints(beam.points, beam.point_count, box);
-        gatherCandidates(s, box, beam.team, candidates);
-        s.stats.shot_candidates += candidates.count;
-        if (candidates.count == 0) continue;
         ShotTargets targets;
-        fillTargets(s, candidates.items, candidates.count, arrays, targets);
         ShotHit shot;
-        if (!castBeam(beam.points, beam.point_count, targets, shot)) continue;
-        emitShotHit(s, HitKind::Beam, toBodyId(BodyKind::Beam, handle), candidates.items, shot, shot.distance);
+        if (!shotTargets(s, box, beam.team, scratch, targets) ||
+            !castBeam(beam.points, beam.point_count, targets, shot))
+            continue;
+        emitShotHit(s, HitKind::Beam, toBodyId(BodyKind::Beam, handle), scratch.candidates.items, shot,
+                    shot.distance);
     }
     (void)s.scratch.rewind(marker);
 }
