@@ -93,6 +93,79 @@ TEST(WallQuery, PointInsideEqualsXorOfRings) {
     EXPECT_FALSE(pointInWalls(levels[0].level->walls, Vec2{NAN, 0.0f}));
 }
 
+// The inside tree skips a whole ring only when the point lies more than 1 unit left of its box
+// (wall_set.cpp): rings of subnormal height put the crossing vote's products at the underflow
+// edge on both sides of that gap (a ring within the gap can then have an odd vote though the point
+// is outside it, and the answer must still equal the XOR of pointInPolygon), and a ring of 300
+// edges (its own subtree of leaves) with a hole exercises the split of one ring's edges.
+TEST(WallQuery, PointInsideEqualsXorOfRingsAtTheUnderflowEdge) {
+    const std::uint64_t seed = 0x5B11u + oracleSeedOffset();
+    OracleTally tally("walls point inside, subnormal heights and large rings", seed);
+    auto tiny = [](int k) { return std::ldexp(float(k), -149); };
+    std::vector<bake::WallPolygon> slivers;
+    for (int i = 0; i < 6; ++i) {
+        const float x0 = 0.3f + 0.7f * float(i), x1 = x0 + 0.5f;
+        bake::WallPolygon p;
+        if (i % 2 == 0)
+            p.rings = {{Vec2{x0, tiny(2 + i)}, Vec2{x1, tiny(3 + i)}, Vec2{x0 + 0.2f, tiny(9 + i)}}};
+        else
+            p.rings = {rectRing(x0, tiny(1), x1, tiny(7 + i))};
+        slivers.push_back(p);
+    }
+    std::vector<bake::WallPolygon> big;
+    bake::WallPolygon annulus;
+    std::vector<Vec2> outer, hole;
+    for (int i = 0; i < 300; ++i) {
+        const double a = 2.0 * 3.14159265358979 * i / 300.0;
+        outer.push_back(Vec2{float(50.0 * std::cos(a)), float(50.0 * std::sin(a))});
+        if (i % 3 == 0) hole.push_back(Vec2{float(20.0 * std::cos(a)), float(20.0 * std::sin(a))});
+    }
+    annulus.rings = {outer, hole};
+    big.push_back(annulus);
+    bake::WallPolygon island;
+    island.rings = {rectRing(-5, -5, 5, 5)};
+    big.push_back(island);
+    std::vector<std::unique_ptr<Level>> levels;
+    levels.push_back(bakeLevel(slivers, 1));
+    levels.push_back(bakeLevel(big, 4));
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+        ASSERT_NE(levels[l], nullptr);
+        const WallSet& w = levels[l]->walls;
+        for (int i = 0; i < 40000; ++i) {
+            const std::uint64_t index = l * 100000 + std::uint64_t(i);
+            SplitMix64 rng = caseRng(seed, index);
+            Vec2 p;
+            if (l == 0) {
+                // x anywhere from left of every ring to right of them, or exactly 1 (and a few
+                // ulps more or less) left of a vertex; y a small multiple of the smallest subnormal.
+                const std::uint32_t e = std::uint32_t(rng.u() * w.point_count) % w.point_count;
+                Vec2 a, b;
+                wallEdgePoints(w, e, a, b);
+                const double pick = rng.u();
+                if (pick < 0.4) {
+                    p.x = rng.rangef(-3.0, 6.0);
+                } else if (pick < 0.6) {
+                    p.x = a.x;
+                } else {
+                    p.x = a.x - 1.0f;
+                    const int ulps = int(rng.u() * 5) - 2;
+                    for (int k = 0; k < (ulps < 0 ? -ulps : ulps); ++k)
+                        p.x = std::nextafter(p.x, ulps < 0 ? -INFINITY : INFINITY);
+                }
+                p.y = tiny(int(rng.u() * 22) - 3);
+            } else {
+                p = probePoint(rng, w, -60.0, 60.0);
+            }
+            const bool kernel = pointInWalls(w, p);
+            const bool brute = brutePointInWalls(w, p);
+            tally.countOnly(brute);
+            tally.require(index, kernel == brute, "pointInWalls != XOR pointInPolygon",
+                          [&] { return hex2(p); });
+        }
+    }
+    EXPECT_EQ(tally.failures, 0);
+}
+
 TEST(WallQuery, CircleContactsMatchEveryEdgeAlone) {
     const std::uint64_t seed = 0xC1C1Eu + oracleSeedOffset();
     OracleTally tally("walls circle contacts", seed);
@@ -502,7 +575,7 @@ TEST(WallBlob, ByteSwapRoundTrip) {
     bake::WallBuildOptions options;
     options.max_leaf = 1; // as testLevels built level 0
     ASSERT_FALSE(bake::buildWallSection(lv.polygons, options, write.walls).failed());
-    write.big_endian = true;
+    write.big_endian = __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__; // the other byte order
     std::vector<unsigned char> raw;
     ASSERT_FALSE(bake::writeBlob(bake::SourceMesh{}, bake::BuiltTree{}, write, raw).failed());
     AlignedBytes foreign(raw);
@@ -515,6 +588,48 @@ TEST(WallBlob, ByteSwapRoundTrip) {
     ASSERT_EQ(w.point_count, lv.walls.point_count);
     EXPECT_EQ(std::memcmp(w.points, lv.walls.points, sizeof(Vec2) * w.point_count), 0);
     EXPECT_EQ(std::memcmp(w.nodes, lv.walls.nodes, sizeof(WallNode) * w.node_count), 0);
+    ASSERT_EQ(w.inside_node_count, lv.walls.inside_node_count);
+    EXPECT_EQ(
+        std::memcmp(w.inside_nodes, lv.walls.inside_nodes, sizeof(WallInsideNode) * w.inside_node_count), 0);
+}
+
+// The inside tree's checks: each damage, resealed, is refused with its own message.
+TEST(WallBlob, InsideTreeCorruptionIsRefused) {
+    auto levels = testLevels(9);
+    Level& lv = *levels[1].level;
+    const WallSet& w = lv.walls;
+    ASSERT_GT(w.inside_node_count, 2u);
+    const std::size_t inside_at =
+        std::size_t(reinterpret_cast<const unsigned char*>(w.inside_nodes) - lv.bytes->data());
+    // The first leaf (no internal node's last node) and the last internal node.
+    std::uint32_t leaf = w.inside_node_count, internal = 0;
+    for (std::uint32_t i = 0; i < w.inside_node_count; ++i) {
+        if ((w.inside_nodes[i].info & kLeafBit) == 0)
+            internal = i;
+        else if (leaf == w.inside_node_count)
+            leaf = i;
+    }
+    auto refuse = [&](std::uint32_t node, std::size_t field, std::uint32_t value, const char* what) {
+        std::vector<unsigned char> copy(lv.bytes->data(), lv.bytes->data() + lv.bytes->size());
+        std::memcpy(copy.data() + inside_at + node * sizeof(WallInsideNode) + field, &value, 4);
+        const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
+        std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
+        AlignedBytes aligned(copy);
+        MeshBlob blob;
+        BlobError err;
+        EXPECT_EQ(loadMeshBlob(aligned.data(), aligned.size(), blob, &err), Status::BlobCorrupt) << what;
+        EXPECT_NE(std::string(err.what).find(what), std::string::npos) << err.what;
+    };
+    const WallInsideNode& l = w.inside_nodes[leaf];
+    refuse(leaf, offsetof(WallInsideNode, ring), l.ring ^ kWallWholeRings, "whole-ring flag");
+    refuse(leaf, offsetof(WallInsideNode, ring), w.ring_count, "outside their ring");
+    refuse(leaf, offsetof(WallInsideNode, info), l.info + 1u, "");
+    refuse(internal, offsetof(WallInsideNode, info), w.inside_node_count, "skip link");
+    refuse(internal, offsetof(WallInsideNode, ring), 1u, "names a ring");
+    float nan = NAN;
+    std::uint32_t nan_bits;
+    std::memcpy(&nan_bits, &nan, 4);
+    refuse(leaf, offsetof(WallInsideNode, min), nan_bits, "inside node bounds");
 }
 
 } // namespace

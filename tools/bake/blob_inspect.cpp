@@ -136,6 +136,63 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
         }
         for (std::uint32_t p = 0; p < walls.point_count; ++p)
             if (edge_seen[p] != 1) report("wall edge of point " + std::to_string(p) + " reached " + std::to_string(edge_seen[p]) + " times");
+
+        // The inside tree: children inside parents, every edge in its leaf's box and reached once,
+        // and a node flagged whole-rings reaching every edge of each ring it reaches.
+        std::vector<std::uint32_t> point_seen(walls.point_count, 0);
+        std::vector<Open> in_open;
+        struct Reach {
+            std::uint32_t node, end;
+            std::vector<std::uint32_t> per_ring;
+        };
+        std::vector<Reach> whole_open;
+        auto inBox = [](const WallInsideNode& outer, float x0, float y0, float x1, float y1) {
+            return outer.min[0] <= x0 && outer.min[1] <= y0 && x1 <= outer.max[0] && y1 <= outer.max[1];
+        };
+        auto closeWhole = [&](const Reach& r) {
+            for (std::uint32_t ring = 0; ring < walls.ring_count; ++ring)
+                if (r.per_ring[ring] != 0 && r.per_ring[ring] != walls.rings[ring].point_count)
+                    report("wall inside node " + std::to_string(r.node) + " flagged whole holds part of ring " +
+                           std::to_string(ring));
+        };
+        for (std::uint32_t i = 0; i < walls.inside_node_count; ++i) {
+            while (!in_open.empty() && in_open.back().end == i) in_open.pop_back();
+            while (!whole_open.empty() && whole_open.back().end == i) {
+                closeWhole(whole_open.back());
+                whole_open.pop_back();
+            }
+            const WallInsideNode& n = walls.inside_nodes[i];
+            const bool leaf = (n.info & kLeafBit) != 0;
+            const std::uint32_t end = i + (leaf ? 1u : n.info);
+            if (!in_open.empty()) {
+                if (end > in_open.back().end) report("wall inside node " + std::to_string(i) + " runs past its parent");
+                if (!inBox(walls.inside_nodes[in_open.back().node], n.min[0], n.min[1], n.max[0], n.max[1]))
+                    report("wall inside node " + std::to_string(i) + " box not inside its parent's box");
+            } else if (i != 0) {
+                report("wall inside node " + std::to_string(i) + " lies outside the root's subtree");
+            }
+            if ((n.ring & kWallWholeRings) != 0) whole_open.push_back({i, end, std::vector<std::uint32_t>(walls.ring_count, 0)});
+            if (leaf) {
+                const std::uint32_t ring = n.ring & ~kWallWholeRings;
+                const std::uint32_t first = n.info & 0x03FFFFFFu, count = ((n.info >> 26) & 0x1Fu) + 1u;
+                if (ring >= walls.ring_count) continue;
+                const WallRing& r = walls.rings[ring];
+                for (std::uint32_t p = first; p < first + count && p < r.first_point + r.point_count; ++p) {
+                    const Vec2& a = walls.points[p];
+                    const Vec2& b = walls.points[p + 1 == r.first_point + r.point_count ? r.first_point : p + 1];
+                    if (!inBox(n, std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)))
+                        report("wall inside edge of point " + std::to_string(p) + " not inside its leaf box");
+                    ++point_seen[p];
+                    for (Reach& w : whole_open) ++w.per_ring[ring];
+                }
+            } else {
+                in_open.push_back({i, end});
+            }
+        }
+        for (; !whole_open.empty(); whole_open.pop_back()) closeWhole(whole_open.back());
+        for (std::uint32_t p = 0; p < walls.point_count; ++p)
+            if (point_seen[p] != 1)
+                report("wall inside edge of point " + std::to_string(p) + " reached " + std::to_string(point_seen[p]) + " times");
     }
     return problems;
 }

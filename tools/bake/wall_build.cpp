@@ -113,6 +113,91 @@ void buildNode(std::vector<EdgeRef>& edges, std::uint32_t begin, std::uint32_t e
     nodes[at].skip = static_cast<std::uint32_t>(nodes.size() - at);
 }
 
+struct InsideNode {
+    float lo[2], hi[2];
+    std::uint32_t skip = 1, first = 0, count = 0, ring = 0;
+    bool whole = false;
+};
+
+void boxOfPoints(const std::vector<Vec2>& pts, std::uint32_t begin, std::uint32_t end, float lo[2],
+                 float hi[2]) {
+    lo[0] = lo[1] = INFINITY;
+    hi[0] = hi[1] = -INFINITY;
+    for (std::uint32_t i = begin; i < end; ++i) {
+        lo[0] = std::min(lo[0], pts[i].x), lo[1] = std::min(lo[1], pts[i].y);
+        hi[0] = std::max(hi[0], pts[i].x), hi[1] = std::max(hi[1], pts[i].y);
+    }
+}
+
+// Below a ring's node: its edges [begin, end) (as first points) halved in ring order down to leaves
+// of max_leaf; each node's box covers its edges' end points (the last edge ends at the next point,
+// or at the ring's first point).
+void buildRingEdges(const std::vector<Vec2>& pts, const WallRing& r, std::uint32_t ring, std::uint32_t begin,
+                    std::uint32_t end, std::uint32_t max_leaf, bool whole, std::vector<InsideNode>& nodes) {
+    InsideNode n;
+    const std::uint32_t ring_end = r.first_point + r.point_count;
+    boxOfPoints(pts, begin, std::min(end + 1, ring_end), n.lo, n.hi);
+    if (end == ring_end) {
+        const Vec2& wrap = pts[r.first_point];
+        n.lo[0] = std::min(n.lo[0], wrap.x), n.lo[1] = std::min(n.lo[1], wrap.y);
+        n.hi[0] = std::max(n.hi[0], wrap.x), n.hi[1] = std::max(n.hi[1], wrap.y);
+    }
+    n.ring = ring;
+    n.whole = whole;
+    const std::size_t at = nodes.size();
+    nodes.push_back(n);
+    if (end - begin <= max_leaf) {
+        nodes[at].first = begin;
+        nodes[at].count = end - begin;
+        return;
+    }
+    const std::uint32_t mid = begin + (end - begin) / 2;
+    buildRingEdges(pts, r, ring, begin, mid, max_leaf, false, nodes);
+    buildRingEdges(pts, r, ring, mid, end, max_leaf, false, nodes);
+    nodes[at].skip = static_cast<std::uint32_t>(nodes.size() - at);
+}
+
+// Above the rings: median split of the ring boxes' centres on the longer axis (ties by ring index),
+// down to one ring, whose node is the root of its edges' subtree.
+void buildInsideNode(const std::vector<Vec2>& pts, const std::vector<WallRing>& rings,
+                     const std::vector<std::array<float, 4>>& boxes, std::vector<std::uint32_t>& order,
+                     std::uint32_t begin, std::uint32_t end, std::uint32_t max_leaf,
+                     std::vector<InsideNode>& nodes) {
+    if (end - begin == 1) {
+        const std::uint32_t ring = order[begin];
+        const WallRing& r = rings[ring];
+        buildRingEdges(pts, r, ring, r.first_point, r.first_point + r.point_count, max_leaf, true, nodes);
+        return;
+    }
+    InsideNode n;
+    n.lo[0] = n.lo[1] = INFINITY;
+    n.hi[0] = n.hi[1] = -INFINITY;
+    float clo[2] = {INFINITY, INFINITY}, chi[2] = {-INFINITY, -INFINITY};
+    auto centre = [&](std::uint32_t ring, int axis) {
+        return 0.5f * (boxes[ring][std::size_t(axis)] + boxes[ring][std::size_t(axis) + 2]);
+    };
+    for (std::uint32_t i = begin; i < end; ++i)
+        for (int a = 0; a < 2; ++a) {
+            n.lo[a] = std::min(n.lo[a], boxes[order[i]][std::size_t(a)]);
+            n.hi[a] = std::max(n.hi[a], boxes[order[i]][std::size_t(a) + 2]);
+            clo[a] = std::min(clo[a], centre(order[i], a));
+            chi[a] = std::max(chi[a], centre(order[i], a));
+        }
+    n.whole = true;
+    const std::size_t at = nodes.size();
+    nodes.push_back(n);
+    const int axis = (chi[0] - clo[0]) >= (chi[1] - clo[1]) ? 0 : 1;
+    const std::uint32_t mid = begin + (end - begin) / 2;
+    std::nth_element(order.begin() + begin, order.begin() + mid, order.begin() + end,
+                     [&](std::uint32_t x, std::uint32_t y) {
+                         const float cx = centre(x, axis), cy = centre(y, axis);
+                         return cx != cy ? cx < cy : x < y;
+                     });
+    buildInsideNode(pts, rings, boxes, order, begin, mid, max_leaf, nodes);
+    buildInsideNode(pts, rings, boxes, order, mid, end, max_leaf, nodes);
+    nodes[at].skip = static_cast<std::uint32_t>(nodes.size() - at);
+}
+
 } // namespace
 
 BakeError parseLevelFile(const std::string& text, std::vector<WallPolygon>& out) {
@@ -302,6 +387,19 @@ BakeError buildWallSection(const std::vector<WallPolygon>& polygons, const WallB
         }
     std::vector<Node> nodes;
     buildNode(edges, 0, static_cast<std::uint32_t>(edges.size()), options.max_leaf, nodes);
+    // The inside tree: ring boxes of the oriented points, leaves as large as the format allows (the
+    // crossing vote per edge is cheaper than a node test).
+    std::vector<std::array<float, 4>> ring_boxes;
+    std::vector<std::uint32_t> ring_order;
+    for (std::uint32_t r = 0; r < rings.size(); ++r) {
+        float lo[2], hi[2];
+        boxOfPoints(pts, rings[r].first_point, rings[r].first_point + rings[r].point_count, lo, hi);
+        ring_boxes.push_back({lo[0], lo[1], hi[0], hi[1]});
+        ring_order.push_back(r);
+    }
+    std::vector<InsideNode> inside;
+    buildInsideNode(pts, rings, ring_boxes, ring_order, 0, static_cast<std::uint32_t>(rings.size()),
+                    kMaxWallLeafEdges, inside);
 
     WallsHeader h{};
     h.polygon_count = static_cast<std::uint32_t>(polygons.size());
@@ -310,7 +408,10 @@ BakeError buildWallSection(const std::vector<WallPolygon>& polygons, const WallB
     h.node_count = static_cast<std::uint32_t>(nodes.size());
     h.bounds_min[0] = nodes[0].lo[0], h.bounds_min[1] = nodes[0].lo[1];
     h.bounds_max[0] = nodes[0].hi[0], h.bounds_max[1] = nodes[0].hi[1];
-    out_words.assign(static_cast<std::size_t>(wallSectionWords(h.ring_count, h.point_count, h.node_count)),
+    h.inside_node_count = static_cast<std::uint32_t>(inside.size());
+    h.reserved = 0;
+    out_words.assign(static_cast<std::size_t>(
+                         wallSectionWords(h.ring_count, h.point_count, h.node_count, h.inside_node_count)),
                      0u);
     unsigned char* p = reinterpret_cast<unsigned char*>(out_words.data());
     std::size_t at = 0;
@@ -329,6 +430,13 @@ BakeError buildWallSection(const std::vector<WallPolygon>& polygons, const WallB
     }
     for (const EdgeRef& e : edges) {
         const WallEdge w{e.ring, e.index};
+        put(&w, sizeof w);
+    }
+    for (const InsideNode& n : inside) {
+        WallInsideNode w;
+        w.min[0] = n.lo[0], w.min[1] = n.lo[1], w.max[0] = n.hi[0], w.max[1] = n.hi[1];
+        w.info = n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip;
+        w.ring = (n.count > 0 ? n.ring : 0u) | (n.whole ? kWallWholeRings : 0u);
         put(&w, sizeof w);
     }
     return {};

@@ -18,6 +18,84 @@ Status checkClusterSection(const Sphere* spheres, std::uint32_t count, std::uint
     return Status::Ok;
 }
 
+namespace {
+
+// Reads a leaf's ring (bits 0..30 of its ring word) and edge run; false when the ring is out of
+// range or the run leaves it.
+bool insideLeafRun(const WallRing* rings, std::uint32_t ring_count, const WallInsideNode& n,
+                   std::uint32_t& out_ring, std::uint32_t& out_first, std::uint32_t& out_end) {
+    out_ring = n.ring & ~kWallWholeRings;
+    out_first = n.info & 0x03FFFFFFu;
+    out_end = out_first + ((n.info >> 26) & 0x1Fu) + 1u;
+    if (out_ring >= ring_count) return false;
+    const WallRing& r = rings[out_ring];
+    return out_first >= r.first_point && out_end <= r.first_point + r.point_count;
+}
+
+// The inside tree (shooter_sections.h), one forward pass: the node checks of the edge tree, and
+// leaves whose edge runs lie in their ring; each ring's leaves come one after another in leaf order
+// and cover the ring's edges in order, and the runs cover point_count edges. A leaf's whole-rings
+// bit is set exactly when it holds its whole ring; an internal node may set it only when its first
+// leaf (the next leaf in the array) starts a ring and its last node (the subtree's end - 1) is a
+// leaf ending one: with runs contiguous, its subtree then holds whole rings only.
+Status checkWallInsideTree(const WallRing* rings, const WallsHeader& h, const WallInsideNode* nodes,
+                           std::uint64_t nodes_at, BlobError* err) {
+    std::uint32_t run_ring = 0, run_next = 0, run_end = 0, covered = 0;
+    bool next_leaf_starts_ring = false;
+    for (std::uint32_t i = 0; i < h.inside_node_count; ++i) {
+        const WallInsideNode& n = nodes[i];
+        const std::uint64_t na = nodes_at + std::uint64_t{i} * sizeof(WallInsideNode);
+        for (int a = 0; a < 2; ++a)
+            if (!std::isfinite(n.min[a]) || !std::isfinite(n.max[a]) || !(n.min[a] <= n.max[a]))
+                return fail(err, Status::BlobCorrupt, "wall inside node bounds", na);
+        const bool whole = (n.ring & kWallWholeRings) != 0;
+        if ((n.info & kLeafBit) != 0) {
+            if (((n.info >> 26) & 0x1Fu) >= kMaxWallLeafEdges)
+                return fail(err, Status::BlobCorrupt, "wall inside leaf holds too many edges", na + 16);
+            std::uint32_t ring = 0, first = 0, end = 0;
+            if (!insideLeafRun(rings, h.ring_count, n, ring, first, end))
+                return fail(err, Status::BlobCorrupt, "wall inside leaf edges outside their ring", na + 16);
+            const WallRing& r = rings[ring];
+            if (first == r.first_point) {
+                if (run_next != run_end)
+                    return fail(err, Status::BlobCorrupt, "wall inside leaves leave a ring unfinished", na);
+                run_ring = ring;
+                run_end = r.first_point + r.point_count;
+            } else if (ring != run_ring || first != run_next || next_leaf_starts_ring) {
+                return fail(err, Status::BlobCorrupt, "wall inside leaves not in ring order", na + 16);
+            }
+            run_next = end;
+            covered += end - first;
+            next_leaf_starts_ring = false;
+            if (whole != (end - first == r.point_count))
+                return fail(err, Status::BlobCorrupt, "wall inside leaf whole-ring flag", na + 20);
+        } else {
+            if (n.info < 2 || std::uint64_t{i} + n.info > h.inside_node_count)
+                return fail(err, Status::BlobCorrupt, "wall inside skip link out of range", na + 16);
+            if ((n.ring & ~kWallWholeRings) != 0)
+                return fail(err, Status::BlobCorrupt, "wall inside internal node names a ring", na + 20);
+            if (whole) {
+                const WallInsideNode& last = nodes[i + n.info - 1u];
+                std::uint32_t ring = 0, first = 0, end = 0;
+                if ((last.info & kLeafBit) == 0 ||
+                    !insideLeafRun(rings, h.ring_count, last, ring, first, end) ||
+                    end != rings[ring].first_point + rings[ring].point_count)
+                    return fail(err, Status::BlobCorrupt,
+                                "wall inside node flagged whole does not end a ring", na + 20);
+                next_leaf_starts_ring = true;
+            }
+        }
+    }
+    if (run_next != run_end || covered != h.point_count)
+        return fail(err, Status::BlobCorrupt, "wall inside leaves do not cover the edges", nodes_at);
+    if (h.inside_node_count > 0 &&
+        ((nodes[0].info & kLeafBit) == 0 ? nodes[0].info != h.inside_node_count : h.inside_node_count != 1))
+        return fail(err, Status::BlobCorrupt, "wall inside root does not span the node array", nodes_at + 16);
+    return Status::Ok;
+}
+
+} // namespace
+
 // One forward pass per array, the node checks mirroring the mesh tree's (mesh_blob_load.cpp).
 Status checkWallsSection(const std::uint32_t* words, std::uint32_t word_count, std::uint64_t at,
                          BlobError* err) {
@@ -25,11 +103,14 @@ Status checkWallsSection(const std::uint32_t* words, std::uint32_t word_count, s
         return fail(err, Status::BlobCorrupt, "walls section shorter than its header", at);
     const WallsHeader& h = *reinterpret_cast<const WallsHeader*>(words);
     if (h.ring_count < h.polygon_count || (h.polygon_count == 0) != (h.ring_count == 0) ||
-        (h.point_count == 0) != (h.node_count == 0) || (h.ring_count == 0) != (h.point_count == 0))
+        (h.point_count == 0) != (h.node_count == 0) || (h.ring_count == 0) != (h.point_count == 0) ||
+        (h.point_count == 0) != (h.inside_node_count == 0))
         return fail(err, Status::BlobCorrupt, "walls counts inconsistent", at);
-    if (h.point_count > kMaxBlobTriangles || h.node_count > 2u * h.point_count)
+    if (h.point_count > kMaxBlobTriangles || h.node_count > 2u * h.point_count ||
+        h.inside_node_count > 2u * h.point_count)
         return fail(err, Status::BlobCorrupt, "walls counts out of range", at);
-    if (wallSectionWords(h.ring_count, h.point_count, h.node_count) != word_count)
+    if (h.reserved != 0) return fail(err, Status::BlobCorrupt, "walls reserved word not zero", at + 36);
+    if (wallSectionWords(h.ring_count, h.point_count, h.node_count, h.inside_node_count) != word_count)
         return fail(err, Status::BlobCorrupt, "walls section size does not match its counts", at);
     for (int i = 0; i < 2; ++i)
         if (!std::isfinite(h.bounds_min[i]) || !std::isfinite(h.bounds_max[i]) ||
@@ -49,6 +130,9 @@ Status checkWallsSection(const std::uint32_t* words, std::uint32_t word_count, s
     off += std::uint64_t{h.node_count} * sizeof(WallNode);
     const WallEdge* edges = reinterpret_cast<const WallEdge*>(p + off);
     const std::uint64_t edges_at = at + off;
+    off += std::uint64_t{h.point_count} * sizeof(WallEdge);
+    const WallInsideNode* inside = reinterpret_cast<const WallInsideNode*>(p + off);
+    const std::uint64_t inside_at = at + off;
 
     std::uint32_t next_point = 0, polygon = 0;
     for (std::uint32_t r = 0; r < h.ring_count; ++r) {
@@ -108,7 +192,7 @@ Status checkWallsSection(const std::uint32_t* words, std::uint32_t word_count, s
         if (edges[e].ring >= h.ring_count || edges[e].index >= rings[edges[e].ring].point_count)
             return fail(err, Status::BlobCorrupt, "wall edge references a ring or point out of range",
                         edges_at + 8u * e);
-    return Status::Ok;
+    return checkWallInsideTree(rings, h, inside, inside_at, err);
 }
 
 } // namespace flak::detail

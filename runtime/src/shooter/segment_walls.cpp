@@ -57,9 +57,9 @@ bool segmentWallsFirstHit(const WallSet& walls, const Vec2& p0, const Vec2& p1, 
     }
     // Node boxes grown by the margin against the conservative slab test (segment_aabb.h, in the
     // z = 0 plane); the slab's end shrinks to the best hit so far (later equal-t edges lose ties).
-    SlabSegment slab;
-    prepareSegment(Vec3{p0.x, p0.y, 0.0f}, Vec3{p1.x, p1.y, 0.0f}, slab);
-    if (!slab.valid) return false;
+    detail::WallSweep sweep;
+    detail::prepareWallSweep(p0, p1, sweep);
+    if (!sweep.slab.valid) return false;
     const float m = detail::wallMargin(walls, std::fmax(detail::largestAbs(p0), detail::largestAbs(p1)));
     bool found = false;
     SegmentPolygonHit best;
@@ -67,8 +67,7 @@ bool segmentWallsFirstHit(const WallSet& walls, const Vec2& p0, const Vec2& p1, 
     detail::walkWalls(
         walls,
         [&](const WallNode& n) {
-            const Aabb box{Vec3{n.min[0] - m, n.min[1] - m, 0.0f}, Vec3{n.max[0] + m, n.max[1] + m, 0.0f}};
-            return segmentAabbOverlap(slab, box);
+            return detail::sweepMeetsBox(sweep, n.min[0], n.min[1], n.max[0], n.max[1], m);
         },
         [&](std::uint32_t e) {
             Vec2 ab[2];
@@ -79,7 +78,7 @@ bool segmentWallsFirstHit(const WallSet& walls, const Vec2& p0, const Vec2& p1, 
                 best = h;
                 best_edge = e;
                 found = true;
-                slab.t_max = h.t;
+                sweep.slab.t_max = h.t;
             }
             return true;
         });

@@ -119,23 +119,27 @@ bool sweptCircleWallsFirstHit(const WallSet& walls, const Vec2& c0, const Vec2& 
     const float m =
         detail::wallMargin(walls, std::fmax(detail::largestAbs(c0), detail::largestAbs(c1)) + radius);
     const float grow = radius + m;
-    SlabSegment slab;
-    prepareSegment(Vec3{c0.x, c0.y, 0.0f}, Vec3{c1.x, c1.y, 0.0f}, slab);
-    if (!slab.valid) return false;
+    detail::WallSweep sweep;
+    detail::prepareWallSweep(c0, c1, sweep);
+    if (!sweep.slab.valid) return false;
     bool found = false;
     WallRayHit best;
     std::uint32_t best_edge = 0;
     float best_gap = 0.0f; // at t = 0: the nearest touching edge wins
+    // Node boxes and, before the double solve, each edge's own box, grown by radius + margin,
+    // against the conservative slab test (an edge alone is what a one-edge leaf's box already is,
+    // so the edge test rests on the node test's guarantee and never rejects a hit).
     detail::walkWalls(
         walls,
         [&](const WallNode& n) {
-            const Aabb box{Vec3{n.min[0] - grow, n.min[1] - grow, 0.0f},
-                           Vec3{n.max[0] + grow, n.max[1] + grow, 0.0f}};
-            return segmentAabbOverlap(slab, box);
+            return detail::sweepMeetsBox(sweep, n.min[0], n.min[1], n.max[0], n.max[1], grow);
         },
         [&](std::uint32_t e) {
             Vec2 a, b;
-            wallEdgePoints(walls, e, a, b);
+            detail::edgePoints(walls, e, a, b);
+            if (!detail::sweepMeetsBox(sweep, a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y,
+                                       a.x < b.x ? b.x : a.x, a.y < b.y ? b.y : a.y, grow))
+                return true;
             WallRayHit h;
             if (!sweptCircleEdge(c0, c1, radius, a, b, h)) return true;
             Vec2 rel;
@@ -146,7 +150,7 @@ bool sweptCircleWallsFirstHit(const WallSet& walls, const Vec2& c0, const Vec2& 
                 best_edge = e;
                 best_gap = gap;
                 found = true;
-                slab.t_max = h.t;
+                sweep.slab.t_max = h.t;
             }
             return true;
         });

@@ -3,7 +3,11 @@
 
 #include <flak/shooter/wall_set.h>
 
+#include <flak/geom/segment_aabb.h>
+
 #include "shooter/shooter_slack.h"
+
+#include <cfloat>
 
 namespace flak::detail {
 
@@ -28,9 +32,60 @@ inline void walkWalls(const WallSet& walls, Enter&& enter, Edge&& edge) {
     }
 }
 
+/// wallEdgePoints without the range assert, inline, for the walks (edge ids from validated leaves).
+inline void edgePoints(const WallSet& walls, std::uint32_t edge_id, Vec2& out_a, Vec2& out_b) {
+    const WallEdge& e = walls.edges[edge_id];
+    const WallRing& r = walls.rings[e.ring];
+    out_a = walls.points[r.first_point + e.index];
+    out_b = walls.points[r.first_point + (e.index + 1 == r.point_count ? 0 : e.index + 1)];
+}
+
 /// Node test against the box [lo, hi] (closed).
 inline bool nodeOverlaps(const WallNode& n, const Vec2& lo, const Vec2& hi) {
     return n.min[0] <= hi.x && lo.x <= n.max[0] && n.min[1] <= hi.y && lo.y <= n.max[1];
+}
+
+/// A segment p0 -> p1 in the play plane prepared for box tests: the slab of prepareSegment (z = 0)
+/// and the segment's own box (exact: min/max of the end points).
+struct WallSweep {
+    SlabSegment slab;
+    float lo_x = 0.0f, lo_y = 0.0f, hi_x = 0.0f, hi_y = 0.0f;
+};
+
+/// Prepares p0 -> p1; out.slab.valid is false on NaN/Inf (as prepareSegment; the box is then
+/// meaningless and unused).
+inline void prepareWallSweep(const Vec2& p0, const Vec2& p1, WallSweep& out) {
+    prepareSegment(Vec3{p0.x, p0.y, 0.0f}, Vec3{p1.x, p1.y, 0.0f}, out.slab);
+    out.lo_x = p0.x < p1.x ? p0.x : p1.x, out.lo_y = p0.y < p1.y ? p0.y : p1.y;
+    out.hi_x = p0.x < p1.x ? p1.x : p0.x, out.hi_y = p0.y < p1.y ? p1.y : p0.y;
+}
+
+/// Whether the segment meets the box [lo - grow, hi + grow] (a wall node or edge box grown by the
+/// query's reach), never false where an edge inside can answer the query: first the segment's box
+/// against it (exact float comparisons: a point of the segment in the box lies in both boxes),
+/// then segmentAabbOverlap(slab, box) of the box in the z = 0 plane, inline and in 2D: the same
+/// float operations in the same order on x and y (on z the slab parameters are 0 * inf = NaN,
+/// which the comparisons ignore), the same conservative exit round-up and the same refusal of a
+/// box that is not finite, so the same decision bit for bit. `sweep.slab` must be valid; lo <= hi
+/// finite (validated boxes), grow >= 0.
+inline bool sweepMeetsBox(const WallSweep& sweep, float lo_x, float lo_y, float hi_x, float hi_y,
+                          float grow) {
+    constexpr float kExitRoundUp = 1.0f + 1.0f / 1048576.0f; // segment_aabb.cpp
+    const float bx0 = lo_x - grow, by0 = lo_y - grow, bx1 = hi_x + grow, by1 = hi_y + grow;
+    if (bx0 > sweep.hi_x || bx1 < sweep.lo_x || by0 > sweep.hi_y || by1 < sweep.lo_y) return false;
+    if (!(bx0 >= -FLT_MAX && by0 >= -FLT_MAX && bx1 <= FLT_MAX && by1 <= FLT_MAX)) return false;
+    const SlabSegment& slab = sweep.slab;
+    float t_enter = 0.0f, t_exit = slab.t_max;
+    const float ix = slab.inv_delta.x, iy = slab.inv_delta.y;
+    const float nx = (ix < 0.0f ? bx1 : bx0) - slab.origin.x, fx = (ix < 0.0f ? bx0 : bx1) - slab.origin.x;
+    const float tnx = nx * ix, tfx = fx * ix;
+    t_enter = tnx > t_enter ? tnx : t_enter;
+    t_exit = tfx < t_exit ? tfx : t_exit;
+    const float ny = (iy < 0.0f ? by1 : by0) - slab.origin.y, fy = (iy < 0.0f ? by0 : by1) - slab.origin.y;
+    const float tny = ny * iy, tfy = fy * iy;
+    t_enter = tny > t_enter ? tny : t_enter;
+    t_exit = tfy < t_exit ? tfy : t_exit;
+    return t_enter <= t_exit * kExitRoundUp;
 }
 
 /// Margin of a query at `scale` (its magnitudes and the set's): the slack of shooter_slack.h.

@@ -8,7 +8,8 @@
 // The solid is the even-odd interior of all rings (see shooter_sections.h: the baker makes it the
 // union of the polygons and orients every ring with the solid on its left). Each query walks the
 // set's 2D tree over edges once (the escape-index walk of blob_format.h on WallNode boxes: exact
-// float boxes, so no margin is needed), with no recursion, no stack and no allocation. Edge
+// float boxes, so no margin is needed), with no recursion, no stack and no allocation; the inside
+// test walks the section's inside tree instead, which reaches only the rings near the point. Edge
 // results come from the polygon kernels applied to each edge alone as a two-point polygon
 // (circlePolygon, segmentPolygon), the inside test from point_in_polygon.h's crossing vote, so
 // answers equal those of the kernels run over every edge (the brute-force oracle of the tests).
@@ -32,13 +33,15 @@ namespace flak {
 /// outlive it; not owned). Cheap to copy. Build with loadWallSet().
 struct WallSet {
     const WallRing* rings = nullptr;
-    const Vec2* points = nullptr;    ///< ring points, rings contiguous
-    const WallNode* nodes = nullptr; ///< 2D tree, depth-first with skip links
-    const WallEdge* edges = nullptr; ///< edges in leaf order; an edge id is an index here
+    const Vec2* points = nullptr;                 ///< ring points, rings contiguous
+    const WallNode* nodes = nullptr;              ///< 2D tree, depth-first with skip links
+    const WallEdge* edges = nullptr;              ///< edges in leaf order; an edge id is an index here
+    const WallInsideNode* inside_nodes = nullptr; ///< pointInWalls' tree: rings, then their edges
     std::uint32_t polygon_count = 0;
     std::uint32_t ring_count = 0;
     std::uint32_t point_count = 0; ///< = edge count
     std::uint32_t node_count = 0;
+    std::uint32_t inside_node_count = 0;
     Vec2 bounds_min; ///< exact box of every point
     Vec2 bounds_max;
 };
