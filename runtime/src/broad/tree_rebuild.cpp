@@ -29,8 +29,12 @@ float computeCentroid(const BuildEntry& entry, int axis) { return entry.fat.min[
 
 int findBin(float centroid, float low, float scale) {
     const float position = (centroid - low) * scale;
-    const int bin = static_cast<int>(position);
-    return bin < 0 ? 0 : (bin >= kBins ? kBins - 1 : bin);
+    // Clamped before the conversion, NaN to bin 0: boxes near FLT_MAX have an infinite centroid
+    // sum, the extent is then infinite, scale 0 and position inf * 0 = NaN, whose conversion to
+    // int is undefined. Same bins as truncating and then clamping for every other value.
+    const float last = static_cast<float>(kBins - 1);
+    const float clamped = position > 0.0f ? (position < last ? position : last) : 0.0f;
+    return static_cast<int>(clamped);
 }
 
 // Wald 2007: bin the centroids of [begin, end) into kBins slabs per axis, sweep the bin bounds

@@ -57,8 +57,14 @@ bool isValid(const ConvexShape& shape) {
     return false;
 }
 
+// An invalid hull (null array or no points) is never read: it answers its centre, so a caller
+// that skipped isValid() gets a defined point instead of a null dereference.
+namespace {
+bool hasHullPoints(const ConvexShape& shape) { return shape.points != nullptr && shape.count > 0; }
+} // namespace
+
 void corePoint(const ConvexShape& shape, Vec3& out) {
-    out = shape.kind == ConvexKind::Hull ? shape.points[0] : shape.center;
+    out = shape.kind == ConvexKind::Hull && hasHullPoints(shape) ? shape.points[0] : shape.center;
 }
 
 void supportCore(const ConvexShape& shape, const Vec3& direction, Vec3& out) {
@@ -85,6 +91,10 @@ void supportCore(const ConvexShape& shape, const Vec3& direction, Vec3& out) {
         return;
     }
     case ConvexKind::Hull: {
+        if (!hasHullPoints(shape)) {
+            out = shape.center;
+            return;
+        }
         // Compare relative to the first point so that far-away hulls do not lose the ordering.
         std::uint32_t best = 0;
         float best_dot = 0.0f;

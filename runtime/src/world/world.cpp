@@ -61,6 +61,9 @@ bool configIsValid(const WorldConfig& config) {
     if (!(config.sweep_radii >= 0.0f) || !std::isfinite(config.sweep_radii)) return false;
     const std::uint64_t ships = std::uint64_t{config.max_enemies} + config.max_players;
     if (ships >= DynamicTree::kMaxProxies) return false;
+    // The static tree holds levels and wall sets: the same limit (the uint32 sum could wrap).
+    const std::uint64_t statics = std::uint64_t{config.max_levels} + config.max_wall_sets;
+    if (statics >= DynamicTree::kMaxProxies) return false;
     if (std::uint64_t{config.max_beams} * config.max_beam_points > 0xFFFFFFFFull) return false;
     return true;
 }
@@ -315,9 +318,12 @@ Status spawnShip(WorldState& s, BodyKind kind, const ShipDesc& desc, BodyId& out
     proxy.user_value = bodyUserValue(kind, handle.index);
     proxy.category = categoryOf(kind);
     proxy.mask = maskOf(kind);
-    if (s.moving_tree.createProxy(proxy, body.proxy) != Status::Ok) {
+    const Status tree_status = s.moving_tree.createProxy(proxy, body.proxy);
+    if (tree_status != Status::Ok) {
+        // The tree has room for every ship, so this is a world box that overflowed (a finite
+        // transform far from rigid): InvalidArgument, not PoolFull.
         (void)pool.destroy(handle);
-        return Status::PoolFull;
+        return tree_status;
     }
     out_id = toBodyId(kind, handle);
     return Status::Ok;
@@ -410,10 +416,14 @@ Status World::setShipTransform(const BodyId& id, const Transform& ship_to_world)
     if (!isFinite(ship_to_world)) return Status::InvalidArgument;
     Vec3 displacement;
     sub(ship_to_world.translation, body->ship_to_world.translation, displacement);
-    body->ship_to_world = ship_to_world;
     Aabb box;
-    shipWorldBox(*body, box);
-    return s.moving_tree.moveProxy(body->proxy, box, displacement);
+    transformAabb(ship_to_world, body->local_box, box);
+    // The tree refuses a box or a jump that overflows (a finite transform far from rigid, or a
+    // teleport across most of the float range): keep the old transform then, so the body and its
+    // broad-phase box never disagree.
+    const Status status = s.moving_tree.moveProxy(body->proxy, box, displacement);
+    if (status == Status::Ok) body->ship_to_world = ship_to_world;
+    return status;
 }
 
 Status World::setBullet(const BodyId& id, const Sphere& sphere, const Vec3& velocity) {

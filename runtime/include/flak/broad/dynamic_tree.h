@@ -147,7 +147,8 @@ public:
     /// Checks every invariant: parent and child links, pair alignment, leaf <-> proxy links,
     /// boxes containing the children's fat boxes (internal) and fat boxes containing tight boxes
     /// (leaves), the free list, and the counts. Fills the report (height, SAH cost, counts);
-    /// returns true when valid. Walks the tree stacklessly; O(nodes).
+    /// returns true when valid. Walks the tree stacklessly; O(nodes). A tree that has had no
+    /// successful init() is not valid (false, what = "tree not initialised").
     bool validate(TreeReport& out_report) const;
 
     std::uint32_t proxyCount() const { return m_proxy_count; }  ///< live proxies

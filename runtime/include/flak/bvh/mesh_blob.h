@@ -55,12 +55,14 @@ struct BlobError {
 /// consistent. A blob may carry no mesh at all (none of Nodes, Vertices, Triangles, BlockBases;
 /// triangle_count 0) when it has a SphereCluster or Walls section: a wall-only or cluster-only blob.
 /// Returns the status (out_error, if given, says what and where); out_blob is left empty on error.
+/// A null `data` is NullMemory (whatever `size`); fewer bytes than a header, BlobTruncated.
 [[nodiscard]] Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob,
                                   BlobError* out_error = nullptr);
 
 /// Converts a blob written in the other byte order to this host's order, in place, and updates
 /// its checksum. Validates the header, table and checksum first (same statuses as loadMeshBlob);
-/// on any error nothing is changed. A blob already in host order returns Ok untouched.
+/// on any error nothing is changed. A blob already in host order returns Ok untouched. A null
+/// `data` is NullMemory.
 [[nodiscard]] Status swapBlobByteOrder(void* data, std::size_t size, BlobError* out_error = nullptr);
 
 /// Decoded (conservative) box of a node.

@@ -52,7 +52,8 @@ bool isValid(const ConvexShape& shape);
 
 /// The core's support point in `direction` (shape frame): a point of the core maximising
 /// dot(point, direction). Ties, and a zero direction, take the first candidate (p0; the +extent
-/// corner per axis; the lowest hull index). Radius not included.
+/// corner per axis; the lowest hull index; a NaN direction likewise). Radius not included. A hull
+/// with a null array or count 0 (invalid) answers `center` without reading the array.
 void supportCore(const ConvexShape& shape, const Vec3& direction, Vec3& out);
 
 /// The whole shape's support point: supportCore plus radius * direction / |direction| (the core's
@@ -60,7 +61,7 @@ void supportCore(const ConvexShape& shape, const Vec3& direction, Vec3& out);
 void supportPoint(const ConvexShape& shape, const Vec3& direction, Vec3& out);
 
 /// A point of the core used to start GJK (shape frame): sphere centre, capsule p0, box centre,
-/// first hull point.
+/// first hull point (`center` for a hull with a null array or count 0).
 void corePoint(const ConvexShape& shape, Vec3& out);
 
 } // namespace flak

@@ -32,7 +32,8 @@ static_assert(sizeof(PolygonMtv) == 12, "a Vec2 and a float");
 /// compared with the reference within the band. Scale: the largest |vertex - a[0]| coordinate.
 ///
 /// Degenerate: polygons of fewer than 3 points or zero area act as their point or segment; zero-
-/// length edges are skipped; two single points overlap only when equal (axis +x, depth 0).
+/// length edges are skipped; two single points overlap only when equal (axis -x, depth 0: where
+/// pushing A along +axis and along -axis is equally deep, the push along -axis is taken).
 /// Non-finite input, a null array or a count of 0: false, out_mtv untouched.
 bool polygonSat(const Vec2* a, std::uint32_t a_count, const Vec2* b, std::uint32_t b_count,
                 PolygonMtv& out_mtv);

@@ -33,7 +33,8 @@ inline void mul(const Quat& a, const Quat& b, Quat& out) {
 }
 inline void conjugate(const Quat& q, Quat& out) { set(-q.x, -q.y, -q.z, q.w, out); }
 
-/// Unit quaternion along q; false (and out = identity) when q is zero or not finite.
+/// Unit quaternion along q; false (and out = identity) when its float length is zero or not
+/// finite (also for a finite q whose squared length underflows or overflows, as normalize(Vec3)).
 inline bool normalize(const Quat& q, Quat& out) {
     const float len = std::sqrt(lengthSq(q));
     if (!(len > 0.0f) || !std::isfinite(len)) {

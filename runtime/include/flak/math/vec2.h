@@ -29,7 +29,8 @@ inline void perp(const Vec2& a, Vec2& out) { set(-a.y, a.x, out); }
 inline float lengthSq(const Vec2& a) { return dot(a, a); }
 inline float length(const Vec2& a) { return std::sqrt(lengthSq(a)); }
 inline bool isFinite(const Vec2& a) { return std::isfinite(a.x) && std::isfinite(a.y); }
-/// Unit vector along `a`; false (and out = 0) when `a` is zero or not finite.
+/// Unit vector along `a`; false (and out = 0) when its float length is zero or not finite (as
+/// Vec3's normalize: also for |a| below about 3e-23 or above about 1.8e19).
 inline bool normalize(const Vec2& a, Vec2& out) {
     const float len = length(a);
     if (!(len > 0.0f) || !std::isfinite(len)) {

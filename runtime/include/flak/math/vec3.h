@@ -60,7 +60,9 @@ inline void lerp(const Vec3& a, const Vec3& b, float t, Vec3& out) {
 }
 inline bool isFinite(const Vec3& a) { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
 inline bool equal(const Vec3& a, const Vec3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
-/// Unit vector along `a`; false (and out = 0) when `a` is zero or not finite.
+/// Unit vector along `a`; false (and out = 0) when its float length is zero or not finite: a zero
+/// or non-finite `a`, and also a finite one whose squared length underflows to zero (|a| below
+/// about 3e-23) or overflows to infinity (|a| above about 1.8e19).
 inline bool normalize(const Vec3& a, Vec3& out) {
     const float len = length(a);
     if (!(len > 0.0f) || !std::isfinite(len)) {

@@ -46,7 +46,9 @@ public:
 
     /// Bytes of memory init() needs for `config`; 0 when the config is invalid (a zero capacity
     /// where one is required: max_hits, max_pairs, max_contacts; max_beam_points < 2; a negative
-    /// or non-finite margin or sweep_radii).
+    /// or non-finite margin or sweep_radii; max_enemies + max_players or max_levels +
+    /// max_wall_sets at or above DynamicTree::kMaxProxies; max_beams * max_beam_points above
+    /// 2^32 - 1).
     static std::size_t requiredBytes(const WorldConfig& config);
 
     World() = default;
@@ -61,13 +63,14 @@ public:
     /// Spawns a static level mesh. PoolFull; InvalidArgument for a null or empty mesh or a
     /// non-finite transform. The body's broad-phase box is the mesh bounds in world space.
     [[nodiscard]] Status spawnLevel(const LevelDesc& desc, BodyId& out_id);
-    /// Spawns a wall set. PoolFull; InvalidArgument for a null set.
+    /// Spawns a wall set. PoolFull; InvalidArgument for a null or empty set (no points).
     [[nodiscard]] Status spawnWalls(const WallsDesc& desc, BodyId& out_id);
-    /// Spawns an enemy ship (mesh required). PoolFull; InvalidArgument (no mesh, empty mesh,
-    /// non-finite transform).
+    /// Spawns an enemy ship (mesh required). PoolFull; InvalidArgument (no mesh, empty mesh, a
+    /// cluster with no spheres, non-finite transform, or a finite transform under which the
+    /// ship's world box overflows: nothing changes).
     [[nodiscard]] Status spawnEnemy(const ShipDesc& desc, BodyId& out_id);
     /// Spawns a player ship (cluster required). PoolFull; InvalidArgument (no cluster, an empty
-    /// cluster, non-finite transform).
+    /// cluster, an empty mesh, non-finite transform, or a world box that overflows, as above).
     [[nodiscard]] Status spawnPlayer(const ShipDesc& desc, BodyId& out_id);
     /// Spawns a bullet. PoolFull; InvalidArgument for NaN/Inf or a negative radius.
     [[nodiscard]] Status spawnBullet(const BulletDesc& desc, BodyId& out_id);
@@ -76,8 +79,9 @@ public:
     /// Removes a body; its id becomes stale. NullHandle / StaleHandle change nothing.
     [[nodiscard]] Status despawn(const BodyId& id);
 
-    /// Moves a ship (enemy or player). NullHandle, StaleHandle, InvalidArgument (not a ship, or
-    /// a non-finite transform: nothing changes).
+    /// Moves a ship (enemy or player). NullHandle, StaleHandle, InvalidArgument (not a ship, a
+    /// non-finite transform, or a move the broad phase refuses because the world box or the jump
+    /// overflows float range, e.g. a teleport from -3e38 to +3e38: nothing changes).
     [[nodiscard]] Status setShipTransform(const BodyId& id, const Transform& ship_to_world);
     /// Replaces a bullet's sphere and velocity. NullHandle, StaleHandle, InvalidArgument.
     [[nodiscard]] Status setBullet(const BodyId& id, const Sphere& sphere, const Vec3& velocity);
