@@ -1,7 +1,7 @@
 // flak — World: memory layout, bodies, and the order of a step.
 #include "world_state.h"
 
-#include "hit_sort.h"
+#include "stable_sort.h"
 #include "world_pairs.h"
 
 #include <flak/memory_requirements.h>
@@ -56,6 +56,9 @@ DynamicTreeConfig movingTreeConfig(const WorldConfig& config) {
 
 bool configIsValid(const WorldConfig& config) {
     if (config.max_hits == 0 || config.max_pairs == 0 || config.max_contacts == 0) return false;
+    if (config.mesh_mesh_backend != nullptr &&
+        (config.mesh_mesh_backend->submit == nullptr || config.mesh_mesh_backend->collect == nullptr))
+        return false;
     if (config.max_beam_points < 2) return false;
     if (!(config.broad_margin >= 0.0f) || !std::isfinite(config.broad_margin)) return false;
     if (!(config.sweep_radii >= 0.0f) || !std::isfinite(config.sweep_radii)) return false;
@@ -187,7 +190,12 @@ std::size_t stepScratchBytes(const WorldConfig& c) {
     req.add((sizeof(MeshContact) + sizeof(std::uint32_t)) * std::size_t{c.max_contacts}); // ship contacts
     req.add(sizeof(ClusterPair) * std::size_t{kMaxClusterSpheres} * kMaxClusterSpheres); // every sphere pair
     req.add(sizeof(WallContact) * std::size_t{c.max_contacts});
-    req.add(sortHitsScratchBytes(c.max_hits));
+    req.add(stableSortScratchBytes<Hit>(c.max_hits));
+    req.add(sizeof(MeshMeshJob) * std::size_t{c.max_pairs}); // mesh-mesh jobs, live for the step
+    req.add(sizeof(std::uint32_t) * std::size_t{c.max_pairs});
+    req.add(sizeof(MeshMeshPair) * std::size_t{c.max_mesh_pairs});
+    req.add(sizeof(TrianglePair) * std::size_t{c.max_mesh_pairs}); // the CPU's pairs of one job
+    req.add(stableSortScratchBytes<TrianglePair>(c.max_mesh_pairs));
     return req.bytes + 16 * kMinAlignment; // per-allocation rounding slack
 }
 
@@ -472,6 +480,7 @@ void findPairs(WorldState& s) {
     s.stats.pairs = moving.found + fixed.found;
     s.stats.pairs_dropped = moving.dropped() + fixed.dropped();
     classifyPairs(s, moving.written);
+    startMeshMeshPhase(s);
 }
 
 // Moves every bullet to the end of its path.
@@ -495,6 +504,9 @@ Status World::step(float dt) {
     s.stats = StepStats{};
     s.hit_count = 0;
     s.scratch.reset();
+    s.mesh_jobs = nullptr; // the mesh-mesh phase's scratch is made again below
+    s.mesh_pairs = nullptr;
+    s.mesh_submitted = false;
     const WorldConfig& c = s.config;
     std::uint64_t t0 = now(c);
     const std::uint64_t start = t0;
@@ -514,9 +526,10 @@ Status World::step(float dt) {
     lap(WorldPhase::Walls);
     runShipPhase(s);
     lap(WorldPhase::Ships);
+    collectMeshMeshPhase(s);
+    lap(WorldPhase::GpuWait);
     runMeshMeshPhase(s);
     lap(WorldPhase::MeshMesh);
-    lap(WorldPhase::GpuWait);
     advanceBullets(s, dt);
     sortHits(s.hits, s.hit_count, s.scratch);
     std::uint64_t hash = s.hash;

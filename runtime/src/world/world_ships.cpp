@@ -1,10 +1,13 @@
 // flak — the ship phases of a step: ships vs walls (push-out), ships vs ships with a cluster on
 // either side, and enemy vs enemy mesh-mesh.
+#include "stable_sort.h"
 #include "world_pairs.h"
 #include "world_state.h"
 
 #include <flak/bvh/mesh_mesh.h>
 #include <flak/bvh/sphere_query.h>
+#include <flak/geom/tri_tri.h>
+#include <flak/geom/triangle_normal.h>
 #include <flak/shooter/sphere_cluster.h>
 #include <flak/shooter/wall_set.h>
 
@@ -184,7 +187,14 @@ void runShipPhase(WorldState& s) {
     }
 }
 
-void runMeshMeshPhase(WorldState& s) {
+void startMeshMeshPhase(WorldState& s) {
+    s.mesh_job_count = 0;
+    s.mesh_pair_count = 0;
+    s.mesh_submitted = false;
+    s.mesh_jobs = s.scratch.allocateArray<MeshMeshJob>(s.body_pair_count);
+    s.mesh_job_pairs = s.scratch.allocateArray<std::uint32_t>(s.body_pair_count);
+    s.mesh_pairs = s.scratch.allocateArray<MeshMeshPair>(s.config.max_mesh_pairs);
+    if (s.mesh_jobs == nullptr || s.mesh_job_pairs == nullptr || s.mesh_pairs == nullptr) return; // sized: no
     for (std::uint32_t i = 0; i < s.body_pair_count; ++i) {
         const BodyPair& pair = s.body_pairs[i];
         if (pair.kind != PairKind::ShipShip) continue;
@@ -192,10 +202,113 @@ void runMeshMeshPhase(WorldState& s) {
         const ShipBody* a = shipOf(s, pair.a);
         const ShipBody* b = shipOf(s, pair.b);
         if (a == nullptr || b == nullptr) continue;
-        Transform b_to_a;
-        relative(a->ship_to_world, b->ship_to_world, b_to_a);
+        MeshMeshJob& job = s.mesh_jobs[s.mesh_job_count];
+        job.a = a->mesh;
+        job.b = b->mesh;
+        relative(a->ship_to_world, b->ship_to_world, job.b_to_a);
+        s.mesh_job_pairs[s.mesh_job_count++] = i;
+    }
+    s.stats.mesh_jobs = s.mesh_job_count;
+    const MeshMeshBackend* backend = s.config.mesh_mesh_backend;
+    if (backend != nullptr && s.mesh_job_count > 0)
+        s.mesh_submitted = backend->submit(backend->user, s.mesh_jobs, s.mesh_job_count);
+}
+
+void collectMeshMeshPhase(WorldState& s) {
+    if (!s.mesh_submitted) return;
+    const MeshMeshBackend* backend = s.config.mesh_mesh_backend;
+    const std::int64_t found = backend->collect(backend->user, s.mesh_pairs, s.config.max_mesh_pairs);
+    s.mesh_submitted = found >= 0; // lost results: the CPU answers below
+    if (found < 0) return;
+    const std::uint64_t kept = static_cast<std::uint64_t>(found) < s.config.max_mesh_pairs
+                                   ? static_cast<std::uint64_t>(found)
+                                   : s.config.max_mesh_pairs;
+    s.mesh_pair_count = static_cast<std::uint32_t>(kept);
+    s.stats.contacts_dropped += static_cast<std::uint32_t>(static_cast<std::uint64_t>(found) - kept);
+    s.stats.mesh_jobs_on_backend = true;
+}
+
+namespace {
+
+// Every job's pairs on the CPU, into the step's pair buffer, each job's sorted by (a, b): what
+// a back end answers, computed here.
+void cpuMeshPairs(WorldState& s) {
+    s.mesh_pair_count = 0;
+    const ArenaMarker marker = s.scratch.mark();
+    PairBuffer one;
+    one.items = s.scratch.allocateArray<TrianglePair>(s.config.max_mesh_pairs);
+    for (std::uint32_t j = 0; j < s.mesh_job_count && one.items != nullptr; ++j) {
+        const MeshMeshJob& job = s.mesh_jobs[j];
+        one.capacity = s.config.max_mesh_pairs - s.mesh_pair_count; // what the step has left
+        one.count = 0;
+        one.overflow = 0;
+        (void)meshMeshPairs(*job.a, *job.b, job.b_to_a, one);
+        s.stats.contacts_dropped += one.overflow;
+        stableSort(one.items, one.count, s.scratch, [](const TrianglePair& x, const TrianglePair& y) {
+            return x.a != y.a ? x.a < y.a : x.b < y.b;
+        });
+        for (std::uint32_t k = 0; k < one.count; ++k) {
+            MeshMeshPair& out = s.mesh_pairs[s.mesh_pair_count++];
+            out.job = j;
+            out.a = one.items[k].a;
+            out.b = one.items[k].b;
+        }
+    }
+    (void)s.scratch.rewind(marker);
+}
+
+// The contact summary of one job from its sorted pairs (mesh_mesh.h's MeshContactSummary: mean
+// of the intersection segments' midpoints, unit means of both sides' triangle normals, B in A's
+// space mapped with transformPoint as the walk does), summed in double in (a, b) order.
+bool summarizePairs(const MeshMeshJob& job, const MeshMeshPair* pairs, std::uint32_t count,
+                    MeshContactSummary& out) {
+    out = MeshContactSummary{};
+    if (count == 0) return false;
+    double point[3] = {0.0, 0.0, 0.0}, na[3] = {0.0, 0.0, 0.0}, nb[3] = {0.0, 0.0, 0.0};
+    std::uint32_t points = 0;
+    for (std::uint32_t k = 0; k < count; ++k) {
+        Vec3 va[3], vb[3], src[3];
+        triangleVertices(*job.a, pairs[k].a, va[0], va[1], va[2]);
+        triangleVertices(*job.b, pairs[k].b, src[0], src[1], src[2]);
+        transformPoints(job.b_to_a, src, 3, vb);
+        Vec3 seg0, seg1;
+        bool coplanar = false;
+        if (triTriIntersection(va[0], va[1], va[2], vb[0], vb[1], vb[2], seg0, seg1, coplanar)) {
+            for (int c = 0; c < 3; ++c) point[c] += 0.5 * (static_cast<double>(seg0[c]) + static_cast<double>(seg1[c]));
+            ++points;
+        }
+        Vec3 n;
+        if (computeTriangleNormal(va[0], va[1], va[2], n))
+            for (int c = 0; c < 3; ++c) na[c] += static_cast<double>(n[c]);
+        if (computeTriangleNormal(vb[0], vb[1], vb[2], n))
+            for (int c = 0; c < 3; ++c) nb[c] += static_cast<double>(n[c]);
+    }
+    out.pair_count = count;
+    if (points > 0) {
+        const double inv = 1.0 / static_cast<double>(points);
+        set(static_cast<float>(point[0] * inv), static_cast<float>(point[1] * inv),
+            static_cast<float>(point[2] * inv), out.point);
+    }
+    Vec3 fa{static_cast<float>(na[0]), static_cast<float>(na[1]), static_cast<float>(na[2])};
+    Vec3 fb{static_cast<float>(nb[0]), static_cast<float>(nb[1]), static_cast<float>(nb[2])};
+    (void)normalize(fa, out.normal_a);
+    (void)normalize(fb, out.normal_b);
+    return true;
+}
+
+} // namespace
+
+void runMeshMeshPhase(WorldState& s) {
+    if (s.mesh_jobs == nullptr || s.mesh_pairs == nullptr) return;
+    if (!s.mesh_submitted) cpuMeshPairs(s);
+    std::uint32_t at = 0;
+    for (std::uint32_t j = 0; j < s.mesh_job_count; ++j) {
+        const std::uint32_t first = at;
+        while (at < s.mesh_pair_count && s.mesh_pairs[at].job == j) ++at;
         MeshContactSummary summary;
-        if (!meshMeshSummary(*a->mesh, *b->mesh, b_to_a, summary)) continue;
+        if (!summarizePairs(s.mesh_jobs[j], s.mesh_pairs + first, at - first, summary)) continue;
+        const BodyPair& pair = s.body_pairs[s.mesh_job_pairs[j]];
+        const ShipBody* a = shipOf(s, pair.a);
         Hit hit;
         hit.kind = HitKind::ShipShip;
         hit.a = pair.a;

@@ -67,6 +67,15 @@ struct WorldState {
     BodyPair* body_pairs = nullptr; // the pairs the narrow phase tests, in scratch (this step only)
     std::uint32_t body_pair_count = 0;
 
+    // The mesh-mesh phase, in scratch for the step: enemy pairs as jobs (and the body pair each
+    // came from), their triangle pairs sorted by (job, a, b), and whether a back end has them.
+    MeshMeshJob* mesh_jobs = nullptr;
+    std::uint32_t* mesh_job_pairs = nullptr;
+    std::uint32_t mesh_job_count = 0;
+    MeshMeshPair* mesh_pairs = nullptr; // max_mesh_pairs
+    std::uint32_t mesh_pair_count = 0;
+    bool mesh_submitted = false;
+
     Hit* hits = nullptr; // max_hits
     std::uint32_t hit_count = 0;
 
@@ -123,6 +132,12 @@ void runBulletPhase(WorldState& state, float dt);
 void runBeamPhase(WorldState& state);
 void runWallPhase(WorldState& state);
 void runShipPhase(WorldState& state);
+/// Gathers the enemy pairs as mesh-mesh jobs and hands them to the back end, if any (after the
+/// broad phase, so the back end works while the other phases run).
+void startMeshMeshPhase(WorldState& state);
+/// Waits for the back end's pairs (the GpuWait phase); nothing without a back end.
+void collectMeshMeshPhase(WorldState& state);
+/// The CPU's pairs where no back end answered, then one hit per touching enemy pair.
 void runMeshMeshPhase(WorldState& state);
 
 } // namespace flak

@@ -11,7 +11,11 @@
 //   beam vs anything but bullets: the beam's polyline cast in order, first hit only
 //   ship vs walls         the ship's sphere cluster vs the wall set, with the push-out
 //   ship vs ship          cluster vs cluster, cluster vs mesh (a player on either side) or
-//                         mesh vs mesh (two enemies: the contact summary)
+//                         mesh vs mesh (two enemies: the contact summary of their intersecting
+//                         triangle pairs, taken in (a, b) order; the pairs come from the CPU or,
+//                         when WorldConfig::mesh_mesh_backend is set, from a back end such as the
+//                         GPU collider, which gets them right after the broad phase and works
+//                         while the other phases run; same hits either way)
 // and writes one hit per contact (hit.h) in sorted order. Bullets and beams report their first
 // contact only (smallest t, ties to the smaller sort key). A bullet or beam never hits a ship of
 // its own team. Enemies without a cluster do not collide with walls.
@@ -48,7 +52,7 @@ public:
     /// where one is required: max_hits, max_pairs, max_contacts; max_beam_points < 2; a negative
     /// or non-finite margin or sweep_radii; max_enemies + max_players or max_levels +
     /// max_wall_sets at or above DynamicTree::kMaxProxies; max_beams * max_beam_points above
-    /// 2^32 - 1).
+    /// 2^32 - 1; a mesh-mesh back end without both functions).
     static std::size_t requiredBytes(const WorldConfig& config);
 
     World() = default;

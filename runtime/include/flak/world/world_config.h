@@ -1,10 +1,46 @@
 // flak — how big a World is (capacities, fixed at init) and what one step reports about itself.
 #pragma once
 
+#include <flak/bvh/mesh_blob.h>
+#include <flak/math/transform.h>
+
 #include <cstddef>
 #include <cstdint>
 
 namespace flak {
+
+/// One enemy-vs-enemy pair for the mesh-mesh phase: mesh `a`, mesh `b` and b's mesh space in
+/// a's (relative(a_to_world, b_to_world)), as meshMeshPairs(a, b, b_to_a) takes them.
+struct MeshMeshJob {
+    const MeshBlob* a = nullptr;
+    const MeshBlob* b = nullptr;
+    Transform b_to_a;
+};
+
+/// An intersecting triangle pair of job `job` (12 bytes): triangle `a` of mesh a, `b` of mesh b.
+struct MeshMeshPair {
+    std::uint32_t job = 0;
+    std::uint32_t a = 0;
+    std::uint32_t b = 0;
+};
+static_assert(sizeof(MeshMeshPair) == 12, "MeshMeshPair is three ids");
+
+/// A back end for the enemy-vs-enemy mesh-mesh phase, such as runtime/gpu's GPU collider
+/// (gpu_world_backend.h). The world submits the step's jobs right after the broad phase, runs the
+/// other phases, then collects (the wait is timed as WorldPhase::GpuWait). It must return exactly
+/// meshMeshPairs' pairs for each job, sorted by (job, a, b): the world then builds the same hits
+/// as without a back end, bit for bit.
+struct MeshMeshBackend {
+    void* user = nullptr; ///< passed back to both calls
+    /// Starts the jobs (the array is valid until collect returns). False: not started (no room,
+    /// device lost, ...), and the world answers on the CPU this step.
+    bool (*submit)(void* user, const MeshMeshJob* jobs, std::uint32_t count) = nullptr;
+    /// Waits for the submitted jobs and writes their pairs, sorted by (job, a, b), to
+    /// out_pairs[0 .. capacity). Returns how many pairs there are in all (more than `capacity`
+    /// when some were dropped), or a negative value when the results are lost (then the world
+    /// answers on the CPU this step).
+    std::int64_t (*collect)(void* user, MeshMeshPair* out_pairs, std::uint32_t capacity) = nullptr;
+};
 
 /// Host clock for per-phase timings: monotonic nanoseconds. Called a few times per step.
 using WorldClock = std::uint64_t (*)(void* user);
@@ -21,6 +57,12 @@ struct WorldConfig {
     std::uint32_t max_hits = 8192;       ///< hit records per step; more are counted, not written
     std::uint32_t max_pairs = 4096;      ///< ship-ship and ship-walls pairs per step; more are counted, not tested
     std::uint32_t max_contacts = 256;    ///< contacts one narrow-phase query may gather (sphere vs mesh, cluster vs walls)
+    /// Intersecting triangle pairs the mesh-mesh phase can hold in one step, over all enemy pairs
+    /// (a pair whose triangle pairs do not all fit gets its hit from those that did; the rest are
+    /// counted in StepStats::contacts_dropped).
+    std::uint32_t max_mesh_pairs = 65536;
+    /// Optional back end for the mesh-mesh phase (not owned; must outlive the world). Null: CPU.
+    const MeshMeshBackend* mesh_mesh_backend = nullptr;
     float broad_margin = 0.25f;          ///< fat-box margin of the ships' broad-phase boxes (world units)
     /// A bullet whose step moves it more than this many radii is swept over the step (first time
     /// of impact); a slower one is tested as a sphere where the step leaves it (t = 1).
@@ -56,6 +98,8 @@ struct StepStats {
     std::uint32_t hits_dropped = 0; ///< hits found but not written: max_hits was too small
     std::uint32_t contacts_dropped = 0; ///< contacts a query could not gather: max_contacts too small
     std::uint32_t skipped_bodies = 0; ///< bodies not tested this step (NaN/Inf transform or shape)
+    std::uint32_t mesh_jobs = 0;      ///< enemy pairs tested mesh against mesh
+    bool mesh_jobs_on_backend = false; ///< the back end answered them (false: the CPU did)
 };
 
 /// Pool use of one kind (capacity and the most live at once since init).

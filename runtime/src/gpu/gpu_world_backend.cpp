@@ -1,0 +1,99 @@
+// flak — the GPU collider behind the World's MeshMeshBackend interface.
+#include <flak/gpu/gpu_world_backend.h>
+
+#include <flak/align.h>
+
+namespace flak {
+
+std::size_t GpuWorldBackend::requiredBytes(std::uint32_t max_jobs, std::uint32_t max_pairs) {
+    return alignUp(sizeof(GpuJobDesc) * std::size_t{max_jobs}, kMinAlignment) +
+           alignUp(sizeof(GpuPair) * std::size_t{max_pairs}, kMinAlignment);
+}
+
+Status GpuWorldBackend::init(GpuCollider& collider, std::uint32_t max_jobs, std::uint32_t max_pairs, void* memory,
+                             std::size_t bytes) {
+    *this = GpuWorldBackend{};
+    if (memory == nullptr) return Status::NullMemory;
+    if (!isAligned(memory, kMinAlignment)) return Status::Misaligned;
+    if (max_jobs == 0 || max_pairs == 0) return Status::InvalidArgument;
+    if (bytes < requiredBytes(max_jobs, max_pairs)) return Status::TooSmall;
+    unsigned char* p = static_cast<unsigned char*>(memory);
+    m_jobs = reinterpret_cast<GpuJobDesc*>(p);
+    m_pairs = reinterpret_cast<GpuPair*>(p + alignUp(sizeof(GpuJobDesc) * std::size_t{max_jobs}, kMinAlignment));
+    m_max_jobs = max_jobs;
+    m_max_pairs = max_pairs;
+    m_collider = &collider;
+    m_backend.user = this;
+    m_backend.submit = &GpuWorldBackend::submit;
+    m_backend.collect = &GpuWorldBackend::collect;
+    return Status::Ok;
+}
+
+bool GpuWorldBackend::findMesh(const MeshBlob* blob, GpuMeshId& out_id) const {
+    for (std::uint32_t i = 0; i < m_mesh_count; ++i) {
+        if (m_blobs[i] == blob) {
+            out_id = m_ids[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+Status GpuWorldBackend::registerMesh(const MeshBlob& blob) {
+    if (m_collider == nullptr) return Status::InvalidArgument;
+    GpuMeshId id;
+    if (findMesh(&blob, id)) return Status::Ok;
+    if (m_mesh_count == kMaxMeshes) return Status::PoolFull;
+    const Status status = m_collider->uploadMesh(blob, id);
+    if (status != Status::Ok) return status;
+    m_blobs[m_mesh_count] = &blob;
+    m_ids[m_mesh_count] = id;
+    ++m_mesh_count;
+    return Status::Ok;
+}
+
+bool GpuWorldBackend::submit(void* user, const MeshMeshJob* jobs, std::uint32_t count) {
+    GpuWorldBackend& self = *static_cast<GpuWorldBackend*>(user);
+    if (self.m_in_flight || count > self.m_max_jobs || count == 0) {
+        ++self.m_declined_steps;
+        return false;
+    }
+    for (std::uint32_t j = 0; j < count; ++j) {
+        GpuJobDesc& desc = self.m_jobs[j];
+        if (!self.findMesh(jobs[j].a, desc.a) || !self.findMesh(jobs[j].b, desc.b)) {
+            ++self.m_declined_steps;
+            return false; // a mesh the GPU does not have: the CPU answers this step
+        }
+        desc.b_to_a = jobs[j].b_to_a;
+    }
+    if (self.m_collider->submitBatch(self.m_jobs, count, GpuBatchMode::Candidates, GpuQuery::Pairs, self.m_ticket) !=
+        Status::Ok) {
+        ++self.m_declined_steps;
+        return false;
+    }
+    self.m_in_flight = true;
+    ++self.m_submitted_steps;
+    return true;
+}
+
+std::int64_t GpuWorldBackend::collect(void* user, MeshMeshPair* out_pairs, std::uint32_t capacity) {
+    GpuWorldBackend& self = *static_cast<GpuWorldBackend*>(user);
+    if (!self.m_in_flight) return -1;
+    self.m_in_flight = false;
+    GpuPairBuffer buffer;
+    buffer.items = self.m_pairs;
+    buffer.capacity = self.m_max_pairs;
+    const Status status = self.m_collider->collect(self.m_ticket, &buffer, nullptr);
+    // DeviceLost still hands over the CPU's answer; anything else but Ok / BufferFull is lost.
+    if (status != Status::Ok && status != Status::BufferFull && status != Status::DeviceLost) return -1;
+    if (buffer.overflow > 0) return -1; // which pairs came back is then arbitrary: let the CPU answer
+    const std::uint32_t n = buffer.count < capacity ? buffer.count : capacity;
+    for (std::uint32_t k = 0; k < n; ++k) {
+        out_pairs[k].job = self.m_pairs[k].job;
+        out_pairs[k].a = self.m_pairs[k].a;
+        out_pairs[k].b = self.m_pairs[k].b;
+    }
+    return static_cast<std::int64_t>(buffer.count);
+}
+
+} // namespace flak

@@ -1,0 +1,122 @@
+// The GPU collider as the World's mesh-mesh back end: piled enemy ships step for step give the
+// same hits (and hit-stream hash) with the back end as without, and the back end really ran.
+#include "gpu_harness.h"
+
+#include "world/world_fixture.h"
+
+#include <flak/gpu/gpu_world_backend.h>
+
+namespace flak::test {
+namespace {
+
+class GpuWorldTest : public GpuTest {};
+
+struct WorldRun {
+    std::unique_ptr<HostWorld> host;
+    std::vector<BodyId> enemies;
+};
+
+// 16 enemies piled into a few units, so many pairs intersect mesh against mesh.
+void spawnPile(World& world, const MeshBlob& a, const MeshBlob& b, std::vector<BodyId>& out) {
+    SplitMix64 rng(42);
+    for (int i = 0; i < 16; ++i) {
+        ShipDesc desc;
+        desc.mesh = i % 2 ? &a : &b;
+        desc.team = 1;
+        yawAt(static_cast<float>(rng.u() * 6.28), static_cast<float>(rng.u() * 8.0 - 4.0),
+              static_cast<float>(rng.u() * 8.0 - 4.0), static_cast<float>(rng.u() * 2.0 - 1.0), desc.ship_to_world);
+        BodyId id;
+        ASSERT_EQ(world.spawnEnemy(desc, id), Status::Ok);
+        out.push_back(id);
+    }
+}
+
+TEST_F(GpuWorldTest, PiledEnemiesGiveTheSameHitsOnTheGpu) {
+    auto mesh_a = makeTestMesh(icosphere(3, 2.0f));
+    auto mesh_b = makeTestMesh(torus(24, 12, 1.6f, 0.5f));
+
+    GpuColliderConfig gpu_config;
+    gpu_config.max_meshes = 4;
+    gpu_config.max_triangles = 1u << 14;
+    GpuCollider& collider = makeCollider(gpu_config);
+    std::vector<unsigned char> adapter_memory(GpuWorldBackend::requiredBytes(256, 1u << 16) + 16);
+    void* adapter_block = adapter_memory.data() +
+                          ((16 - (reinterpret_cast<std::uintptr_t>(adapter_memory.data()) & 15u)) & 15u);
+    GpuWorldBackend adapter;
+    ASSERT_EQ(adapter.init(collider, 256, 1u << 16, adapter_block, GpuWorldBackend::requiredBytes(256, 1u << 16)),
+              Status::Ok);
+    ASSERT_EQ(adapter.registerMesh(mesh_a->blob), Status::Ok);
+    ASSERT_EQ(adapter.registerMesh(mesh_b->blob), Status::Ok);
+    ASSERT_EQ(adapter.registerMesh(mesh_a->blob), Status::Ok); // again: a no-op
+
+    WorldConfig config;
+    config.max_enemies = 16;
+    config.max_players = 0;
+    config.max_bullets = 0;
+    config.max_beams = 0;
+    config.max_mesh_pairs = 1u << 16;
+    HostWorld cpu(config);
+    config.mesh_mesh_backend = adapter.backend();
+    HostWorld gpu(config);
+    ASSERT_EQ(cpu.initStatus(), Status::Ok);
+    ASSERT_EQ(gpu.initStatus(), Status::Ok);
+    std::vector<BodyId> cpu_ids, gpu_ids;
+    spawnPile(cpu.world, mesh_a->blob, mesh_b->blob, cpu_ids);
+    spawnPile(gpu.world, mesh_a->blob, mesh_b->blob, gpu_ids);
+
+    std::uint32_t mesh_hits = 0;
+    SplitMix64 rng(7);
+    for (int f = 0; f < 8; ++f) {
+        for (std::size_t i = 0; i < cpu_ids.size(); ++i) { // the same moves in both worlds
+            Transform t;
+            yawAt(static_cast<float>(rng.u() * 6.28), static_cast<float>(rng.u() * 8.0 - 4.0),
+                  static_cast<float>(rng.u() * 8.0 - 4.0), 0.0f, t);
+            ASSERT_EQ(cpu.world.setShipTransform(cpu_ids[i], t), Status::Ok);
+            ASSERT_EQ(gpu.world.setShipTransform(gpu_ids[i], t), Status::Ok);
+        }
+        ASSERT_EQ(cpu.world.step(1.0f / 60.0f), Status::Ok);
+        ASSERT_EQ(gpu.world.step(1.0f / 60.0f), Status::Ok);
+        EXPECT_FALSE(cpu.world.stats().mesh_jobs_on_backend);
+        EXPECT_TRUE(gpu.world.stats().mesh_jobs_on_backend) << "frame " << f;
+        EXPECT_EQ(cpu.world.stats().mesh_jobs, gpu.world.stats().mesh_jobs);
+        ASSERT_EQ(cpu.world.hitCount(), gpu.world.hitCount()) << "frame " << f;
+        for (std::uint32_t k = 0; k < cpu.world.hitCount(); ++k) {
+            const Hit& x = cpu.world.hits()[k];
+            const Hit& y = gpu.world.hits()[k];
+            EXPECT_EQ(std::memcmp(&x, &y, sizeof(Hit)), 0) << "frame " << f << " hit " << k;
+            mesh_hits += x.kind == HitKind::ShipShip ? 1u : 0u;
+        }
+    }
+    EXPECT_EQ(cpu.world.hitStreamHash(), gpu.world.hitStreamHash());
+    EXPECT_GT(mesh_hits, 20u);
+    EXPECT_EQ(adapter.submittedSteps(), 8u);
+}
+
+TEST_F(GpuWorldTest, UnregisteredMeshFallsBackToTheCpu) {
+    auto mesh_a = makeTestMesh(icosphere(2, 2.0f));
+    GpuCollider& collider = makeCollider(GpuColliderConfig{});
+    std::vector<unsigned char> memory(GpuWorldBackend::requiredBytes(16, 1024) + 16);
+    void* block = memory.data() + ((16 - (reinterpret_cast<std::uintptr_t>(memory.data()) & 15u)) & 15u);
+    GpuWorldBackend adapter;
+    ASSERT_EQ(adapter.init(collider, 16, 1024, block, GpuWorldBackend::requiredBytes(16, 1024)), Status::Ok);
+    WorldConfig config;
+    config.max_enemies = 2;
+    config.mesh_mesh_backend = adapter.backend();
+    HostWorld host(config);
+    ASSERT_EQ(host.initStatus(), Status::Ok);
+    ShipDesc desc;
+    desc.mesh = &mesh_a->blob;
+    setIdentity(desc.ship_to_world);
+    BodyId a, b;
+    ASSERT_EQ(host.world.spawnEnemy(desc, a), Status::Ok);
+    desc.ship_to_world.translation.x = 1.0f;
+    ASSERT_EQ(host.world.spawnEnemy(desc, b), Status::Ok);
+    ASSERT_EQ(host.world.step(1.0f / 60.0f), Status::Ok);
+    EXPECT_FALSE(host.world.stats().mesh_jobs_on_backend);
+    EXPECT_EQ(adapter.declinedSteps(), 1u);
+    ASSERT_EQ(host.world.hitCount(), 1u);
+    EXPECT_EQ(host.world.hits()[0].kind, HitKind::ShipShip);
+}
+
+} // namespace
+} // namespace flak::test
