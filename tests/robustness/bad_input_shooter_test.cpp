@@ -4,6 +4,7 @@
 // with too few, too many or non-finite points. Every walk here is the escape-index loop over the
 // wall tree or a loop over at most kMaxClusterSpheres spheres: none can hang on NaN.
 #include "bad_input.h"
+#include "support/assert_recorder.h"
 
 #include <flak/shooter/beam.h>
 #include <flak/shooter/segment_sphere.h>
@@ -353,6 +354,31 @@ TEST(BadInputShooter, ShotsAndBeams) {
         const Vec3 far_beam[3] = {vec3(-big, 1, 0), vec3(big, 1, 0), vec3(0, big, 0)};
         (void)castBeam(far_beam, 3, targets, hit);
     }
+}
+
+// An index out of range is a programmer error (FLAK_ASSERT); when the host's handler returns,
+// the call writes a defined answer and reads nothing (ASan watches in the sanitize build).
+TEST(BadInputShooter, OutOfRangeIndicesReadNothing) {
+    AssertRecorder recorder;
+    Sphere spheres[2];
+    spheres[0].radius = spheres[1].radius = 1.0f;
+    SphereCluster cluster;
+    ASSERT_EQ(makeSphereCluster(spheres, 2, cluster), Status::Ok);
+    Transform t;
+    setIdentity(t);
+    Sphere out;
+    out.radius = 7.0f;
+    clusterWorldSphere(cluster, t, 2, out);
+    clusterWorldSphere(cluster, t, 0xFFFFFFFFu, out);
+    EXPECT_EQ(out.radius, 0.0f);
+    WallSet empty;
+    Vec2 a{1.0f, 1.0f}, b{1.0f, 1.0f};
+    wallEdgePoints(empty, 0, a, b);
+    EXPECT_EQ(a.x, 0.0f);
+    EXPECT_EQ(b.y, 0.0f);
+#if defined(FLAK_ENABLE_ASSERTS)
+    EXPECT_EQ(recorder.count(), 3);
+#endif
 }
 
 TEST(BadInputShooter, SampleBeam) {

@@ -63,6 +63,10 @@ void clusterWorldBound(const SphereCluster& cluster, const Transform& cluster_to
 void clusterWorldSphere(const SphereCluster& cluster, const Transform& cluster_to_world, std::uint32_t index,
                         Sphere& out_sphere) {
     FLAK_ASSERT(index < cluster.count, "clusterWorldSphere: sphere index out of range");
+    if (index >= cluster.count) { // the assert handler returned (or asserts are off): a defined answer
+        out_sphere = Sphere{};
+        return;
+    }
     const Sphere& s = cluster.spheres[index];
     transformPoint(cluster_to_world, s.center, out_sphere.center);
     out_sphere.radius = s.radius;

@@ -38,6 +38,11 @@ Status loadWallSet(const MeshBlob& blob, WallSet& out_walls) {
 
 void wallEdgePoints(const WallSet& walls, std::uint32_t edge_id, Vec2& out_a, Vec2& out_b) {
     FLAK_ASSERT(edge_id < walls.point_count, "wallEdgePoints: edge id out of range");
+    if (edge_id >= walls.point_count) { // the assert handler returned (or asserts are off)
+        out_a = Vec2{};
+        out_b = Vec2{};
+        return;
+    }
     const WallEdge& e = walls.edges[edge_id];
     const WallRing& r = walls.rings[e.ring];
     out_a = walls.points[r.first_point + e.index];

@@ -82,7 +82,8 @@ struct ClusterMeshBuffer {
 void clusterWorldBound(const SphereCluster& cluster, const Transform& cluster_to_world, Sphere& out_bound);
 
 /// Sphere `index` (< count; FLAK_ASSERT) of the cluster placed in world space (the exact placement
-/// every query uses).
+/// every query uses). An index out of range (when the assert handler returns or asserts are off)
+/// writes the zero sphere and reads nothing.
 void clusterWorldSphere(const SphereCluster& cluster, const Transform& cluster_to_world, std::uint32_t index,
                         Sphere& out_sphere);
 

@@ -97,7 +97,8 @@ static_assert(sizeof(WallRayHit) == 36, "WallRayHit is 36 bytes");
 /// blob's bytes. InvalidArgument (out_walls emptied) when the blob has no walls.
 [[nodiscard]] Status loadWallSet(const MeshBlob& blob, WallSet& out_walls);
 
-/// End points of edge `edge_id` (leaf order, < point_count; FLAK_ASSERT).
+/// End points of edge `edge_id` (leaf order, < point_count; FLAK_ASSERT). An id out of range
+/// (when the assert handler returns or asserts are off) writes zeros and reads nothing.
 void wallEdgePoints(const WallSet& walls, std::uint32_t edge_id, Vec2& out_a, Vec2& out_b);
 
 /// True when `point` lies inside the solid: the crossing number over every edge with
