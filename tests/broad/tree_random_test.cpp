@@ -3,6 +3,7 @@
 // force. Scene families cover uniform, clustered, flat (2D), degenerate (points, identical boxes,
 // touching grids), sorted insertion and huge coordinates. Seeds are printed on failure.
 #include "broad/tree_harness.h"
+#include "support/case_count.h"
 
 #include <flak/arena.h>
 
@@ -206,7 +207,8 @@ std::vector<Case> cases() {
                                Family::Identical, Family::Grid,      Family::Sorted, Family::Huge};
     std::uint64_t seed = 0x5EED7000u;
     for (Family f : families) {
-        const int steps = f == Family::Identical ? 400 : 1500; // identical boxes: n^2 pairs a step
+        // identical boxes: n^2 pairs a step; fewer steps under FLAK_CASE_DIVISOR (emulators)
+        const int steps = test::caseCount(f == Family::Identical ? 400 : 1500);
         for (int k = 0; k < 3; ++k) out.push_back(Case{f, seed++, steps, 300});
     }
     out.push_back(Case{Family::Uniform, 0x5EED7100u, 3000, 64}); // runs into capacity often

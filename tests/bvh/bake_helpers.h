@@ -15,6 +15,10 @@
 
 namespace flak::test {
 
+/// This host's byte order, the baker's default (bake::WriteOptions); a test that needs a foreign
+/// blob bakes with big_endian = !kHostBigEndian.
+constexpr bool kHostBigEndian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
 struct BakeSettings {
     bake::BuildOptions build;
     bake::PrepareOptions prepare;

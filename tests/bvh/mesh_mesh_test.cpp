@@ -2,6 +2,7 @@
 // triTriOverlap(A triangle, B triangle mapped into A's frame) over all pairs, on random poses (the
 // benchmark's pose distribution), touching and coincident poses, and non-finite transforms.
 #include "query_meshes.h"
+#include "support/case_count.h"
 
 #include <flak/bvh/mesh_mesh.h>
 #include <flak/geom/tri_tri.h>
@@ -75,7 +76,7 @@ TEST(MeshMesh, PairsMatchBruteForce) {
     for (const Case& c : cases) {
         const std::uint64_t seed = 0x5EED0501u ^ std::hash<std::string>{}(c.a->name + c.b->name);
         SplitMix64 rng(seed);
-        const int count = c.a->tris.size() * c.b->tris.size() > 4000000 ? 120 : 400;
+        const int count = caseCount(c.a->tris.size() * c.b->tris.size() > 4000000 ? 120 : 400);
         for (int i = 0; i < count; ++i) {
             Transform b_to_a;
             benchPose(*c.a, rng, b_to_a);

@@ -3,6 +3,7 @@
 // on generated and real meshes with random and adversarial placements; the sphere answers are
 // also checked against a double-precision reference within the kernel's tolerance band.
 #include "query_meshes.h"
+#include "support/case_count.h"
 #include "support/triangle_reference.h"
 
 #include <flak/bvh/box_query.h>
@@ -21,7 +22,7 @@
 namespace flak::test {
 namespace {
 
-constexpr int kQueriesPerMesh = 20000; // 6 meshes: 120k per kind
+const int kQueriesPerMesh = caseCount<int>(20000); // 6 meshes: 120k per kind (fewer under FLAK_CASE_DIVISOR)
 constexpr float kInf = std::numeric_limits<float>::infinity();
 const float kNan = std::numeric_limits<float>::quiet_NaN();
 

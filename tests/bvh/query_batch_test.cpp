@@ -1,5 +1,6 @@
 // The batched forms answer exactly as the single queries do, query by query and mesh by mesh.
 #include "query_meshes.h"
+#include "support/case_count.h"
 
 #include <flak/bvh/query_batch.h>
 #include <flak/bvh/sphere_query.h>
@@ -69,7 +70,7 @@ TEST(QueryBatch, OneQueryAgainstManyMeshes) {
     xfs.push_back(xfs[0]);
     const std::uint32_t n = static_cast<std::uint32_t>(blobs.size());
     long queries = 0, hits = 0;
-    for (int i = 0; i < 20000; ++i) {
+    for (int i = 0; i < caseCount(20000); ++i) {
         Vec3 c, d, e;
         for (int k = 0; k < 3; ++k) c[k] = static_cast<float>(rng.range(-60.0, 60.0));
         randomUnit(rng, d);

@@ -3,6 +3,7 @@
 #include <flak/math/aabb.h>
 
 #include "support/box_families.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 
@@ -42,7 +43,7 @@ void check(OracleTally& tally, std::uint64_t index, const Aabb& a, const Aabb& b
 
 TEST(AabbAabb, Random1M) {
     OracleTally tally("AabbAabb.Random1M", kSeed);
-    for (std::uint64_t i = 0; i < 1000000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         const Frame f = randomFrame(rng);
         const Aabb a = randomBox(rng, f, f.origin, 1.0);
@@ -54,7 +55,7 @@ TEST(AabbAabb, Random1M) {
 TEST(AabbAabb, Adversarial300k) {
     const std::uint64_t seed = kSeed + 1;
     OracleTally tally("AabbAabb.Adversarial300k", seed);
-    for (std::uint64_t i = 0; i < 300000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(300000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         const Aabb a = randomBox(rng, f, f.origin, 1.0);
@@ -106,7 +107,7 @@ TEST(AabbAabb, NanNeverOverlapsEmptyNeverOverlaps) {
 TEST(AabbAabb, LargeAndSmall200k) {
     const std::uint64_t seed = kSeed + 2;
     OracleTally tally("AabbAabb.LargeSmall200k", seed);
-    for (std::uint64_t i = 0; i < 200000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(200000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Frame f;
         f.unit = (i & 1) ? 1.0 : 1e-4;

@@ -5,6 +5,7 @@
 #include <flak/geom/segment_aabb.h>
 
 #include "support/box_families.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 
@@ -123,7 +124,7 @@ TEST(SegmentAabb, Random1M) {
     // 62,500 prepared segments, each reused against 16 boxes, as a BVH walk reuses it.
     OracleTally tally("SegmentAabb.Random1M", kSeed);
     long boundary = 0;
-    for (std::uint64_t i = 0; i < 62500; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(62500); ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         const Frame f = randomFrame(rng);
         Query q;
@@ -152,7 +153,7 @@ TEST(SegmentAabb, ZeroDirectionAndGrazing300k) {
     const std::uint64_t seed = kSeed + 1;
     OracleTally tally("SegmentAabb.ZeroDirection300k", seed);
     long boundary = 0;
-    for (std::uint64_t i = 0; i < 300000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(300000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Aabb box;
@@ -215,7 +216,7 @@ TEST(SegmentAabb, IntegerGridExact300k) {
     const std::uint64_t seed = kSeed + 2;
     OracleTally tally("SegmentAabb.IntegerGrid300k", seed);
     long boundary = 0, exact_touches = 0;
-    for (std::uint64_t i = 0; i < 300000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(300000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const float unit = std::ldexp(1.0f, int(rng.next() % 31) - 14);
         auto grid = [&](int lo, int hi) {
@@ -249,7 +250,7 @@ TEST(SegmentAabb, Ray200k) {
     const std::uint64_t seed = kSeed + 3;
     OracleTally tally("SegmentAabb.Ray200k", seed);
     long boundary = 0;
-    for (std::uint64_t i = 0; i < 200000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(200000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Aabb box;
@@ -276,7 +277,7 @@ TEST(SegmentAabb, LargeAndSmallCoordinates200k) {
     const std::uint64_t seed = kSeed + 4;
     OracleTally tally("SegmentAabb.LargeSmall200k", seed);
     long boundary = 0;
-    for (std::uint64_t i = 0; i < 200000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(200000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Frame f;
         f.unit = (i & 1) ? 1.0 : 1e-4;
@@ -297,7 +298,7 @@ TEST(SegmentAabb, LargeAndSmallCoordinates200k) {
 TEST(SegmentAabb, NonFiniteAndInvalidNeverHit100k) {
     const std::uint64_t seed = kSeed + 5;
     OracleTally tally("SegmentAabb.NonFinite100k", seed);
-    for (std::uint64_t i = 0; i < 100000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Aabb box;

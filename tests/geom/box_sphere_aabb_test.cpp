@@ -3,6 +3,7 @@
 #include <flak/geom/sphere_aabb.h>
 
 #include "support/box_families.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 
@@ -148,7 +149,7 @@ TEST(SphereAabb, Random1M) {
     OracleTally tally("SphereAabb.Random1M", kSeed);
     OracleTally bounds("SphereAabbBounds.Random1M", kSeed);
     long extra = 0;
-    for (std::uint64_t i = 0; i < 1000000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         check(tally, bounds, i, randomCase(rng), extra);
     }
@@ -160,7 +161,7 @@ TEST(SphereAabb, Adversarial400k) {
     OracleTally tally("SphereAabb.Adversarial400k", seed);
     OracleTally bounds("SphereAabbBounds.Adversarial400k", seed);
     long extra = 0;
-    for (std::uint64_t i = 0; i < 400000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(400000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         int kind = 0;
         const Case c = adversarialCase(rng, kind);
@@ -178,7 +179,7 @@ TEST(SphereAabb, LargeAndSmallCoordinates200k) {
     OracleTally tally("SphereAabb.LargeSmall200k", seed);
     OracleTally bounds("SphereAabbBounds.LargeSmall200k", seed);
     long extra = 0;
-    for (std::uint64_t i = 0; i < 200000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(200000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         // Unit-size features at 1e6 from the origin, and 1e-4-size features at the origin.
         Frame f;
@@ -196,7 +197,7 @@ TEST(SphereAabb, LargeAndSmallCoordinates200k) {
 TEST(SphereAabb, NonFiniteAndInvalidNeverHit100k) {
     const std::uint64_t seed = kSeed + 3;
     OracleTally tally("SphereAabb.NonFinite100k", seed);
-    for (std::uint64_t i = 0; i < 100000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Case c = randomCase(rng);
         float* slots[10] = {&c.sphere.center.x, &c.sphere.center.y, &c.sphere.center.z, &c.sphere.radius,

@@ -3,6 +3,7 @@
 #include <flak/geom/sphere_sphere.h>
 
 #include "support/box_families.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 
@@ -54,7 +55,7 @@ Sphere randomSphere(SplitMix64& rng, const Frame& f, const D3& around, double sp
 
 TEST(SphereSphere, Random1M) {
     OracleTally tally("SphereSphere.Random1M", kSeed);
-    for (std::uint64_t i = 0; i < 1000000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         const Frame f = randomFrame(rng);
         const Sphere a = randomSphere(rng, f, f.origin, 1.0);
@@ -66,7 +67,7 @@ TEST(SphereSphere, Random1M) {
 TEST(SphereSphere, Adversarial400k) {
     const std::uint64_t seed = kSeed + 1;
     OracleTally tally("SphereSphere.Adversarial400k", seed);
-    for (std::uint64_t i = 0; i < 400000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(400000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         const Sphere a = randomSphere(rng, f, f.origin, 1.0);
@@ -100,7 +101,7 @@ TEST(SphereSphere, Adversarial400k) {
 TEST(SphereSphere, LargeAndSmallCoordinates200k) {
     const std::uint64_t seed = kSeed + 2;
     OracleTally tally("SphereSphere.LargeSmall200k", seed);
-    for (std::uint64_t i = 0; i < 200000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(200000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Frame f;
         f.unit = (i & 1) ? 1.0 : 1e-4;
@@ -114,7 +115,7 @@ TEST(SphereSphere, LargeAndSmallCoordinates200k) {
 TEST(SphereSphere, NonFiniteAndNegativeNeverHit100k) {
     const std::uint64_t seed = kSeed + 3;
     OracleTally tally("SphereSphere.NonFinite100k", seed);
-    for (std::uint64_t i = 0; i < 100000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Sphere s[2] = {randomSphere(rng, f, f.origin, 1.0), randomSphere(rng, f, f.origin, 1.0)};

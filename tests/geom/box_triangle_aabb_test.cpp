@@ -6,6 +6,7 @@
 #include <flak/geom/triangle_aabb.h>
 
 #include "support/box_families.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 
@@ -122,7 +123,7 @@ Tri randomTriangleNear(SplitMix64& rng, const Frame& f, const D3& around) {
 
 TEST(TriangleAabb, Random1M) {
     OracleTally tally("TriangleAabb.Random1M", kSeed);
-    for (std::uint64_t i = 0; i < 1000000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         const Frame f = randomFrame(rng);
         Aabb box;
@@ -137,7 +138,7 @@ TEST(TriangleAabb, Random1M) {
 TEST(TriangleAabb, DegenerateAndSliver300k) {
     const std::uint64_t seed = kSeed + 1;
     OracleTally tally("TriangleAabb.DegenerateSliver300k", seed);
-    for (std::uint64_t i = 0; i < 300000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(300000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Aabb box;
@@ -183,7 +184,7 @@ TEST(TriangleAabb, DegenerateAndSliver300k) {
 TEST(TriangleAabb, TouchingAndCoplanar150k) {
     const std::uint64_t seed = kSeed + 2;
     OracleTally tally("TriangleAabb.TouchingCoplanar150k", seed);
-    for (std::uint64_t i = 0; i < 150000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(150000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Aabb box;
@@ -224,7 +225,7 @@ TEST(TriangleAabb, TouchingAndCoplanar150k) {
 TEST(TriangleAabb, LargeAndSmallCoordinates200k) {
     const std::uint64_t seed = kSeed + 3;
     OracleTally tally("TriangleAabb.LargeSmall200k", seed);
-    for (std::uint64_t i = 0; i < 200000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(200000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Frame f;
         f.unit = (i & 1) ? 1.0 : 1e-4;
@@ -239,7 +240,7 @@ TEST(TriangleAabb, LargeAndSmallCoordinates200k) {
 TEST(TriangleAabb, NonFiniteAndInvalidNeverHit100k) {
     const std::uint64_t seed = kSeed + 4;
     OracleTally tally("TriangleAabb.NonFinite100k", seed);
-    for (std::uint64_t i = 0; i < 100000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Aabb box;

@@ -4,6 +4,7 @@
 #include <flak/geom/capsule_sphere.h>
 
 #include "support/box_families.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 
@@ -74,7 +75,7 @@ Sphere randomSphereNear(SplitMix64& rng, const Frame& f, const Capsule& cap) {
 
 TEST(CapsuleSphere, Random1M) {
     OracleTally tally("CapsuleSphere.Random1M", kSeed);
-    for (std::uint64_t i = 0; i < 1000000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         const Frame f = randomFrame(rng);
         Capsule cap;
@@ -86,7 +87,7 @@ TEST(CapsuleSphere, Random1M) {
 TEST(CapsuleSphere, Adversarial400k) {
     const std::uint64_t seed = kSeed + 1;
     OracleTally tally("CapsuleSphere.Adversarial400k", seed);
-    for (std::uint64_t i = 0; i < 400000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(400000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Capsule cap;
@@ -132,7 +133,7 @@ TEST(CapsuleSphere, Adversarial400k) {
 TEST(CapsuleSphere, LargeAndSmallCoordinates200k) {
     const std::uint64_t seed = kSeed + 2;
     OracleTally tally("CapsuleSphere.LargeSmall200k", seed);
-    for (std::uint64_t i = 0; i < 200000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(200000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Frame f;
         f.unit = (i & 1) ? 1.0 : 1e-4;
@@ -146,7 +147,7 @@ TEST(CapsuleSphere, LargeAndSmallCoordinates200k) {
 TEST(CapsuleSphere, NonFiniteAndNegativeNeverHit100k) {
     const std::uint64_t seed = kSeed + 3;
     OracleTally tally("CapsuleSphere.NonFinite100k", seed);
-    for (std::uint64_t i = 0; i < 100000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Capsule cap;

@@ -8,6 +8,7 @@
 #include "geom/gjk_families.h"
 #include "geom/gjk_reference.h"
 #include "support/oracle.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 
@@ -130,7 +131,7 @@ TEST(GjkDistance, CheapPairs1M) {
         {ConvexKind::Sphere, ConvexKind::Box},     {ConvexKind::Box, ConvexKind::Sphere}};
     SplitMix64 rng(kSeed);
     GjkTally tally("GjkDistance.CheapPairs1M", kSeed);
-    for (long i = 0; i < 1000000 && !tally.failures; ++i) {
+    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i) {
         const auto& k = pairs[i % 6];
         checkPair(randomPair(rng, k[0], k[1]), kSeed, i, tally);
     }
@@ -147,7 +148,7 @@ TEST(GjkDistance, BoxAndHullPairs200k) {
     SplitMix64 rng(kSeed + 1);
     GjkTally tally("GjkDistance.BoxAndHullPairs200k", kSeed + 1);
     long index = 0;
-    while (index < 200000 && !tally.failures) {
+    while (index < caseCount<long>(200000) && !tally.failures) {
         const ConvexKind ka = kinds[rng.next() % 4], kb = kinds[rng.next() % 4];
         if (int(ka) < 2 && int(kb) < 2) continue; // cheap pairs: above
         if ((ka == ConvexKind::Sphere && kb == ConvexKind::Box) ||
@@ -169,7 +170,7 @@ TEST(GjkDistance, DegenerateFamilies100k) {
     const HullFamily fams[] = {HullFamily::Flat, HullFamily::Collinear, HullFamily::Point,
                                HullFamily::Duplicates, HullFamily::Generic};
     const ConvexKind kinds[] = {ConvexKind::Sphere, ConvexKind::Capsule, ConvexKind::Box, ConvexKind::Hull};
-    for (long i = 0; i < 100000 && !tally.failures; ++i) {
+    for (long i = 0; i < caseCount<long>(100000) && !tally.failures; ++i) {
         const int family = int(i % 5);
         TestPair p;
         if (family <= 1) {

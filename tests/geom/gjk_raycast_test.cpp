@@ -9,6 +9,7 @@
 #include "geom/gjk_families.h"
 #include "geom/gjk_reference.h"
 #include "support/oracle.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 
@@ -249,7 +250,7 @@ TEST(GjkShapeCast, CheapPairs1M) {
         {ConvexKind::Sphere, ConvexKind::Box},     {ConvexKind::Box, ConvexKind::Sphere}};
     SplitMix64 rng(kSeed);
     CastTally tally("GjkShapeCast.CheapPairs1M", kSeed);
-    for (long i = 0; i < 1000000 && !tally.failures; ++i) {
+    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i) {
         const auto& k = pairs[i % 6];
         checkCast(randomCast(rng, k[0], k[1]), kSeed, i, tally);
     }
@@ -268,7 +269,7 @@ TEST(GjkShapeCast, BoxAndHullPairs20k) {
     SplitMix64 rng(kSeed + 1);
     CastTally tally("GjkShapeCast.BoxAndHullPairs20k", kSeed + 1);
     long index = 0;
-    while (index < 20000 && !tally.failures) {
+    while (index < caseCount<long>(20000) && !tally.failures) {
         const ConvexKind ka = kinds[rng.next() % 4], kb = kinds[rng.next() % 4];
         if (int(ka) < 2 && int(kb) < 2) continue;
         if ((ka == ConvexKind::Sphere && kb == ConvexKind::Box) ||

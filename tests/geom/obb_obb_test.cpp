@@ -6,6 +6,7 @@
 #include <flak/geom/obb_obb.h>
 
 #include "support/box_families.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 
@@ -198,7 +199,7 @@ Obb randomBoxAt(SplitMix64& rng, const Frame& f, const D3& center) {
 
 TEST(ObbObb, Random1M) {
     OracleTally tally("ObbObb.Random1M", kSeed);
-    for (std::uint64_t i = 0; i < 1000000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i);
         const Frame f = randomFrame(rng);
         const Obb a = randomBoxAt(rng, f, f.origin + randomInCube(rng, 1.0) * f.unit);
@@ -212,7 +213,7 @@ TEST(ObbObb, Random1M) {
 TEST(ObbObb, ParallelEdges200k) {
     const std::uint64_t seed = kSeed + 1;
     OracleTally tally("ObbObb.ParallelEdges200k", seed);
-    for (std::uint64_t i = 0; i < 200000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(200000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Obb a = randomBoxAt(rng, f, f.origin + randomInCube(rng, 1.0) * f.unit);
@@ -250,7 +251,7 @@ TEST(ObbObb, ParallelEdges200k) {
 TEST(ObbObb, NearParallelTouching40k) {
     const std::uint64_t seed = kSeed + 2;
     OracleTally tally("ObbObb.NearParallelTouching40k", seed);
-    for (std::uint64_t i = 0; i < 40000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(40000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Obb a = randomBoxAt(rng, f, f.origin);
@@ -275,7 +276,7 @@ TEST(ObbObb, NearParallelTouching40k) {
 TEST(ObbObb, TouchingAndVertexOnFace60k) {
     const std::uint64_t seed = kSeed + 3;
     OracleTally tally("ObbObb.TouchingVertexOnFace60k", seed);
-    for (std::uint64_t i = 0; i < 60000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(60000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Obb a = randomBoxAt(rng, f, f.origin);
@@ -308,7 +309,7 @@ TEST(ObbObb, TouchingAndVertexOnFace60k) {
 TEST(ObbObb, DegenerateExtents100k) {
     const std::uint64_t seed = kSeed + 4;
     OracleTally tally("ObbObb.DegenerateExtents100k", seed);
-    for (std::uint64_t i = 0; i < 100000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Obb a = randomBoxAt(rng, f, f.origin);
@@ -325,7 +326,7 @@ TEST(ObbObb, DegenerateExtents100k) {
 TEST(ObbObb, LargeAndSmallCoordinates100k) {
     const std::uint64_t seed = kSeed + 5;
     OracleTally tally("ObbObb.LargeSmall100k", seed);
-    for (std::uint64_t i = 0; i < 100000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         Frame f;
         f.unit = (i & 1) ? 1.0 : 1e-4;
@@ -339,7 +340,7 @@ TEST(ObbObb, LargeAndSmallCoordinates100k) {
 TEST(ObbObb, NonFiniteAndNegativeNeverHit50k) {
     const std::uint64_t seed = kSeed + 6;
     OracleTally tally("ObbObb.NonFinite50k", seed);
-    for (std::uint64_t i = 0; i < 50000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(50000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Obb box[2] = {randomBoxAt(rng, f, f.origin), randomBoxAt(rng, f, f.origin)};
@@ -409,7 +410,7 @@ void skewEdgePair(SplitMix64& rng, const Frame& f, Obb& a, Obb& b) {
 TEST(ObbObb, SkewEdges100k) {
     const std::uint64_t seed = kSeed + 9;
     OracleTally tally("ObbObb.SkewEdges100k", seed);
-    for (std::uint64_t i = 0; i < 100000; ++i) {
+    for (std::uint64_t i = 0; i < test::caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(seed, i);
         const Frame f = randomFrame(rng);
         Obb a, b;

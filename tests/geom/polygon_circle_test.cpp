@@ -7,6 +7,7 @@
 #include <flak/geom/circle_polygon.h>
 
 #include "support/oracle.h"
+#include "support/case_count.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -224,21 +225,21 @@ CircleCase randomCase(SplitMix64& rng) {
 TEST(CirclePolygon, Random1M) {
     SplitMix64 rng(kSeed);
     CircleTally tally("CirclePolygon.Random1M", kSeed);
-    for (long i = 0; i < 1000000 && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
+    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
     tally.print();
     std::printf("[CirclePolygon.Random1M] cases decided by the full push search (notches): %ld\n",
                 tally.notches);
     EXPECT_EQ(tally.failures, 0);
     EXPECT_GT(tally.hits, tally.cases / 4);
     EXPECT_LT(tally.hits, tally.cases * 3 / 4);
-    EXPECT_GT(tally.notches, 1000);
+    EXPECT_GT(tally.notches, caseCount(1000L));
 }
 
 TEST(CirclePolygon, AdversarialFamilies) {
     SplitMix64 rng(kSeed + 1);
     CircleTally tally("CirclePolygon.AdversarialFamilies", kSeed + 1);
     long index = 0;
-    for (int round = 0; round < 40000 && !tally.failures; ++round) {
+    for (int round = 0; round < caseCount<int>(40000) && !tally.failures; ++round) {
         const Placement pl = randomPlacement(rng);
         const int family = round % 8;
         CircleCase k;

@@ -4,6 +4,7 @@
 #include <flak/geom/point_in_polygon.h>
 
 #include "support/oracle.h"
+#include "support/case_count.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -51,7 +52,7 @@ TEST(PointInPolygon, Random1M) {
     SplitMix64 rng(kSeed);
     OracleTally tally("PointInPolygon.Random1M", kSeed);
     long index = 0;
-    while (index < 1000000) {
+    while (index < caseCount<long>(1000000)) {
         const Placement pl = randomPlacement(rng);
         const Polygon poly = randomPolygon(rng, pl);
         double lo_x = kDInf, lo_y = kDInf, hi_x = -kDInf, hi_y = -kDInf;
@@ -88,7 +89,7 @@ TEST(PointInPolygon, AdversarialFamilies) {
     SplitMix64 rng(kSeed + 1);
     OracleTally tally("PointInPolygon.AdversarialFamilies", kSeed + 1);
     long index = 0;
-    for (int round = 0; round < 20000 && !tally.failures; ++round) {
+    for (int round = 0; round < caseCount<int>(20000) && !tally.failures; ++round) {
         const Placement pl = randomPlacement(rng);
         // Axis-aligned combs: points exactly on vertical and horizontal edges and at vertices.
         Polygon comb = makeComb(rng, 1 + int(rng.next() % 4), pl.cx, pl.cy, pl.size);
@@ -138,7 +139,7 @@ TEST(PointInPolygon, AdversarialFamilies) {
 TEST(PointInPolygon, SharedEdgesPartition200k) {
     SplitMix64 rng(kSeed + 2);
     long checked = 0, failures = 0;
-    for (int round = 0; round < 20000 && failures == 0; ++round) {
+    for (int round = 0; round < caseCount<int>(20000) && failures == 0; ++round) {
         const Placement pl = randomPlacement(rng);
         const int n = 3 + int(rng.next() % 10);
         const Polygon star = makeStar(rng, n, pl.cx, pl.cy, pl.size, 0.3);
@@ -206,7 +207,7 @@ TEST(PointInPolygon, SharedEdgesPartition200k) {
     std::printf("[PointInPolygon.SharedEdgesPartition200k] points on shared edges checked=%ld failures=%ld\n",
                 checked, failures);
     EXPECT_EQ(failures, 0);
-    EXPECT_GT(checked, 150000);
+    EXPECT_GT(checked, caseCount(150000L));
 }
 
 TEST(PointInPolygon, DocumentedBoundaryRule) {

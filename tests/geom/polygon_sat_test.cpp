@@ -5,6 +5,7 @@
 #include <flak/geom/polygon_sat.h>
 
 #include "support/oracle.h"
+#include "support/case_count.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -191,7 +192,7 @@ SatCase randomCase(SplitMix64& rng) {
 TEST(PolygonSat, Random1M) {
     SplitMix64 rng(kSeed);
     OracleTally tally("PolygonSat.Random1M", kSeed);
-    for (long i = 0; i < 1000000 && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
+    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
     tally.print();
     EXPECT_EQ(tally.failures, 0);
     EXPECT_GT(tally.hits, tally.cases / 4);
@@ -202,7 +203,7 @@ TEST(PolygonSat, AdversarialFamilies) {
     SplitMix64 rng(kSeed + 1);
     OracleTally tally("PolygonSat.AdversarialFamilies", kSeed + 1);
     long index = 0;
-    for (int round = 0; round < 50000 && !tally.failures; ++round) {
+    for (int round = 0; round < caseCount<int>(50000) && !tally.failures; ++round) {
         const Placement pl = randomPlacement(rng);
         SatCase k;
         const int family = round % 6;

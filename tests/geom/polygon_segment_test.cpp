@@ -6,6 +6,7 @@
 #include <flak/geom/segment_polygon.h>
 
 #include "support/oracle.h"
+#include "support/case_count.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -242,7 +243,7 @@ TEST(SegmentPolygon, Random1M) {
     SplitMix64 rng(kSeed);
     OracleTally tally("SegmentPolygon.Random1M", kSeed);
     forgiven_t = 0;
-    for (long i = 0; i < 1000000 && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
+    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
     tally.print();
     std::printf("[SegmentPolygon.Random1M] hits forgiven a t off by more than the band (grazing): %ld\n",
                 forgiven_t);
@@ -256,7 +257,7 @@ TEST(SegmentPolygon, AdversarialFamilies) {
     OracleTally tally("SegmentPolygon.AdversarialFamilies", kSeed + 1);
     forgiven_t = 0;
     long index = 0;
-    for (int round = 0; round < 50000 && !tally.failures; ++round) {
+    for (int round = 0; round < caseCount<int>(50000) && !tally.failures; ++round) {
         const Placement pl = randomPlacement(rng);
         SegmentCase k;
         const int family = round % 5;

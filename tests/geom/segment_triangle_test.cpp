@@ -3,6 +3,7 @@
 #include <flak/geom/segment_triangle.h>
 
 #include "support/triangle_families.h"
+#include "support/case_count.h"
 #include "support/triangle_reference.h"
 
 #include <gtest/gtest.h>
@@ -166,7 +167,7 @@ SegCase gridCase(SplitMix64& rng) {
 
 TEST(SegmentTriangle, Random1M) {
     OracleTally fast("moller-trumbore random", kSeed), tight("watertight random", kSeed);
-    for (long i = 0; i < 1000000; ++i) {
+    for (long i = 0; i < caseCount<long>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i + 1);
         const SegCase k = randomCase(rng);
         checkKernel(fast, i, k, fastKernel);
@@ -193,7 +194,7 @@ TEST(SegmentTriangle, AdversarialFamilies) {
                           where.name);
             ++seed;
             OracleTally fast(name_fast, seed), tight(name_tight, seed);
-            for (long i = 0; i < 8000; ++i) {
+            for (long i = 0; i < caseCount<long>(8000); ++i) {
                 SplitMix64 rng = caseRng(fast.seed, i + 1);
                 const SegCase k = familyCase(rng, static_cast<Shape>(s), where);
                 checkKernel(fast, i, k, fastKernel);
@@ -206,7 +207,7 @@ TEST(SegmentTriangle, AdversarialFamilies) {
     }
     ++seed;
     OracleTally fast("MT exact grid (through edges)", seed), tight("WT exact grid (through edges)", seed);
-    for (long i = 0; i < 50000; ++i) {
+    for (long i = 0; i < caseCount<long>(50000); ++i) {
         SplitMix64 rng = caseRng(fast.seed, i + 1);
         const SegCase k = gridCase(rng);
         checkKernel(fast, i, k, fastKernel);
@@ -220,7 +221,7 @@ TEST(SegmentTriangle, AdversarialFamilies) {
 
 TEST(SegmentTriangle, NonFiniteInputsGiveNoHit) {
     long bad = 0;
-    for (long i = 0; i < 100000; ++i) {
+    for (long i = 0; i < caseCount<long>(100000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 99, i + 1);
         const SegCase k = randomCase(rng);
         float in[15];

@@ -4,6 +4,7 @@
 #include <flak/geom/sphere_triangle.h>
 
 #include "support/triangle_families.h"
+#include "support/case_count.h"
 #include "support/triangle_reference.h"
 
 #include <gtest/gtest.h>
@@ -159,7 +160,7 @@ SphereCase gridCase(SplitMix64& rng) {
 
 TEST(SphereTriangle, Random1M) {
     OracleTally tally("sphere-triangle random", kSeed);
-    for (long i = 0; i < 1000000; ++i) {
+    for (long i = 0; i < caseCount<long>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i + 1);
         checkCase(tally, i, randomCase(rng));
     }
@@ -178,7 +179,7 @@ TEST(SphereTriangle, AdversarialFamilies) {
             char name[96];
             std::snprintf(name, sizeof name, "%s %s", shapeName(static_cast<Shape>(s)), where.name);
             OracleTally tally(name, ++seed);
-            for (long i = 0; i < 8000; ++i) {
+            for (long i = 0; i < caseCount<long>(8000); ++i) {
                 SplitMix64 rng = caseRng(tally.seed, i + 1);
                 checkCase(tally, i, familyCase(rng, static_cast<Shape>(s), where));
             }
@@ -187,7 +188,7 @@ TEST(SphereTriangle, AdversarialFamilies) {
         }
     }
     OracleTally grid("exact grid (centre on the triangle)", ++seed);
-    for (long i = 0; i < 50000; ++i) {
+    for (long i = 0; i < caseCount<long>(50000); ++i) {
         SplitMix64 rng = caseRng(grid.seed, i + 1);
         checkCase(grid, i, gridCase(rng));
     }
@@ -198,7 +199,7 @@ TEST(SphereTriangle, AdversarialFamilies) {
 
 TEST(SphereTriangle, NonFiniteInputsGiveNoContact) {
     long bad = 0;
-    for (long i = 0; i < 100000; ++i) {
+    for (long i = 0; i < caseCount<long>(100000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 99, i + 1);
         SphereCase k = randomCase(rng);
         float in[13];

@@ -7,6 +7,7 @@
 #include <flak/geom/swept_sphere_triangle.h>
 
 #include "support/triangle_families.h"
+#include "support/case_count.h"
 #include "support/triangle_reference.h"
 
 #include <gtest/gtest.h>
@@ -222,7 +223,7 @@ SweepCase gridCase(SplitMix64& rng) {
 
 TEST(SweptSphereTriangle, Random1M) {
     OracleTally tally("swept sphere random", kSeed);
-    for (long i = 0; i < 1000000; ++i) {
+    for (long i = 0; i < caseCount<long>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i + 1);
         checkCase(tally, i, randomCase(rng));
     }
@@ -241,7 +242,7 @@ TEST(SweptSphereTriangle, AdversarialFamilies) {
             char name[96];
             std::snprintf(name, sizeof name, "%s %s", familyName(static_cast<SweepFamily>(f)), where.name);
             OracleTally tally(name, ++seed);
-            for (long i = 0; i < 6000; ++i) {
+            for (long i = 0; i < caseCount<long>(6000); ++i) {
                 SplitMix64 rng = caseRng(tally.seed, i + 1);
                 const Shape shape = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
                 checkCase(tally, i, familyCase(rng, static_cast<SweepFamily>(f), shape, where));
@@ -251,7 +252,7 @@ TEST(SweptSphereTriangle, AdversarialFamilies) {
         }
     }
     OracleTally grid("exact grid (through vertices/edges)", ++seed);
-    for (long i = 0; i < 50000; ++i) {
+    for (long i = 0; i < caseCount<long>(50000); ++i) {
         SplitMix64 rng = caseRng(grid.seed, i + 1);
         checkCase(grid, i, gridCase(rng));
     }
@@ -262,7 +263,7 @@ TEST(SweptSphereTriangle, AdversarialFamilies) {
 
 TEST(SweptSphereTriangle, NonFiniteInputsGiveNoHit) {
     long bad = 0;
-    for (long i = 0; i < 100000; ++i) {
+    for (long i = 0; i < caseCount<long>(100000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 99, i + 1);
         const SweepCase k = randomCase(rng);
         float in[16];

@@ -5,6 +5,7 @@
 #include <flak/math/simd.h>
 
 #include "support/triangle_families.h"
+#include "support/case_count.h"
 #include "support/triangle_reference.h"
 
 #include <gtest/gtest.h>
@@ -279,7 +280,7 @@ Pair familyPair(SplitMix64& rng, PairFamily f, const Placement& where) {
 TEST(TriTri, Random1M) {
     OracleTally tally("tri-tri random", kSeed);
     SegmentStats seg;
-    for (long i = 0; i < 1000000; ++i) {
+    for (long i = 0; i < caseCount<long>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i + 1);
         checkPair(tally, seg, i, randomPair(rng));
     }
@@ -301,7 +302,7 @@ TEST(TriTri, AdversarialFamilies) {
             char name[96];
             std::snprintf(name, sizeof name, "%s %s", familyName(static_cast<PairFamily>(f)), where.name);
             OracleTally tally(name, ++seed);
-            for (long i = 0; i < 6000; ++i) {
+            for (long i = 0; i < caseCount<long>(6000); ++i) {
                 SplitMix64 rng = caseRng(tally.seed, i + 1);
                 checkPair(tally, seg, i, familyPair(rng, static_cast<PairFamily>(f), where));
             }
@@ -323,7 +324,7 @@ TEST(TriTri, SliverPairs120K) {
         char name[96];
         std::snprintf(name, sizeof name, "needles/caps %s", w->name);
         OracleTally tally(name, ++seed);
-        for (long i = 0; i < 40000; ++i) {
+        for (long i = 0; i < caseCount<long>(40000); ++i) {
             SplitMix64 rng = caseRng(tally.seed, i + 1);
             Pair k;
             k.s = makeShape(rng, rng.u() < 0.5 ? Shape::Needle : Shape::Cap, 1.0);
@@ -349,7 +350,7 @@ TEST(TriTri, SliverPairs120K) {
 
 TEST(TriTri, NonFiniteInputsGiveNoOverlap) {
     long bad = 0;
-    for (long i = 0; i < 100000; ++i) {
+    for (long i = 0; i < caseCount<long>(100000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 99, i + 1);
         // Overlapping pairs, so that a NaN has a chance to slip through as a "yes".
         Pair k = randomPair(rng);
@@ -378,7 +379,7 @@ TEST(TriTri, NonFiniteInputsGiveNoOverlap) {
 // lanes, and partially filled batches.
 TEST(TriTri, BatchedEqualsScalar2M) {
     long pairs = 0, mismatches = 0, overlaps = 0;
-    for (long i = 0; i < 250000; ++i) {
+    for (long i = 0; i < caseCount<long>(250000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 77, i + 1);
         const Pair first = (i % 3 == 0) ? familyPair(rng, static_cast<PairFamily>(i % 7), kPlacements[i % 6])
                                         : randomPair(rng);

@@ -6,6 +6,7 @@
 // ample for those chains and still catches any wrong sign, swapped axis or order mistake.
 #include <flak/math.h>
 
+#include "support/case_count.h"
 #include "support/split_mix.h"
 
 #include <gtest/gtest.h>
@@ -56,7 +57,7 @@ void randomVec(test::SplitMix64& rng, double extent, Vec3& out) {
     set(rng.rangef(-extent, extent), rng.rangef(-extent, extent), rng.rangef(-extent, extent), out);
 }
 
-constexpr int kCases = 1000000;
+const int kCases = test::caseCount<int>(1000000); // fewer under FLAK_CASE_DIVISOR (emulators)
 constexpr double kTol = 32.0 * FLT_EPSILON;
 
 TEST(MathReference, MillionQuaternionRotationsAndNormalisation) {
