@@ -1,6 +1,8 @@
 #include <flak/bvh/segment_query.h>
 #include <flak/shooter/beam.h>
 
+#include "shooter/shot_cast.h"
+
 #include <cmath>
 
 namespace flak {
@@ -44,8 +46,6 @@ void sampleBezier(const Vec3* c, std::uint32_t n, float u, Vec3& out) {
 
 // Orders two candidate hits: smaller t wins; equal t keeps the earlier one (kinds are offered in
 // the order meshes, walls, clusters, and targets in index order).
-bool better(bool have, float best_t, float t) { return !have || t < best_t; }
-
 } // namespace
 
 Status sampleBeam(const Vec3* control, std::uint32_t control_count, BeamCurve curve, std::uint32_t segments,
@@ -70,68 +70,16 @@ Status sampleBeam(const Vec3* control, std::uint32_t control_count, BeamCurve cu
 
 bool segmentTargetsFirstHit(const Vec3& p0, const Vec3& p1, const ShotTargets& targets, ShotHit& out_hit) {
     if (!isFinite(p0) || !isFinite(p1)) return false;
-    bool have = false;
-    ShotHit best;
-    for (std::uint32_t i = 0; i < targets.mesh_count && targets.meshes != nullptr; ++i) {
-        const MeshTarget& m = targets.meshes[i];
-        MeshRayHit h;
-        if (m.blob == nullptr || !segmentClosestHit(*m.blob, m.mesh_to_world, p0, p1, h)) continue;
-        if (!better(have, best.t, h.hit.t)) continue;
-        best = ShotHit{};
-        best.kind = ShotTargetKind::Mesh;
-        best.target = i;
-        best.id = m.id;
-        best.feature = h.triangle;
-        best.t = h.hit.t;
-        best.point = h.hit.point;
-        best.normal = h.hit.normal;
-        have = true;
-    }
-    for (std::uint32_t i = 0; i < targets.wall_count && targets.walls != nullptr; ++i) {
-        const WallTarget& w = targets.walls[i];
-        WallRayHit h;
-        if (w.walls == nullptr || !segmentWallsFirstHit(*w.walls, Vec2{p0.x, p0.y}, Vec2{p1.x, p1.y}, h))
-            continue;
-        if (!better(have, best.t, h.t)) continue;
-        best = ShotHit{};
-        best.kind = ShotTargetKind::Walls;
-        best.target = i;
-        best.id = w.id;
-        best.feature = h.edge;
-        best.polygon = h.polygon;
-        best.ring = h.ring;
-        best.t = h.t;
-        set(h.point.x, h.point.y, p0.z + (p1.z - p0.z) * h.t, best.point);
-        set(h.normal.x, h.normal.y, 0.0f, best.normal);
-        if (!normalize(best.normal, best.normal)) { // a vertical segment starting inside: face against it
-            Vec3 back;
-            sub(p0, p1, back);
-            normalize(back, best.normal);
-        }
-        have = true;
-    }
-    for (std::uint32_t i = 0; i < targets.cluster_count && targets.clusters != nullptr; ++i) {
-        const ClusterTarget& c = targets.clusters[i];
-        ClusterRayHit h;
-        if (c.cluster == nullptr || !segmentClusterFirstHit(*c.cluster, c.cluster_to_world, p0, p1, h))
-            continue;
-        if (!better(have, best.t, h.hit.t)) continue;
-        best = ShotHit{};
-        best.kind = ShotTargetKind::Cluster;
-        best.target = i;
-        best.id = c.id;
-        best.feature = h.sphere;
-        best.t = h.hit.t;
-        best.point = h.hit.point;
-        best.normal = h.hit.normal;
-        have = true;
-    }
-    if (!have) return false;
-    Vec3 d;
-    sub(p1, p0, d);
-    best.distance = best.t * length(d);
-    out_hit = best;
-    return true;
+    return detail::firstShotHit(
+        p0, p1, targets, false,
+        [&](const MeshTarget& m, MeshRayHit& h) { return segmentClosestHit(*m.blob, m.mesh_to_world, p0, p1, h); },
+        [&](const WallTarget& w, WallRayHit& h) {
+            return segmentWallsFirstHit(*w.walls, Vec2{p0.x, p0.y}, Vec2{p1.x, p1.y}, h);
+        },
+        [&](const ClusterTarget& c, ClusterRayHit& h) {
+            return segmentClusterFirstHit(*c.cluster, c.cluster_to_world, p0, p1, h);
+        },
+        out_hit);
 }
 
 bool castBeam(const Vec3* points, std::uint32_t point_count, const ShotTargets& targets, ShotHit& out_hit) {
