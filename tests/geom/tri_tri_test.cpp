@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace flak::test {
 namespace {
@@ -373,6 +374,28 @@ TEST(TriTri, NonFiniteInputsGiveNoOverlap) {
     }
     std::printf("  non-finite inputs: 100000 cases, %ld with an overlap\n", bad);
     EXPECT_EQ(bad, 0);
+}
+
+// A lane written again takes the new triangle's state: a non-finite triangle makes it empty (never
+// overlaps, skipped), a finite one after that makes it live again, and the reverse.
+TEST(TriTri, RewrittenLaneTakesTheNewTriangle) {
+    const Vec3 a{0.0f, 0.0f, 0.0f}, b{1.0f, 0.0f, 0.0f}, c{0.0f, 1.0f, 0.0f};
+    const Vec3 p{0.2f, 0.2f, -1.0f}, q{0.2f, 0.2f, 1.0f}, r{0.4f, 0.3f, 1.0f}; // crosses (a, b, c)
+    const Vec3 nan_v{std::numeric_limits<float>::quiet_NaN(), 0.0f, 0.0f};
+    ASSERT_TRUE(triTriOverlap(a, b, c, p, q, r));
+    for (int lane = 0; lane < 4; ++lane) {
+        TriangleBatch4 batch;
+        clearBatch(batch);
+        EXPECT_EQ(triTriOverlap4(a, b, c, batch), 0u);
+        setBatchTriangle(lane, p, q, r, batch);
+        EXPECT_EQ(triTriOverlap4(a, b, c, batch), 1u << lane);
+        setBatchTriangle(lane, p, nan_v, r, batch);
+        EXPECT_EQ(triTriOverlap4(a, b, c, batch), 0u);
+        EXPECT_EQ(batch.empty_lanes, 0xFu);
+        setBatchTriangle(lane, p, q, r, batch);
+        EXPECT_EQ(triTriOverlap4(a, b, c, batch), 1u << lane);
+        EXPECT_EQ(batch.empty_lanes, 0xFu & ~(1u << lane));
+    }
 }
 
 // Batched == scalar, bit for bit, for every lane: random pairs, every adversarial family, NaN

@@ -18,7 +18,9 @@
 namespace flak {
 namespace {
 
-constexpr std::size_t kCount = 4096; // a power of two: the index wraps with a mask
+// Large enough that the branch predictor cannot learn the repeating input sequence (see the
+// note in triangle_bench.cpp).
+constexpr std::size_t kCount = 65536; // a power of two: the index wraps with a mask
 constexpr std::uint64_t kSeed = 0xB0C5BE4Cull;
 
 Vec3 randomVec(test::SplitMix64& rng, float half) {

@@ -18,7 +18,9 @@
 namespace flak {
 namespace {
 
-constexpr std::size_t kCount = 1024; // a power of two: the index wraps with a mask
+// Large enough that the branch predictor cannot learn the repeating input sequence (see the
+// note in triangle_bench.cpp).
+constexpr std::size_t kCount = 16384; // a power of two: the index wraps with a mask
 constexpr std::uint64_t kSeed = 0x91A7A55Eull;
 
 template <typename T> const T& at(const std::vector<T>& v, std::size_t i) { return v[i & (kCount - 1)]; }

@@ -20,7 +20,11 @@ using flak::Vec3;
 using flak::test::SplitMix64;
 using flak::test::Tri;
 
-constexpr size_t kCount = 4096; // a power of two: the loops wrap with a mask
+// A power of two (the loops wrap with a mask), and large: with 4,096 pairs this machine's branch
+// predictor (AMD Zen 4) learned the whole repeating sequence of sign branches and the branchy
+// tri-tri code measured 10.6 ns (scalar) and 5.2 ns (batched) per dense pair, against 26.5 and
+// 13.3 ns on 65,536 pairs, where no predictor can replay the pattern. Real meshes do not repeat.
+constexpr size_t kCount = 65536;
 
 // Triangles of size `size` (vertices within +-size of their centre), centres in [-spread, spread]^3.
 Tri randomTriangle(SplitMix64& rng, double size, double spread) {

@@ -42,6 +42,8 @@ D3 dcross(const D3& a, const D3& b) {
 // The "dp * dq > 0" products of the original code are written as sign tests: the products
 // underflow for small triangles and overflow for large ones.
 
+// Both orientation determinants are always evaluated (no early out): which one decides is a coin
+// toss on real inputs, and a mispredicted branch costs more than the second determinant.
 bool checkMinMax(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                  const Vec3& r2) {
     Vec3 v1, v2, n;
@@ -49,60 +51,82 @@ bool checkMinMax(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
     sub(p1, q1, v2);
     cross(v1, v2, n);
     sub(q2, q1, v1);
-    if (dot(v1, n) > 0.0f) return false;
+    const float s1 = dot(v1, n);
     sub(p2, p1, v1);
     sub(r1, p1, v2);
     cross(v1, v2, n);
     sub(r2, p1, v1);
-    return !(dot(v1, n) > 0.0f);
+    const float s2 = dot(v1, n);
+    return !(s1 > 0.0f) & !(s2 > 0.0f);
+}
+
+// The canonical form as a table. The original code chooses it with a tree of sign branches on the
+// three plane values of a triangle's vertices (d_p, d_q, d_r); on real inputs those branches are
+// unpredictable. The same tree, evaluated at compile time for every sign pattern, gives which
+// vertex leads (`rot`: 0 = p, 1 = q, 2 = r, the others following in cyclic order) and whether the
+// other triangle's remaining two vertices are swapped (`flip`); all three values zero is the
+// coplanar case (rot = kCoplanar). The same tree serves both triangles. A value's class is zero,
+// positive, negative or NaN: NaN fails every comparison, so it follows zero except in the one
+// "d_r >= 0" test, exactly as the comparisons of the branch tree would have it. The GPU kernel
+// (shaders/tri_pairs.comp) keeps the tree; the GPU-vs-CPU tests hold the two to the same answers.
+struct Canon {
+    unsigned char rot;
+    unsigned char flip;
+};
+constexpr unsigned char kCoplanar = 3;
+enum SignClass : int { kZero = 0, kPos = 1, kNeg = 2, kNaN = 3 };
+
+constexpr Canon canonOf(int sp, int sq, int sr) {
+    if (sp == kPos) {
+        if (sq == kPos) return {2, 1};
+        if (sr == kPos) return {1, 1};
+        return {0, 0};
+    }
+    if (sp == kNeg) {
+        if (sq == kNeg) return {2, 0};
+        if (sr == kNeg) return {1, 0};
+        return {0, 1};
+    }
+    if (sq == kNeg) return (sr == kZero || sr == kPos) ? Canon{1, 1} : Canon{0, 0};
+    if (sq == kPos) return sr == kPos ? Canon{0, 1} : Canon{1, 0};
+    if (sr == kPos) return {2, 0};
+    if (sr == kNeg) return {2, 1};
+    return {kCoplanar, 0};
+}
+
+struct CanonTable {
+    Canon entry[64];
+};
+constexpr CanonTable makeCanonTable() {
+    CanonTable t{};
+    for (int i = 0; i < 64; ++i) t.entry[i] = canonOf(i >> 4, (i >> 2) & 3, i & 3);
+    return t;
+}
+constexpr CanonTable kCanon = makeCanonTable();
+
+int signOf(float d) {
+    return static_cast<int>(d > 0.0f) | (static_cast<int>(d < 0.0f) << 1) | (static_cast<int>(d != d) * kNaN);
 }
 
 Overlap crossing(bool overlap) { return overlap ? Overlap::Crossing : Overlap::Disjoint; }
 
-// Permutation of triangle 2 into canonical form (TRI_TRI_3D of the original code). The branches
-// only choose the arguments of one checkMinMax call (pointers), so the test itself is inlined once.
-Overlap triTri3d(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
-                 const Vec3& r2, float dp2, float dq2, float dr2) {
-    const Vec3 *b = &q1, *c = &r1, *x = &p2, *y = &q2, *z = &r2;
-    const auto use = [&](bool swap1, const Vec3& u, const Vec3& v, const Vec3& w) {
-        b = swap1 ? &r1 : &q1;
-        c = swap1 ? &q1 : &r1;
-        x = &u;
-        y = &v;
-        z = &w;
-    };
-    if (dp2 > 0.0f) {
-        if (dq2 > 0.0f)
-            use(true, r2, p2, q2);
-        else if (dr2 > 0.0f)
-            use(true, q2, r2, p2);
-        else
-            use(false, p2, q2, r2);
-    } else if (dp2 < 0.0f) {
-        if (dq2 < 0.0f)
-            use(false, r2, p2, q2);
-        else if (dr2 < 0.0f)
-            use(false, q2, r2, p2);
-        else
-            use(true, p2, q2, r2);
-    } else if (dq2 < 0.0f) {
-        if (dr2 >= 0.0f)
-            use(true, q2, r2, p2);
-        else
-            use(false, p2, q2, r2);
-    } else if (dq2 > 0.0f) {
-        if (dr2 > 0.0f)
-            use(true, p2, q2, r2);
-        else
-            use(false, q2, r2, p2);
-    } else if (dr2 > 0.0f) {
-        use(false, r2, p2, q2);
-    } else if (dr2 < 0.0f) {
-        use(true, r2, p2, q2);
-    } else {
-        return Overlap::Coplanar;
-    }
-    return crossing(checkMinMax(p1, *b, *c, *x, *y, *z));
+// Both canonical permutations, then CHECK_MIN_MAX; Coplanar when either triangle lies in the
+// other's plane. Indices and pointers are selected, not branched on.
+Overlap canonicalCrossing(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                          const Vec3& r2, float dp1, float dq1, float dr1, float dp2, float dq2, float dr2) {
+    static constexpr unsigned char kNext[5] = {0, 1, 2, 0, 1};
+    const Canon c1 = kCanon.entry[signOf(dp1) << 4 | signOf(dq1) << 2 | signOf(dr1)];
+    if (c1.rot == kCoplanar) return Overlap::Coplanar;
+    // Triangle 2 with q2 and r2 swapped when triangle 1's form asks for it.
+    const int sq2 = signOf(dq2), sr2 = signOf(dr2);
+    const Canon c2 = kCanon.entry[signOf(dp2) << 4 | (c1.flip ? sr2 : sq2) << 2 | (c1.flip ? sq2 : sr2)];
+    if (c2.rot == kCoplanar) return Overlap::Coplanar;
+    const Vec3* t1[3] = {&p1, &q1, &r1};
+    const Vec3* t2[3] = {&p2, c1.flip ? &r2 : &q2, c1.flip ? &q2 : &r2};
+    const Vec3* b = t1[kNext[c1.rot + 1]];
+    const Vec3* c = t1[kNext[c1.rot + 2]];
+    return crossing(checkMinMax(*t1[c1.rot], c2.flip ? *c : *b, c2.flip ? *b : *c, *t2[c2.rot],
+                                *t2[kNext[c2.rot + 1]], *t2[kNext[c2.rot + 2]]));
 }
 
 // Coplanar pairs: a 2D separating-axis test over the six edge lines.
@@ -222,51 +246,7 @@ Overlap classifyAfterPlanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
             flat2 ? edgesCrossTriangle(p2, q2, r2, p1, q1, r1) : edgesCrossTriangle(p1, q1, r1, p2, q2, r2);
         return hit && allFinite(p1, q1, r1, p2, q2, r2) ? Overlap::Degenerate : Overlap::Disjoint;
     }
-    // The branches choose triTri3d's arguments; one call takes them (inlined once).
-    const Vec3 *a = &p1, *b = &q1, *c = &r1, *y = &q2, *z = &r2;
-    float dy = dq2, dz = dr2;
-    const auto use = [&](const Vec3& u, const Vec3& v, const Vec3& w, bool swap2) {
-        a = &u;
-        b = &v;
-        c = &w;
-        y = swap2 ? &r2 : &q2;
-        z = swap2 ? &q2 : &r2;
-        dy = swap2 ? dr2 : dq2;
-        dz = swap2 ? dq2 : dr2;
-    };
-    bool coplanar = false;
-    if (dp1 > 0.0f) {
-        if (dq1 > 0.0f)
-            use(r1, p1, q1, true);
-        else if (dr1 > 0.0f)
-            use(q1, r1, p1, true);
-        else
-            use(p1, q1, r1, false);
-    } else if (dp1 < 0.0f) {
-        if (dq1 < 0.0f)
-            use(r1, p1, q1, false);
-        else if (dr1 < 0.0f)
-            use(q1, r1, p1, false);
-        else
-            use(p1, q1, r1, true);
-    } else if (dq1 < 0.0f) {
-        if (dr1 >= 0.0f)
-            use(q1, r1, p1, true);
-        else
-            use(p1, q1, r1, false);
-    } else if (dq1 > 0.0f) {
-        if (dr1 > 0.0f)
-            use(p1, q1, r1, true);
-        else
-            use(q1, r1, p1, false);
-    } else if (dr1 > 0.0f) {
-        use(r1, p1, q1, false);
-    } else if (dr1 < 0.0f) {
-        use(r1, p1, q1, true);
-    } else {
-        coplanar = true;
-    }
-    const Overlap result = coplanar ? Overlap::Coplanar : triTri3d(*a, *b, *c, p2, *y, *z, dp2, dy, dz);
+    const Overlap result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2);
     if (result == Overlap::Coplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return Overlap::Disjoint;
     // NaN passes every sign test above as "not positive, not negative"; only a "yes" pays for the
     // check (the degenerate path's segment tests check their own input).
@@ -274,10 +254,24 @@ Overlap classifyAfterPlanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
     return result;
 }
 
+// classifyAfterPlanes for the hot paths, where both planes passed wellConditioned in float. That
+// test fails for a zero normal and for any non-finite edge, and finite edges (p - r, q - r) mean
+// finite vertices, so here neither triangle is flat and every input is finite: the flat branch
+// and the finiteness check of classifyAfterPlanes could not change the answer and are left out.
+Overlap classifyWellConditioned(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                                const Vec3& r2, const Vec3& n1, float dp1, float dq1, float dr1, float dp2,
+                                float dq2, float dr2) {
+    const Overlap result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2);
+    if (result == Overlap::Coplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return Overlap::Disjoint;
+    return result;
+}
+
 #if defined(__GNUC__)
 #define FLAK_TRI_TRI_COLD __attribute__((noinline, cold))
+#define FLAK_TRI_TRI_NOINLINE __attribute__((noinline))
 #else
 #define FLAK_TRI_TRI_COLD
+#define FLAK_TRI_TRI_NOINLINE
 #endif
 
 // The whole test when a plane is ill-conditioned: the same steps, with that plane's sides taken
@@ -378,19 +372,20 @@ Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
     const __m128 P1 = load3(p1), Q1 = load3(q1), R1 = load3(r1);
     const __m128 P2 = load3(p2), Q2 = load3(q2), R2 = load3(r2);
     __m128 n1, n2, d1, d2;
-    // Signs of p1, q1, r1 against the plane of triangle 2: n2 = (p2 - r2) x (q2 - r2), origin r2.
-    if (!planeSides4(_mm_sub_ps(P2, R2), _mm_sub_ps(Q2, R2), R2, P1, Q1, R1, n2, d1))
-        return classifySlow(p1, q1, r1, p2, q2, r2);
-    if (sameSide3(d1)) return Overlap::Disjoint;
-    // Signs of p2, q2, r2 against the plane of triangle 1: n1 = (q1 - p1) x (r1 - p1), origin r1.
-    if (!planeSides4(_mm_sub_ps(Q1, P1), _mm_sub_ps(R1, P1), R1, P2, Q2, R2, n1, d2))
-        return classifySlow(p1, q1, r1, p2, q2, r2);
-    if (sameSide3(d2)) return Overlap::Disjoint;
+    // Signs of p1, q1, r1 against the plane of triangle 2: n2 = (p2 - r2) x (q2 - r2), origin r2;
+    // and of p2, q2, r2 against the plane of triangle 1: n1 = (q1 - p1) x (r1 - p1), origin r1.
+    // Both are computed before either is looked at: one branch on "rejected by either plane"
+    // mispredicts less than two in a row, and costs fewer cycles than it saves. (An ill-conditioned
+    // plane restarts in classifySlow, which repeats the float test of a well-conditioned one, so
+    // the answer does not depend on the order.)
+    const bool ok2 = planeSides4(_mm_sub_ps(P2, R2), _mm_sub_ps(Q2, R2), R2, P1, Q1, R1, n2, d1);
+    const bool ok1 = planeSides4(_mm_sub_ps(Q1, P1), _mm_sub_ps(R1, P1), R1, P2, Q2, R2, n1, d2);
+    if (!(ok1 & ok2)) return classifySlow(p1, q1, r1, p2, q2, r2);
+    if (sameSide3(d1) | sameSide3(d2)) return Overlap::Disjoint;
     alignas(16) float s1[4], s2[4];
     _mm_store_ps(s1, d1);
     _mm_store_ps(s2, d2);
-    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, toVec3(n1), toVec3(n2), s1[0], s1[1], s1[2], s2[0],
-                               s2[1], s2[2]);
+    return classifyWellConditioned(p1, q1, r1, p2, q2, r2, toVec3(n1), s1[0], s1[1], s1[2], s2[0], s2[1], s2[2]);
 }
 #else
 // Scalar back-end (FLAK_SIMD=none): the same operations one float at a time.
@@ -421,7 +416,7 @@ Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
     sub(r2, r1, v1);
     const float dr2 = dot(v1, n1);
     if (allPositive(dp2, dq2, dr2) || allNegative(dp2, dq2, dr2)) return Overlap::Disjoint;
-    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2);
+    return classifyWellConditioned(p1, q1, r1, p2, q2, r2, n1, dp1, dq1, dr1, dp2, dq2, dr2);
 }
 
 #endif
@@ -460,10 +455,12 @@ void setBatchTriangle(int lane, const Vec3& a, const Vec3& b, const Vec3& c, Tri
     inout.n[1][lane] = n.y;
     inout.n[2][lane] = n.z;
     const unsigned bit = 1u << lane;
-    if (wellConditioned(e1, e2, n))
-        inout.scalar_lanes &= ~bit;
-    else
-        inout.scalar_lanes |= bit;
+    // Any NaN or infinite vertex makes triTriOverlap answer no, on every path (classifyAfterPlanes
+    // checks finiteness before a yes): such a lane is skipped rather than decided.
+    const bool finite = detail::isFiniteTriangle(a, b, c);
+    inout.empty_lanes = finite ? inout.empty_lanes & ~bit : inout.empty_lanes | bit;
+    inout.scalar_lanes =
+        finite && !wellConditioned(e1, e2, n) ? inout.scalar_lanes | bit : inout.scalar_lanes & ~bit;
 }
 
 void clearBatch(TriangleBatch4& out) {
@@ -473,8 +470,9 @@ void clearBatch(TriangleBatch4& out) {
             for (int j = 0; j < 3; ++j) out.v[i][j][k] = nan;
             out.n[i][k] = nan;
         }
-    out.scalar_lanes = 0xFu;
-    out.reserved[0] = out.reserved[1] = out.reserved[2] = 0u;
+    out.scalar_lanes = 0u;
+    out.empty_lanes = 0xFu;
+    out.reserved[0] = out.reserved[1] = 0u;
 }
 
 namespace {
@@ -488,6 +486,7 @@ FLAK_TRI_TRI_COLD unsigned triTriOverlap4Slow(const Vec3& p1, const Vec3& q1, co
                                               const TriangleBatch4& batch) {
     unsigned mask = 0u;
     for (int lane = 0; lane < 4; ++lane) {
+        if ((batch.empty_lanes >> lane) & 1u) continue;
         Vec3 p2, q2, r2;
         laneVertex(batch, 0, lane, p2);
         laneVertex(batch, 1, lane, q2);
@@ -502,6 +501,12 @@ FLAK_TRI_TRI_COLD unsigned triTriOverlap4Slow(const Vec3& p1, const Vec3& q1, co
 #if defined(FLAK_SIMD_SSE2)
 namespace {
 
+// Index of the lowest set bit of a non-zero 4-bit mask.
+int lowestBit(unsigned mask) {
+    static constexpr signed char kLowest[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
+    return kLowest[mask & 0xFu];
+}
+
 // Triangle 1 with its plane, splatted for the lanes: prepared once per call (twice used by the
 // eight-lane form).
 struct Tri1Lanes {
@@ -509,7 +514,8 @@ struct Tri1Lanes {
     const Vec3* q1;
     const Vec3* r1;
     Vec3 n1;
-    __m128 n1x, n1y, n1z, r1x, r1y, r1z;
+    __m128 n1x, n1y, n1z;
+    __m128 v1[3][3]; // p1, q1, r1 splatted: v1[vertex][axis]
 };
 
 __m128 dot3(__m128 ax, __m128 ay, __m128 az, __m128 bx, __m128 by, __m128 bz) {
@@ -523,6 +529,28 @@ __m128 sameSide(__m128 a, __m128 b, __m128 c) {
     const __m128 neg =
         _mm_and_ps(_mm_and_ps(_mm_cmplt_ps(a, zero), _mm_cmplt_ps(b, zero)), _mm_cmplt_ps(c, zero));
     return _mm_or_ps(pos, neg);
+}
+
+// The lanes that survived both plane tests (and the scalar lanes), one at a time. Out of line so
+// that overlapLanes, which mostly returns after its plane tests, does not pay this loop's register
+// saves on every call.
+FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned survivors,
+                                           unsigned scalar_lanes, const float (&d)[6][4]) {
+    unsigned mask = 0u;
+    for (unsigned todo = survivors | scalar_lanes; todo != 0u; todo &= todo - 1u) {
+        const int lane = lowestBit(todo);
+        Vec3 p2, q2, r2;
+        laneVertex(batch, 0, lane, p2);
+        laneVertex(batch, 1, lane, q2);
+        laneVertex(batch, 2, lane, r2);
+        const Overlap result =
+            (scalar_lanes >> lane) & 1u
+                ? classifySlow(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2)
+                : classifyWellConditioned(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, t1.n1, d[0][lane], d[1][lane],
+                                          d[2][lane], d[3][lane], d[4][lane], d[5][lane]);
+        mask |= static_cast<unsigned>(result != Overlap::Disjoint) << lane;
+    }
+    return mask;
 }
 
 // The two plane-side tests of Guigue-Devillers for four lanes at once, with the very operations
@@ -539,58 +567,36 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch) {
     const __m128 r2x = _mm_load_ps(batch.v[2][0]), r2y = _mm_load_ps(batch.v[2][1]),
                  r2z = _mm_load_ps(batch.v[2][2]);
     // Triangle 1's plane against the lanes' vertices: d = dot(v2 - r1, n1).
-    const __m128 dp2 = dot3(_mm_sub_ps(p2x, t1.r1x), _mm_sub_ps(p2y, t1.r1y), _mm_sub_ps(p2z, t1.r1z), t1.n1x,
-                            t1.n1y, t1.n1z);
-    const __m128 dq2 = dot3(_mm_sub_ps(q2x, t1.r1x), _mm_sub_ps(q2y, t1.r1y), _mm_sub_ps(q2z, t1.r1z), t1.n1x,
-                            t1.n1y, t1.n1z);
-    const __m128 dr2 = dot3(_mm_sub_ps(r2x, t1.r1x), _mm_sub_ps(r2y, t1.r1y), _mm_sub_ps(r2z, t1.r1z), t1.n1x,
-                            t1.n1y, t1.n1z);
+    const __m128 r1x = t1.v1[2][0], r1y = t1.v1[2][1], r1z = t1.v1[2][2];
+    const __m128 dp2 = dot3(_mm_sub_ps(p2x, r1x), _mm_sub_ps(p2y, r1y), _mm_sub_ps(p2z, r1z), t1.n1x, t1.n1y, t1.n1z);
+    const __m128 dq2 = dot3(_mm_sub_ps(q2x, r1x), _mm_sub_ps(q2y, r1y), _mm_sub_ps(q2z, r1z), t1.n1x, t1.n1y, t1.n1z);
+    const __m128 dr2 = dot3(_mm_sub_ps(r2x, r1x), _mm_sub_ps(r2y, r1y), _mm_sub_ps(r2z, r1z), t1.n1x, t1.n1y, t1.n1z);
     const unsigned reject1 = static_cast<unsigned>(_mm_movemask_ps(sameSide(dp2, dq2, dr2)));
     if (reject1 == 0xFu) return 0u;
 
     // The lanes' planes n2 = (p2 - r2) x (q2 - r2) and their conditioning were computed by
     // setBatchTriangle with classify()'s own operations; against triangle 1: d = dot(v1 - r2, n2).
     const __m128 n2x = _mm_load_ps(batch.n[0]), n2y = _mm_load_ps(batch.n[1]), n2z = _mm_load_ps(batch.n[2]);
-    const auto side2 = [&](const Vec3& v) {
-        return dot3(_mm_sub_ps(_mm_set1_ps(v.x), r2x), _mm_sub_ps(_mm_set1_ps(v.y), r2y),
-                    _mm_sub_ps(_mm_set1_ps(v.z), r2z), n2x, n2y, n2z);
+    const auto side2 = [&](const __m128 (&v)[3]) {
+        return dot3(_mm_sub_ps(v[0], r2x), _mm_sub_ps(v[1], r2y), _mm_sub_ps(v[2], r2z), n2x, n2y, n2z);
     };
-    const __m128 dp1 = side2(*t1.p1), dq1 = side2(*t1.q1), dr1 = side2(*t1.r1);
+    const __m128 dp1 = side2(t1.v1[0]), dq1 = side2(t1.v1[1]), dr1 = side2(t1.v1[2]);
     const unsigned reject2 = static_cast<unsigned>(_mm_movemask_ps(sameSide(dp1, dq1, dr1)));
-    // A lane rejected by triangle 1's (well-conditioned) plane is disjoint whatever its own plane.
-    const unsigned scalar_lanes = batch.scalar_lanes & ~reject1 & 0xFu;
-    const unsigned survivors = ~(reject1 | reject2) & ~scalar_lanes & 0xFu;
+    // A lane rejected by triangle 1's (well-conditioned) plane is disjoint whatever its own plane;
+    // an empty lane is disjoint whatever the planes say (its NaN sides reject nothing).
+    const unsigned live = ~batch.empty_lanes & 0xFu;
+    const unsigned scalar_lanes = batch.scalar_lanes & ~reject1 & live;
+    const unsigned survivors = ~(reject1 | reject2) & ~scalar_lanes & live;
     if ((survivors | scalar_lanes) == 0u) return 0u;
 
-    alignas(16) float d[6][4], n[3][4];
+    alignas(16) float d[6][4];
     _mm_store_ps(d[0], dp1);
     _mm_store_ps(d[1], dq1);
     _mm_store_ps(d[2], dr1);
     _mm_store_ps(d[3], dp2);
     _mm_store_ps(d[4], dq2);
     _mm_store_ps(d[5], dr2);
-    _mm_store_ps(n[0], n2x);
-    _mm_store_ps(n[1], n2y);
-    _mm_store_ps(n[2], n2z);
-    unsigned mask = 0u;
-    for (int lane = 0; lane < 4; ++lane) {
-        const unsigned bit = 1u << lane;
-        if (((survivors | scalar_lanes) & bit) == 0u) continue;
-        Vec3 p2, q2, r2, n2;
-        laneVertex(batch, 0, lane, p2);
-        laneVertex(batch, 1, lane, q2);
-        laneVertex(batch, 2, lane, r2);
-        Overlap result;
-        if (scalar_lanes & bit) {
-            result = classifySlow(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2);
-        } else {
-            set(n[0][lane], n[1][lane], n[2][lane], n2);
-            result = classifyAfterPlanes(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, t1.n1, n2, d[0][lane],
-                                         d[1][lane], d[2][lane], d[3][lane], d[4][lane], d[5][lane]);
-        }
-        if (result != Overlap::Disjoint) mask |= bit;
-    }
-    return mask;
+    return finishLanes(t1, batch, survivors, scalar_lanes, d);
 }
 
 // Triangle 1's plane, as classify() computes it; false when it is ill-conditioned.
@@ -606,9 +612,12 @@ bool prepareTri1(const Vec3& p1, const Vec3& q1, const Vec3& r1, Tri1Lanes& out)
     out.n1x = _mm_set1_ps(out.n1.x);
     out.n1y = _mm_set1_ps(out.n1.y);
     out.n1z = _mm_set1_ps(out.n1.z);
-    out.r1x = _mm_set1_ps(r1.x);
-    out.r1y = _mm_set1_ps(r1.y);
-    out.r1z = _mm_set1_ps(r1.z);
+    const Vec3* v[3] = {&p1, &q1, &r1};
+    for (int i = 0; i < 3; ++i) {
+        out.v1[i][0] = _mm_set1_ps(v[i]->x);
+        out.v1[i][1] = _mm_set1_ps(v[i]->y);
+        out.v1[i][2] = _mm_set1_ps(v[i]->z);
+    }
     return true;
 }
 

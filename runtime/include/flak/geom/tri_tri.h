@@ -47,11 +47,13 @@ bool triTriIntersection(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Ve
 struct alignas(16) TriangleBatch4 {
     float v[3][3][4];           ///< v[vertex][axis][lane]
     float n[3][4];              ///< n[axis][lane]: (v0 - v2) x (v1 - v2), as triTriOverlap computes it
-    std::uint32_t scalar_lanes; ///< lanes whose plane is ill-conditioned or NaN: decided in scalar code
-    std::uint32_t reserved[3];
+    std::uint32_t scalar_lanes; ///< lanes whose plane is ill-conditioned: decided in scalar code
+    std::uint32_t empty_lanes;  ///< lanes cleared or holding a non-finite vertex: they never overlap
+    std::uint32_t reserved[2];
 };
 static_assert(sizeof(TriangleBatch4) == 208, "TriangleBatch4 layout");
-static_assert(offsetof(TriangleBatch4, n) == 144 && offsetof(TriangleBatch4, scalar_lanes) == 192,
+static_assert(offsetof(TriangleBatch4, n) == 144 && offsetof(TriangleBatch4, scalar_lanes) == 192 &&
+                  offsetof(TriangleBatch4, empty_lanes) == 196,
               "TriangleBatch4 layout");
 
 /// Eight triangles: two batches of four (416 bytes).
@@ -64,7 +66,9 @@ static_assert(sizeof(TriangleBatch8) == 416, "TriangleBatch8 is two TriangleBatc
 /// with clearBatch. A lane outside 0..3 is a programmer error (FLAK_ASSERT) and is ignored.
 void setBatchTriangle(int lane, const Vec3& a, const Vec3& b, const Vec3& c, TriangleBatch4& inout);
 
-/// Fills every lane with NaN: such lanes never overlap (use for the unused tail of a batch).
+/// Fills every lane with NaN and marks it empty: such lanes never overlap and cost nothing (use for
+/// the unused tail of a batch). A lane given a NaN or infinite vertex is empty too (triTriOverlap
+/// answers no for it).
 void clearBatch(TriangleBatch4& out);
 
 /// Bit j (j = 0..3) set when triangle (p1, q1, r1) overlaps lane j of `batch`; bit for bit the
