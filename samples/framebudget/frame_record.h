@@ -18,6 +18,9 @@ struct FrameTimes {
     std::array<std::uint64_t, kPhaseCount> phase_ns{};
     std::uint64_t step_ns = 0;
     std::uint64_t total_ns = 0; ///< script + step: what the frame spent on collision work
+    /// The same span on the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID): it leaves out time the
+    /// thread was preempted, so on a shared machine it shows the frame's own spikes.
+    std::uint64_t total_cpu_ns = 0;
     std::uint32_t hits = 0;
 };
 
@@ -41,6 +44,7 @@ struct RunReport {
     double budget_ms = 0;
     std::vector<FrameTimes> frame_times;
     Percentiles total;
+    Percentiles total_cpu; ///< total on the thread's CPU clock
     std::array<Percentiles, kPhaseCount> phases{};
     Percentiles script;
     std::uint64_t allocations = 0;

@@ -30,6 +30,9 @@ std::string jsonPercentiles(const Percentiles& p) {
                   p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms, p.mean_ms);
 }
 
+// p99 / p50: how far the slow frames stand above the typical one (0 for an empty series).
+double spikeRatio(const Percentiles& p) { return p.p50_ms > 0.0 ? p.p99_ms / p.p50_ms : 0.0; }
+
 } // namespace
 
 Percentiles percentiles(std::vector<std::uint64_t> ns) {
@@ -57,6 +60,8 @@ void summarize(RunReport& r) {
     std::vector<std::uint64_t> series(r.frame_times.size());
     for (std::size_t i = 0; i < series.size(); ++i) series[i] = r.frame_times[i].total_ns;
     r.total = percentiles(series);
+    for (std::size_t i = 0; i < series.size(); ++i) series[i] = r.frame_times[i].total_cpu_ns;
+    r.total_cpu = percentiles(series);
     for (int ph = 0; ph < kPhaseCount; ++ph) {
         for (std::size_t i = 0; i < series.size(); ++i) series[i] = r.frame_times[i].phase_ns[ph];
         r.phases[ph] = percentiles(series);
@@ -85,6 +90,9 @@ std::string textReport(const RunReport& r) {
     line("script", r.script);
     for (int ph = 0; ph < kPhaseCount; ++ph) line(worldPhaseName(static_cast<WorldPhase>(ph)), r.phases[ph]);
     line("TOTAL", r.total);
+    line("TOTAL cpu", r.total_cpu);
+    out << format("  spikes, p99 / p50: %.3f wall clock, %.3f thread CPU clock\n", spikeRatio(r.total),
+                  spikeRatio(r.total_cpu));
     out << format("  frames over budget: %u of %u\n", r.frames_over_budget, r.frames);
     out << "  pools (high water / capacity):";
     for (const PoolLine& p : r.pools) out << format(" %s %u/%u", p.name.c_str(), p.usage.high_water, p.usage.capacity);
@@ -126,6 +134,9 @@ std::string jsonReport(const RunReport& r) {
     out << "  \"frames\": " << r.frames << ",\n";
     out << format("  \"budget_ms\": %.4f,\n", r.budget_ms);
     out << "  \"total\": " << jsonPercentiles(r.total) << ",\n";
+    out << "  \"total_thread_cpu\": " << jsonPercentiles(r.total_cpu) << ",\n";
+    out << format("  \"p99_over_p50\": {\"wall\": %.4f, \"thread_cpu\": %.4f},\n", spikeRatio(r.total),
+                  spikeRatio(r.total_cpu));
     out << "  \"script\": " << jsonPercentiles(r.script) << ",\n";
     out << "  \"phases\": {";
     for (int ph = 0; ph < kPhaseCount; ++ph) {
