@@ -57,6 +57,11 @@ struct RunReport {
     std::vector<PoolLine> pools;
     std::size_t scratch_high_water = 0, scratch_capacity = 0;
     std::size_t world_bytes = 0;
+    std::string mesh_mesh_backend = "cpu"; ///< "gpu" with --gpu
+    std::string gpu_device;                ///< with --gpu: the device's name
+    std::string gpu_status;                ///< with --gpu: the collider's deviceStatus at the end
+    std::uint64_t gpu_submitted_steps = 0; ///< steps whose enemy pairs ran on the collider
+    std::uint64_t gpu_declined_steps = 0;  ///< steps the back end declined (CPU answered)
     std::uint32_t frames_over_budget = 0;
     bool pass = false;
 };

@@ -100,11 +100,19 @@ std::string textReport(const RunReport& r) {
                   r.scratch_capacity, r.world_bytes);
     out << format("  hits: %" PRIu64 " in all; dropped hits %" PRIu64 ", pairs %" PRIu64 ", contacts %" PRIu64 "\n",
                   r.total_hits, r.dropped_hits, r.dropped_pairs, r.dropped_contacts);
-    if (r.allocations_counted) {
+    if (r.mesh_mesh_backend == "gpu") {
+        out << format("  allocations during frames: %" PRIu64 " (with --gpu: the Vulkan driver's own included)\n",
+                      r.allocations);
+    } else if (r.allocations_counted) {
         out << format("  allocations during frames: %" PRIu64 "\n", r.allocations);
     } else {
         out << format("  allocations during frames: %" PRIu64 " (operator new only: malloc not interposed here)\n",
                       r.allocations);
+    }
+    if (r.mesh_mesh_backend == "gpu") {
+        out << format("  mesh-mesh back end: gpu, %s (collider %s): %" PRIu64 " steps on the collider, %" PRIu64
+                      " declined\n",
+                      r.gpu_device.c_str(), r.gpu_status.c_str(), r.gpu_submitted_steps, r.gpu_declined_steps);
     }
     out << "  hit-stream hash: " << hex(r.hit_stream_hash) << "\n";
     out << (r.pass ? "PASS" : "FAIL");
@@ -163,6 +171,12 @@ std::string jsonReport(const RunReport& r) {
     out << format("  \"scratch\": {\"high_water\": %zu, \"capacity\": %zu},\n", r.scratch_high_water,
                   r.scratch_capacity);
     out << "  \"world_bytes\": " << r.world_bytes << ",\n";
+    out << "  \"mesh_mesh_backend\": \"" << r.mesh_mesh_backend << "\",\n";
+    if (r.mesh_mesh_backend == "gpu") {
+        out << "  \"gpu\": {\"device\": \"" << r.gpu_device << "\", \"status\": \"" << r.gpu_status
+            << "\", \"submitted_steps\": " << r.gpu_submitted_steps
+            << ", \"declined_steps\": " << r.gpu_declined_steps << "},\n";
+    }
     out << "  \"pass\": " << (r.pass ? "true" : "false") << "\n";
     out << "}\n";
     return out.str();

@@ -2,8 +2,9 @@
 // per-phase and total frame times (p50/p95/p99/max), pool high-water marks, dropped work,
 // allocations during frames, the hit-stream hash, and PASS or FAIL against a budget.
 //
-//   flak_framebudget --scene NAME --frames N --budget-ms X [--seed S] [--json FILE] [--svg FILE]
+//   flak_framebudget --scene NAME --frames N --budget-ms X [--seed S] [--gpu] [--json FILE] [--svg FILE]
 #include "frame_record.h"
+#include "gpu_backend.h"
 #include "scene.h"
 
 #include "allocation_trap.h"
@@ -39,7 +40,8 @@ std::uint64_t threadCpuNs() {
 int usage(const char* message) {
     if (message != nullptr) std::fprintf(stderr, "flak_framebudget: %s\n", message);
     std::fprintf(stderr,
-                 "usage: flak_framebudget --scene NAME --frames N --budget-ms X [--seed S] [--json FILE] [--svg FILE]\n"
+                 "usage: flak_framebudget --scene NAME --frames N --budget-ms X [--seed S] [--gpu] [--json FILE] [--svg FILE]\n"
+                 "  --gpu: enemy-vs-enemy mesh-mesh on the Vulkan compute back end (its wait is the gpu_wait phase)\n"
                  "scenes:");
     for (const std::string& name : scenes::sceneNames()) std::fprintf(stderr, " %s", name.c_str());
     std::fprintf(stderr, "\n");
@@ -59,6 +61,7 @@ int main(int argc, char** argv) {
     long frames = -1;
     double budget_ms = -1;
     std::uint64_t seed = 1;
+    bool use_gpu = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&](const char* what) -> const char* {
@@ -80,6 +83,8 @@ int main(int argc, char** argv) {
         } else if (arg == "--seed") {
             seed = std::strtoull(value("--seed"), &end, 10);
             if (*end != '\0') return usage("--seed must be an unsigned integer");
+        } else if (arg == "--gpu") {
+            use_gpu = true;
         } else if (arg == "--json") {
             json_path = value("--json");
         } else if (arg == "--svg") {
@@ -92,6 +97,7 @@ int main(int argc, char** argv) {
         }
     }
     if (scene_name.empty() || frames < 0 || budget_ms < 0) return usage("--scene, --frames and --budget-ms are required");
+    if (use_gpu && !gpuBackendAvailable()) return usage("--gpu: this build has no Vulkan back end");
     scenes::SceneParams params;
     if (!scenes::sceneParams(scene_name, params)) return usage(("unknown scene " + scene_name).c_str());
 
@@ -106,6 +112,17 @@ int main(int argc, char** argv) {
     }
     WorldConfig config = scene.worldConfig();
     config.clock = steadyNs;
+    GpuBackendHost gpu;
+    if (use_gpu) {
+        std::vector<const MeshBlob*> meshes;
+        for (const auto& blob : scene.assets().enemy_meshes) meshes.push_back(&blob->mesh);
+        const std::uint32_t jobs = config.max_enemies * (config.max_enemies > 0 ? config.max_enemies - 1 : 0) / 2;
+        if (!gpu.create(meshes, jobs > 0 ? jobs : 1, config.max_mesh_pairs, error)) {
+            std::fprintf(stderr, "flak_framebudget: --gpu: %s\n", error.c_str());
+            return 1;
+        }
+        config.mesh_mesh_backend = gpu.backend();
+    }
     const std::size_t bytes = World::requiredBytes(config);
     // The host's one block for the world, allocated before the first frame.
     std::vector<unsigned char> block(bytes + World::kAlignment);
@@ -166,6 +183,14 @@ int main(int argc, char** argv) {
     } kinds[] = {{"levels", BodyKind::Level},   {"walls", BodyKind::Walls},     {"enemies", BodyKind::Enemy},
                  {"players", BodyKind::Player}, {"bullets", BodyKind::Bullet}, {"beams", BodyKind::Beam}};
     for (const auto& k : kinds) report.pools.push_back(PoolLine{k.name, world.poolUsage(k.kind)});
+    if (use_gpu) {
+        const GpuRunInfo info = gpu.info();
+        report.mesh_mesh_backend = "gpu";
+        report.gpu_device = info.device;
+        report.gpu_status = info.collider_status;
+        report.gpu_submitted_steps = info.submitted_steps;
+        report.gpu_declined_steps = info.declined_steps;
+    }
     report.scratch_high_water = world.scratchHighWater();
     report.scratch_capacity = world.scratchCapacity();
     summarize(report);
