@@ -18,7 +18,7 @@ std::uint32_t insidePolygonEdge(const WallSet& walls, const Vec2& p) {
     float best_x = INFINITY;
     std::uint32_t best = 0;
     detail::walkWalls(
-        walls, [&](const WallNode& n) { return n.max[0] >= p.x && n.min[1] <= p.y && n.max[1] >= p.y; },
+        walls, [&](const WallNode& n) { return (n.max[0] >= p.x) & (n.min[1] <= p.y) & (n.max[1] >= p.y); },
         [&](std::uint32_t e) {
             Vec2 a, b;
             wallEdgePoints(walls, e, a, b);
@@ -37,22 +37,30 @@ std::uint32_t insidePolygonEdge(const WallSet& walls, const Vec2& p) {
 
 } // namespace
 
+namespace detail {
+
+void insideStartHit(const WallSet& walls, const Vec2& p0, const Vec2& d, WallRayHit& out_hit) {
+    const WallEdge& e = walls.edges[insidePolygonEdge(walls, p0)];
+    out_hit.t = 0.0f;
+    out_hit.point = p0;
+    Vec2 n;
+    scale(d, -1.0f, n);
+    normalize(n, out_hit.normal);
+    out_hit.ring = e.ring;
+    out_hit.polygon = walls.rings[e.ring].polygon;
+    out_hit.edge = kNoEdge;
+    out_hit.edge_id = kNoEdge;
+}
+
+} // namespace detail
+
 bool segmentWallsFirstHit(const WallSet& walls, const Vec2& p0, const Vec2& p1, WallRayHit& out_hit) {
     if (walls.node_count == 0 || !isFinite(p0) || !isFinite(p1)) return false;
     Vec2 d;
     sub(p1, p0, d);
     if (!isFinite(d)) return false;
     if (pointInWalls(walls, p0)) {
-        const WallEdge& e = walls.edges[insidePolygonEdge(walls, p0)];
-        out_hit.t = 0.0f;
-        out_hit.point = p0;
-        Vec2 n;
-        scale(d, -1.0f, n);
-        normalize(n, out_hit.normal);
-        out_hit.ring = e.ring;
-        out_hit.polygon = walls.rings[e.ring].polygon;
-        out_hit.edge = kNoEdge;
-        out_hit.edge_id = kNoEdge;
+        detail::insideStartHit(walls, p0, d, out_hit);
         return true;
     }
     // Node boxes grown by the margin against the conservative slab test (segment_aabb.h, in the
@@ -64,24 +72,27 @@ bool segmentWallsFirstHit(const WallSet& walls, const Vec2& p0, const Vec2& p1, 
     bool found = false;
     SegmentPolygonHit best;
     std::uint32_t best_edge = 0;
-    detail::walkWalls(
-        walls,
-        [&](const WallNode& n) {
-            return detail::sweepMeetsBox(sweep, n.min[0], n.min[1], n.max[0], n.max[1], m);
-        },
-        [&](std::uint32_t e) {
-            Vec2 ab[2];
-            wallEdgePoints(walls, e, ab[0], ab[1]);
-            SegmentPolygonHit h;
-            if (!segmentPolygon(p0, p1, ab, 2, h)) return true;
-            if (!found || h.t < best.t) {
-                best = h;
-                best_edge = e;
-                found = true;
-                sweep.slab.t_max = h.t;
-            }
-            return true;
-        });
+    detail::withSweepSigns(sweep, [&](auto signs) {
+        using Signs = decltype(signs);
+        detail::walkWalls(
+            walls,
+            [&](const WallNode& n) {
+                return detail::sweepMeetsBox<Signs>(sweep, n.min[0], n.min[1], n.max[0], n.max[1], m);
+            },
+            [&](std::uint32_t e) {
+                Vec2 ab[2];
+                detail::edgePoints(walls, e, ab[0], ab[1]);
+                SegmentPolygonHit h;
+                if (!segmentPolygon(p0, p1, ab, 2, h)) return true;
+                if (!found || h.t < best.t) {
+                    best = h;
+                    best_edge = e;
+                    found = true;
+                    sweep.slab.t_max = h.t;
+                }
+                return true;
+            });
+    });
     if (!found) return false;
     const WallEdge& e = walls.edges[best_edge];
     out_hit.t = best.t;

@@ -96,24 +96,9 @@ bool sweptCircleWallsFirstHit(const WallSet& walls, const Vec2& c0, const Vec2& 
     Vec2 d;
     sub(c1, c0, d);
     if (!isFinite(d)) return false;
-    auto finish = [&](const WallRayHit& h, std::uint32_t edge_id) {
-        out_hit = h;
-        const WallEdge& e = walls.edges[edge_id];
-        out_hit.ring = e.ring;
-        out_hit.polygon = walls.rings[e.ring].polygon;
-        out_hit.edge = e.index;
-        out_hit.edge_id = edge_id;
-    };
     if (pointInWalls(walls, c0)) {
         // Same answer as a segment starting inside (segmentWallsFirstHit names the polygon).
-        WallRayHit h;
-        if (!segmentWallsFirstHit(walls, c0, c0, h)) return false;
-        h.t = 0.0f;
-        h.point = c0;
-        Vec2 n;
-        scale(d, -1.0f, n);
-        normalize(n, h.normal);
-        out_hit = h;
+        detail::insideStartHit(walls, c0, d, out_hit);
         return true;
     }
     const float m =
@@ -122,40 +107,55 @@ bool sweptCircleWallsFirstHit(const WallSet& walls, const Vec2& c0, const Vec2& 
     detail::WallSweep sweep;
     detail::prepareWallSweep(c0, c1, sweep);
     if (!sweep.slab.valid) return false;
+    // The node test: the sweep's own box grown by radius + 2 margins against the node's box, four
+    // comparisons and no arithmetic per node. It accepts every node holding an edge that the edge
+    // test below accepts: that test's first part is the same box test with the edge's box grown by
+    // radius + 1 margin (the node's box holds the edge's, exactly), and the second margin is far
+    // more than the roundings of the two ways of growing (a few ulps at the query's scale; the
+    // margin is 4e-5 of it, and below the normal range the sums are exact). The slab test is left
+    // to the edges: on a bullet's short sweep it rejected few nodes the box test had passed.
+    const float reach = grow + m;
+    const Vec2 reach_lo{sweep.lo_x - reach, sweep.lo_y - reach},
+        reach_hi{sweep.hi_x + reach, sweep.hi_y + reach};
     bool found = false;
     WallRayHit best;
     std::uint32_t best_edge = 0;
     float best_gap = 0.0f; // at t = 0: the nearest touching edge wins
-    // Node boxes and, before the double solve, each edge's own box, grown by radius + margin,
-    // against the conservative slab test (an edge alone is what a one-edge leaf's box already is,
-    // so the edge test rests on the node test's guarantee and never rejects a hit).
-    detail::walkWalls(
-        walls,
-        [&](const WallNode& n) {
-            return detail::sweepMeetsBox(sweep, n.min[0], n.min[1], n.max[0], n.max[1], grow);
-        },
-        [&](std::uint32_t e) {
-            Vec2 a, b;
-            detail::edgePoints(walls, e, a, b);
-            if (!detail::sweepMeetsBox(sweep, a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y,
-                                       a.x < b.x ? b.x : a.x, a.y < b.y ? b.y : a.y, grow))
+    // Before the double solve, each edge's own box, grown by radius + margin, against the sweep's
+    // box and the conservative slab test (sweepMeetsBox: it never rejects an edge the solve hits),
+    // the slab's end shrinking to the best hit so far.
+    detail::withSweepSigns(sweep, [&](auto signs) {
+        using Signs = decltype(signs);
+        detail::walkWalls(
+            walls, [&](const WallNode& n) { return detail::nodeOverlaps(n, reach_lo, reach_hi); },
+            [&](std::uint32_t e) {
+                Vec2 a, b;
+                detail::edgePoints(walls, e, a, b);
+                if (!detail::sweepMeetsBox<Signs>(sweep, a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y,
+                                                  a.x < b.x ? b.x : a.x, a.y < b.y ? b.y : a.y, grow))
+                    return true;
+                WallRayHit h;
+                if (!sweptCircleEdge(c0, c1, radius, a, b, h)) return true;
+                Vec2 rel;
+                sub(h.point, c0, rel);
+                const float gap = h.t == 0.0f ? lengthSq(rel) : 0.0f;
+                if (!found || h.t < best.t || (h.t == 0.0f && best.t == 0.0f && gap < best_gap)) {
+                    best = h;
+                    best_edge = e;
+                    best_gap = gap;
+                    found = true;
+                    sweep.slab.t_max = h.t;
+                }
                 return true;
-            WallRayHit h;
-            if (!sweptCircleEdge(c0, c1, radius, a, b, h)) return true;
-            Vec2 rel;
-            sub(h.point, c0, rel);
-            const float gap = h.t == 0.0f ? lengthSq(rel) : 0.0f;
-            if (!found || h.t < best.t || (h.t == 0.0f && best.t == 0.0f && gap < best_gap)) {
-                best = h;
-                best_edge = e;
-                best_gap = gap;
-                found = true;
-                sweep.slab.t_max = h.t;
-            }
-            return true;
-        });
+            });
+    });
     if (!found) return false;
-    finish(best, best_edge);
+    out_hit = best;
+    const WallEdge& e = walls.edges[best_edge];
+    out_hit.ring = e.ring;
+    out_hit.polygon = walls.rings[e.ring].polygon;
+    out_hit.edge = e.index;
+    out_hit.edge_id = best_edge;
     return true;
 }
 

@@ -184,6 +184,8 @@ std::size_t stepScratchBytes(const WorldConfig& c) {
     req.add(sizeof(BodyPair) * std::size_t{c.max_pairs}); // classified pairs, live for the step
     const std::size_t targets = std::size_t{c.max_levels} + c.max_wall_sets + c.max_enemies + c.max_players;
     req.add(sizeof(BodyId) * targets); // one shot's candidates
+    // The shot phases' list of static bodies (world_shots.cpp: StaticBody, a box and an id).
+    req.add((sizeof(Aabb) + sizeof(BodyId)) * (std::size_t{c.max_levels} + c.max_wall_sets));
     req.add(sizeof(MeshTarget) * targets);
     req.add(sizeof(WallTarget) * targets);
     req.add(sizeof(ClusterTarget) * targets);

@@ -16,7 +16,15 @@ namespace flak {
 
 namespace {
 
-// The candidate bodies of one shot (capacity: every level, wall set and ship).
+// A level or wall set as its broad-phase box, read once per phase (see gatherCandidates).
+struct StaticBody {
+    Aabb box; // the proxy's tight box: what the static tree's leaf holds and queryBox tests
+    BodyId id;
+};
+static_assert(sizeof(StaticBody) <= sizeof(Aabb) + sizeof(BodyId), "stepScratchBytes counts StaticBody as this");
+
+// The candidate bodies of one shot (capacity: every level, wall set and ship), and the phase's
+// static bodies.
 struct Candidates {
     const WorldState* state = nullptr;
     const DynamicTree* tree = nullptr;
@@ -24,6 +32,8 @@ struct Candidates {
     std::uint32_t count = 0;
     std::uint32_t capacity = 0;
     std::uint32_t team = 0;
+    const StaticBody* statics = nullptr;
+    std::uint32_t static_count = 0;
 };
 
 bool collectCandidate(void* user, const ProxyId& proxy) {
@@ -40,13 +50,48 @@ bool collectCandidate(void* user, const ProxyId& proxy) {
     return true;
 }
 
+// Reads the static tree's live bodies (levels, then wall sets) into `out` (room for every one):
+// their tight boxes, as collectCandidate would find them. Returns how many.
+std::uint32_t readStaticBodies(const WorldState& s, StaticBody* out) {
+    std::uint32_t count = 0;
+    auto add = [&](const ProxyId& proxy) {
+        ProxyDesc desc;
+        if (s.static_tree.getProxy(proxy, desc) != Status::Ok || desc.category == 0) return;
+        const BodyId id = liveBodyId(s, userKind(desc.user_value), userIndex(desc.user_value));
+        if (!id.isNull()) out[count++] = StaticBody{desc.box, id};
+    };
+    for (std::uint32_t i = 0; i < s.levels.capacity(); ++i) {
+        const Handle<LevelBody> h = s.levels.handleAt(i);
+        if (!h.isNull()) add(s.levels.get(h)->proxy);
+    }
+    for (std::uint32_t i = 0; i < s.walls.capacity(); ++i) {
+        const Handle<WallsBody> h = s.walls.handleAt(i);
+        if (!h.isNull()) add(s.walls.get(h)->proxy);
+    }
+    return count;
+}
+
 // Fills `c` with the bodies whose broad-phase boxes overlap `box`, sorted by (kind, index).
+// The static tree holds a few bodies that do not move during the phase, so they are tested as
+// the list readStaticBodies made: the same set queryBox finds (its leaf test is this closed-box
+// overlap with the proxy's tight box, an internal node's box holds its leaves' boxes, and an
+// unordered or NaN region finds nothing), without a walk and a visitor call per shot.
 void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, Candidates& c) {
     c.state = &s;
     c.count = 0;
     c.team = team;
-    c.tree = &s.static_tree;
-    if (s.static_tree.proxyCount() > 0) (void)s.static_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
+    if (c.statics == nullptr) {
+        c.tree = &s.static_tree;
+        if (s.static_tree.proxyCount() > 0)
+            (void)s.static_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
+    } else if (box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z) {
+        for (std::uint32_t i = 0; i < c.static_count; ++i) {
+            const Aabb& b = c.statics[i].box;
+            const bool overlap = (box.min.x <= b.max.x) & (b.min.x <= box.max.x) & (box.min.y <= b.max.y) &
+                                 (b.min.y <= box.max.y) & (box.min.z <= b.max.z) & (b.min.z <= box.max.z);
+            if (overlap && c.count < c.capacity) c.items[c.count++] = c.statics[i].id;
+        }
+    }
     c.tree = &s.moving_tree;
     if (s.moving_tree.proxyCount() > 0) (void)s.moving_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
     for (std::uint32_t i = 1; i < c.count; ++i) { // few candidates: insertion sort
@@ -146,7 +191,14 @@ bool makeShotScratch(WorldState& s, ShotScratch& out) {
     const std::uint32_t capacity = candidateCapacity(s.config);
     out.candidates.items = s.scratch.allocateArray<BodyId>(capacity);
     out.candidates.capacity = capacity;
-    return out.candidates.items != nullptr && makeTargetArrays(s, capacity, out.arrays);
+    if (out.candidates.items == nullptr || !makeTargetArrays(s, capacity, out.arrays)) return false;
+    // stepScratchBytes counts the static list; should it ever find no room, the shots query the
+    // static tree instead, with the same result.
+    StaticBody* statics =
+        s.scratch.allocateArray<StaticBody>(std::size_t{s.config.max_levels} + s.config.max_wall_sets);
+    if (statics != nullptr) out.candidates.static_count = readStaticBodies(s, statics);
+    out.candidates.statics = statics;
+    return true;
 }
 
 // The targets of one shot whose path lies in `box`: false when nothing is near.
