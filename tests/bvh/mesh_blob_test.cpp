@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <set>
 
 namespace flak {
@@ -90,6 +91,50 @@ TEST(MeshBlob, BakingIsDeterministic) {
     EXPECT_EQ(bakeBytes(m), bakeBytes(m));
     const test::Mesh t = test::terrain(64);
     EXPECT_EQ(bakeBytes(t), bakeBytes(t));
+}
+
+// The builder's shortcuts (no binning for nodes of at most traversal_cost triangles, one bin set
+// and a branch-free partition for small nodes) are taken only when every coordinate is finite
+// and none is -0, and one unused -0 vertex turns them all off. The tree must not change.
+TEST(MeshBlob, BuildShortcutsGiveTheTreeOfTheGeneralPath) {
+    test::SplitMix64 rng(0x5EED00B1);
+    test::Mesh soup;
+    for (std::uint32_t i = 0; i < 3000; ++i) {
+        const Vec3 c{rng.rangef(-10, 10), rng.rangef(-10, 10), rng.rangef(-1, 1)};
+        for (int k = 0; k < 3; ++k) {
+            soup.positions.push_back(
+                Vec3{c.x + rng.rangef(0, 2), c.y + rng.rangef(0, 2), c.z + rng.rangef(0, 2)});
+            soup.indices.push_back(static_cast<std::uint32_t>(soup.positions.size() - 1));
+        }
+    }
+    const test::Mesh meshes[] = {test::icosphere(5), test::torus(80, 40), test::terrain(64),
+                                 test::slivers(500), soup};
+    bake::BuildOptions options[4];
+    options[1].max_leaf = 4, options[1].bins = 32, options[1].traversal_cost = 2.0f;
+    options[2].max_leaf = 16, options[2].bins = 4, options[2].traversal_cost = 8.0f;
+    options[3].max_leaf = 1, options[3].bins = 64, options[3].traversal_cost = 1.0f;
+    for (std::size_t m = 0; m < std::size(meshes); ++m) {
+        std::vector<Vec3> general = meshes[m].positions;
+        general.push_back(Vec3{-0.0f, 0.0f, 0.0f});
+        for (std::size_t o = 0; o < std::size(options); ++o) {
+            SCOPED_TRACE(testing::Message() << "mesh " << m << ", options " << o);
+            const bake::BuiltTree a = bake::buildBvh(meshes[m].positions, meshes[m].indices, options[o]);
+            const bake::BuiltTree b = bake::buildBvh(general, meshes[m].indices, options[o]);
+            ASSERT_EQ(a.nodes.size(), b.nodes.size());
+            for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+                const bake::BuiltNode& x = a.nodes[i];
+                const bake::BuiltNode& y = b.nodes[i];
+                ASSERT_EQ(std::memcmp(&x.bounds, &y.bounds, sizeof(Aabb)), 0) << "node " << i;
+                ASSERT_EQ(x.skip, y.skip) << "node " << i;
+                ASSERT_EQ(x.first, y.first) << "node " << i;
+                ASSERT_EQ(x.count, y.count) << "node " << i;
+            }
+            EXPECT_EQ(a.order, b.order);
+            EXPECT_EQ(a.depth, b.depth);
+            EXPECT_EQ(a.leaf_count, b.leaf_count);
+            EXPECT_EQ(a.sah_cost, b.sah_cost);
+        }
+    }
 }
 
 TEST(MeshBlob, DefaultBakeIsInTheHostByteOrder) {

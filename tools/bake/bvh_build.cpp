@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 
 namespace flak::bake {
 
@@ -22,17 +24,49 @@ struct alignas(16) PrimRef {
 // never holds a denormal (which can slow vector arithmetic on some cores) or a NaN.
 constexpr std::uint32_t kIdBias = 0x40000000u;
 
-struct Bin {
+// The bins of one node: up to kSets sets of 3 axes x nb bins, the boxes (32 bytes, so a bin's
+// address is one shift away from its index) apart from the counts.
+constexpr std::uint32_t kSets = 2;
+struct BinBox {
     F4 lo, hi;
-    std::uint32_t count;
+};
+struct Bins {
+    std::uint32_t stride = 0; // 3 * the most bins per axis: one set
+    std::vector<BinBox> box;
+    std::vector<std::uint32_t> count;
+};
+
+// Nodes of up to this many references bin into one set of bins instead of two (see the node loop).
+constexpr std::uint32_t kOneSetMax = 128;
+// Nodes of up to this many references are partitioned by gatherPartition, larger ones by the swap
+// walk itself: their references still lie in the mesh's order, which keeps the walk's branches
+// predictable, and the gather's extra passes over them would cost more than it saves.
+constexpr std::uint32_t kGatherMax = 1024;
+
+// Scratch of the SAH sweep along one axis, one entry per candidate plane: the extents of the
+// boxes on either side, then their half areas and costs, each in its own loop that the compiler
+// vectorises over four planes at a time with the same IEEE operations, lane by lane, as halfArea.
+struct Sweep {
+    static constexpr std::uint32_t kPlanes = 64;
+    alignas(16) float left_extent[kPlanes][4];
+    alignas(16) float right_extent[kPlanes][4];
+    float left_area[kPlanes], right_area[kPlanes], cost[kPlanes];
+    std::int32_t left_count[kPlanes], right_count[kPlanes];
+};
+
+// Scratch of gatherPartition, sized once for the largest range it is given.
+struct GatherScratch {
+    std::vector<PrimRef> copy;         // the references that would be overwritten before read
+    std::vector<std::uint8_t> left;    // 1: the reference goes left; a sentinel 1 past the end
+    std::vector<std::uint32_t> xs, ys; // see gatherPartition; one spare slot each
 };
 
 struct Task {
     std::uint32_t begin, end; // range of PrimRefs
     std::uint32_t parent;     // index of the parent node (kNone for the root)
     std::uint32_t depth;
-    F4 lo, hi;                // node bounds
-    F4 clo, chi;              // centroid bounds (centroids times two: lo + hi)
+    F4 lo, hi;   // node bounds
+    F4 clo, chi; // centroid bounds (centroids times two: lo + hi)
 };
 
 // Centroid-bound minimum of a task along axis a.
@@ -64,6 +98,215 @@ float halfArea(const F4& lo, const F4& hi) {
     alignas(16) float e[4];
     f4Store(d, e);
     return e[0] * e[1] + e[1] * e[2] + e[2] * e[0];
+}
+
+// Every coordinate finite and none -0: min and max over such values give the same bits in any
+// order (they would not with a NaN, and min(+0, -0) depends on the operand order).
+bool allPlain(const std::vector<Vec3>& positions) {
+    bool plain = true;
+    for (const Vec3& p : positions) {
+        for (float x : {p.x, p.y, p.z}) {
+            std::uint32_t bits;
+            std::memcpy(&bits, &x, 4);
+            plain &= std::isfinite(x) & (bits != 0x80000000u);
+        }
+    }
+    return plain;
+}
+
+// Bins the references of [begin, end) along the three axes into `sets` sets of bins (1, or 2
+// alternating by element: two sets halve the store-to-load chains when neighbouring references
+// fall into the same bin), then folds the sets into the first. Bin of a centroid: its offset from
+// the centroid minimum times scale, truncated, at most nb - 1 (the same float operations as binOf).
+void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, const F4& cmin,
+                   const float* scale, std::uint32_t nb, std::uint32_t sets, Bins& bins) {
+    const float inf = std::numeric_limits<float>::infinity();
+    BinBox* const box = bins.box.data();
+    std::uint32_t* const count = bins.count.data();
+    const std::uint32_t stride = bins.stride;
+    for (std::uint32_t s = 0; s < sets * stride; s += stride) {
+        for (std::uint32_t b = s; b < s + 3 * nb; ++b) {
+            f4Set(inf, inf, inf, inf, box[b].lo);
+            f4Set(-inf, -inf, -inf, -inf, box[b].hi);
+        }
+        std::fill(count + s, count + s + 3 * nb, 0u);
+    }
+    F4 scale4;
+    f4Load(scale, scale4);
+    const std::uint32_t set_mask = sets - 1;
+    const std::uint32_t last = nb - 1;
+    for (std::uint32_t i = begin; i < end; ++i) {
+        F4 l, h, t;
+        f4Load(refs[i].lo, l);
+        f4Load(refs[i].hi, h);
+        f4Add(l, h, t);
+        f4Sub(t, cmin, t);
+        f4Mul(t, scale4, t);
+        alignas(16) float tk[4];
+        f4Store(t, tk);
+        const std::uint32_t set = (i & set_mask) * stride;
+        for (std::uint32_t a = 0; a < 3; ++a) {
+            const std::uint32_t k = static_cast<std::uint32_t>(tk[a]);
+            const std::uint32_t b = set + a * nb + (k < last ? k : last);
+            f4Min(box[b].lo, l, box[b].lo);
+            f4Max(box[b].hi, h, box[b].hi);
+            ++count[b];
+        }
+    }
+    for (std::uint32_t s = stride; s < sets * stride; s += stride) {
+        for (std::uint32_t b = 0; b < 3 * nb; ++b) {
+            f4Min(box[b].lo, box[s + b].lo, box[b].lo);
+            f4Max(box[b].hi, box[s + b].hi, box[b].hi);
+            count[b] += count[s + b];
+        }
+    }
+}
+
+// The best binned SAH plane over the axes with a non-zero scale: a plane after bin k of axis a
+// costs area(left) * count(left) + area(right) * count(right); the first lowest cost wins, axes
+// and bins in ascending order (determinism). Leaves best_axis at -1 when no plane has references
+// on both sides. The prefix boxes are folded in the same order as childBounds folds them.
+void findBestSplit(const Bins& bins, std::uint32_t nb, const float* scale, Sweep& sw, int& best_axis,
+                   std::uint32_t& best_bin, float& best_cost) {
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::int32_t planes = static_cast<std::int32_t>(nb) - 1;
+    for (int a = 0; a < 3; ++a) {
+        if (scale[a] == 0.0f) continue;
+        const BinBox* box = &bins.box[static_cast<std::uint32_t>(a) * nb];
+        const std::uint32_t* count = &bins.count[static_cast<std::uint32_t>(a) * nb];
+        // Planes with references on both sides: from the first non-empty bin to before the last.
+        std::int32_t first = 0, last = planes;
+        while (count[first] == 0) ++first;
+        while (count[last] == 0) --last;
+        if (first >= last) continue;
+        F4 lo, hi, e;
+        f4Set(inf, inf, inf, inf, lo);
+        f4Set(-inf, -inf, -inf, -inf, hi);
+        std::int32_t c = 0;
+        for (std::int32_t k = planes; k > first; --k) { // plane k - 1 has bins k..nb-1 on its right
+            f4Min(lo, box[k].lo, lo);
+            f4Max(hi, box[k].hi, hi);
+            c += static_cast<std::int32_t>(count[k]);
+            f4Sub(hi, lo, e);
+            f4Store(e, sw.right_extent[k - 1]);
+            sw.right_count[k - 1] = c;
+        }
+        f4Set(inf, inf, inf, inf, lo);
+        f4Set(-inf, -inf, -inf, -inf, hi);
+        c = 0;
+        for (std::int32_t k = 0; k < last; ++k) { // plane k has bins 0..k on its left
+            f4Min(lo, box[k].lo, lo);
+            f4Max(hi, box[k].hi, hi);
+            c += static_cast<std::int32_t>(count[k]);
+            f4Sub(hi, lo, e);
+            f4Store(e, sw.left_extent[k]);
+            sw.left_count[k] = c;
+        }
+        for (std::int32_t p = first; p < last; ++p) {
+            const float* l = sw.left_extent[p];
+            const float* r = sw.right_extent[p];
+            sw.left_area[p] = l[0] * l[1] + l[1] * l[2] + l[2] * l[0];
+            sw.right_area[p] = r[0] * r[1] + r[1] * r[2] + r[2] * r[0];
+        }
+        for (std::int32_t p = first; p < last; ++p)
+            sw.cost[p] = sw.left_area[p] * static_cast<float>(sw.left_count[p]) +
+                         sw.right_area[p] * static_cast<float>(sw.right_count[p]);
+        for (std::int32_t p = first; p < last; ++p) {
+            if (sw.cost[p] < best_cost) { // strict: ties keep the first axis and bin
+                best_cost = sw.cost[p];
+                best_axis = a;
+                best_bin = static_cast<std::uint32_t>(p);
+            }
+        }
+    }
+}
+
+// The boxes on either side of the plane after bin `split` of one axis's bins.
+void childBounds(const BinBox* box, std::uint32_t nb, std::uint32_t split, F4& out_llo, F4& out_lhi,
+                 F4& out_rlo, F4& out_rhi) {
+    const float inf = std::numeric_limits<float>::infinity();
+    f4Set(inf, inf, inf, inf, out_llo);
+    f4Set(-inf, -inf, -inf, -inf, out_lhi);
+    out_rlo = out_llo;
+    out_rhi = out_lhi;
+    for (std::uint32_t k = 0; k <= split; ++k) {
+        f4Min(out_llo, box[k].lo, out_llo);
+        f4Max(out_lhi, box[k].hi, out_lhi);
+    }
+    for (std::uint32_t k = nb - 1; k > split; --k) {
+        f4Min(out_rlo, box[k].lo, out_rlo);
+        f4Max(out_rhi, box[k].hi, out_rhi);
+    }
+}
+
+// The partition of the node loop's swap walk (i from the front, j from the back; a right-going
+// reference at i is swapped with the one before j), written as a gather with no data-dependent
+// branch: once a node's references are spatially mixed the walk's branches mispredict about
+// every other reference, which made the walk the dearest part of the build for small nodes.
+// The walk's result in closed form, with L the left-going positions, mid their number, X the
+// right-going positions below mid in ascending order followed by mid, and Y the left-going
+// positions from mid on in descending order:
+//   position m < mid   receives m if m is in L, else Y[number of right-going positions below m];
+//   position m >= mid  receives m + 1 if m + 1 < n is right-going, else X[number of L above m].
+// So the leaves keep the walk's triangle order, and the centroid bounds of each side are the
+// walk's too because min and max do not depend on the order for plain coordinates (the only
+// case this is used for). Returns mid.
+std::uint32_t gatherPartition(PrimRef* refs, std::uint32_t n, int a, float cmin, float scale,
+                              std::uint32_t nb, std::uint32_t best_bin, GatherScratch& g, F4& lclo, F4& lchi,
+                              F4& rclo, F4& rchi) {
+    std::uint8_t* left = g.left.data();
+    std::uint32_t mid = 0;
+    for (std::uint32_t m = 0; m < n; ++m) {
+        const std::uint8_t l = binOf(refs[m], a, cmin, scale, nb) <= best_bin ? 1 : 0;
+        left[m] = l;
+        mid += l;
+    }
+    left[n] = 1;
+    std::uint32_t* xs = g.xs.data();
+    std::uint32_t* ys = g.ys.data();
+    std::uint32_t cx = 0, cy = 0;
+    for (std::uint32_t m = 0; m < mid; ++m) {
+        xs[cx] = m;
+        cx += left[m] ^ 1u;
+    }
+    xs[cx] = mid;
+    for (std::uint32_t m = n; m-- > mid;) {
+        ys[cy] = m;
+        cy += left[m];
+    }
+    // The walk's right-going references below mid (and the one at mid) are overwritten first:
+    // save them, then fill the front in place (the back is still untouched), then the back in
+    // ascending order (each position reads the next one before it is overwritten).
+    PrimRef* saved = g.copy.data();
+    for (std::uint32_t c = 0; c <= cx; ++c) saved[c] = refs[xs[c]];
+    std::uint32_t q = 0;
+    for (std::uint32_t m = 0; m < mid; ++m) {
+        const std::uint32_t y = ys[q]; // read even when unused (the spare slot): no branch
+        const std::uint32_t src = left[m] ? m : y;
+        q += left[m] ^ 1u;
+        F4 l, h, cen;
+        f4Load(refs[src].lo, l);
+        f4Load(refs[src].hi, h);
+        f4Store(l, refs[m].lo);
+        f4Store(h, refs[m].hi);
+        f4Add(l, h, cen);
+        f4Min(lclo, cen, lclo);
+        f4Max(lchi, cen, lchi);
+    }
+    std::uint32_t c = cy - left[mid]; // left-going positions above m
+    for (std::uint32_t m = mid; m < n; ++m) {
+        const PrimRef* src = left[m + 1] ? &saved[c] : &refs[m + 1];
+        c -= left[m + 1];
+        F4 l, h, cen;
+        f4Load(src->lo, l);
+        f4Load(src->hi, h);
+        f4Store(l, refs[m].lo);
+        f4Store(h, refs[m].hi);
+        f4Add(l, h, cen);
+        f4Min(rclo, cen, rclo);
+        f4Max(rchi, cen, rchi);
+    }
+    return mid;
 }
 
 void toAabb(const F4& lo, const F4& hi, Aabb& out) {
@@ -115,17 +358,37 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
         f4Min(root_lo, l, root_lo);
         f4Max(root_hi, h, root_hi);
     }
-    const float root_area = std::max(halfArea(root_lo, root_hi), std::numeric_limits<float>::min());
+    const float root_half_area = halfArea(root_lo, root_hi);
+    const float root_area = std::max(root_half_area, std::numeric_limits<float>::min());
+    // With plain coordinates (allPlain), a finite root area and a finite traversal cost, min and
+    // max give the same bits in any order, and every area and SAH cost is finite and >= 0 (or an
+    // unused +inf). Three shortcuts rely on it and are taken only then, so that every input keeps
+    // exactly the tree of the plain walk: a node of at most traversal_cost triangles becomes a
+    // leaf without binning (its split cost is never below traversal_cost), small nodes bin into
+    // one set of bins, and small nodes are partitioned by gatherPartition.
+    const bool plain =
+        std::isfinite(root_half_area) && std::isfinite(options.traversal_cost) && allPlain(positions);
 
     tree.nodes.reserve(2 * (n / std::max(1u, max_leaf / 2)) + 2);
     tree.order.reserve(n);
     constexpr std::uint32_t kNone = 0xFFFFFFFFu;
     std::vector<std::uint32_t> parent;
+    parent.reserve(tree.nodes.capacity());
     std::vector<Task> stack;
     stack.push_back(Task{0, n, kNone, 1, root_lo, root_hi, clo, chi});
-    const std::uint32_t kBinStride = 3 * nbins;
-    std::vector<Bin> bins(2 * kBinStride);
-    std::vector<F4> right_lo(nbins), right_hi(nbins);
+    Bins bins;
+    bins.stride = 3 * nbins;
+    bins.box.resize(kSets * bins.stride);
+    bins.count.resize(kSets * bins.stride);
+    std::unique_ptr<Sweep> sweep = std::make_unique<Sweep>();
+    GatherScratch gather;
+    if (plain) {
+        const std::uint32_t most = std::min(n, kGatherMax);
+        gather.copy.resize(most + 1);
+        gather.left.resize(most + 1);
+        gather.xs.resize(most + 1);
+        gather.ys.resize(most + 1);
+    }
     std::uint32_t done = 0, last_report = 0;
     double sah = 0.0;
 
@@ -148,13 +411,10 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
         int best_axis = -1;
         std::uint32_t best_bin = 0;
         float best_cost = inf;
-        F4 scale4, best_llo, best_lhi, best_rlo, best_rhi;
-        f4Set(inf, inf, inf, inf, best_llo);
-        f4Set(-inf, -inf, -inf, -inf, best_lhi);
-        best_rlo = best_llo;
-        best_rhi = best_lhi;
         alignas(16) float scale[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        if (count > 1) {
+        const bool sure_leaf =
+            plain && count <= max_leaf && static_cast<float>(count) <= options.traversal_cost;
+        if (count > 1 && !sure_leaf) {
             alignas(16) float cl[4], ch[4];
             f4Store(task.clo, cl);
             f4Store(task.chi, ch);
@@ -162,76 +422,9 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
                 const float extent = ch[a] - cl[a];
                 scale[a] = extent > 0.0f ? static_cast<float>(nb) * (1.0f - 1e-6f) / extent : 0.0f;
             }
-            f4Load(scale, scale4);
-            for (std::uint32_t k = 0; k < 3 * nb; ++k) {
-                for (Bin* b : {&bins[k], &bins[kBinStride + k]}) {
-                    f4Set(inf, inf, inf, inf, b->lo);
-                    f4Set(-inf, -inf, -inf, -inf, b->hi);
-                    b->count = 0;
-                }
-            }
-            for (std::uint32_t i = task.begin; i < task.end; ++i) {
-                F4 l, h, t;
-                f4Load(refs[i].lo, l);
-                f4Load(refs[i].hi, h);
-                f4Add(l, h, t);
-                f4Sub(t, task.clo, t);
-                f4Mul(t, scale4, t);
-                alignas(16) float tk[4];
-                f4Store(t, tk);
-                // Two bin sets, alternating by element, halve the store-to-load chains when
-                // neighbouring references fall into the same bin.
-                Bin* set_bins = &bins[(i & 1u) * kBinStride];
-                for (std::uint32_t a = 0; a < 3; ++a) {
-                    const std::uint32_t k = static_cast<std::uint32_t>(tk[a]);
-                    Bin& b = set_bins[a * nb + (k < nb ? k : nb - 1)];
-                    f4Min(b.lo, l, b.lo);
-                    f4Max(b.hi, h, b.hi);
-                    ++b.count;
-                }
-            }
-            for (std::uint32_t k = 0; k < 3 * nb; ++k) { // fold the second set into the first
-                f4Min(bins[k].lo, bins[kBinStride + k].lo, bins[k].lo);
-                f4Max(bins[k].hi, bins[kBinStride + k].hi, bins[k].hi);
-                bins[k].count += bins[kBinStride + k].count;
-            }
-            std::uint32_t right_count[64];
-            float right_area[64];
-            for (int a = 0; a < 3; ++a) {
-                if (scale[a] == 0.0f) continue;
-                const Bin* ab = &bins[static_cast<std::uint32_t>(a) * nb];
-                F4 rlo, rhi;
-                f4Set(inf, inf, inf, inf, rlo);
-                f4Set(-inf, -inf, -inf, -inf, rhi);
-                std::uint32_t rc = 0;
-                for (std::uint32_t k = nb - 1; k > 0; --k) {
-                    f4Min(rlo, ab[k].lo, rlo);
-                    f4Max(rhi, ab[k].hi, rhi);
-                    rc += ab[k].count;
-                    right_lo[k] = rlo;
-                    right_hi[k] = rhi;
-                    right_area[k] = rc ? halfArea(rlo, rhi) : 0.0f;
-                    right_count[k] = rc;
-                }
-                F4 llo, lhi;
-                f4Set(inf, inf, inf, inf, llo);
-                f4Set(-inf, -inf, -inf, -inf, lhi);
-                std::uint32_t lc = 0;
-                for (std::uint32_t k = 0; k + 1 < nb; ++k) {
-                    f4Min(llo, ab[k].lo, llo);
-                    f4Max(lhi, ab[k].hi, lhi);
-                    lc += ab[k].count;
-                    if (lc == 0 || right_count[k + 1] == 0) continue;
-                    const float cost = halfArea(llo, lhi) * static_cast<float>(lc) +
-                                       right_area[k + 1] * static_cast<float>(right_count[k + 1]);
-                    if (cost < best_cost) { // strict: ties keep the first axis and bin (determinism)
-                        best_cost = cost;
-                        best_axis = a;
-                        best_bin = k;
-                        best_llo = llo, best_lhi = lhi, best_rlo = right_lo[k + 1], best_rhi = right_hi[k + 1];
-                    }
-                }
-            }
+            const std::uint32_t sets = plain && count <= kOneSetMax ? 1u : kSets;
+            binReferences(refs.data(), task.begin, task.end, task.clo, scale, nb, sets, bins);
+            findBestSplit(bins, nb, scale, *sweep, best_axis, best_bin, best_cost);
         }
 
         const float leaf_cost = static_cast<float>(count);
@@ -257,32 +450,39 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
         // Partition, gathering each side's centroid bounds on the way. Without a usable binned
         // split (all centroids equal) the range is halved and each side's bounds recomputed.
         std::uint32_t mid = task.begin + count / 2;
-        F4 lclo, lchi, rclo, rchi;
+        F4 lclo, lchi, rclo, rchi, best_llo, best_lhi, best_rlo, best_rhi;
         f4Set(inf, inf, inf, inf, lclo);
         f4Set(-inf, -inf, -inf, -inf, lchi);
         rclo = lclo;
         rchi = lchi;
         if (best_axis >= 0) {
             const int a = best_axis;
+            childBounds(&bins.box[static_cast<std::uint32_t>(a) * nb], nb, best_bin, best_llo, best_lhi,
+                        best_rlo, best_rhi);
             const float cmin = cl_of(task, a);
-            std::uint32_t i = task.begin, j = task.end;
-            while (i < j) {
-                F4 l, h, cen;
-                f4Load(refs[i].lo, l);
-                f4Load(refs[i].hi, h);
-                f4Add(l, h, cen);
-                if (binOf(refs[i], a, cmin, scale[a], nb) <= best_bin) {
-                    f4Min(lclo, cen, lclo);
-                    f4Max(lchi, cen, lchi);
-                    ++i;
-                } else {
-                    f4Min(rclo, cen, rclo);
-                    f4Max(rchi, cen, rchi);
-                    --j;
-                    std::swap(refs[i], refs[j]);
+            if (plain && count <= kGatherMax) {
+                mid = task.begin + gatherPartition(&refs[task.begin], count, a, cmin, scale[a], nb, best_bin,
+                                                   gather, lclo, lchi, rclo, rchi);
+            } else {
+                std::uint32_t i = task.begin, j = task.end;
+                while (i < j) {
+                    F4 l, h, cen;
+                    f4Load(refs[i].lo, l);
+                    f4Load(refs[i].hi, h);
+                    f4Add(l, h, cen);
+                    if (binOf(refs[i], a, cmin, scale[a], nb) <= best_bin) {
+                        f4Min(lclo, cen, lclo);
+                        f4Max(lchi, cen, lchi);
+                        ++i;
+                    } else {
+                        f4Min(rclo, cen, rclo);
+                        f4Max(rchi, cen, rchi);
+                        --j;
+                        std::swap(refs[i], refs[j]);
+                    }
                 }
+                mid = i;
             }
-            mid = i;
         } else {
             best_llo = lclo, best_lhi = lchi, best_rlo = lclo, best_rhi = lchi;
             for (std::uint32_t i = task.begin; i < task.end; ++i) {
