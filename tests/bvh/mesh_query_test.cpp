@@ -220,6 +220,81 @@ TEST(SphereQuery, WorldSpaceFormsTransformTheQueryOnce) {
     std::printf("[sphere world] %ld transformed queries equal to their mesh-space form\n", checked);
 }
 
+// The deepest contact, as a caller of sphereAllHits would take it: the first of the greatest depth.
+bool deepestOf(const std::vector<MeshContact>& contacts, MeshContact& out) {
+    bool found = false;
+    for (const MeshContact& c : contacts) {
+        if (!found || c.contact.depth > out.contact.depth) {
+            out = c;
+            found = true;
+        }
+    }
+    return found;
+}
+
+TEST(SphereQuery, DeepestHitIsTheDeepestOfAllHits) {
+    long queries = 0, hits = 0, contacts = 0;
+    std::vector<MeshContact> brute;
+    for (const auto& mp : queryMeshes()) {
+        const BakedMesh& m = *mp;
+        const std::uint64_t seed = 0x5EED0103u ^ std::hash<std::string>{}(m.name);
+        SplitMix64 rng(seed);
+        for (int i = 0; i < kQueriesPerMesh / 2; ++i) {
+            Sphere s;
+            if (i % 4 == 3) { // deep: a large ball around a point inside the mesh's box, many contacts
+                randomPointInQ(m, rng, s.center);
+                s.radius = m.diag * static_cast<float>(0.05 + 0.3 * rng.u());
+            } else {
+                makeSphere(m, rng, i, s);
+            }
+            bruteSphere(m, s, brute);
+            MeshContact expect;
+            const bool want = deepestOf(brute, expect);
+            MeshContact got;
+            got.triangle = 0xDEADBEEFu;
+            got.contact.depth = -123.0f;
+            const bool have = sphereDeepestHit(m.blob, s, got);
+            ++queries;
+            contacts += static_cast<long>(brute.size());
+            ASSERT_EQ(have, want) << m.name << " seed " << seed << " query " << i;
+            if (!have) {
+                ASSERT_TRUE(got.triangle == 0xDEADBEEFu && got.contact.depth == -123.0f) << "out_hit written on a miss";
+                continue;
+            }
+            ++hits;
+            ASSERT_EQ(got.triangle, expect.triangle) << m.name << " seed " << seed << " query " << i;
+            ASSERT_TRUE(contactEqual(got.contact, expect.contact)) << m.name << " seed " << seed << " query " << i;
+            // The world-space form: the mesh-space answer, transformed.
+            Transform xf;
+            randomTransform(rng, m.diag, xf);
+            Sphere world;
+            transformPoint(xf, s.center, world.center);
+            world.radius = s.radius;
+            Sphere back;
+            inverseTransformPoint(xf, world.center, back.center);
+            back.radius = world.radius;
+            MeshContact wa, lb;
+            const bool wa_hit = sphereDeepestHit(m.blob, xf, world, wa);
+            ASSERT_EQ(wa_hit, sphereDeepestHit(m.blob, back, lb));
+            if (wa_hit) {
+                Vec3 p, n;
+                transformPoint(xf, lb.contact.point, p);
+                transformVector(xf, lb.contact.normal, n);
+                ASSERT_EQ(wa.triangle, lb.triangle);
+                ASSERT_TRUE(bitsEqual(wa.contact.point, p) && bitsEqual(wa.contact.normal, n));
+                ASSERT_EQ(wa.contact.depth, lb.contact.depth);
+            }
+        }
+    }
+    const Sphere bad[] = {{{kNan, 0, 0}, 1.0f}, {{0, kInf, 0}, 1.0f}, {{0, 0, 0}, kNan}, {{0, 0, 0}, -1.0f}};
+    MeshContact out;
+    for (const Sphere& b : bad) EXPECT_FALSE(sphereDeepestHit(queryMeshes()[0]->blob, b, out));
+    MeshBlob empty;
+    EXPECT_FALSE(sphereDeepestHit(empty, Sphere{{0, 0, 0}, 1.0f}, out));
+    std::printf("[sphere deepest] %ld queries, %ld hit, the deepest of %ld contacts each time\n", queries, hits,
+                contacts);
+}
+
 // ---- segments -----------------------------------------------------------------------------------
 
 bool bruteSegment(const BakedMesh& m, const Vec3& p0, const Vec3& p1, SegmentTest test, bool closest,

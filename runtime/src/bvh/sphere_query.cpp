@@ -18,25 +18,37 @@ bool validSphere(const Sphere& s) { return isFinite(s.center) && std::isfinite(s
 struct PreparedSphere {
     detail::QuantBox qbox;
     float grown_radius_sq;
+    float margin; ///< the walk margin the radius was grown by
 };
 
-void prepareSphere(const MeshBlob& blob, const Sphere& s, PreparedSphere& out) {
-    const float margin = detail::walkMargin(blob, detail::maxOf(detail::maxAbs(s.center), s.radius));
-    const float r = s.radius + margin;
+// The query box of radius r around `center` in the blob's grid.
+void quantizeAround(const MeshBlob& blob, const Vec3& center, float r, detail::QuantBox& out) {
     Aabb box;
-    set(s.center.x - r, s.center.y - r, s.center.z - r, box.min);
-    set(s.center.x + r, s.center.y + r, s.center.z + r, box.max);
-    detail::quantizeBox(blob, box, out.qbox);
+    set(center.x - r, center.y - r, center.z - r, box.min);
+    set(center.x + r, center.y + r, center.z + r, box.max);
+    detail::quantizeBox(blob, box, out);
+}
+
+void prepareSphere(const MeshBlob& blob, const Sphere& s, PreparedSphere& out) {
+    out.margin = detail::walkMargin(blob, detail::maxOf(detail::maxAbs(s.center), s.radius));
+    const float r = s.radius + out.margin;
+    quantizeAround(blob, s.center, r, out.qbox);
     out.grown_radius_sq = r * r;
 }
 
-bool triangleNear(const Sphere& s, const PreparedSphere& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+// Squared distance from the centre to the triangle's box: a lower bound of its distance to the
+// triangle (up to the rounding of the box arithmetic, far inside the walk margin).
+float triangleBoxDistanceSq(const Sphere& s, const Vec3& a, const Vec3& b, const Vec3& c) {
     Aabb box;
     min(a, b, box.min);
     min(box.min, c, box.min);
     max(a, b, box.max);
     max(box.max, c, box.max);
-    return distanceSq(s.center, box) <= p.grown_radius_sq;
+    return distanceSq(s.center, box);
+}
+
+bool triangleNear(const Sphere& s, const PreparedSphere& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+    return triangleBoxDistanceSq(s, a, b, c) <= p.grown_radius_sq;
 }
 
 void sphereToMesh(const Transform& mesh_to_world, const Sphere& world, Sphere& out) {
@@ -92,6 +104,54 @@ Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, ContactBuffer& 
             return true;
         });
     return full ? Status::BufferFull : Status::Ok;
+}
+
+bool sphereDeepestHit(const MeshBlob& blob, const Sphere& sphere, MeshContact& out_hit) {
+    if (blob.node_count == 0 || !validSphere(sphere)) return false;
+    PreparedSphere prep;
+    prepareSphere(blob, sphere, prep);
+    // A triangle can only reach the best depth so far if its distance is at most the best one's;
+    // the kernel's distances are good to one tolerance band (a quarter of the walk margin), so a
+    // triangle or node whose box lies more than two margins beyond the best distance cannot win or
+    // tie, and is skipped. `reach_sq` is that bound, squared; the node box shrinks with it.
+    bool found = false;
+    MeshContact best;
+    float reach_sq = prep.grown_radius_sq;
+    detail::walkLeafTriangles(
+        blob, [&](const BvhNode& n) { return detail::nodeOverlaps(n, prep.qbox); },
+        [&](std::uint32_t t) {
+            Vec3 a, b, c;
+            triangleVertices(blob, t, a, b, c);
+            if (!(triangleBoxDistanceSq(sphere, a, b, c) <= reach_sq)) return true;
+            Contact contact;
+            if (!sphereTriangle(sphere, a, b, c, contact)) return true;
+            if (!found || contact.depth > best.contact.depth) {
+                best.contact = contact;
+                best.triangle = t;
+                found = true;
+                const float dist = sphere.radius - contact.depth;
+                const float reach = (dist > 0.0f ? dist : 0.0f) + 2.0f * prep.margin;
+                if (reach * reach < reach_sq) {
+                    reach_sq = reach * reach;
+                    quantizeAround(blob, sphere.center, reach + prep.margin, prep.qbox);
+                }
+            }
+            return true;
+        });
+    if (found) out_hit = best;
+    return found;
+}
+
+bool sphereDeepestHit(const MeshBlob& blob, const Transform& mesh_to_world, const Sphere& sphere,
+                      MeshContact& out_hit) {
+    Sphere local;
+    sphereToMesh(mesh_to_world, sphere, local);
+    MeshContact hit;
+    if (!sphereDeepestHit(blob, local, hit)) return false;
+    transformPoint(mesh_to_world, hit.contact.point, hit.contact.point);
+    transformVector(mesh_to_world, hit.contact.normal, hit.contact.normal);
+    out_hit = hit;
+    return true;
 }
 
 Status sphereAllHits(const MeshBlob& blob, const Transform& mesh_to_world, const Sphere& sphere,

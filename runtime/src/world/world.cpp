@@ -189,7 +189,6 @@ std::size_t stepScratchBytes(const WorldConfig& c) {
     req.add(sizeof(MeshTarget) * targets);
     req.add(sizeof(WallTarget) * targets);
     req.add(sizeof(ClusterTarget) * targets);
-    req.add((sizeof(MeshContact) + sizeof(std::uint32_t)) * std::size_t{c.max_contacts}); // ship contacts
     req.add(sizeof(ClusterPair) * std::size_t{kMaxClusterSpheres} * kMaxClusterSpheres); // every sphere pair
     req.add(sizeof(WallContact) * std::size_t{c.max_contacts});
     req.add(stableSortScratchBytes<Hit>(c.max_hits));

@@ -32,52 +32,39 @@ std::uint32_t deepest(const Item* items, std::uint32_t count, DepthOf depth_of) 
     return best;
 }
 
-// Player cluster vs enemy mesh: `enemy` is a, `player` is b. The contacts are gathered sphere
-// by sphere (sphereAllHits of each world sphere: clusterMeshContacts' own method), so the buffer
-// only has to hold one sphere's contacts; the deepest wins, ties to the lower (sphere, triangle).
+// Player cluster vs enemy mesh: `enemy` is a, `player` is b. Each world sphere's deepest contact
+// (sphereDeepestHit: the deepest of sphereAllHits' contacts, clusterMeshContacts' own method,
+// without gathering them, so nothing is dropped); the deepest over the spheres wins, ties to the
+// lower (sphere, triangle).
 void enemyVsPlayer(WorldState& s, const BodyId& enemy_id, const ShipBody& enemy, const BodyId& player_id,
                    const ShipBody& player) {
     Sphere bound;
     clusterWorldBound(*player.cluster, player.ship_to_world, bound);
     if (!sphereAnyHit(*enemy.mesh, enemy.ship_to_world, bound)) return;
-    const ArenaMarker marker = s.scratch.mark();
-    ContactBuffer buffer;
-    buffer.items = s.scratch.allocateArray<MeshContact>(s.config.max_contacts);
-    buffer.capacity = buffer.items != nullptr ? s.config.max_contacts : 0;
     bool found = false;
     MeshContact best;
     std::uint32_t best_sphere = 0;
-    std::uint32_t dropped = 0;
     for (std::uint32_t k = 0; k < player.cluster->count; ++k) {
         Sphere sphere;
         clusterWorldSphere(*player.cluster, player.ship_to_world, k, sphere);
-        buffer.count = 0;
-        buffer.overflow = 0;
-        (void)sphereAllHits(*enemy.mesh, enemy.ship_to_world, sphere, buffer);
-        dropped += buffer.overflow;
-        for (std::uint32_t i = 0; i < buffer.count; ++i) {
-            if (!found || buffer.items[i].contact.depth > best.contact.depth) {
-                best = buffer.items[i];
-                best_sphere = k;
-                found = true;
-            }
+        MeshContact deepest;
+        if (!sphereDeepestHit(*enemy.mesh, enemy.ship_to_world, sphere, deepest)) continue;
+        if (!found || deepest.contact.depth > best.contact.depth) {
+            best = deepest;
+            best_sphere = k;
+            found = true;
         }
     }
-    s.stats.contacts_dropped += dropped;
-    if (found) {
-        Hit hit;
-        hit.kind = HitKind::ShipShip;
-        hit.a = enemy_id;
-        hit.b = player_id;
-        hit.feature = best_sphere;
-        hit.point = best.contact.point;          // on the enemy's triangle
-        negate(best.contact.normal, hit.normal); // the kernel's normal points at the player's sphere
-        hit.depth = best.contact.depth;
-        emitHit(s, hit);
-    } else if (dropped > 0) {
-        ++s.stats.hits_dropped; // contacts existed but none fitted: the hit is lost, and counted
-    }
-    (void)s.scratch.rewind(marker);
+    if (!found) return;
+    Hit hit;
+    hit.kind = HitKind::ShipShip;
+    hit.a = enemy_id;
+    hit.b = player_id;
+    hit.feature = best_sphere;
+    hit.point = best.contact.point;          // on the enemy's triangle
+    negate(best.contact.normal, hit.normal); // the kernel's normal points at the player's sphere
+    hit.depth = best.contact.depth;
+    emitHit(s, hit);
 }
 
 // Player vs player: cluster pairs, the deepest one.

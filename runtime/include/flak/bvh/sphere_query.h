@@ -45,4 +45,17 @@ bool sphereAnyHit(const MeshBlob& blob, const Transform& mesh_to_world, const Sp
 [[nodiscard]] Status sphereAllHits(const MeshBlob& blob, const Transform& mesh_to_world, const Sphere& sphere,
                                    ContactBuffer& inout_hits);
 
+/// The deepest contact of the closed ball with the mesh: of the contacts sphereAllHits would
+/// report, the one with the greatest depth, ties to the lowest triangle id. The very same contact,
+/// bit for bit, with no buffer (so nothing is ever dropped) and usually far fewer kernel calls:
+/// once a contact is found, triangles and nodes farther from the centre than its distance plus
+/// two walk margins (far beyond the kernel's rounding) are skipped, since their depth is lower.
+/// False (out_hit untouched) when the ball touches nothing, for NaN/Inf or a negative radius,
+/// and for an empty mesh. Query and result in mesh space.
+bool sphereDeepestHit(const MeshBlob& blob, const Sphere& sphere, MeshContact& out_hit);
+
+/// sphereDeepestHit for a sphere in world space; point and normal come back in world space.
+bool sphereDeepestHit(const MeshBlob& blob, const Transform& mesh_to_world, const Sphere& sphere,
+                      MeshContact& out_hit);
+
 } // namespace flak

@@ -56,7 +56,7 @@ struct WorldConfig {
     std::uint32_t max_beam_points = 65;  ///< points per beam polyline (segments = points - 1), >= 2
     std::uint32_t max_hits = 8192;       ///< hit records per step; more are counted, not written
     std::uint32_t max_pairs = 4096;      ///< ship-ship and ship-walls pairs per step; more are counted, not tested
-    std::uint32_t max_contacts = 256;    ///< contacts one narrow-phase query may gather (sphere vs mesh, cluster vs walls)
+    std::uint32_t max_contacts = 256;    ///< contacts one cluster-vs-walls query may gather (a player vs an enemy mesh keeps only each sphere's deepest contact and gathers none)
     /// Intersecting triangle pairs the mesh-mesh phase can hold in one step, over all enemy pairs
     /// (a pair whose triangle pairs do not all fit gets its hit from those that did; the rest are
     /// counted in StepStats::contacts_dropped).
