@@ -39,6 +39,8 @@ TEST(BvhQueryNoAlloc, EveryQueryKindAllocatesNothing) {
             work += sphereAnyHit(m.blob, xf, spheres[k]) ? 1u : 0u;
             ContactBuffer cb{contacts, 256, 0, 0};
             work += sphereAllHits(m.blob, xf, spheres[k], cb) == Status::Ok ? cb.count : cb.overflow;
+            MeshContact deepest;
+            work += sphereDeepestHit(m.blob, xf, spheres[k], deepest) ? deepest.triangle : 0u;
             MeshRayHit h;
             work += segmentClosestHit(m.blob, xf, p0[k], p1[k], h) ? 1u : 0u;
             work += segmentAnyHit(m.blob, p0[k], p1[k], h, SegmentTest::Fast) ? 1u : 0u;

@@ -54,6 +54,8 @@ inline void runAllQueries(const MeshBlob& blob, Params& p) {
     (void)sphereAnyHit(blob, sphere);
     ContactBuffer cb{contacts, 8, 0, 0};
     (void)sphereAllHits(blob, xf, sphere, cb);
+    MeshContact deepest;
+    (void)sphereDeepestHit(blob, xf, sphere, deepest);
     MeshRayHit hit;
     (void)segmentClosestHit(blob, c0, c1, hit);
     (void)segmentAnyHit(blob, xf, c0, c1, hit, SegmentTest::Fast);

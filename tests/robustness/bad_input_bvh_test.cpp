@@ -103,6 +103,9 @@ TEST(BadInputBvh, SphereQueries) {
                 EXPECT_EQ(sphereAllHits(*blob, bad, buf), Status::Ok);
                 EXPECT_EQ(sphereAllHits(*blob, id, bad, buf), Status::Ok);
                 EXPECT_EQ(buf.count + buf.overflow, 0u);
+                MeshContact deepest;
+                EXPECT_FALSE(sphereDeepestHit(*blob, bad, deepest));
+                EXPECT_FALSE(sphereDeepestHit(*blob, id, bad, deepest));
             }
             Sphere bad = s;
             bad.radius = v;
@@ -118,7 +121,10 @@ TEST(BadInputBvh, SphereQueries) {
         EXPECT_EQ(sphereAllHits(*blob, id, neg, buf), Status::Ok);
         EXPECT_EQ(buf.count, 0u);
         // Non-finite transforms: the query taken into mesh space is NaN: nothing.
+        MeshContact deepest;
+        EXPECT_FALSE(sphereDeepestHit(*blob, neg, deepest));
         for (const Transform& t : nonFiniteTransforms()) {
+            EXPECT_FALSE(sphereDeepestHit(*blob, t, s, deepest));
             EXPECT_FALSE(sphereAnyHit(*blob, t, s));
             EXPECT_EQ(sphereAllHits(*blob, t, s, buf), Status::Ok);
             EXPECT_EQ(buf.count, 0u);
@@ -131,6 +137,8 @@ TEST(BadInputBvh, SphereQueries) {
             ContactBuffer b2{storage.data(), 64, 0, 0};
             (void)sphereAllHits(*blob, big, b2);
             EXPECT_LE(b2.count, 64u);
+            // The deepest contact exists exactly when some contact does.
+            EXPECT_EQ(sphereDeepestHit(*blob, big, deepest), b2.count + b2.overflow > 0);
             big.radius = 1.0f;
             big.center.x = h;
             EXPECT_FALSE(sphereAnyHit(*blob, big)); // far away from a mesh at the origin
@@ -140,6 +148,7 @@ TEST(BadInputBvh, SphereQueries) {
             (void)sphereAnyHit(*blob, t, s);
             (void)sphereAllHits(*blob, t, s, b2);
             EXPECT_LE(b2.count, 64u);
+            EXPECT_EQ(sphereDeepestHit(*blob, t, s, deepest), b2.count + b2.overflow > 0);
         }
         // A capacity-0 buffer (null items): every hit counted, none written.
         ContactBuffer none{nullptr, 0, 0, 0};
