@@ -185,6 +185,15 @@ TEST(SphereQuery, NonFiniteAndInvalidSpheresHitNothing) {
     EXPECT_FALSE(sphereAnyHit(empty, Sphere{{0, 0, 0}, 1.0f}));
 }
 
+// A mesh-space sphere placed in the world by `xf`, and the world sphere taken back into mesh space
+// as the world-space query forms do (the two centres can differ by rounding).
+void toWorldAndBack(const Transform& xf, const Sphere& local, Sphere& out_world, Sphere& out_back) {
+    transformPoint(xf, local.center, out_world.center);
+    out_world.radius = local.radius;
+    inverseTransformPoint(xf, out_world.center, out_back.center);
+    out_back.radius = out_world.radius;
+}
+
 TEST(SphereQuery, WorldSpaceFormsTransformTheQueryOnce) {
     SplitMix64 rng(0x5EED0102u);
     std::vector<MeshContact> a(4096), b(4096);
@@ -196,12 +205,8 @@ TEST(SphereQuery, WorldSpaceFormsTransformTheQueryOnce) {
             randomTransform(rng, m.diag, xf);
             Sphere local;
             makeSphere(m, rng, i, local);
-            Sphere world;
-            transformPoint(xf, local.center, world.center);
-            world.radius = local.radius;
-            Sphere back;
-            inverseTransformPoint(xf, world.center, back.center);
-            back.radius = world.radius;
+            Sphere world, back;
+            toWorldAndBack(xf, local, world, back);
             ASSERT_EQ(sphereAnyHit(m.blob, xf, world), sphereAnyHit(m.blob, back));
             ContactBuffer wa{a.data(), 4096, 0, 0}, lb{b.data(), 4096, 0, 0};
             ASSERT_EQ(sphereAllHits(m.blob, xf, world, wa), sphereAllHits(m.blob, back, lb));
@@ -267,12 +272,8 @@ TEST(SphereQuery, DeepestHitIsTheDeepestOfAllHits) {
             // The world-space form: the mesh-space answer, transformed.
             Transform xf;
             randomTransform(rng, m.diag, xf);
-            Sphere world;
-            transformPoint(xf, s.center, world.center);
-            world.radius = s.radius;
-            Sphere back;
-            inverseTransformPoint(xf, world.center, back.center);
-            back.radius = world.radius;
+            Sphere world, back;
+            toWorldAndBack(xf, s, world, back);
             MeshContact wa, lb;
             const bool wa_hit = sphereDeepestHit(m.blob, xf, world, wa);
             ASSERT_EQ(wa_hit, sphereDeepestHit(m.blob, back, lb));
