@@ -558,7 +558,7 @@ FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBa
 // the IEEE single-precision result of the scalar expression, so the values, and thus the answers,
 // are bit for bit those of triTriOverlap. Triangle 1's plane goes first (its normal is shared):
 // when it rejects every lane, the lanes' own planes are never touched. Lanes whose plane is
-// ill-conditioned (or NaN) take the scalar path whole.
+// ill-conditioned take the scalar path whole; empty lanes (cleared, or a non-finite vertex) none.
 unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch) {
     const __m128 p2x = _mm_load_ps(batch.v[0][0]), p2y = _mm_load_ps(batch.v[0][1]),
                  p2z = _mm_load_ps(batch.v[0][2]);
