@@ -28,7 +28,7 @@
 namespace flak {
 
 /// Largest A subtree (in nodes) walked as one group against B (step 2 of the walk above).
-constexpr std::uint32_t kMeshMeshGroupNodes = 31;
+constexpr std::uint32_t kMeshMeshGroupNodes = 63;
 
 /// What a mesh-mesh contact looks like as a whole, in A's mesh space (40 bytes), after the first
 /// field report: an averaged point and a normal per body.
