@@ -1,9 +1,9 @@
 #include <flak/bvh/mesh_mesh.h>
 
+#include "bvh/contact_summary.h"
 #include "bvh/tandem_walk.h"
 
 #include <flak/geom/tri_tri.h>
-#include <flak/geom/triangle_normal.h>
 
 namespace flak {
 
@@ -97,33 +97,14 @@ struct PairSink {
     }
 };
 
+// The summary's sums over the walk's pairs.
 struct SummarySink {
-    std::uint32_t pairs = 0;
-    std::uint32_t points = 0;
-    double point[3] = {0.0, 0.0, 0.0};
-    double na[3] = {0.0, 0.0, 0.0};
-    double nb[3] = {0.0, 0.0, 0.0};
+    detail::SummarySums sums;
     bool operator()(std::uint32_t, const Vec3* va, std::uint32_t, const Vec3* vb) {
-        ++pairs;
-        Vec3 s, e;
-        bool coplanar = false;
-        if (triTriIntersection(va[0], va[1], va[2], vb[0], vb[1], vb[2], s, e, coplanar)) {
-            for (int c = 0; c < 3; ++c) point[c] += 0.5 * (static_cast<double>(s[c]) + static_cast<double>(e[c]));
-            ++points;
-        }
-        Vec3 n;
-        if (computeTriangleNormal(va[0], va[1], va[2], n))
-            for (int c = 0; c < 3; ++c) na[c] += static_cast<double>(n[c]);
-        if (computeTriangleNormal(vb[0], vb[1], vb[2], n))
-            for (int c = 0; c < 3; ++c) nb[c] += static_cast<double>(n[c]);
+        sums.add(va, vb);
         return false;
     }
 };
-
-void unitOf(const double v[3], Vec3& out) {
-    const Vec3 f{static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])};
-    normalize(f, out);
-}
 
 } // namespace
 
@@ -142,21 +123,7 @@ Status meshMeshPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to
 bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, MeshContactSummary& out_summary) {
     SummarySink sink;
     walkPairs(a, b, b_to_a, sink);
-    MeshContactSummary r;
-    if (sink.pairs == 0) {
-        out_summary = r;
-        return false;
-    }
-    r.pair_count = sink.pairs;
-    if (sink.points > 0) {
-        const double inv = 1.0 / static_cast<double>(sink.points);
-        set(static_cast<float>(sink.point[0] * inv), static_cast<float>(sink.point[1] * inv),
-            static_cast<float>(sink.point[2] * inv), r.point);
-    }
-    unitOf(sink.na, r.normal_a);
-    unitOf(sink.nb, r.normal_b);
-    out_summary = r;
-    return true;
+    return sink.sums.finish(out_summary);
 }
 
 } // namespace flak

@@ -4,10 +4,10 @@
 #include "world_pairs.h"
 #include "world_state.h"
 
+#include "bvh/contact_summary.h"
+
 #include <flak/bvh/mesh_mesh.h>
 #include <flak/bvh/sphere_query.h>
-#include <flak/geom/tri_tri.h>
-#include <flak/geom/triangle_normal.h>
 #include <flak/shooter/sphere_cluster.h>
 #include <flak/shooter/wall_set.h>
 
@@ -249,38 +249,15 @@ void cpuMeshPairs(WorldState& s) {
 // space mapped with transformPoint as the walk does), summed in double in (a, b) order.
 bool summarizePairs(const MeshMeshJob& job, const MeshMeshPair* pairs, std::uint32_t count,
                     MeshContactSummary& out) {
-    out = MeshContactSummary{};
-    if (count == 0) return false;
-    double point[3] = {0.0, 0.0, 0.0}, na[3] = {0.0, 0.0, 0.0}, nb[3] = {0.0, 0.0, 0.0};
-    std::uint32_t points = 0;
+    detail::SummarySums sums;
     for (std::uint32_t k = 0; k < count; ++k) {
         Vec3 va[3], vb[3], src[3];
         triangleVertices(*job.a, pairs[k].a, va[0], va[1], va[2]);
         triangleVertices(*job.b, pairs[k].b, src[0], src[1], src[2]);
         transformPoints(job.b_to_a, src, 3, vb);
-        Vec3 seg0, seg1;
-        bool coplanar = false;
-        if (triTriIntersection(va[0], va[1], va[2], vb[0], vb[1], vb[2], seg0, seg1, coplanar)) {
-            for (int c = 0; c < 3; ++c) point[c] += 0.5 * (static_cast<double>(seg0[c]) + static_cast<double>(seg1[c]));
-            ++points;
-        }
-        Vec3 n;
-        if (computeTriangleNormal(va[0], va[1], va[2], n))
-            for (int c = 0; c < 3; ++c) na[c] += static_cast<double>(n[c]);
-        if (computeTriangleNormal(vb[0], vb[1], vb[2], n))
-            for (int c = 0; c < 3; ++c) nb[c] += static_cast<double>(n[c]);
+        sums.add(va, vb);
     }
-    out.pair_count = count;
-    if (points > 0) {
-        const double inv = 1.0 / static_cast<double>(points);
-        set(static_cast<float>(point[0] * inv), static_cast<float>(point[1] * inv),
-            static_cast<float>(point[2] * inv), out.point);
-    }
-    Vec3 fa{static_cast<float>(na[0]), static_cast<float>(na[1]), static_cast<float>(na[2])};
-    Vec3 fb{static_cast<float>(nb[0]), static_cast<float>(nb[1]), static_cast<float>(nb[2])};
-    (void)normalize(fa, out.normal_a);
-    (void)normalize(fb, out.normal_b);
-    return true;
+    return sums.finish(out);
 }
 
 } // namespace
