@@ -72,6 +72,23 @@ int paeth(int a, int b, int c) {
     return pb <= pc ? b : c;
 }
 
+// What PNG filter type `filter` predicts for a byte from its left (a), upper (b) and upper-left (c)
+// neighbours; 0 for type 0 and unknown types.
+int predictor(int filter, int a, int b, int c) {
+    switch (filter) {
+    case 1:
+        return a;
+    case 2:
+        return b;
+    case 3:
+        return (a + b) / 2;
+    case 4:
+        return paeth(a, b, c);
+    default:
+        return 0;
+    }
+}
+
 // Filter type `filter` applied to `row` (bpp bytes a pixel) against the row above (`prior`,
 // zeros for the first row), written to `out`.
 void filterRow(int filter, const std::uint8_t* row, const std::uint8_t* prior, std::size_t size,
@@ -80,23 +97,7 @@ void filterRow(int filter, const std::uint8_t* row, const std::uint8_t* prior, s
         const int a = i >= bpp ? row[i - bpp] : 0;
         const int b = prior[i];
         const int c = i >= bpp ? prior[i - bpp] : 0;
-        int predicted = 0;
-        switch (filter) {
-        case 1:
-            predicted = a;
-            break;
-        case 2:
-            predicted = b;
-            break;
-        case 3:
-            predicted = (a + b) / 2;
-            break;
-        case 4:
-            predicted = paeth(a, b, c);
-            break;
-        default:
-            break;
-        }
+        const int predicted = predictor(filter, a, b, c);
         out[i] = static_cast<std::uint8_t>(row[i] - predicted);
     }
 }
@@ -107,23 +108,7 @@ void unfilterRow(int filter, std::uint8_t* row, const std::uint8_t* prior, std::
         const int a = i >= bpp ? row[i - bpp] : 0;
         const int b = prior[i];
         const int c = i >= bpp ? prior[i - bpp] : 0;
-        int predicted = 0;
-        switch (filter) {
-        case 1:
-            predicted = a;
-            break;
-        case 2:
-            predicted = b;
-            break;
-        case 3:
-            predicted = (a + b) / 2;
-            break;
-        case 4:
-            predicted = paeth(a, b, c);
-            break;
-        default:
-            break;
-        }
+        const int predicted = predictor(filter, a, b, c);
         row[i] = static_cast<std::uint8_t>(row[i] + predicted);
     }
 }
