@@ -250,6 +250,69 @@ TEST(SegmentTriangle, NonFiniteInputsGiveNoHit) {
     EXPECT_FALSE(rayTriangleWatertight(ray, Vec3{-1, -1, 1}, Vec3{1, -1, 1}, Vec3{0, 1, 1}, hit));
 }
 
+// ---- the four-lane filter in front of rayTriangleWatertight -----------------------------------
+
+// One ray against four lanes: a lane may be cleared only where rayTriangleWatertight says no.
+// Returns the lanes that broke that rule; counts the cleared lanes.
+int checkFourLanes(const SegCase& own, const SegCase* others, long& cleared, long& accepted) {
+    Vec3 dir;
+    sub(own.p1, own.p0, dir);
+    WatertightRay ray;
+    if (!makeWatertightRay(own.p0, dir, 1.0f, ray)) return 0;
+    const Tri* tris[4] = {&own.t, &others[0].t, &others[1].t, &others[2].t};
+    TriangleLanes lanes;
+    for (int l = 0; l < 4; ++l) setTriangleLane(l, tris[l]->a, tris[l]->b, tris[l]->c, lanes);
+    const unsigned keep = watertightCandidates(ray, lanes, 0xFu);
+    int broken = 0;
+    for (int l = 0; l < 4; ++l) {
+        RayHit hit;
+        const bool hits = rayTriangleWatertight(ray, tris[l]->a, tris[l]->b, tris[l]->c, hit);
+        accepted += hits;
+        cleared += ((keep >> l) & 1u) == 0u;
+        if (hits && ((keep >> l) & 1u) == 0u) ++broken;
+    }
+    return broken;
+}
+
+TEST(SegmentTriangle, FourLaneFilterNeverDropsAnAcceptedTriangle) {
+    long groups = 0, cleared = 0, accepted = 0, broken = 0;
+    auto run = [&](const char* name, std::uint64_t seed, long count, auto&& make) {
+        long b = 0;
+        for (long i = 0; i < count; ++i) {
+            SplitMix64 rng = caseRng(seed, static_cast<std::uint64_t>(i) + 1);
+            SegCase k[4];
+            for (SegCase& c : k) c = make(rng);
+            const int n = checkFourLanes(k[0], k + 1, cleared, accepted);
+            if (n > 0 && ++b <= 5) ADD_FAILURE() << name << " seed " << seed << " case " << i;
+            ++groups;
+        }
+        broken += b;
+    };
+    run("random", kSeed + 200, caseCount<long>(250000), [](SplitMix64& rng) { return randomCase(rng); });
+    std::uint64_t seed = kSeed + 300;
+    for (int s = 0; s < static_cast<int>(Shape::Count); ++s)
+        for (const Placement& where : kPlacements)
+            run(where.name, ++seed, caseCount<long>(4000),
+                [&](SplitMix64& rng) { return familyCase(rng, static_cast<Shape>(s), where); });
+    run("exact grid", ++seed, caseCount<long>(25000), [](SplitMix64& rng) { return gridCase(rng); });
+    // Poisoned lanes (NaN/Inf anywhere in a lane's triangle) are kept or cleared, never a problem.
+    run("non-finite", ++seed, caseCount<long>(25000), [](SplitMix64& rng) {
+        SegCase k = randomCase(rng);
+        float in[15];
+        pack(k, in);
+        poison(rng, in + 6, 9);
+        k.t.a = Vec3{in[6], in[7], in[8]};
+        k.t.b = Vec3{in[9], in[10], in[11]};
+        k.t.c = Vec3{in[12], in[13], in[14]};
+        return k;
+    });
+    std::printf("  four-lane filter: %ld groups (%ld lanes), %ld accepted by the full test, %ld cleared, "
+                "%ld accepted lanes cleared\n",
+                groups, 4 * groups, accepted, cleared, broken);
+    EXPECT_EQ(broken, 0);
+    EXPECT_GT(cleared, 2 * groups); // it does clear most lanes of random groups
+}
+
 // ---- watertightness on closed meshes ----------------------------------------------------------
 
 struct Mesh {

@@ -6,6 +6,7 @@
 #include <flak/geom/segment_aabb.h>
 #include <flak/geom/tolerance.h>
 #include <flak/math/aabb.h>
+#include <flak/math/simd.h>
 #include <flak/math/vec3.h>
 
 #include <cmath>
@@ -21,12 +22,12 @@ inline float maxAbs(const Vec3& v) {
 inline float maxOf(float a, float b) { return a > b ? a : b; }
 
 /// The escape-index walk every single-mesh query makes (docs/blob_format.md): one forward loop,
-/// no stack. `node_test(node)` decides whether to enter a node; `visit(triangle)` is called for
-/// every triangle of an entered leaf, in id order, and returns false to end the walk. Returns
-/// false when `visit` ended it. Both callables may carry state the other changes (a closest-hit
-/// walk shortens its segment from `visit`).
-template <typename NodeTest, typename Visit>
-inline bool walkLeafTriangles(const MeshBlob& blob, NodeTest&& node_test, Visit&& visit) {
+/// no stack. `node_test(node)` decides whether to enter a node; `visit_leaf(first, count)` is
+/// called for every entered leaf (its triangles are first .. first + count - 1) and returns false
+/// to end the walk. Returns false when `visit_leaf` ended it. Both callables may carry state the
+/// other changes (a closest-hit walk shortens its segment from `visit_leaf`).
+template <typename NodeTest, typename VisitLeaf>
+inline bool walkLeaves(const MeshBlob& blob, NodeTest&& node_test, VisitLeaf&& visit_leaf) {
     std::uint32_t i = 0;
     while (i < blob.node_count) {
         const BvhNode& n = blob.nodes[i];
@@ -34,14 +35,21 @@ inline bool walkLeafTriangles(const MeshBlob& blob, NodeTest&& node_test, Visit&
             i += skipOf(n);
             continue;
         }
-        if (isLeaf(n)) {
-            const std::uint32_t end = leafFirst(n) + leafCount(n);
-            for (std::uint32_t t = leafFirst(n); t < end; ++t)
-                if (!visit(t)) return false;
-        }
+        if (isLeaf(n) && !visit_leaf(leafFirst(n), leafCount(n))) return false;
         ++i;
     }
     return true;
+}
+
+/// walkLeaves with `visit(triangle)` called for every triangle of an entered leaf, in id order;
+/// visit returns false to end the walk.
+template <typename NodeTest, typename Visit>
+inline bool walkLeafTriangles(const MeshBlob& blob, NodeTest&& node_test, Visit&& visit) {
+    return walkLeaves(blob, node_test, [&](std::uint32_t first, std::uint32_t count) {
+        for (std::uint32_t t = first; t < first + count; ++t)
+            if (!visit(t)) return false;
+        return true;
+    });
 }
 
 /// The growth of node boxes that keeps a walk exact: four tolerance bands (tolerance.h rule 3) at
@@ -143,11 +151,14 @@ inline bool nodeOverlaps(const BvhNode& n, const QuantBox& q) {
 /// lowers t_max as it does with a SlabSegment. Conservative: the slack covers the growth the
 /// caller asks for plus two cells for the rounding of the grid coordinates.
 struct GridSegment {
-    float origin[3];
-    float inv_delta[3]; ///< per grid cell; +-inf for a zero component
-    float slack[3];     ///< cells added on both sides of every node box
+    float origin[4];    ///< lane 3 unused (0)
+    float inv_delta[4]; ///< per grid cell; +-inf for a zero component; lane 3 unused (0)
+    float slack[4];     ///< cells added on both sides of every node box; lane 3 unused (0)
     bool negative[3];
     float t_max;
+#if defined(FLAK_SIMD_SSE2)
+    __m128 negative_mask; ///< all ones in the lanes of `negative` axes
+#endif
 };
 
 /// False when an axis of the blob's grid is flat (zero quantization step) or the segment is not
@@ -166,12 +177,44 @@ inline bool makeGridSegment(const MeshBlob& blob, const Vec3& p0, const Vec3& p1
         out.negative[k] = out.inv_delta[k] < 0.0f;
         out.slack[k] = slack;
     }
+    out.origin[3] = out.inv_delta[3] = out.slack[3] = 0.0f;
+#if defined(FLAK_SIMD_SSE2)
+    out.negative_mask = _mm_castsi128_ps(_mm_set_epi32(0, out.negative[2] ? -1 : 0, out.negative[1] ? -1 : 0,
+                                                       out.negative[0] ? -1 : 0));
+#endif
     out.t_max = 1.0f;
     return true;
 }
 
+/// The slab test of a segment against a node box in grid cells. The SSE form runs the three axes in
+/// lanes with the very operations of the scalar form, reduced in the same order, so both decide
+/// every node identically (NaN from 0 * inf included).
 inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
     constexpr float kExitRoundUp = 1.0f + 1.0f / 1048576.0f;
+#if defined(FLAK_SIMD_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    // lo[0..2], hi[0] and hi[0..2], info's low half: lane 3 is never used.
+    const __m128 lo_q = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.lo)), zero));
+    const __m128 hi_q = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.hi)), zero));
+    const __m128 slack = _mm_loadu_ps(s.slack);
+    const __m128 lo = _mm_sub_ps(lo_q, slack);
+    const __m128 hi = _mm_add_ps(hi_q, slack);
+    const __m128 neg = s.negative_mask;
+    const __m128 near_bound = _mm_or_ps(_mm_and_ps(neg, hi), _mm_andnot_ps(neg, lo));
+    const __m128 far_bound = _mm_or_ps(_mm_and_ps(neg, lo), _mm_andnot_ps(neg, hi));
+    const __m128 origin = _mm_loadu_ps(s.origin);
+    const __m128 inv = _mm_loadu_ps(s.inv_delta);
+    const __m128 t_near = _mm_mul_ps(_mm_sub_ps(near_bound, origin), inv);
+    const __m128 t_far = _mm_mul_ps(_mm_sub_ps(far_bound, origin), inv);
+    // max_ss(a, b) is a > b ? a : b and min_ss(a, b) is a < b ? a : b: the scalar form's selects.
+    __m128 enter = _mm_max_ss(t_near, _mm_setzero_ps());
+    enter = _mm_max_ss(_mm_shuffle_ps(t_near, t_near, 1), enter);
+    enter = _mm_max_ss(_mm_shuffle_ps(t_near, t_near, 2), enter);
+    __m128 exit = _mm_min_ss(t_far, _mm_set_ss(s.t_max));
+    exit = _mm_min_ss(_mm_shuffle_ps(t_far, t_far, 1), exit);
+    exit = _mm_min_ss(_mm_shuffle_ps(t_far, t_far, 2), exit);
+    return _mm_cvtss_f32(enter) <= _mm_cvtss_f32(exit) * kExitRoundUp;
+#else
     float t_enter = 0.0f;
     float t_exit = s.t_max;
     for (int k = 0; k < 3; ++k) {
@@ -183,6 +226,7 @@ inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
         t_exit = t_far < t_exit ? t_far : t_exit;
     }
     return t_enter <= t_exit * kExitRoundUp;
+#endif
 }
 
 /// The node test of segment-shaped walks (segments, swept spheres): the slab test in the blob's grid
@@ -207,13 +251,18 @@ struct SegmentNodeTest {
 };
 
 /// Prepares the node test for the segment p0 -> p1 with node boxes grown by `grow`; false when the
-/// segment has no valid slab form (non-finite input).
+/// segment has no valid slab form (non-finite input). The slab form and the decoder are prepared
+/// only when the grid form cannot be used.
 inline bool makeSegmentNodeTest(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, float grow,
                                 SegmentNodeTest& out) {
-    prepareSegment(p0, p1, out.slab);
-    if (!out.slab.valid) return false;
-    makeNodeDecoder(blob, grow, out.decoder);
+    Vec3 delta;
+    sub(p1, p0, delta);
+    if (!isFinite(p0) || !isFinite(delta)) return false; // prepareSegment's validity
     out.use_grid = makeGridSegment(blob, p0, p1, grow, out.grid);
+    if (!out.use_grid) {
+        prepareSegment(p0, p1, out.slab);
+        makeNodeDecoder(blob, grow, out.decoder);
+    }
     return true;
 }
 

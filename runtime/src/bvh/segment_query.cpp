@@ -31,26 +31,47 @@ bool prepare(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, SegmentTest t
     return true;
 }
 
-bool testTriangle(const MeshBlob& blob, const PreparedSegment& s, SegmentTest test, std::uint32_t tri, RayHit& out) {
-    Vec3 a, b, c;
-    triangleVertices(blob, tri, a, b, c);
-    return test == SegmentTest::Watertight ? rayTriangleWatertight(s.ray, a, b, c, out)
-                                           : segmentTriangle(s.p0, s.p1, a, b, c, out);
-}
-
 // One walk for both forms: `closest` shrinks the slab to the best t and keeps walking; otherwise
-// the first hit (lowest id, the walk is in id order) ends it.
+// the first hit (lowest id, the walk is in id order) ends it. The watertight form first drops,
+// four triangles at a time, those whose edge functions already say no (watertightCandidates):
+// the triangles it keeps are tested in id order as before, so the answers do not change.
 bool walk(const MeshBlob& blob, PreparedSegment& s, SegmentTest test, bool closest, MeshRayHit& out_hit) {
     bool found = false;
-    detail::walkLeafTriangles(blob, s.nodes, [&](std::uint32_t t) {
+    // Returns false when the walk may end.
+    auto consider = [&](std::uint32_t t, const Vec3& a, const Vec3& b, const Vec3& c) {
         RayHit hit;
-        if (!testTriangle(blob, s, test, t, hit)) return true;
+        const bool touched = test == SegmentTest::Watertight ? rayTriangleWatertight(s.ray, a, b, c, hit)
+                                                             : segmentTriangle(s.p0, s.p1, a, b, c, hit);
+        if (!touched) return true;
         if (found && !(hit.t < out_hit.hit.t)) return true; // equal t: the lower id stays
         out_hit.hit = hit;
         out_hit.triangle = t;
         found = true;
         if (!closest || hit.t <= 0.0f) return false;
         s.nodes.shorten(hit.t);
+        return true;
+    };
+    detail::walkLeaves(blob, s.nodes, [&](std::uint32_t first, std::uint32_t count) {
+        Vec3 v[4][3];
+        if (test != SegmentTest::Watertight) {
+            for (std::uint32_t t = first; t < first + count; ++t) {
+                triangleVertices(blob, t, v[0][0], v[0][1], v[0][2]);
+                if (!consider(t, v[0][0], v[0][1], v[0][2])) return false;
+            }
+            return true;
+        }
+        for (std::uint32_t group = first; group < first + count; group += 4) {
+            const std::uint32_t n = first + count - group < 4 ? first + count - group : 4;
+            TriangleLanes lanes;
+            for (std::uint32_t l = 0; l < 4; ++l) { // lanes past the leaf repeat its first triangle
+                if (l < n) triangleVertices(blob, group + l, v[l][0], v[l][1], v[l][2]);
+                const std::uint32_t src = l < n ? l : 0;
+                setTriangleLane(static_cast<int>(l), v[src][0], v[src][1], v[src][2], lanes);
+            }
+            const unsigned keep = watertightCandidates(s.ray, lanes, (1u << n) - 1u);
+            for (std::uint32_t l = 0; l < n; ++l)
+                if (((keep >> l) & 1u) != 0u && !consider(group + l, v[l][0], v[l][1], v[l][2])) return false;
+        }
         return true;
     });
     return found;

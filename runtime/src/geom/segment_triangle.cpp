@@ -1,6 +1,8 @@
 #include <flak/geom/segment_triangle.h>
 
+#include <flak/assert.h>
 #include <flak/geom/triangle_normal.h>
+#include <flak/math/simd.h>
 
 #include "geom/triangle_local.h"
 
@@ -214,6 +216,50 @@ bool rayTriangleWatertight(const WatertightRay& ray, const Vec3& a, const Vec3& 
 
     if (!detail::isFiniteTriangle(a, b, c)) return false;
     return settleInDouble(ray.origin, ray.dir, ray.t_max, a, b, c, false, out_hit);
+}
+
+void setTriangleLane(int lane, const Vec3& a, const Vec3& b, const Vec3& c, TriangleLanes& inout) {
+    FLAK_ASSERT(lane >= 0 && lane < 4, "triangle lane out of range");
+    if (lane < 0 || lane >= 4) return;
+    const Vec3* v[3] = {&a, &b, &c};
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) inout.v[i][k][lane] = (*v[i])[k];
+}
+
+unsigned watertightCandidates(const WatertightRay& ray, const TriangleLanes& tris, unsigned lanes) {
+    // rayTriangleWatertight's float steps, lane by lane: A = a - origin; ax = A[kx] - sx * A[kz],
+    // ay = A[ky] - sy * A[kz]; likewise b, c; then U, V, W.
+    F4 sx, sy, ox, oy, oz, zero;
+    f4Splat(ray.shear_x, sx);
+    f4Splat(ray.shear_y, sy);
+    f4Splat(ray.origin[ray.kx], ox);
+    f4Splat(ray.origin[ray.ky], oy);
+    f4Splat(ray.origin[ray.kz], oz);
+    f4Splat(0.0f, zero);
+    F4 x[3], y[3];
+    for (int i = 0; i < 3; ++i) {
+        F4 px, py, pz, t;
+        f4Load(tris.v[i][ray.kx], px);
+        f4Load(tris.v[i][ray.ky], py);
+        f4Load(tris.v[i][ray.kz], pz);
+        f4Sub(px, ox, px);
+        f4Sub(py, oy, py);
+        f4Sub(pz, oz, pz);
+        f4Mul(sx, pz, t);
+        f4Sub(px, t, x[i]);
+        f4Mul(sy, pz, t);
+        f4Sub(py, t, y[i]);
+    }
+    F4 e[3], l, r; // U = cx by - cy bx, V = ax cy - ay cx, W = bx ay - by ax
+    const int first[3] = {2, 0, 1}, second[3] = {1, 2, 0};
+    for (int j = 0; j < 3; ++j) {
+        f4Mul(x[first[j]], y[second[j]], l);
+        f4Mul(y[first[j]], x[second[j]], r);
+        f4Sub(l, r, e[j]);
+    }
+    const unsigned negative = f4LessMask(e[0], zero) | f4LessMask(e[1], zero) | f4LessMask(e[2], zero);
+    const unsigned positive = f4LessMask(zero, e[0]) | f4LessMask(zero, e[1]) | f4LessMask(zero, e[2]);
+    return lanes & ~(negative & positive) & 0xFu;
 }
 
 bool segmentTriangleWatertight(const Vec3& p0, const Vec3& p1, const Vec3& a, const Vec3& b, const Vec3& c,

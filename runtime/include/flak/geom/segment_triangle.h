@@ -63,6 +63,23 @@ bool makeWatertightRay(const Vec3& origin, const Vec3& dir, float t_max, Waterti
 bool rayTriangleWatertight(const WatertightRay& ray, const Vec3& a, const Vec3& b, const Vec3& c,
                            RayHit& out_hit);
 
+/// Up to four triangles side by side (structure of arrays), for watertightCandidates.
+struct TriangleLanes {
+    float v[3][3][4]; ///< [vertex a, b, c][axis][lane]
+};
+
+/// Writes triangle (a, b, c) into `lane` (0..3).
+void setTriangleLane(int lane, const Vec3& a, const Vec3& b, const Vec3& c, TriangleLanes& inout);
+
+/// The first decision of rayTriangleWatertight, on four triangles at once: returns `lanes` (a bit
+/// per lane) without the lanes whose float edge functions U, V, W have strictly mixed signs.
+/// rayTriangleWatertight rejects every such triangle: the lanes compute the same U, V, W with the
+/// same float operations, and its double recomputation of an edge function that is exactly 0
+/// keeps the sign of every non-zero one. So a cleared lane is never one it accepts; the lanes
+/// left still need rayTriangleWatertight (NaN lanes are left too). Every lane of `tris` must be
+/// written, those outside `lanes` included.
+unsigned watertightCandidates(const WatertightRay& ray, const TriangleLanes& tris, unsigned lanes);
+
 /// Segment p0 -> p1 (t in [0, 1]) against the triangle with the watertight test; prepares the ray
 /// on each call (prepare it once with makeWatertightRay when testing many triangles).
 bool segmentTriangleWatertight(const Vec3& p0, const Vec3& p1, const Vec3& a, const Vec3& b, const Vec3& c,

@@ -3,6 +3,7 @@
 // Every operation is the IEEE single-precision operation applied lane by lane, so the three
 // back-ends give bit-identical results (no reciprocal estimates, no fused multiply-add; the build
 // uses -ffp-contract=off). min/max follow SSE's rule exactly — `a < b ? a : b` — NaNs included.
+// f4LessMask(a, b) sets bit i when a[i] < b[i] (never for a NaN lane).
 // Define FLAK_SIMD_NONE (CMake: -DFLAK_SIMD=none) to force the scalar back-end.
 #pragma once
 
@@ -46,6 +47,9 @@ inline void f4Div(const F4& a, const F4& b, F4& out) { out.v = _mm_div_ps(a.v, b
 inline void f4Min(const F4& a, const F4& b, F4& out) { out.v = _mm_min_ps(a.v, b.v); }
 inline void f4Max(const F4& a, const F4& b, F4& out) { out.v = _mm_max_ps(a.v, b.v); }
 inline void f4Sqrt(const F4& a, F4& out) { out.v = _mm_sqrt_ps(a.v); }
+inline unsigned f4LessMask(const F4& a, const F4& b) {
+    return static_cast<unsigned>(_mm_movemask_ps(_mm_cmplt_ps(a.v, b.v)));
+}
 #elif defined(FLAK_SIMD_NEON)
 struct F4 {
     float32x4_t v;
@@ -65,6 +69,11 @@ inline void f4Div(const F4& a, const F4& b, F4& out) { out.v = vdivq_f32(a.v, b.
 inline void f4Min(const F4& a, const F4& b, F4& out) { out.v = vbslq_f32(vcltq_f32(a.v, b.v), a.v, b.v); }
 inline void f4Max(const F4& a, const F4& b, F4& out) { out.v = vbslq_f32(vcgtq_f32(a.v, b.v), a.v, b.v); }
 inline void f4Sqrt(const F4& a, F4& out) { out.v = vsqrtq_f32(a.v); }
+inline unsigned f4LessMask(const F4& a, const F4& b) {
+    const uint32x4_t m = vcltq_f32(a.v, b.v);
+    return (vgetq_lane_u32(m, 0) & 1u) | (vgetq_lane_u32(m, 1) & 2u) | (vgetq_lane_u32(m, 2) & 4u) |
+           (vgetq_lane_u32(m, 3) & 8u);
+}
 #else
 struct F4 {
     float v[4];
@@ -102,6 +111,11 @@ inline void f4Max(const F4& a, const F4& b, F4& out) {
 }
 inline void f4Sqrt(const F4& a, F4& out) {
     for (int i = 0; i < 4; ++i) out.v[i] = std::sqrt(a.v[i]);
+}
+inline unsigned f4LessMask(const F4& a, const F4& b) {
+    unsigned m = 0u;
+    for (int i = 0; i < 4; ++i) m |= a.v[i] < b.v[i] ? 1u << i : 0u;
+    return m;
 }
 #endif
 

@@ -1,0 +1,85 @@
+// The segment node test in the blob's grid (query_walk.h): its SIMD form must decide every node as
+// the scalar slab test of segment_aabb.h does in grid cells, NaN cases (a zero direction component
+// with the origin on a slab plane) included. The reference below is that scalar test, written out.
+#include "bvh/query_walk.h"
+
+#include "support/oracle.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <limits>
+
+namespace flak::test {
+namespace {
+
+bool referenceOverlaps(const detail::GridSegment& s, const BvhNode& n) {
+    constexpr float kExitRoundUp = 1.0f + 1.0f / 1048576.0f;
+    float t_enter = 0.0f;
+    float t_exit = s.t_max;
+    for (int k = 0; k < 3; ++k) {
+        const float lo = static_cast<float>(n.lo[k]) - s.slack[k];
+        const float hi = static_cast<float>(n.hi[k]) + s.slack[k];
+        const float t_near = ((s.negative[k] ? hi : lo) - s.origin[k]) * s.inv_delta[k];
+        const float t_far = ((s.negative[k] ? lo : hi) - s.origin[k]) * s.inv_delta[k];
+        t_enter = t_near > t_enter ? t_near : t_enter;
+        t_exit = t_far < t_exit ? t_far : t_exit;
+    }
+    return t_enter <= t_exit * kExitRoundUp;
+}
+
+// A grid of 1000 cells per axis from the origin, so grid coordinates are world coordinates.
+MeshBlob unitGrid() {
+    MeshBlob blob;
+    blob.quant_origin = Vec3{0.0f, 0.0f, 0.0f};
+    blob.quant_scale = Vec3{1.0f, 1.0f, 1.0f};
+    return blob;
+}
+
+float gridCoord(SplitMix64& rng) {
+    switch (rng.next() % 4u) {
+    case 0: return static_cast<float>(rng.next() % 1001u);       // on a cell boundary
+    case 1: return static_cast<float>(rng.next() % 1001u) - 2.5f; // on a plane grown by the slack
+    default: return rng.rangef(-50.0, 1050.0);
+    }
+}
+
+TEST(GridSegment, SimdFormDecidesEveryNodeAsTheScalarSlabTest) {
+    const MeshBlob blob = unitGrid();
+    long cases = 0, overlaps = 0, differ = 0;
+    for (long i = 0; i < 400000; ++i) {
+        SplitMix64 rng = caseRng(0x6121D5E6ull, static_cast<std::uint64_t>(i) + 1);
+        Vec3 p0, p1;
+        for (int k = 0; k < 3; ++k) {
+            p0[k] = gridCoord(rng);
+            // A third of the components do not move: 1 / 0 is inf, and 0 * inf is NaN on a plane.
+            p1[k] = rng.next() % 3u == 0u ? p0[k] : gridCoord(rng);
+        }
+        if (p0.x == p1.x && p0.y == p1.y && p0.z == p1.z) p1.x += 1.0f;
+        detail::GridSegment s;
+        ASSERT_TRUE(detail::makeGridSegment(blob, p0, p1, rng.next() % 2u == 0u ? 0.0f : 0.5f, s));
+        if (rng.next() % 4u == 0u) s.t_max = rng.rangef(0.0, 1.0); // a closest-hit walk shortened it
+        BvhNode n{};
+        for (int k = 0; k < 3; ++k) {
+            const auto a = static_cast<std::uint16_t>(rng.next() % 1001u);
+            const auto b = static_cast<std::uint16_t>(rng.next() % 1001u);
+            n.lo[k] = a < b ? a : b;
+            n.hi[k] = a < b ? b : a;
+        }
+        n.info = static_cast<std::uint32_t>(rng.next()); // the SIMD form loads next to the bounds
+        const bool want = referenceOverlaps(s, n);
+        const bool got = detail::nodeOverlaps(s, n);
+        ++cases;
+        overlaps += want;
+        if (got != want && ++differ <= 5)
+            ADD_FAILURE() << "case " << i << ": reference " << want << ", node test " << got;
+    }
+    std::printf("  grid segment node test (%s): %ld cases, %ld overlapping, %ld decided differently\n",
+                simdBackendName(), cases, overlaps, differ);
+    EXPECT_EQ(differ, 0);
+    EXPECT_GT(overlaps, cases / 10);
+    EXPECT_LT(overlaps, cases - cases / 10);
+}
+
+} // namespace
+} // namespace flak::test
