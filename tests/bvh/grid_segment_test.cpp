@@ -1,6 +1,6 @@
 // The segment node test in the blob's grid (query_walk.h): its SIMD form must decide every node as
-// the scalar slab test of segment_aabb.h does in grid cells, NaN cases (a zero direction component
-// with the origin on a slab plane) included. The reference below is that scalar test, written out.
+// its scalar form (the slab test of segment_aabb.h in grid cells) does, NaN cases (a zero direction
+// component with the origin on a slab plane) included.
 #include "bvh/query_walk.h"
 
 #include "support/oracle.h"
@@ -12,21 +12,6 @@
 
 namespace flak::test {
 namespace {
-
-bool referenceOverlaps(const detail::GridSegment& s, const BvhNode& n) {
-    constexpr float kExitRoundUp = 1.0f + 1.0f / 1048576.0f;
-    float t_enter = 0.0f;
-    float t_exit = s.t_max;
-    for (int k = 0; k < 3; ++k) {
-        const float lo = static_cast<float>(n.lo[k]) - s.slack[k];
-        const float hi = static_cast<float>(n.hi[k]) + s.slack[k];
-        const float t_near = ((s.negative[k] ? hi : lo) - s.origin[k]) * s.inv_delta[k];
-        const float t_far = ((s.negative[k] ? lo : hi) - s.origin[k]) * s.inv_delta[k];
-        t_enter = t_near > t_enter ? t_near : t_enter;
-        t_exit = t_far < t_exit ? t_far : t_exit;
-    }
-    return t_enter <= t_exit * kExitRoundUp;
-}
 
 // A grid of 1000 cells per axis from the origin, so grid coordinates are world coordinates.
 MeshBlob unitGrid() {
@@ -67,12 +52,12 @@ TEST(GridSegment, SimdFormDecidesEveryNodeAsTheScalarSlabTest) {
             n.hi[k] = a < b ? b : a;
         }
         n.info = static_cast<std::uint32_t>(rng.next()); // the SIMD form loads next to the bounds
-        const bool want = referenceOverlaps(s, n);
+        const bool want = detail::nodeOverlapsScalar(s, n);
         const bool got = detail::nodeOverlaps(s, n);
         ++cases;
         overlaps += want;
         if (got != want && ++differ <= 5)
-            ADD_FAILURE() << "case " << i << ": reference " << want << ", node test " << got;
+            ADD_FAILURE() << "case " << i << ": scalar form " << want << ", node test " << got;
     }
     std::printf("  grid segment node test (%s): %ld cases, %ld overlapping, %ld decided differently\n",
                 simdBackendName(), cases, overlaps, differ);

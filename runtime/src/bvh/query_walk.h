@@ -186,11 +186,27 @@ inline bool makeGridSegment(const MeshBlob& blob, const Vec3& p0, const Vec3& p1
     return true;
 }
 
-/// The slab test of a segment against a node box in grid cells. The SSE form runs the three axes in
-/// lanes with the very operations of the scalar form, reduced in the same order, so both decide
-/// every node identically (NaN from 0 * inf included).
+/// The exit parameter's rounding allowance of the slab test (segment_aabb.cpp explains it).
+constexpr float kGridExitRoundUp = 1.0f + 1.0f / 1048576.0f;
+
+/// The slab test of a segment against a node box in grid cells, one axis after the other.
+inline bool nodeOverlapsScalar(const GridSegment& s, const BvhNode& n) {
+    float t_enter = 0.0f;
+    float t_exit = s.t_max;
+    for (int k = 0; k < 3; ++k) {
+        const float lo = static_cast<float>(n.lo[k]) - s.slack[k];
+        const float hi = static_cast<float>(n.hi[k]) + s.slack[k];
+        const float t_near = ((s.negative[k] ? hi : lo) - s.origin[k]) * s.inv_delta[k];
+        const float t_far = ((s.negative[k] ? lo : hi) - s.origin[k]) * s.inv_delta[k];
+        t_enter = t_near > t_enter ? t_near : t_enter; // NaN (0 * inf) leaves the bound alone
+        t_exit = t_far < t_exit ? t_far : t_exit;
+    }
+    return t_enter <= t_exit * kGridExitRoundUp;
+}
+
+/// nodeOverlapsScalar; the SSE form runs the three axes in lanes with the very same operations,
+/// reduced in the same order, so both decide every node identically (NaN from 0 * inf included).
 inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
-    constexpr float kExitRoundUp = 1.0f + 1.0f / 1048576.0f;
 #if defined(FLAK_SIMD_SSE2)
     const __m128i zero = _mm_setzero_si128();
     // lo[0..2], hi[0] and hi[0..2], info's low half: lane 3 is never used.
@@ -213,19 +229,9 @@ inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
     __m128 exit = _mm_min_ss(t_far, _mm_set_ss(s.t_max));
     exit = _mm_min_ss(_mm_shuffle_ps(t_far, t_far, 1), exit);
     exit = _mm_min_ss(_mm_shuffle_ps(t_far, t_far, 2), exit);
-    return _mm_cvtss_f32(enter) <= _mm_cvtss_f32(exit) * kExitRoundUp;
+    return _mm_cvtss_f32(enter) <= _mm_cvtss_f32(exit) * kGridExitRoundUp;
 #else
-    float t_enter = 0.0f;
-    float t_exit = s.t_max;
-    for (int k = 0; k < 3; ++k) {
-        const float lo = static_cast<float>(n.lo[k]) - s.slack[k];
-        const float hi = static_cast<float>(n.hi[k]) + s.slack[k];
-        const float t_near = ((s.negative[k] ? hi : lo) - s.origin[k]) * s.inv_delta[k];
-        const float t_far = ((s.negative[k] ? lo : hi) - s.origin[k]) * s.inv_delta[k];
-        t_enter = t_near > t_enter ? t_near : t_enter; // NaN (0 * inf) leaves the bound alone
-        t_exit = t_far < t_exit ? t_far : t_exit;
-    }
-    return t_enter <= t_exit * kExitRoundUp;
+    return nodeOverlapsScalar(s, n);
 #endif
 }
 
