@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace flak::test {
@@ -446,6 +447,71 @@ TEST(TriTri, BatchedEqualsScalar2M) {
     }
     std::printf("  batched vs scalar: %ld pairs (%ld overlap), %ld mismatches, back-end %s\n", pairs,
                 overlaps, mismatches, simdBackendName());
+    EXPECT_EQ(mismatches, 0);
+}
+
+// Vertices and flags bit for bit, planes bit for bit on the lanes in use (an empty lane's NaN plane
+// may carry either NaN's payload).
+bool sameBatch(const TriangleBatch4& x, const TriangleBatch4& y) {
+    if (std::memcmp(x.v, y.v, sizeof(x.v)) != 0 || x.scalar_lanes != y.scalar_lanes ||
+        x.empty_lanes != y.empty_lanes || x.reserved[0] != y.reserved[0] || x.reserved[1] != y.reserved[1])
+        return false;
+    for (int lane = 0; lane < 4; ++lane)
+        if (((x.empty_lanes >> lane) & 1u) == 0u)
+            for (int j = 0; j < 3; ++j)
+                if (std::memcmp(&x.n[j][lane], &y.n[j][lane], sizeof(float)) != 0) return false;
+    return true;
+}
+
+// A batch whose vertices are written straight into `v` and finished with finishBatch is the batch
+// setBatchTriangle builds, byte for byte (planes, flags, cleared tail); triTriOverlapLanes over up
+// to eight such batches answers triTriOverlap4 per batch, masked by the lanes asked for.
+TEST(TriTri, FinishedBatchesAndLaneMasks) {
+    long mismatches = 0, overlaps = 0, lane_tests = 0;
+    for (long i = 0; i < caseCount<long>(100000); ++i) {
+        SplitMix64 rng = caseRng(kSeed + 78, i + 1);
+        const Pair first = (i % 3 == 0) ? familyPair(rng, static_cast<PairFamily>(i % 7), kPlacements[i % 6])
+                                        : randomPair(rng);
+        const unsigned batches = 1u + static_cast<unsigned>(rng.next() % 8u);
+        TriangleBatch4 set_batches[8], finished[8];
+        for (unsigned q = 0; q < batches; ++q) {
+            const std::uint32_t used = static_cast<std::uint32_t>(rng.next() % 5u);
+            clearBatch(set_batches[q]);
+            clearBatch(finished[q]); // the lanes past `used` hold stale values finishBatch must clear
+            for (std::uint32_t l = 0; l < 4u; ++l) {
+                const Pair k = (l % 2 == 0) ? familyPair(rng, static_cast<PairFamily>(rng.next() % 7u),
+                                                         kPlacements[rng.next() % 6u])
+                                            : randomPair(rng);
+                Tri t = (rng.next() % 3u == 0u) ? Tri{first.s.b, first.s.a, k.t.c} : k.t;
+                if (rng.next() % 16u == 0u) {
+                    float in[9] = {t.a.x, t.a.y, t.a.z, t.b.x, t.b.y, t.b.z, t.c.x, t.c.y, t.c.z};
+                    poison(rng, in, 9);
+                    t = Tri{{in[0], in[1], in[2]}, {in[3], in[4], in[5]}, {in[6], in[7], in[8]}};
+                }
+                const Vec3* v[3] = {&t.a, &t.b, &t.c};
+                for (int a = 0; a < 3; ++a)
+                    for (int j = 0; j < 3; ++j) finished[q].v[a][j][l] = (*v[a])[j];
+                if (l < used) setBatchTriangle(static_cast<int>(l), t.a, t.b, t.c, set_batches[q]);
+            }
+            finishBatch(used, finished[q]);
+            if (!sameBatch(finished[q], set_batches[q]) && ++mismatches <= 5)
+                ADD_FAILURE() << "finishBatch != setBatchTriangle at case " << i << " batch " << q;
+        }
+        const std::uint32_t all = batches == 8u ? 0xFFFFFFFFu : (1u << (4u * batches)) - 1u;
+        const std::uint32_t lanes = (i % 4 == 0) ? all : static_cast<std::uint32_t>(rng.next()) & all;
+        unsigned expected = 0u;
+        for (unsigned q = 0; q < batches; ++q)
+            expected |= (triTriOverlap4(first.s.a, first.s.b, first.s.c, set_batches[q]) &
+                         ((lanes >> (4u * q)) & 0xFu))
+                        << (4u * q);
+        const unsigned got = triTriOverlapLanes(first.s.a, first.s.b, first.s.c, finished, lanes);
+        ++lane_tests;
+        overlaps += expected != 0u;
+        if (got != expected && ++mismatches <= 5)
+            ADD_FAILURE() << "triTriOverlapLanes " << got << " != " << expected << " at case " << i;
+    }
+    std::printf("  finished batches and lane masks: %ld cases (%ld with an overlap), %ld mismatches\n",
+                lane_tests, overlaps, mismatches);
     EXPECT_EQ(mismatches, 0);
 }
 

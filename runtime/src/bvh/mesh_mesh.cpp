@@ -4,44 +4,131 @@
 #include "bvh/tandem_walk.h"
 
 #include <flak/geom/tri_tri.h>
+#include <flak/math/simd.h>
+
+#include <limits>
 
 namespace flak {
 
 namespace {
 
 constexpr std::uint32_t kBatches = kMaxLeafTriangles / 4;
+static_assert(kMaxLeafTriangles < 32, "a leaf's lanes are one 32-bit mask (triTriOverlapLanes)");
 
-// One B leaf's triangles in A's frame, ready for the batched tri-tri test.
+// One B leaf's triangles in A's frame, ready for the batched tri-tri test, with each triangle's
+// box (grown by the margin) in the same lane layout for the box filter (1216 bytes).
 struct LeafBatch {
     TriangleBatch4 batch[kBatches];
-    Aabb box[kBatches]; ///< each batch's triangles, grown by the margin
-    Vec3 v[kMaxLeafTriangles][3];
+    alignas(16) float lo[kBatches][3][4]; ///< lo[batch][axis][lane]; NaN for a lane without a triangle
+    alignas(16) float hi[kBatches][3][4];
     std::uint32_t first = 0;
     std::uint32_t count = 0;
 };
 
+// The coordinates of a lane without a triangle: NaN, so that its vertices, plane and box are NaN.
+constexpr float kNoVertex[3] = {std::numeric_limits<float>::quiet_NaN(),
+                                std::numeric_limits<float>::quiet_NaN(),
+                                std::numeric_limits<float>::quiet_NaN()};
+
+// Lane k of a batch: B's triangle first + 4q + k, gathered into the lanes in registers and taken
+// into A's frame four lanes at a time, with transformPoint's operations ((c0 x + c1 y) + c2 z) + t
+// in its order, so every vertex has the bits transformPoints would give it.
 void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_to_a, float margin, LeafBatch& out) {
     out.first = leafFirst(leaf);
     out.count = leafCount(leaf);
-    for (std::uint32_t q = 0; q * 4 < out.count; ++q) {
-        clearBatch(out.batch[q]);
-        setEmpty(out.box[q]);
+    const std::uint32_t batches = (out.count + 3u) / 4u;
+    F4 m[3][3], t[3], grow;
+    for (int j = 0; j < 3; ++j) {
+        f4Splat(b_to_a.rotation.c0[j], m[0][j]);
+        f4Splat(b_to_a.rotation.c1[j], m[1][j]);
+        f4Splat(b_to_a.rotation.c2[j], m[2][j]);
+        f4Splat(b_to_a.translation[j], t[j]);
     }
-    for (std::uint32_t k = 0; k < out.count; ++k) {
-        Vec3 p[3];
-        triangleVertices(b, out.first + k, p[0], p[1], p[2]);
-        transformPoints(b_to_a, p, 3, out.v[k]);
-        const std::uint32_t q = k / 4;
-        setBatchTriangle(static_cast<int>(k % 4), out.v[k][0], out.v[k][1], out.v[k][2], out.batch[q]);
-        for (int c = 0; c < 3; ++c) expand(out.v[k][c], out.box[q]);
+    f4Splat(margin, grow);
+    for (std::uint32_t q = 0; q < batches; ++q) {
+        TriangleBatch4& batch = out.batch[q];
+        const std::uint32_t used = out.count - 4u * q < 4u ? out.count - 4u * q : 4u;
+        const float* v[3][4]; // v[vertex][lane]: the lane's vertex in B's space
+        for (std::uint32_t lane = 0; lane < 4u; ++lane) {
+            std::uint32_t idx[3] = {0u, 0u, 0u};
+            if (lane < used) triangleIndices(b, out.first + 4u * q + lane, idx);
+            for (int i = 0; i < 3; ++i) v[i][lane] = lane < used ? b.vertices + 3u * idx[i] : kNoVertex;
+        }
+        F4 lo[3], hi[3];
+        for (int i = 0; i < 3; ++i) {
+            F4 x, y, z;
+            f4Set(v[i][0][0], v[i][1][0], v[i][2][0], v[i][3][0], x);
+            f4Set(v[i][0][1], v[i][1][1], v[i][2][1], v[i][3][1], y);
+            f4Set(v[i][0][2], v[i][1][2], v[i][2][2], v[i][3][2], z);
+            for (int j = 0; j < 3; ++j) {
+                F4 r, s;
+                f4Mul(m[0][j], x, r);
+                f4Mul(m[1][j], y, s);
+                f4Add(r, s, r);
+                f4Mul(m[2][j], z, s);
+                f4Add(r, s, r);
+                f4Add(r, t[j], r);
+                f4Store(r, batch.v[i][j]);
+                if (i == 0) {
+                    lo[j] = r;
+                    hi[j] = r;
+                } else { // a NaN lane stays NaN (min and max keep their second operand)
+                    f4Min(r, lo[j], lo[j]);
+                    f4Max(r, hi[j], hi[j]);
+                }
+            }
+        }
+        finishBatch(used, batch);
+        for (int j = 0; j < 3; ++j) {
+            f4Sub(lo[j], grow, lo[j]);
+            f4Add(hi[j], grow, hi[j]);
+            f4Store(lo[j], out.lo[q][j]);
+            f4Store(hi[j], out.hi[q][j]);
+        }
     }
-    for (std::uint32_t q = 0; q * 4 < out.count; ++q) inflate(out.box[q], margin, out.box[q]);
+}
+
+// The lanes (bit 4q + k) among `candidates` whose triangle box overlaps `box` (closed, as
+// overlaps() of aabb.h; a NaN bound never overlaps). Batches without a candidate are not read.
+unsigned overlappingLanes(const LeafBatch& leaf, const Aabb& box, unsigned candidates) {
+    unsigned lanes = 0u;
+#if defined(FLAK_SIMD_SSE2)
+    const __m128 min_x = _mm_set1_ps(box.min.x), min_y = _mm_set1_ps(box.min.y),
+                 min_z = _mm_set1_ps(box.min.z);
+    const __m128 max_x = _mm_set1_ps(box.max.x), max_y = _mm_set1_ps(box.max.y),
+                 max_z = _mm_set1_ps(box.max.z);
+    for (unsigned q = 0, rest = candidates; rest != 0u; ++q, rest >>= 4u) {
+        if ((rest & 0xFu) == 0u) continue;
+        const __m128 x = _mm_and_ps(_mm_cmple_ps(_mm_load_ps(leaf.lo[q][0]), max_x),
+                                    _mm_cmple_ps(min_x, _mm_load_ps(leaf.hi[q][0])));
+        const __m128 y = _mm_and_ps(_mm_cmple_ps(_mm_load_ps(leaf.lo[q][1]), max_y),
+                                    _mm_cmple_ps(min_y, _mm_load_ps(leaf.hi[q][1])));
+        const __m128 z = _mm_and_ps(_mm_cmple_ps(_mm_load_ps(leaf.lo[q][2]), max_z),
+                                    _mm_cmple_ps(min_z, _mm_load_ps(leaf.hi[q][2])));
+        lanes |= static_cast<unsigned>(_mm_movemask_ps(_mm_and_ps(_mm_and_ps(x, y), z))) << (4u * q);
+    }
+    lanes &= candidates;
+#else
+    for (unsigned q = 0, rest = candidates; rest != 0u; ++q, rest >>= 4u) {
+        if ((rest & 0xFu) == 0u) continue;
+        for (unsigned k = 0; k < 4u; ++k) {
+            bool in = true;
+            for (int j = 0; j < 3; ++j)
+                in = in && leaf.lo[q][j][k] <= box.max[j] && box.min[j] <= leaf.hi[q][j][k];
+            lanes |= static_cast<unsigned>(in) << (4u * q + k);
+        }
+    }
+    lanes &= candidates;
+#endif
+    return lanes;
 }
 
 // The walk of the header (tandem_walk.h) down to triangles: each B leaf's triangles are taken into
-// A's frame once per visit of a new B leaf, then tested four at a time against every triangle of
-// the A leaf after a per-triangle box filter. sink(a_tri, A vertices, b_tri, B vertices in A)
-// returns true to stop.
+// A's frame once per visit of a new B leaf, with a box per triangle. At each A leaf, the B
+// triangles whose boxes miss the A leaf's box (grown by the margin) are left out for the whole
+// leaf; each A triangle is then tested against the B triangles whose boxes its own box overlaps,
+// four lanes at a time. Box filters only: a pair triTriOverlap accepts lies within the margin, so
+// its boxes overlap. sink(a_tri, A vertices, b_tri, B vertices in A) returns true to stop.
 template <class Sink>
 void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Sink& sink) {
     LeafBatch leaf;
@@ -51,21 +138,40 @@ void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Si
             buildLeafBatch(b, nb, b_to_a, margin, leaf);
             built_for = b_index;
         }
+        Aabb a_box;
+        nodeBounds(a, na, a_box);
+        inflate(a_box, margin, a_box);
+        const unsigned leaf_lanes = overlappingLanes(leaf, a_box, (1u << leaf.count) - 1u);
+        if (leaf_lanes == 0u) return false;
+        // The box filter for every A triangle first, keeping those with lanes left (appended
+        // without a branch: which ones survive is not predictable), then their triangle tests.
+        Vec3 kept_v[kMaxLeafTriangles][3];
+        unsigned kept_lanes[kMaxLeafTriangles];
+        std::uint32_t kept_tri[kMaxLeafTriangles];
+        std::uint32_t kept = 0;
         const std::uint32_t end = leafFirst(na) + leafCount(na);
         for (std::uint32_t ta = leafFirst(na); ta < end; ++ta) {
-            Vec3 va[3];
+            Vec3* va = kept_v[kept];
             triangleVertices(a, ta, va[0], va[1], va[2]);
             Aabb tri_box;
             fromPoints(va, 3, tri_box);
-            for (std::uint32_t q = 0; q * 4 < leaf.count; ++q) {
-                if (!overlaps(tri_box, leaf.box[q])) continue;
-                unsigned mask = triTriOverlap4(va[0], va[1], va[2], leaf.batch[q]);
-                while (mask != 0u) {
-                    const std::uint32_t lane = static_cast<std::uint32_t>(__builtin_ctz(mask));
-                    mask &= mask - 1u;
-                    const std::uint32_t kb = q * 4 + lane;
-                    if (sink(ta, va, leaf.first + kb, leaf.v[kb])) return true;
-                }
+            const unsigned lanes = overlappingLanes(leaf, tri_box, leaf_lanes);
+            kept_lanes[kept] = lanes;
+            kept_tri[kept] = ta;
+            kept += lanes != 0u ? 1u : 0u;
+        }
+        for (std::uint32_t c = 0; c < kept; ++c) {
+            const std::uint32_t ta = kept_tri[c];
+            const Vec3* va = kept_v[c];
+            unsigned mask = triTriOverlapLanes(va[0], va[1], va[2], leaf.batch, kept_lanes[c]);
+            while (mask != 0u) {
+                const std::uint32_t kb = static_cast<std::uint32_t>(__builtin_ctz(mask));
+                mask &= mask - 1u;
+                const TriangleBatch4& batch = leaf.batch[kb / 4u];
+                const std::uint32_t k = kb % 4u;
+                Vec3 vb[3];
+                for (int i = 0; i < 3; ++i) set(batch.v[i][0][k], batch.v[i][1][k], batch.v[i][2][k], vb[i]);
+                if (sink(ta, va, leaf.first + kb, vb)) return true;
             }
         }
         return false;

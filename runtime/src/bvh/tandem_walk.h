@@ -7,10 +7,106 @@
 #include "bvh/query_walk.h"
 
 #include <flak/bvh/mesh_mesh.h>
+#include <flak/math/simd.h>
 
 #include <cstdint>
 
 namespace flak::detail {
+
+/// A node of one mesh taken into the other's quantized grid, the way the walk does it for every
+/// B leaf: decodeNode, transformAabb, inflate by the margin, quantizeBox (query_walk.h, aabb.h).
+/// With SSE2 the chain runs on (x, y, z) lanes with the very operations of the scalar code in their
+/// order (transformAabb's f4MulColumns included), so the QuantBox is the same; a grid with a flat
+/// axis, or a box that turns NaN, takes the scalar chain.
+struct NodeToGrid {
+    NodeDecoder decoder;
+    const Transform* transform = nullptr;
+    const QuantGrid* grid = nullptr;
+    float margin = 0.0f;
+#if defined(FLAK_SIMD_SSE2)
+    bool lanes = false; ///< the SSE2 chain applies (no flat axis in the grid)
+    __m128 lo_origin, hi_origin, scale, c0, c1, c2, t, a0, a1, a2, grow, origin, inv_step;
+#endif
+};
+
+inline void makeNodeToGrid(const MeshBlob& from, const Transform& t, const QuantGrid& grid, float margin,
+                           NodeToGrid& out) {
+    makeNodeDecoder(from, margin, out.decoder);
+    out.transform = &t;
+    out.grid = &grid;
+    out.margin = margin;
+#if defined(FLAK_SIMD_SSE2)
+    const auto load = [](const Vec3& v) { return _mm_setr_ps(v.x, v.y, v.z, 0.0f); };
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    out.lo_origin = load(out.decoder.lo_origin);
+    out.hi_origin = load(out.decoder.hi_origin);
+    out.scale = load(out.decoder.scale);
+    out.c0 = load(t.rotation.c0);
+    out.c1 = load(t.rotation.c1);
+    out.c2 = load(t.rotation.c2);
+    out.t = load(t.translation);
+    out.a0 = _mm_andnot_ps(sign, out.c0);
+    out.a1 = _mm_andnot_ps(sign, out.c1);
+    out.a2 = _mm_andnot_ps(sign, out.c2);
+    out.grow = _mm_set1_ps(margin);
+    out.origin = _mm_setr_ps(grid.origin[0], grid.origin[1], grid.origin[2], 0.0f);
+    out.inv_step = _mm_setr_ps(grid.inv_step[0], grid.inv_step[1], grid.inv_step[2], 1.0f);
+    out.lanes = grid.inv_step[0] != 0.0f && grid.inv_step[1] != 0.0f && grid.inv_step[2] != 0.0f;
+#endif
+}
+
+inline void nodeToGridScalar(const NodeToGrid& m, const BvhNode& n, QuantBox& out) {
+    Aabb box, moved;
+    decodeNode(m.decoder, n, box);
+    transformAabb(*m.transform, box, moved);
+    inflate(moved, m.margin, moved);
+    quantizeBox(*m.grid, moved, out);
+}
+
+inline void nodeToGrid(const NodeToGrid& m, const BvhNode& n, QuantBox& out) {
+#if defined(FLAK_SIMD_SSE2)
+    if (!m.lanes) {
+        nodeToGridScalar(m, n, out);
+        return;
+    }
+    const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&n));
+    const __m128 qlo = _mm_cvtepi32_ps(_mm_unpacklo_epi16(raw, _mm_setzero_si128())); // lo[0..2], hi[0]
+    const __m128 qhi = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_srli_si128(raw, 6), _mm_setzero_si128()));
+    const __m128 lo = _mm_add_ps(m.lo_origin, _mm_mul_ps(qlo, m.scale));
+    const __m128 hi = _mm_add_ps(m.hi_origin, _mm_mul_ps(qhi, m.scale));
+    const __m128 half = _mm_set1_ps(0.5f);
+    const __m128 c = _mm_mul_ps(_mm_add_ps(lo, hi), half);
+    const __m128 e = _mm_mul_ps(_mm_sub_ps(hi, lo), half);
+    const auto columns = [](__m128 k0, __m128 k1, __m128 k2, __m128 v) {
+        const __m128 x = _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 0, 0, 0));
+        const __m128 y = _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1));
+        const __m128 z = _mm_shuffle_ps(v, v, _MM_SHUFFLE(2, 2, 2, 2));
+        return _mm_add_ps(_mm_add_ps(_mm_mul_ps(k0, x), _mm_mul_ps(k1, y)), _mm_mul_ps(k2, z));
+    };
+    const __m128 tc = _mm_add_ps(columns(m.c0, m.c1, m.c2, c), m.t);
+    const __m128 te = columns(m.a0, m.a1, m.a2, e);
+    const __m128 qmin = _mm_sub_ps(_mm_sub_ps(tc, te), m.grow);
+    const __m128 qmax = _mm_add_ps(_mm_add_ps(tc, te), m.grow);
+    if ((_mm_movemask_ps(_mm_cmple_ps(qmin, qmax)) & 7) != 7) { // empty or NaN: the scalar rules
+        nodeToGridScalar(m, n, out);
+        return;
+    }
+    // quantizeBox's clamps: lo > -2 ? min(lo, 70000) : -2 and hi < 70000 ? max(hi, -2) : 70000,
+    // NaN included (SSE max/min return their second operand on NaN).
+    const __m128 low = _mm_set1_ps(-2.0f), high = _mm_set1_ps(70000.0f);
+    const __m128 glo = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(qmin, m.origin), m.inv_step), low), high);
+    const __m128 ghi = _mm_max_ps(_mm_min_ps(_mm_mul_ps(_mm_sub_ps(qmax, m.origin), m.inv_step), high), low);
+    alignas(16) std::int32_t ilo[4], ihi[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(ilo), _mm_sub_epi32(_mm_cvttps_epi32(glo), _mm_set1_epi32(2)));
+    _mm_store_si128(reinterpret_cast<__m128i*>(ihi), _mm_add_epi32(_mm_cvttps_epi32(ghi), _mm_set1_epi32(2)));
+    for (int k = 0; k < 3; ++k) {
+        out.lo[k] = ilo[k];
+        out.hi[k] = ihi[k];
+    }
+#else
+    nodeToGridScalar(m, n, out);
+#endif
+}
 
 /// Calls visit(a_leaf, b_leaf, b_leaf_index, margin) for every (A leaf, B leaf) pair the walk of
 /// mesh_mesh.h reaches; `margin` is the walk's box growth. visit returns true to stop the walk.
@@ -26,9 +122,8 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
                               maxOf(maxAbs(b_root.min), maxAbs(b_root.max)));
     const float margin = walkMargin(a, scale);
     inflate(b_root, margin, b_root);
-    NodeDecoder dec_a, dec_b;
+    NodeDecoder dec_a;
     makeNodeDecoder(a, margin, dec_a);
-    makeNodeDecoder(b, margin, dec_b);
     QuantGrid grid_a, grid_b;
     makeQuantGrid(a, grid_a);
     makeQuantGrid(b, grid_b);
@@ -36,6 +131,8 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
     // carry the margin (the decoders above grow the boxes that get transformed).
     QuantBox b_root_q;
     quantizeBox(grid_a, b_root, b_root_q);
+    NodeToGrid b_into_a;
+    makeNodeToGrid(b, b_to_a, grid_a, margin, b_into_a);
 
     std::uint32_t i = 0;
     while (i < a.node_count) {
@@ -64,12 +161,8 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
             }
             ++j;
             if (!isLeaf(nb)) continue;
-            Aabb b_leaf_in_a, b_box;
-            decodeNode(dec_b, nb, b_box);
-            transformAabb(b_to_a, b_box, b_leaf_in_a);
-            inflate(b_leaf_in_a, margin, b_leaf_in_a);
             QuantBox b_leaf_q;
-            quantizeBox(grid_a, b_leaf_in_a, b_leaf_q);
+            nodeToGrid(b_into_a, nb, b_leaf_q);
             std::uint32_t k = i;
             while (k < group_end) {
                 const BvhNode& na = a.nodes[k];

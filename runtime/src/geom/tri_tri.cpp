@@ -475,6 +475,63 @@ void clearBatch(TriangleBatch4& out) {
     out.reserved[0] = out.reserved[1] = 0u;
 }
 
+// Four lanes at once with setBatchTriangle's very operations (cross and lengthSq in the scalar
+// order), so the planes and flags are bit for bit those it would write; a lane is finite when
+// x - x == 0 for all nine coordinates (NaN for an infinity or a NaN).
+void finishBatch(std::uint32_t count, TriangleBatch4& inout) {
+    FLAK_ASSERT(count <= 4u, "batch lane count above 4");
+    const std::uint32_t used = count < 4u ? count : 4u;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+#if defined(FLAK_SIMD_SSE2)
+    // The lanes past `used` become NaN in registers: no scalar store followed by a vector load.
+    const __m128 in_use = _mm_castsi128_ps(
+        _mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(static_cast<std::int32_t>(used))));
+    const __m128 nans = _mm_andnot_ps(in_use, _mm_set1_ps(nan));
+    __m128 v[3][3];
+    __m128 finite = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            v[i][j] = _mm_or_ps(_mm_and_ps(in_use, _mm_load_ps(inout.v[i][j])), nans);
+            _mm_store_ps(inout.v[i][j], v[i][j]);
+            finite = _mm_and_ps(finite, _mm_cmpeq_ps(_mm_sub_ps(v[i][j], v[i][j]), _mm_setzero_ps()));
+        }
+    __m128 e1[3], e2[3];
+    for (int j = 0; j < 3; ++j) {
+        e1[j] = _mm_sub_ps(v[0][j], v[2][j]);
+        e2[j] = _mm_sub_ps(v[1][j], v[2][j]);
+    }
+    const __m128 nx = _mm_sub_ps(_mm_mul_ps(e1[1], e2[2]), _mm_mul_ps(e1[2], e2[1]));
+    const __m128 ny = _mm_sub_ps(_mm_mul_ps(e1[2], e2[0]), _mm_mul_ps(e1[0], e2[2]));
+    const __m128 nz = _mm_sub_ps(_mm_mul_ps(e1[0], e2[1]), _mm_mul_ps(e1[1], e2[0]));
+    _mm_store_ps(inout.n[0], nx);
+    _mm_store_ps(inout.n[1], ny);
+    _mm_store_ps(inout.n[2], nz);
+    const auto length_sq = [](__m128 x, __m128 y, __m128 z) {
+        return _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
+    };
+    const __m128 bound = _mm_mul_ps(
+        _mm_set1_ps(kMinSinSq), _mm_mul_ps(length_sq(e1[0], e1[1], e1[2]), length_sq(e2[0], e2[1], e2[2])));
+    const unsigned well = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpgt_ps(length_sq(nx, ny, nz), bound)));
+    const unsigned fin = static_cast<unsigned>(_mm_movemask_ps(finite));
+    inout.empty_lanes = ~fin & 0xFu;
+    inout.scalar_lanes = fin & ~well & 0xFu;
+#else
+    for (std::uint32_t lane = used; lane < 4u; ++lane)
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) inout.v[i][j][lane] = nan;
+    inout.scalar_lanes = 0u;
+    inout.empty_lanes = 0u;
+    for (std::uint32_t lane = 0; lane < 4u; ++lane) {
+        Vec3 a, b, c;
+        set(inout.v[0][0][lane], inout.v[0][1][lane], inout.v[0][2][lane], a);
+        set(inout.v[1][0][lane], inout.v[1][1][lane], inout.v[1][2][lane], b);
+        set(inout.v[2][0][lane], inout.v[2][1][lane], inout.v[2][2][lane], c);
+        setBatchTriangle(static_cast<int>(lane), a, b, c, inout);
+    }
+#endif
+    inout.reserved[0] = inout.reserved[1] = 0u;
+}
+
 namespace {
 
 void laneVertex(const TriangleBatch4& batch, int vertex, int lane, Vec3& out) {
@@ -559,7 +616,7 @@ FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBa
 // are bit for bit those of triTriOverlap. Triangle 1's plane goes first (its normal is shared):
 // when it rejects every lane, the lanes' own planes are never touched. Lanes whose plane is
 // ill-conditioned take the scalar path whole; empty lanes (cleared, or a non-finite vertex) none.
-unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch) {
+unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned wanted) {
     const __m128 p2x = _mm_load_ps(batch.v[0][0]), p2y = _mm_load_ps(batch.v[0][1]),
                  p2z = _mm_load_ps(batch.v[0][2]);
     const __m128 q2x = _mm_load_ps(batch.v[1][0]), q2y = _mm_load_ps(batch.v[1][1]),
@@ -572,7 +629,9 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch) {
     const __m128 dq2 = dot3(_mm_sub_ps(q2x, r1x), _mm_sub_ps(q2y, r1y), _mm_sub_ps(q2z, r1z), t1.n1x, t1.n1y, t1.n1z);
     const __m128 dr2 = dot3(_mm_sub_ps(r2x, r1x), _mm_sub_ps(r2y, r1y), _mm_sub_ps(r2z, r1z), t1.n1x, t1.n1y, t1.n1z);
     const unsigned reject1 = static_cast<unsigned>(_mm_movemask_ps(sameSide(dp2, dq2, dr2)));
-    if (reject1 == 0xFu) return 0u;
+    // Empty lanes and lanes the caller left out are disjoint whatever the planes say.
+    const unsigned live = ~batch.empty_lanes & wanted & 0xFu;
+    if ((live & ~reject1) == 0u) return 0u;
 
     // The lanes' planes n2 = (p2 - r2) x (q2 - r2) and their conditioning were computed by
     // setBatchTriangle with classify()'s own operations; against triangle 1: d = dot(v1 - r2, n2).
@@ -584,7 +643,6 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch) {
     const unsigned reject2 = static_cast<unsigned>(_mm_movemask_ps(sameSide(dp1, dq1, dr1)));
     // A lane rejected by triangle 1's (well-conditioned) plane is disjoint whatever its own plane;
     // an empty lane is disjoint whatever the planes say (its NaN sides reject nothing).
-    const unsigned live = ~batch.empty_lanes & 0xFu;
     const unsigned scalar_lanes = batch.scalar_lanes & ~reject1 & live;
     const unsigned survivors = ~(reject1 | reject2) & ~scalar_lanes & live;
     if ((survivors | scalar_lanes) == 0u) return 0u;
@@ -626,7 +684,7 @@ bool prepareTri1(const Vec3& p1, const Vec3& q1, const Vec3& r1, Tri1Lanes& out)
 unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch) {
     Tri1Lanes t1;
     if (!prepareTri1(p1, q1, r1, t1)) return triTriOverlap4Slow(p1, q1, r1, batch);
-    return overlapLanes(t1, batch);
+    return overlapLanes(t1, batch, 0xFu);
 }
 
 unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch) {
@@ -634,7 +692,23 @@ unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Tr
     if (!prepareTri1(p1, q1, r1, t1))
         return triTriOverlap4Slow(p1, q1, r1, batch.half[0]) |
                (triTriOverlap4Slow(p1, q1, r1, batch.half[1]) << 4);
-    return overlapLanes(t1, batch.half[0]) | (overlapLanes(t1, batch.half[1]) << 4);
+    return overlapLanes(t1, batch.half[0], 0xFu) | (overlapLanes(t1, batch.half[1], 0xFu) << 4);
+}
+
+unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4* batches,
+                            std::uint32_t lanes) {
+    if (lanes == 0u) return 0u;
+    Tri1Lanes t1;
+    const bool fast = prepareTri1(p1, q1, r1, t1);
+    unsigned mask = 0u;
+    for (unsigned q = 0, rest = lanes; rest != 0u; ++q, rest >>= 4u) {
+        const unsigned wanted = rest & 0xFu;
+        if (wanted == 0u) continue;
+        const unsigned hits =
+            fast ? overlapLanes(t1, batches[q], wanted) : triTriOverlap4Slow(p1, q1, r1, batches[q]) & wanted;
+        mask |= hits << (4u * q);
+    }
+    return mask;
 }
 #else
 // Scalar back-end: the plain per-lane test (identical by construction).
@@ -644,6 +718,16 @@ unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Tr
 
 unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch) {
     return triTriOverlap4(p1, q1, r1, batch.half[0]) | (triTriOverlap4(p1, q1, r1, batch.half[1]) << 4);
+}
+
+unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4* batches,
+                            std::uint32_t lanes) {
+    unsigned mask = 0u;
+    for (unsigned q = 0, rest = lanes; rest != 0u; ++q, rest >>= 4u) {
+        const unsigned wanted = rest & 0xFu;
+        if (wanted != 0u) mask |= (triTriOverlap4Slow(p1, q1, r1, batches[q]) & wanted) << (4u * q);
+    }
+    return mask;
 }
 #endif
 

@@ -8,10 +8,12 @@
 //   3. At every B leaf that box overlaps, take the B leaf's box into A's frame and walk the A
 //      group's node range with it; at each A leaf it overlaps, test the A leaf's triangles against
 //      the B leaf's triangles (transformed into A's frame once per B leaf and group, and tested
-//      four at a time with triTriOverlap4 after a per-triangle box filter). Then skip the group.
+//      four at a time with triTriOverlapLanes after box filters: the A leaf's box, then each A
+//      triangle's box, against each B triangle's box). Then skip the group.
 // Extra state beyond the three loop indices is fixed: one B leaf's triangles in A's frame (at
-// most kMaxLeafTriangles, as 4 TriangleBatch4 with their boxes and vertices: under 1.5 KB on the
-// call stack), whatever the meshes' sizes. Every pair of triangles is tested at most once.
+// most kMaxLeafTriangles, as 4 TriangleBatch4 with a box per triangle, 1216 bytes) and the A
+// leaf's triangles that pass the box filter (704 bytes): under 2 KB on the call stack, whatever
+// the meshes' sizes. Every pair of triangles is tested at most once.
 // Boxes are grown by the margin of sphere_query.h (at the scale of both meshes in A's frame), so
 // the pairs are exactly those of triTriOverlap(A triangle, B triangle mapped by b_to_a with
 // transformPoint) over all pairs (the brute-force oracle), argument order included.

@@ -43,7 +43,7 @@ bool triTriIntersection(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Ve
 /// Four triangles in structure-of-arrays form for the batched test (208 bytes, 16-byte aligned),
 /// with each lane's plane precomputed (a batch is typically built once per mesh leaf and tested
 /// many times). Lane j holds triangle (v[0][*][j], v[1][*][j], v[2][*][j]). Write it only with
-/// setBatchTriangle / clearBatch.
+/// setBatchTriangle / clearBatch, or write `v` and then call finishBatch.
 struct alignas(16) TriangleBatch4 {
     float v[3][3][4];           ///< v[vertex][axis][lane]
     float n[3][4];              ///< n[axis][lane]: (v0 - v2) x (v1 - v2), as triTriOverlap computes it
@@ -71,6 +71,12 @@ void setBatchTriangle(int lane, const Vec3& a, const Vec3& b, const Vec3& c, Tri
 /// answers no for it).
 void clearBatch(TriangleBatch4& out);
 
+/// Completes a batch whose lanes 0..count-1 were written straight into `v` (by a caller that
+/// builds vertices four lanes at a time): lanes 0..count-1 get their planes and flags exactly as
+/// setBatchTriangle would give them, lanes count..3 are cleared as by clearBatch. A count above 4
+/// is a programmer error (FLAK_ASSERT) and is taken as 4.
+void finishBatch(std::uint32_t count, TriangleBatch4& inout);
+
 /// Bit j (j = 0..3) set when triangle (p1, q1, r1) overlaps lane j of `batch`; bit for bit the
 /// answer of triTriOverlap(p1, q1, r1, lane j). The two plane-side rejection tests run four lanes
 /// at a time (SSE2 when the build has it, else plain per-lane calls); surviving lanes finish in
@@ -79,5 +85,12 @@ unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Tr
 
 /// Eight lanes: bits 0..3 from batch.half[0], bits 4..7 from batch.half[1].
 unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch);
+
+/// One triangle against several batches, for the lanes a caller's filter kept: bit 4q + j of
+/// `lanes` asks for lane j of batches[q] (q = 0..7), and the same bit of the result is set when
+/// triTriOverlap4(p1, q1, r1, batches[q]) has bit j. Triangle 1 is prepared once for all batches;
+/// a batch without a bit in `lanes` is never read, and lanes left out cost no scalar finish.
+unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4* batches,
+                            std::uint32_t lanes);
 
 } // namespace flak

@@ -1,0 +1,121 @@
+// The SIMD forms of the walks' node work against their scalar forms, which they must match bit for
+// bit: the segment node test in the blob's grid (query_walk.h), NaN cases (a zero direction
+// component with the origin on a slab plane) included, and the mesh-vs-mesh walk's B leaf taken
+// into A's grid (tandem_walk.h), clamps at the grid's ends included.
+#include "bvh/query_walk.h"
+#include "bvh/tandem_walk.h"
+
+#include "support/oracle.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <limits>
+
+namespace flak::test {
+namespace {
+
+// A grid of 1000 cells per axis from the origin, so grid coordinates are world coordinates.
+MeshBlob unitGrid() {
+    MeshBlob blob;
+    blob.quant_origin = Vec3{0.0f, 0.0f, 0.0f};
+    blob.quant_scale = Vec3{1.0f, 1.0f, 1.0f};
+    return blob;
+}
+
+float gridCoord(SplitMix64& rng) {
+    switch (rng.next() % 4u) {
+    case 0: return static_cast<float>(rng.next() % 1001u);       // on a cell boundary
+    case 1: return static_cast<float>(rng.next() % 1001u) - 2.5f; // on a plane grown by the slack
+    default: return rng.rangef(-50.0, 1050.0);
+    }
+}
+
+TEST(GridSegment, SimdFormDecidesEveryNodeAsTheScalarSlabTest) {
+    const MeshBlob blob = unitGrid();
+    long cases = 0, overlaps = 0, differ = 0;
+    for (long i = 0; i < 400000; ++i) {
+        SplitMix64 rng = caseRng(0x6121D5E6ull, static_cast<std::uint64_t>(i) + 1);
+        Vec3 p0, p1;
+        for (int k = 0; k < 3; ++k) {
+            p0[k] = gridCoord(rng);
+            // A third of the components do not move: 1 / 0 is inf, and 0 * inf is NaN on a plane.
+            p1[k] = rng.next() % 3u == 0u ? p0[k] : gridCoord(rng);
+        }
+        if (p0.x == p1.x && p0.y == p1.y && p0.z == p1.z) p1.x += 1.0f;
+        detail::GridSegment s;
+        ASSERT_TRUE(detail::makeGridSegment(blob, p0, p1, rng.next() % 2u == 0u ? 0.0f : 0.5f, s));
+        if (rng.next() % 4u == 0u) s.t_max = rng.rangef(0.0, 1.0); // a closest-hit walk shortened it
+        BvhNode n{};
+        for (int k = 0; k < 3; ++k) {
+            const auto a = static_cast<std::uint16_t>(rng.next() % 1001u);
+            const auto b = static_cast<std::uint16_t>(rng.next() % 1001u);
+            n.lo[k] = a < b ? a : b;
+            n.hi[k] = a < b ? b : a;
+        }
+        n.info = static_cast<std::uint32_t>(rng.next()); // the SIMD form loads next to the bounds
+        const bool want = detail::nodeOverlapsScalar(s, n);
+        const bool got = detail::nodeOverlaps(s, n);
+        ++cases;
+        overlaps += want;
+        if (got != want && ++differ <= 5)
+            ADD_FAILURE() << "case " << i << ": scalar form " << want << ", node test " << got;
+    }
+    std::printf("  grid segment node test (%s): %ld cases, %ld overlapping, %ld decided differently\n",
+                simdBackendName(), cases, overlaps, differ);
+    EXPECT_EQ(differ, 0);
+    EXPECT_GT(overlaps, cases / 10);
+    EXPECT_LT(overlaps, cases - cases / 10);
+}
+
+TEST(NodeToGrid, SimdChainGivesTheScalarChainsQuantBox) {
+    long cases = 0, differ = 0, clamped = 0, inside = 0;
+    for (long i = 0; i < 200000; ++i) {
+        SplitMix64 rng = caseRng(0x70D3612Dull, static_cast<std::uint64_t>(i) + 1);
+        MeshBlob from, to;
+        for (int k = 0; k < 3; ++k) {
+            from.quant_origin[k] = rng.rangef(-100.0, 100.0);
+            from.quant_scale[k] = rng.rangef(1e-4, 1e-2);
+            to.quant_origin[k] = rng.rangef(-100.0, 100.0);
+            to.quant_scale[k] = rng.rangef(1e-4, 1e-2);
+        }
+        Quat q{rng.rangef(-1.0, 1.0), rng.rangef(-1.0, 1.0), rng.rangef(-1.0, 1.0), rng.rangef(-1.0, 1.0)};
+        normalize(q, q);
+        // Translations up to a few grid spans: boxes that fall off either end of A's grid clamp.
+        const Vec3 t{rng.rangef(-300.0, 300.0), rng.rangef(-300.0, 300.0), rng.rangef(-300.0, 300.0)};
+        Transform b_to_a;
+        fromQuatTranslation(q, t, b_to_a);
+        detail::QuantGrid grid;
+        detail::makeQuantGrid(to, grid);
+        const float margin = rng.next() % 2u == 0u ? 0.0f : rng.rangef(0.0, 0.5);
+        detail::NodeToGrid map;
+        detail::makeNodeToGrid(from, b_to_a, grid, margin, map);
+        BvhNode n{};
+        for (int k = 0; k < 3; ++k) {
+            const auto a = static_cast<std::uint16_t>(rng.next() % 65536u);
+            const auto b = static_cast<std::uint16_t>(rng.next() % 65536u);
+            n.lo[k] = a < b ? a : b;
+            n.hi[k] = a < b ? b : a;
+        }
+        n.info = static_cast<std::uint32_t>(rng.next());
+        detail::QuantBox want, got;
+        detail::nodeToGridScalar(map, n, want);
+        detail::nodeToGrid(map, n, got);
+        ++cases;
+        bool same = true;
+        for (int k = 0; k < 3; ++k) {
+            same = same && want.lo[k] == got.lo[k] && want.hi[k] == got.hi[k];
+            clamped += want.lo[k] == -4 || want.hi[k] == 70002;
+            inside += want.lo[k] > -4 && want.hi[k] < 70002;
+        }
+        if (!same && ++differ <= 5) ADD_FAILURE() << "case " << i << ": the quantized boxes differ";
+    }
+    std::printf("  node to grid (%s): %ld cases, %ld axes inside the grid, %ld clamped, %ld boxes differ\n",
+                simdBackendName(), cases, inside, clamped, differ);
+    EXPECT_EQ(differ, 0);
+    EXPECT_GT(clamped, cases / 2);
+    EXPECT_GT(inside, cases / 2);
+}
+
+} // namespace
+} // namespace flak::test
