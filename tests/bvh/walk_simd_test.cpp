@@ -25,9 +25,12 @@ MeshBlob unitGrid() {
 
 float gridCoord(SplitMix64& rng) {
     switch (rng.next() % 4u) {
-    case 0: return static_cast<float>(rng.next() % 1001u);       // on a cell boundary
-    case 1: return static_cast<float>(rng.next() % 1001u) - 2.5f; // on a plane grown by the slack
-    default: return rng.rangef(-50.0, 1050.0);
+    case 0:
+        return static_cast<float>(rng.next() % 1001u); // on a cell boundary
+    case 1:
+        return static_cast<float>(rng.next() % 1001u) - 2.5f; // on a plane grown by the slack
+    default:
+        return rng.rangef(-50.0, 1050.0);
     }
 }
 

@@ -179,8 +179,8 @@ inline bool makeGridSegment(const MeshBlob& blob, const Vec3& p0, const Vec3& p1
     }
     out.origin[3] = out.inv_delta[3] = out.slack[3] = 0.0f;
 #if defined(FLAK_SIMD_SSE2)
-    out.negative_mask = _mm_castsi128_ps(_mm_set_epi32(0, out.negative[2] ? -1 : 0, out.negative[1] ? -1 : 0,
-                                                       out.negative[0] ? -1 : 0));
+    out.negative_mask = _mm_castsi128_ps(
+        _mm_set_epi32(0, out.negative[2] ? -1 : 0, out.negative[1] ? -1 : 0, out.negative[0] ? -1 : 0));
 #endif
     out.t_max = 1.0f;
     return true;
@@ -210,8 +210,10 @@ inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
 #if defined(FLAK_SIMD_SSE2)
     const __m128i zero = _mm_setzero_si128();
     // lo[0..2], hi[0] and hi[0..2], info's low half: lane 3 is never used.
-    const __m128 lo_q = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.lo)), zero));
-    const __m128 hi_q = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.hi)), zero));
+    const __m128 lo_q =
+        _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.lo)), zero));
+    const __m128 hi_q =
+        _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.hi)), zero));
     const __m128 slack = _mm_loadu_ps(s.slack);
     const __m128 lo = _mm_sub_ps(lo_q, slack);
     const __m128 hi = _mm_add_ps(hi_q, slack);
