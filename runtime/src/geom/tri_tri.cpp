@@ -319,7 +319,12 @@ FLAK_TRI_TRI_COLD Overlap classifySlow(const Vec3& p1, const Vec3& q1, const Vec
 // with the same IEEE single operations in the same order — cross as a.y*b.z - a.z*b.y (lanes
 // rotated by shuffles), dot and lengthSq as ((x*x + y*y) + z*z) after a transpose — so the values
 // are bit for bit those of the scalar formulation below (and of the batched lanes).
-__m128 load3(const Vec3& v) { return _mm_setr_ps(v.x, v.y, v.z, 0.0f); }
+// x and y in one 8-byte load, z in a 4-byte one: three instructions instead of five, and nothing
+// read past the 12 bytes of the Vec3.
+__m128 load3(const Vec3& v) {
+    const __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&v.x)));
+    return _mm_movelh_ps(xy, _mm_load_ss(&v.z));
+}
 
 __m128 yzx(__m128 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)); }
 __m128 zxy(__m128 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 1, 0, 2)); }
@@ -341,30 +346,171 @@ __m128 hsum3x4(__m128 m0, __m128 m1, __m128 m2, __m128 m3) {
     return _mm_add_ps(_mm_add_ps(x, y), z);
 }
 
-// One plane: n = a x b, out_d = (dot(x - o, n), dot(y - o, n), dot(z - o, n), lengthSq(n)), and
-// whether wellConditioned(a, b, n) holds.
-bool planeSides4(__m128 a, __m128 b, __m128 o, __m128 x, __m128 y, __m128 z, __m128& out_n, __m128& out_d) {
+// One plane: n = a x b, out_d = (dot(x - o, n), dot(y - o, n), dot(z - o, n), lengthSq(n)).
+void planeSides4(__m128 a, __m128 b, __m128 o, __m128 x, __m128 y, __m128 z, __m128& out_n, __m128& out_d) {
     out_n = cross4(a, b);
     out_d = hsum3x4(_mm_mul_ps(_mm_sub_ps(x, o), out_n), _mm_mul_ps(_mm_sub_ps(y, o), out_n),
                     _mm_mul_ps(_mm_sub_ps(z, o), out_n), _mm_mul_ps(out_n, out_n));
-    const __m128 ab = hsum3x4(_mm_mul_ps(a, a), _mm_mul_ps(b, b), a, b); // lanes 2, 3 unused
-    const float len_a = _mm_cvtss_f32(ab);
-    const float len_b = _mm_cvtss_f32(_mm_shuffle_ps(ab, ab, _MM_SHUFFLE(1, 1, 1, 1)));
-    const float len_n = _mm_cvtss_f32(_mm_shuffle_ps(out_d, out_d, _MM_SHUFFLE(3, 3, 3, 3)));
-    return len_n > kMinSinSq * (len_a * len_b);
 }
 
-// Lanes 0..2 all > 0 or all < 0 (NaN is neither).
-bool sameSide3(__m128 d) {
-    const int pos = _mm_movemask_ps(_mm_cmpgt_ps(d, _mm_setzero_ps())) & 7;
-    const int neg = _mm_movemask_ps(_mm_cmplt_ps(d, _mm_setzero_ps())) & 7;
-    return (pos == 7) | (neg == 7);
+// wellConditioned(a2, b2, n2) && wellConditioned(a1, b1, n1) in one transpose, from lengthSq(n2)
+// and lengthSq(n1) in lane 3 of d2 and d1: lane 0 checks plane 2 and lane 2 plane 1 (a product of
+// two floats does not depend on their order).
+bool bothWellConditioned(__m128 a2, __m128 b2, __m128 a1, __m128 b1, __m128 d1, __m128 d2) {
+    const __m128 len =
+        hsum3x4(_mm_mul_ps(a2, a2), _mm_mul_ps(b2, b2), _mm_mul_ps(a1, a1), _mm_mul_ps(b1, b1));
+    const __m128 bound = _mm_mul_ps(_mm_set1_ps(kMinSinSq),
+                                    _mm_mul_ps(len, _mm_shuffle_ps(len, len, _MM_SHUFFLE(2, 3, 0, 1))));
+    const __m128 len_n = _mm_shuffle_ps(d1, d2, _MM_SHUFFLE(3, 3, 3, 3));
+    return (_mm_movemask_ps(_mm_cmpgt_ps(len_n, bound)) & 5) == 5;
+}
+
+// Lanes 0..2 of a or of b all > 0 or all < 0 (NaN is neither). Written as one sum, so that the
+// compiler keeps it one branch: the four fields of three bits sit in nibbles, and a field is all
+// ones exactly when adding 1 carries into its nibble's top bit.
+bool sameSide3(__m128 a, __m128 b) {
+    // The four compare masks narrowed to bytes (saturating packs keep 0 and -1) and gathered by
+    // one byte movemask: a > 0, a < 0, b > 0, b < 0 in the four nibbles.
+    const __m128 zero = _mm_setzero_ps();
+    const __m128i ma =
+        _mm_packs_epi32(_mm_castps_si128(_mm_cmpgt_ps(a, zero)), _mm_castps_si128(_mm_cmplt_ps(a, zero)));
+    const __m128i mb =
+        _mm_packs_epi32(_mm_castps_si128(_mm_cmpgt_ps(b, zero)), _mm_castps_si128(_mm_cmplt_ps(b, zero)));
+    const unsigned fields = static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(ma, mb))) & 0x7777u;
+    return ((fields + 0x1111u) & 0x8888u) != 0u;
+}
+
+// The canonical form straight from sign bits (bit 0 = p, 1 = q, 2 = r of a movemask): code[swap]
+// [pos | neg << 3] is kCanon's entry for those classes (q and r swapped when `swap`, as triangle 2
+// is when triangle 1's form flips), packed as rot * 2 + flip (6 and 7: coplanar). A NaN value has
+// neither bit but is not a zero for kCanon ("d_r >= 0" tells them apart): callers keep NaN out.
+struct CanonBitsTable {
+    unsigned char code[2][64];
+};
+constexpr int classOfBit(int pos, int neg, int bit) {
+    return ((pos >> bit) & 1) != 0 ? kPos : (((neg >> bit) & 1) != 0 ? kNeg : kZero);
+}
+constexpr CanonBitsTable makeCanonBitsTable() {
+    CanonBitsTable t{};
+    for (int swap = 0; swap < 2; ++swap)
+        for (int i = 0; i < 64; ++i) {
+            const int pos = i & 7, neg = i >> 3;
+            const Canon c = canonOf(classOfBit(pos, neg, 0), classOfBit(pos, neg, swap != 0 ? 2 : 1),
+                                    classOfBit(pos, neg, swap != 0 ? 1 : 2));
+            t.code[swap][i] = static_cast<unsigned char>(c.rot * 2 + c.flip);
+        }
+    return t;
+}
+constexpr CanonBitsTable kCanonBits = makeCanonBitsTable();
+
+// For both codes (code1 << 3 | code2): the vertices canonicalCrossing hands to checkMinMax, as
+// indices into (p1, q1, r1) and (p2, q2, r2). Coplanar codes get index 0 (their answer is unused).
+struct CanonOrder {
+    unsigned char v1[3], v2[3];
+};
+struct CanonOrderTable {
+    CanonOrder entry[64];
+};
+constexpr CanonOrderTable makeCanonOrderTable() {
+    CanonOrderTable t{};
+    constexpr unsigned char kNext[5] = {0, 1, 2, 0, 1};
+    for (int code1 = 0; code1 < 6; ++code1)
+        for (int code2 = 0; code2 < 6; ++code2) {
+            const int rot1 = code1 >> 1, flip1 = code1 & 1, rot2 = code2 >> 1, flip2 = code2 & 1;
+            const unsigned char b = kNext[rot1 + 1], c = kNext[rot1 + 2];
+            const unsigned char t2[3] = {0, static_cast<unsigned char>(flip1 != 0 ? 2 : 1),
+                                         static_cast<unsigned char>(flip1 != 0 ? 1 : 2)};
+            CanonOrder& o = t.entry[code1 << 3 | code2];
+            o.v1[0] = static_cast<unsigned char>(rot1);
+            o.v1[1] = flip2 != 0 ? c : b;
+            o.v1[2] = flip2 != 0 ? b : c;
+            o.v2[0] = t2[rot2];
+            o.v2[1] = t2[kNext[rot2 + 1]];
+            o.v2[2] = t2[kNext[rot2 + 2]];
+        }
+    return t;
+}
+constexpr CanonOrderTable kCanonOrder = makeCanonOrderTable();
+
+// Both triangles' sign bits at once (i1 << 6 | i2, i = pos | neg << 3) to the six canonical vertex
+// indices, two bits each (v1[0..2] then v2[0..2]), and bit 12 for coplanar: one load instead of
+// three dependent ones on the survivors' critical path (8 KiB).
+struct CanonPairTable {
+    std::uint16_t entry[64 * 64];
+};
+constexpr CanonPairTable makeCanonPairTable() {
+    CanonPairTable t{};
+    for (int i1 = 0; i1 < 64; ++i1)
+        for (int i2 = 0; i2 < 64; ++i2) {
+            const unsigned code1 = kCanonBits.code[0][i1];
+            const unsigned code2 = kCanonBits.code[code1 & 1u][i2];
+            const CanonOrder& o = kCanonOrder.entry[code1 << 3 | code2];
+            const unsigned coplanar = code1 >= 6u || code2 >= 6u ? 1u : 0u;
+            t.entry[i1 << 6 | i2] =
+                static_cast<std::uint16_t>(o.v1[0] | o.v1[1] << 2 | o.v1[2] << 4 | o.v2[0] << 6 |
+                                           o.v2[1] << 8 | o.v2[2] << 10 | coplanar << 12);
+        }
+    return t;
+}
+constexpr CanonPairTable kCanonPair = makeCanonPairTable();
+
+// canonicalCrossing with vertex vectors (x, y, z, 0) and plane sides (d_p, d_q, d_r, *), without a
+// branch: the canonical vertices are loaded by table index, and checkMinMax's two determinants
+// are computed side by side with its operations (cross4 and ((x + y) + z) are the scalar ones).
+// Bit 0: they cross (meaningless when coplanar); bit 1: coplanar. No NaN among the sides.
+// `key` is i1 << 6 | i2 (see kCanonPair).
+unsigned canonicalCrossingOf(const __m128* t1, const __m128* t2, unsigned key) {
+    const __m128 zero = _mm_setzero_ps();
+    const unsigned e = kCanonPair.entry[key];
+    const __m128 a1 = t1[e & 3u], b1 = t1[e >> 2 & 3u], c1 = t1[e >> 4 & 3u];
+    const __m128 a2 = t2[e >> 6 & 3u], b2 = t2[e >> 8 & 3u], c2 = t2[e >> 10 & 3u];
+    const __m128 na = cross4(_mm_sub_ps(a2, b1), _mm_sub_ps(a1, b1));
+    const __m128 nb = cross4(_mm_sub_ps(a2, a1), _mm_sub_ps(c1, a1));
+    const __m128 s =
+        hsum3x4(_mm_mul_ps(_mm_sub_ps(b2, b1), na), _mm_mul_ps(_mm_sub_ps(c2, a1), nb), zero, zero);
+    const unsigned crossing = static_cast<unsigned>((_mm_movemask_ps(_mm_cmpgt_ps(s, zero)) & 3) == 0);
+    return crossing | (e >> 11 & 2u);
+}
+
+unsigned canonicalCrossing4(const __m128* t1, const __m128* t2, __m128 d1, __m128 d2) {
+    const __m128 zero = _mm_setzero_ps();
+    const int i1 =
+        (_mm_movemask_ps(_mm_cmpgt_ps(d1, zero)) & 7) | (_mm_movemask_ps(_mm_cmplt_ps(d1, zero)) & 7) << 3;
+    const int i2 =
+        (_mm_movemask_ps(_mm_cmpgt_ps(d2, zero)) & 7) | (_mm_movemask_ps(_mm_cmplt_ps(d2, zero)) & 7) << 3;
+    return canonicalCrossingOf(t1, t2, static_cast<unsigned>(i1 << 6 | i2));
+}
+
+// Lanes 0..2 of either vector NaN.
+bool anyNaN3(__m128 a, __m128 b) {
+    return (_mm_movemask_ps(_mm_or_ps(_mm_cmpunord_ps(a, a), _mm_cmpunord_ps(b, b))) & 7) != 0;
 }
 
 Vec3 toVec3(__m128 v) {
     alignas(16) float f[4];
     _mm_store_ps(f, v);
     return Vec3{f[0], f[1], f[2]};
+}
+
+// classify() after both plane tests passed, from its vectors (the plane sides d1, d2 carry
+// lengthSq(n) in lane 3). Out of line, and called last, so that classify() needs no stack frame
+// and saves no registers on the paths that reject.
+FLAK_TRI_TRI_NOINLINE Overlap classifySurvivor(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
+                                               const Vec3& q2, const Vec3& r2, __m128 P1, __m128 Q1,
+                                               __m128 R1, __m128 P2, __m128 Q2, __m128 R2, __m128 d1,
+                                               __m128 d2) {
+    const Vec3 n1 = toVec3(cross4(_mm_sub_ps(Q1, P1), _mm_sub_ps(R1, P1)));
+    if (!anyNaN3(d1, d2)) {
+        const __m128 t1[3] = {P1, Q1, R1}, t2[3] = {P2, Q2, R2};
+        const unsigned r = canonicalCrossing4(t1, t2, d1, d2);
+        if (r & 2u)
+            return coplanarOverlap(p1, q1, r1, p2, q2, r2, n1) ? Overlap::Coplanar : Overlap::Disjoint;
+        return static_cast<Overlap>(r);
+    }
+    alignas(16) float s1[4], s2[4];
+    _mm_store_ps(s1, d1);
+    _mm_store_ps(s2, d2);
+    return classifyWellConditioned(p1, q1, r1, p2, q2, r2, n1, s1[0], s1[1], s1[2], s2[0], s2[1], s2[2]);
 }
 
 Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
@@ -378,14 +524,13 @@ Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
     // mispredicts less than two in a row, and costs fewer cycles than it saves. (An ill-conditioned
     // plane restarts in classifySlow, which repeats the float test of a well-conditioned one, so
     // the answer does not depend on the order.)
-    const bool ok2 = planeSides4(_mm_sub_ps(P2, R2), _mm_sub_ps(Q2, R2), R2, P1, Q1, R1, n2, d1);
-    const bool ok1 = planeSides4(_mm_sub_ps(Q1, P1), _mm_sub_ps(R1, P1), R1, P2, Q2, R2, n1, d2);
-    if (!(ok1 & ok2)) return classifySlow(p1, q1, r1, p2, q2, r2);
-    if (sameSide3(d1) | sameSide3(d2)) return Overlap::Disjoint;
-    alignas(16) float s1[4], s2[4];
-    _mm_store_ps(s1, d1);
-    _mm_store_ps(s2, d2);
-    return classifyWellConditioned(p1, q1, r1, p2, q2, r2, toVec3(n1), s1[0], s1[1], s1[2], s2[0], s2[1], s2[2]);
+    const __m128 a2 = _mm_sub_ps(P2, R2), b2 = _mm_sub_ps(Q2, R2), a1 = _mm_sub_ps(Q1, P1),
+                 b1 = _mm_sub_ps(R1, P1);
+    planeSides4(a2, b2, R2, P1, Q1, R1, n2, d1);
+    planeSides4(a1, b1, R1, P2, Q2, R2, n1, d2);
+    if (!bothWellConditioned(a2, b2, a1, b1, d1, d2)) return classifySlow(p1, q1, r1, p2, q2, r2);
+    if (sameSide3(d1, d2)) return Overlap::Disjoint;
+    return classifySurvivor(p1, q1, r1, p2, q2, r2, P1, Q1, R1, P2, Q2, R2, d1, d2);
 }
 #else
 // Scalar back-end (FLAK_SIMD=none): the same operations one float at a time.
@@ -591,21 +736,42 @@ __m128 sameSide(__m128 a, __m128 b, __m128 c) {
 // The lanes that survived both plane tests (and the scalar lanes), one at a time. Out of line so
 // that overlapLanes, which mostly returns after its plane tests, does not pay this loop's register
 // saves on every call.
-FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned survivors,
-                                           unsigned scalar_lanes, const float (&d)[6][4]) {
+FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBatch4& batch,
+                                           unsigned survivors, unsigned other_lanes, const float (&d)[6][4],
+                                           const std::uint32_t (&keys)[4]) {
+    const __m128 t1v[3] = {load3(*t1.p1), load3(*t1.q1), load3(*t1.r1)};
     unsigned mask = 0u;
-    for (unsigned todo = survivors | scalar_lanes; todo != 0u; todo &= todo - 1u) {
+    // Lanes with an ill-conditioned plane (or, with huge input, a NaN plane side) whole in scalar
+    // code; canonicalCrossing4 does not take NaN.
+    for (unsigned todo = other_lanes; todo != 0u; todo &= todo - 1u) {
         const int lane = lowestBit(todo);
         Vec3 p2, q2, r2;
         laneVertex(batch, 0, lane, p2);
         laneVertex(batch, 1, lane, q2);
         laneVertex(batch, 2, lane, r2);
         const Overlap result =
-            (scalar_lanes >> lane) & 1u
-                ? classifySlow(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2)
-                : classifyWellConditioned(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, t1.n1, d[0][lane], d[1][lane],
-                                          d[2][lane], d[3][lane], d[4][lane], d[5][lane]);
+            (survivors >> lane) & 1u
+                ? classifyWellConditioned(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, t1.n1, d[0][lane], d[1][lane],
+                                          d[2][lane], d[3][lane], d[4][lane], d[5][lane])
+                : classifySlow(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2);
         mask |= static_cast<unsigned>(result != Overlap::Disjoint) << lane;
+    }
+    for (unsigned todo = survivors & ~other_lanes; todo != 0u; todo &= todo - 1u) {
+        const int lane = lowestBit(todo);
+        const __m128 t2[3] = {
+            _mm_setr_ps(batch.v[0][0][lane], batch.v[0][1][lane], batch.v[0][2][lane], 0.0f),
+            _mm_setr_ps(batch.v[1][0][lane], batch.v[1][1][lane], batch.v[1][2][lane], 0.0f),
+            _mm_setr_ps(batch.v[2][0][lane], batch.v[2][1][lane], batch.v[2][2][lane], 0.0f)};
+        const unsigned r = canonicalCrossingOf(t1v, t2, keys[lane]);
+        unsigned hit = r & 1u;
+        if (r & 2u) {
+            Vec3 p2, q2, r2;
+            laneVertex(batch, 0, lane, p2);
+            laneVertex(batch, 1, lane, q2);
+            laneVertex(batch, 2, lane, r2);
+            hit = static_cast<unsigned>(coplanarOverlap(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, t1.n1));
+        }
+        mask |= hit << lane;
     }
     return mask;
 }
@@ -646,6 +812,10 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned
     const unsigned scalar_lanes = batch.scalar_lanes & ~reject1 & live;
     const unsigned survivors = ~(reject1 | reject2) & ~scalar_lanes & live;
     if ((survivors | scalar_lanes) == 0u) return 0u;
+    const __m128 nan = _mm_or_ps(_mm_or_ps(_mm_or_ps(_mm_cmpunord_ps(dp1, dp1), _mm_cmpunord_ps(dq1, dq1)),
+                                           _mm_or_ps(_mm_cmpunord_ps(dr1, dr1), _mm_cmpunord_ps(dp2, dp2))),
+                                 _mm_or_ps(_mm_cmpunord_ps(dq2, dq2), _mm_cmpunord_ps(dr2, dr2)));
+    const unsigned nan_lanes = static_cast<unsigned>(_mm_movemask_ps(nan)) & survivors;
 
     alignas(16) float d[6][4];
     _mm_store_ps(d[0], dp1);
@@ -654,7 +824,21 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned
     _mm_store_ps(d[3], dp2);
     _mm_store_ps(d[4], dq2);
     _mm_store_ps(d[5], dr2);
-    return finishLanes(t1, batch, survivors, scalar_lanes, d);
+    // Every lane's kCanonPair key at once: the d > 0 and d < 0 bits of triangle 1's vertices
+    // against the lane's plane in bits 6..11, of the lane's against triangle 1's plane in 0..5.
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 sides[6] = {dp2, dq2, dr2, dp1, dq1, dr1};
+    __m128i key = _mm_setzero_si128();
+    for (int i = 0; i < 6; ++i) {
+        const int shift = (i / 3) * 6 + i % 3;
+        key = _mm_or_si128(
+            key, _mm_and_si128(_mm_castps_si128(_mm_cmpgt_ps(sides[i], zero)), _mm_set1_epi32(1 << shift)));
+        key = _mm_or_si128(
+            key, _mm_and_si128(_mm_castps_si128(_mm_cmplt_ps(sides[i], zero)), _mm_set1_epi32(8 << shift)));
+    }
+    alignas(16) std::uint32_t keys[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(keys), key);
+    return finishLanes(t1, batch, survivors, scalar_lanes | nan_lanes, d, keys);
 }
 
 // Triangle 1's plane, as classify() computes it; false when it is ill-conditioned.

@@ -79,8 +79,8 @@ void finishBatch(std::uint32_t count, TriangleBatch4& inout);
 
 /// Bit j (j = 0..3) set when triangle (p1, q1, r1) overlaps lane j of `batch`; bit for bit the
 /// answer of triTriOverlap(p1, q1, r1, lane j). The two plane-side rejection tests run four lanes
-/// at a time (SSE2 when the build has it, else plain per-lane calls); surviving lanes finish in
-/// scalar code from the very same float values. Lanes set by clearBatch never overlap.
+/// at a time (SSE2 when the build has it, else plain per-lane calls); surviving lanes finish one
+/// at a time from the very same float values. Lanes set by clearBatch never overlap.
 unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch);
 
 /// Eight lanes: bits 0..3 from batch.half[0], bits 4..7 from batch.half[1].
