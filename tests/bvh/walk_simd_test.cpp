@@ -23,6 +23,20 @@ MeshBlob unitGrid() {
     return blob;
 }
 
+// A node with bounds in [0, cells) and random bits in `info` (the SIMD forms load next to the
+// bounds).
+BvhNode randomNode(SplitMix64& rng, std::uint32_t cells) {
+    BvhNode n{};
+    for (int k = 0; k < 3; ++k) {
+        const auto a = static_cast<std::uint16_t>(rng.next() % cells);
+        const auto b = static_cast<std::uint16_t>(rng.next() % cells);
+        n.lo[k] = a < b ? a : b;
+        n.hi[k] = a < b ? b : a;
+    }
+    n.info = static_cast<std::uint32_t>(rng.next());
+    return n;
+}
+
 float gridCoord(SplitMix64& rng) {
     switch (rng.next() % 4u) {
     case 0:
@@ -49,14 +63,7 @@ TEST(GridSegment, SimdFormDecidesEveryNodeAsTheScalarSlabTest) {
         detail::GridSegment s;
         ASSERT_TRUE(detail::makeGridSegment(blob, p0, p1, rng.next() % 2u == 0u ? 0.0f : 0.5f, s));
         if (rng.next() % 4u == 0u) s.t_max = rng.rangef(0.0, 1.0); // a closest-hit walk shortened it
-        BvhNode n{};
-        for (int k = 0; k < 3; ++k) {
-            const auto a = static_cast<std::uint16_t>(rng.next() % 1001u);
-            const auto b = static_cast<std::uint16_t>(rng.next() % 1001u);
-            n.lo[k] = a < b ? a : b;
-            n.hi[k] = a < b ? b : a;
-        }
-        n.info = static_cast<std::uint32_t>(rng.next()); // the SIMD form loads next to the bounds
+        const BvhNode n = randomNode(rng, 1001u);
         const bool want = detail::nodeOverlapsScalar(s, n);
         const bool got = detail::nodeOverlaps(s, n);
         ++cases;
@@ -93,14 +100,7 @@ TEST(NodeToGrid, SimdChainGivesTheScalarChainsQuantBox) {
         const float margin = rng.next() % 2u == 0u ? 0.0f : rng.rangef(0.0, 0.5);
         detail::NodeToGrid map;
         detail::makeNodeToGrid(from, b_to_a, grid, margin, map);
-        BvhNode n{};
-        for (int k = 0; k < 3; ++k) {
-            const auto a = static_cast<std::uint16_t>(rng.next() % 65536u);
-            const auto b = static_cast<std::uint16_t>(rng.next() % 65536u);
-            n.lo[k] = a < b ? a : b;
-            n.hi[k] = a < b ? b : a;
-        }
-        n.info = static_cast<std::uint32_t>(rng.next());
+        const BvhNode n = randomNode(rng, 65536u);
         detail::QuantBox want, got;
         detail::nodeToGridScalar(map, n, want);
         detail::nodeToGrid(map, n, got);
