@@ -496,9 +496,11 @@ Vec3 toVec3(__m128 v) {
 // lengthSq(n) in lane 3). Out of line, and called last, so that classify() needs no stack frame
 // and saves no registers on the paths that reject.
 FLAK_TRI_TRI_NOINLINE Overlap classifySurvivor(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
-                                               const Vec3& q2, const Vec3& r2, __m128 P1, __m128 Q1,
-                                               __m128 R1, __m128 P2, __m128 Q2, __m128 R2, __m128 d1,
-                                               __m128 d2) {
+                                               const Vec3& q2, const Vec3& r2, __m128 d1, __m128 d2) {
+    // The vertices are loaded again (L1 hits, off the critical path): classify() then need not
+    // keep six vectors live across its plane tests, where they cost spills.
+    const __m128 P1 = load3(p1), Q1 = load3(q1), R1 = load3(r1);
+    const __m128 P2 = load3(p2), Q2 = load3(q2), R2 = load3(r2);
     const Vec3 n1 = toVec3(cross4(_mm_sub_ps(Q1, P1), _mm_sub_ps(R1, P1)));
     if (!anyNaN3(d1, d2)) {
         const __m128 t1[3] = {P1, Q1, R1}, t2[3] = {P2, Q2, R2};
@@ -530,7 +532,7 @@ Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
     planeSides4(a1, b1, R1, P2, Q2, R2, n1, d2);
     if (!bothWellConditioned(a2, b2, a1, b1, d1, d2)) return classifySlow(p1, q1, r1, p2, q2, r2);
     if (sameSide3(d1, d2)) return Overlap::Disjoint;
-    return classifySurvivor(p1, q1, r1, p2, q2, r2, P1, Q1, R1, P2, Q2, R2, d1, d2);
+    return classifySurvivor(p1, q1, r1, p2, q2, r2, d1, d2);
 }
 #else
 // Scalar back-end (FLAK_SIMD=none): the same operations one float at a time.
