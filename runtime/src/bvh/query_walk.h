@@ -186,6 +186,16 @@ inline bool makeGridSegment(const MeshBlob& blob, const Vec3& p0, const Vec3& p1
     return true;
 }
 
+#if defined(FLAK_SIMD_SSE2)
+/// A node's 16-bit bounds as floats in lanes 0..2: out_lo = (lo[0..2], hi[0]), out_hi = (hi[0..2],
+/// info's low half). Lane 3 is not a bound; callers never use it.
+inline void nodeBoundLanes(const BvhNode& n, __m128& out_lo, __m128& out_hi) {
+    const __m128i zero = _mm_setzero_si128();
+    out_lo = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.lo)), zero));
+    out_hi = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.hi)), zero));
+}
+#endif
+
 /// The exit parameter's rounding allowance of the slab test (segment_aabb.cpp explains it).
 constexpr float kGridExitRoundUp = 1.0f + 1.0f / 1048576.0f;
 
@@ -208,12 +218,8 @@ inline bool nodeOverlapsScalar(const GridSegment& s, const BvhNode& n) {
 /// reduced in the same order, so both decide every node identically (NaN from 0 * inf included).
 inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
 #if defined(FLAK_SIMD_SSE2)
-    const __m128i zero = _mm_setzero_si128();
-    // lo[0..2], hi[0] and hi[0..2], info's low half: lane 3 is never used.
-    const __m128 lo_q =
-        _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.lo)), zero));
-    const __m128 hi_q =
-        _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.hi)), zero));
+    __m128 lo_q, hi_q;
+    nodeBoundLanes(n, lo_q, hi_q);
     const __m128 slack = _mm_loadu_ps(s.slack);
     const __m128 lo = _mm_sub_ps(lo_q, slack);
     const __m128 hi = _mm_add_ps(hi_q, slack);

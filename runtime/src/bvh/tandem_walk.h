@@ -69,9 +69,8 @@ inline void nodeToGrid(const NodeToGrid& m, const BvhNode& n, QuantBox& out) {
         nodeToGridScalar(m, n, out);
         return;
     }
-    const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&n));
-    const __m128 qlo = _mm_cvtepi32_ps(_mm_unpacklo_epi16(raw, _mm_setzero_si128())); // lo[0..2], hi[0]
-    const __m128 qhi = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_srli_si128(raw, 6), _mm_setzero_si128()));
+    __m128 qlo, qhi;
+    nodeBoundLanes(n, qlo, qhi);
     const __m128 lo = _mm_add_ps(m.lo_origin, _mm_mul_ps(qlo, m.scale));
     const __m128 hi = _mm_add_ps(m.hi_origin, _mm_mul_ps(qhi, m.scale));
     const __m128 half = _mm_set1_ps(0.5f);
