@@ -14,24 +14,7 @@ bool isValidSphere(const Sphere& sphere) {
     return isFinite(sphere.center) && std::isfinite(sphere.radius) && sphere.radius >= 0.0f;
 }
 
-float clampTo(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
-
-// Arvo 1990, "A simple method for box-sphere intersection testing" (Graphics Gems): the closest
-// box point is the per-axis clamp of p, and the squared distance is the sum of the squared clamp
-// offsets. One routine for every caller so that the boolean and the contact test decide alike.
-float closestPointAndDistanceSq(const Vec3& p, const Aabb& box, Vec3& out_closest, Vec3& out_offset) {
-    set(clampTo(p.x, box.min.x, box.max.x), clampTo(p.y, box.min.y, box.max.y),
-        clampTo(p.z, box.min.z, box.max.z), out_closest);
-    sub(p, out_closest, out_offset);
-    return lengthSq(out_offset);
-}
-
 } // namespace
-
-float distanceSq(const Vec3& p, const Aabb& box) {
-    Vec3 closest, offset;
-    return closestPointAndDistanceSq(p, box, closest, offset);
-}
 
 bool sphereAabbBoundsOverlap(const Sphere& sphere, const Aabb& box) {
     if (!isValidSphere(sphere) || !isValidBox(box)) return false;
@@ -53,7 +36,7 @@ bool sphereAabb(const Sphere& sphere, const Aabb& box, Contact& out_contact) {
     const Vec3& c = sphere.center;
     const float r = sphere.radius;
     Vec3 closest, offset;
-    const float dist_sq = closestPointAndDistanceSq(c, box, closest, offset);
+    const float dist_sq = detail::closestPointAndDistanceSq(c, box, closest, offset);
     if (!(dist_sq <= r * r)) return false;
     if (dist_sq > 0.0f) {
         const float dist = std::sqrt(dist_sq);

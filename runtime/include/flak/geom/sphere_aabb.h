@@ -14,10 +14,30 @@
 
 namespace flak {
 
+namespace detail {
+
+inline float clampTo(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// Arvo 1990, "A simple method for box-sphere intersection testing" (Graphics Gems): the closest
+// box point is the per-axis clamp of p, and the squared distance is the sum of the squared clamp
+// offsets. One routine for every caller so that the boolean and the contact tests decide alike;
+// inline because mesh queries run it on every candidate triangle's box.
+inline float closestPointAndDistanceSq(const Vec3& p, const Aabb& box, Vec3& out_closest, Vec3& out_offset) {
+    set(clampTo(p.x, box.min.x, box.max.x), clampTo(p.y, box.min.y, box.max.y),
+        clampTo(p.z, box.min.z, box.max.z), out_closest);
+    sub(p, out_closest, out_offset);
+    return lengthSq(out_offset);
+}
+
+} // namespace detail
+
 /// Squared Euclidean distance (length^2) from point p to the closed box: 0 when p is inside or on
 /// it (Arvo 1990, per-axis clamp). NaN in any input gives NaN or an unspecified value; callers
 /// that need rule 6 use sphereAabbOverlap().
-float distanceSq(const Vec3& p, const Aabb& box);
+inline float distanceSq(const Vec3& p, const Aabb& box) {
+    Vec3 closest, offset;
+    return detail::closestPointAndDistanceSq(p, box, closest, offset);
+}
 
 /// True when the closed ball touches or overlaps the closed box (Arvo: squared distance from the
 /// centre to the box <= radius^2). Rejects first with sphereAabbBoundsOverlap(), so a true answer
