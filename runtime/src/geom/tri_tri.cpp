@@ -326,10 +326,15 @@ __m128 load3(const Vec3& v) {
     return _mm_movelh_ps(xy, _mm_load_ss(&v.z));
 }
 
-__m128 yzx(__m128 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)); }
-__m128 zxy(__m128 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 1, 0, 2)); }
+// A one-source lane permute with pshufd, which writes a new register: no copy of `a` first.
+template <int imm> __m128 permute(__m128 a) {
+    return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(a), imm));
+}
+__m128 yzx(__m128 a) { return permute<_MM_SHUFFLE(3, 0, 2, 1)>(a); }
+__m128 zxy(__m128 a) { return permute<_MM_SHUFFLE(3, 1, 0, 2)>(a); }
 
-// (a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x, 0) for w = 0 inputs.
+// (a.y*b.z - a.z*b.y, a.z*b.x - a.x*b.z, a.x*b.y - a.y*b.x, 0) for w = 0 inputs. Four permutes,
+// all at the start: shorter in latency than cross4Wide's three, for the survivors' chains.
 __m128 cross4(__m128 a, __m128 b) {
     return _mm_sub_ps(_mm_mul_ps(yzx(a), zxy(b)), _mm_mul_ps(zxy(a), yzx(b)));
 }
@@ -346,11 +351,41 @@ __m128 hsum3x4(__m128 m0, __m128 m1, __m128 m2, __m128 m3) {
     return _mm_add_ps(_mm_add_ps(x, y), z);
 }
 
-// One plane: n = a x b, out_d = (dot(x - o, n), dot(y - o, n), dot(z - o, n), lengthSq(n)).
+// The plane tests' own vertex layout, (x, y, y, z): x and y in one 8-byte load and y and z in
+// another (two instructions where load3 takes three, again reading only the Vec3's 12 bytes).
+// y is read from lane 2 (lane 1 is a copy that no result reads); cross4Wide and hsum3x4Wide are
+// cross4 and hsum3x4 for this layout, with the same operations on x, y, z.
+__m128 load3Wide(const Vec3& v) {
+    const __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&v.x)));
+    return _mm_loadh_pi(xy, reinterpret_cast<const __m64*>(&v.y));
+}
+
+__m128 cross4Wide(__m128 a, __m128 b) {
+    // Three permutes, for throughput: with y read from lane 2, (a.x, a.y, a.z) in lanes 0, 2, 3
+    // permuted to lanes 2, 3, 0 (lane 1 kept) turns a * p(b) - p(a) * b into (c.z, *, c.x, c.y),
+    // each lane's products in cross4's order, and p once more into (c.x, *, c.y, c.z).
+    const auto p = [](__m128 v) { return permute<_MM_SHUFFLE(0, 3, 1, 2)>(v); };
+    return p(_mm_sub_ps(_mm_mul_ps(a, p(b)), _mm_mul_ps(p(a), b)));
+}
+
+// Lane i: (m_i.x + m_i.y) + m_i.z, for four vectors m0..m3 in the (x, *, y, z) layout.
+__m128 hsum3x4Wide(__m128 m0, __m128 m1, __m128 m2, __m128 m3) {
+    const __m128 t0 = _mm_unpacklo_ps(m0, m1); // m0x m1x . .
+    const __m128 t1 = _mm_unpacklo_ps(m2, m3); // m2x m3x . .
+    const __m128 t2 = _mm_unpackhi_ps(m0, m1); // m0y m1y m0z m1z
+    const __m128 t3 = _mm_unpackhi_ps(m2, m3); // m2y m3y m2z m3z
+    const __m128 x = _mm_movelh_ps(t0, t1);
+    const __m128 y = _mm_movelh_ps(t2, t3);
+    const __m128 z = _mm_movehl_ps(t3, t2);
+    return _mm_add_ps(_mm_add_ps(x, y), z);
+}
+
+// One plane (load3Wide layout): n = a x b, out_d = (dot(x - o, n), dot(y - o, n), dot(z - o, n),
+// lengthSq(n)).
 void planeSides4(__m128 a, __m128 b, __m128 o, __m128 x, __m128 y, __m128 z, __m128& out_n, __m128& out_d) {
-    out_n = cross4(a, b);
-    out_d = hsum3x4(_mm_mul_ps(_mm_sub_ps(x, o), out_n), _mm_mul_ps(_mm_sub_ps(y, o), out_n),
-                    _mm_mul_ps(_mm_sub_ps(z, o), out_n), _mm_mul_ps(out_n, out_n));
+    out_n = cross4Wide(a, b);
+    out_d = hsum3x4Wide(_mm_mul_ps(_mm_sub_ps(x, o), out_n), _mm_mul_ps(_mm_sub_ps(y, o), out_n),
+                        _mm_mul_ps(_mm_sub_ps(z, o), out_n), _mm_mul_ps(out_n, out_n));
 }
 
 // wellConditioned(a2, b2, n2) && wellConditioned(a1, b1, n1) in one transpose, from lengthSq(n2)
@@ -358,7 +393,7 @@ void planeSides4(__m128 a, __m128 b, __m128 o, __m128 x, __m128 y, __m128 z, __m
 // two floats does not depend on their order).
 bool bothWellConditioned(__m128 a2, __m128 b2, __m128 a1, __m128 b1, __m128 d1, __m128 d2) {
     const __m128 len =
-        hsum3x4(_mm_mul_ps(a2, a2), _mm_mul_ps(b2, b2), _mm_mul_ps(a1, a1), _mm_mul_ps(b1, b1));
+        hsum3x4Wide(_mm_mul_ps(a2, a2), _mm_mul_ps(b2, b2), _mm_mul_ps(a1, a1), _mm_mul_ps(b1, b1));
     const __m128 bound = _mm_mul_ps(_mm_set1_ps(kMinSinSq),
                                     _mm_mul_ps(len, _mm_shuffle_ps(len, len, _MM_SHUFFLE(2, 3, 0, 1))));
     const __m128 len_n = _mm_shuffle_ps(d1, d2, _MM_SHUFFLE(3, 3, 3, 3));
@@ -454,71 +489,135 @@ constexpr CanonPairTable makeCanonPairTable() {
 }
 constexpr CanonPairTable kCanonPair = makeCanonPairTable();
 
-// canonicalCrossing with vertex vectors (x, y, z, 0) and plane sides (d_p, d_q, d_r, *), without a
-// branch: the canonical vertices are loaded by table index, and checkMinMax's two determinants
-// are computed side by side with its operations (cross4 and ((x + y) + z) are the scalar ones).
-// Bit 0: they cross (meaningless when coplanar); bit 1: coplanar. No NaN among the sides.
-// `key` is i1 << 6 | i2 (see kCanonPair).
-unsigned canonicalCrossingOf(const __m128* t1, const __m128* t2, unsigned key) {
-    const __m128 zero = _mm_setzero_ps();
-    const unsigned e = kCanonPair.entry[key];
-    const __m128 a1 = t1[e & 3u], b1 = t1[e >> 2 & 3u], c1 = t1[e >> 4 & 3u];
-    const __m128 a2 = t2[e >> 6 & 3u], b2 = t2[e >> 8 & 3u], c2 = t2[e >> 10 & 3u];
+// kCanonPair indexed by base-3 digits and holding load offsets, for the survivors: a plane side's
+// digit is 0 (zero), 1 (d > 0) or 2 (d < 0); the key is 27 * (digits of p1, q1, r1 against plane 2,
+// p1's the lowest) + (digits of p2, q2, r2 against plane 1), which SIMD code sums from compare
+// masks. Each entry gives the canonical vertices as float offsets, of triangle 1 into p1, q1, r1
+// stored 4 floats apart, of triangle 2 into p2, q2, r2 stored 12 floats apart (as a TriangleBatch4
+// holds a lane's vertices), and the coplanar flag: the loads need no shifts or masks. 729 entries of
+// 8 bytes (5.7 KiB, against 8 KiB for kCanonPair).
+struct CanonSlots {
+    unsigned char v1[3];
+    unsigned char v2[3];
+    unsigned char coplanar;
+    unsigned char unused;
+};
+struct CanonSlotsTable {
+    CanonSlots entry[729];
+};
+constexpr int signBitsOfDigits(int digits) {
+    int pos = 0, neg = 0;
+    for (int k = 0; k < 3; ++k, digits /= 3) {
+        pos |= (digits % 3 == 1 ? 1 : 0) << k;
+        neg |= (digits % 3 == 2 ? 1 : 0) << k;
+    }
+    return pos | neg << 3;
+}
+constexpr CanonSlotsTable makeCanonSlotsTable() {
+    CanonSlotsTable t{};
+    for (int key = 0; key < 729; ++key) {
+        const unsigned e = kCanonPair.entry[signBitsOfDigits(key / 27) << 6 | signBitsOfDigits(key % 27)];
+        CanonSlots& c = t.entry[key];
+        for (int k = 0; k < 3; ++k) {
+            c.v1[k] = static_cast<unsigned char>(4u * (e >> (2 * k) & 3u));
+            c.v2[k] = static_cast<unsigned char>(12u * (e >> (6 + 2 * k) & 3u));
+        }
+        c.coplanar = static_cast<unsigned char>(e >> 12 & 1u);
+    }
+    return t;
+}
+constexpr CanonSlotsTable kCanonSlots = makeCanonSlotsTable();
+static_assert(sizeof(CanonSlots) == 8, "CanonSlots entry");
+
+// The kCanonSlots digit weights of a plane side d > 0 (d < 0 weighs twice as much): triangle 2's
+// sides against plane 1 (d2 = dp2, dq2, dr2) and triangle 1's against plane 2 (d1).
+constexpr std::int32_t kDigit2[3] = {1, 3, 9};
+constexpr std::int32_t kDigit1[3] = {27, 81, 243};
+
+// checkMinMax of the canonical vertices (a1, b1, c1) and (a2, b2, c2): both orientation
+// determinants side by side with its operations (cross4, and ((x + y) + z) for the dots).
+// 1 when they cross.
+unsigned crossingOf(__m128 a1, __m128 b1, __m128 c1, __m128 a2, __m128 b2, __m128 c2) {
     const __m128 na = cross4(_mm_sub_ps(a2, b1), _mm_sub_ps(a1, b1));
     const __m128 nb = cross4(_mm_sub_ps(a2, a1), _mm_sub_ps(c1, a1));
-    const __m128 s =
-        hsum3x4(_mm_mul_ps(_mm_sub_ps(b2, b1), na), _mm_mul_ps(_mm_sub_ps(c2, a1), nb), zero, zero);
-    const unsigned crossing = static_cast<unsigned>((_mm_movemask_ps(_mm_cmpgt_ps(s, zero)) & 3) == 0);
-    return crossing | (e >> 11 & 2u);
+    const __m128 m0 = _mm_mul_ps(_mm_sub_ps(b2, b1), na), m1 = _mm_mul_ps(_mm_sub_ps(c2, a1), nb);
+    const __m128 xy = _mm_unpacklo_ps(m0, m1); // m0x m1x m0y m1y
+    const __m128 s = _mm_add_ps(_mm_add_ps(xy, _mm_movehl_ps(xy, xy)), _mm_unpackhi_ps(m0, m1));
+    return static_cast<unsigned>((_mm_movemask_ps(_mm_cmpgt_ps(s, _mm_setzero_ps())) & 3) == 0);
 }
 
-unsigned canonicalCrossing4(const __m128* t1, const __m128* t2, __m128 d1, __m128 d2) {
+// canonicalCrossing of vertex vectors (x, y, z, *) with plane sides d1 = (dp1, dq1, dr1, *) and
+// d2 = (dp2, dq2, dr2, *), without a branch: the kCanonSlots key is summed from compare masks, the
+// canonical vertices are loaded at the table's offsets (t1: p1, q1, r1 4 floats apart; t2: p2, q2,
+// r2 12 floats apart), and checkMinMax's two determinants are computed side by side. Bit 0: they
+// cross (meaningless when coplanar); bit 1: coplanar. No NaN among the sides.
+unsigned canonicalCrossing4(const float* t1, const float* t2, __m128 d1, __m128 d2) {
     const __m128 zero = _mm_setzero_ps();
-    const int i1 =
-        (_mm_movemask_ps(_mm_cmpgt_ps(d1, zero)) & 7) | (_mm_movemask_ps(_mm_cmplt_ps(d1, zero)) & 7) << 3;
-    const int i2 =
-        (_mm_movemask_ps(_mm_cmpgt_ps(d2, zero)) & 7) | (_mm_movemask_ps(_mm_cmplt_ps(d2, zero)) & 7) << 3;
-    return canonicalCrossingOf(t1, t2, static_cast<unsigned>(i1 << 6 | i2));
+    const __m128i w1 = _mm_setr_epi32(kDigit1[0], kDigit1[1], kDigit1[2], 0);
+    const __m128i w2 = _mm_setr_epi32(kDigit2[0], kDigit2[1], kDigit2[2], 0);
+    const __m128i pos = _mm_add_epi32(_mm_and_si128(_mm_castps_si128(_mm_cmpgt_ps(d1, zero)), w1),
+                                      _mm_and_si128(_mm_castps_si128(_mm_cmpgt_ps(d2, zero)), w2));
+    const __m128i neg = _mm_add_epi32(_mm_and_si128(_mm_castps_si128(_mm_cmplt_ps(d1, zero)), w1),
+                                      _mm_and_si128(_mm_castps_si128(_mm_cmplt_ps(d2, zero)), w2));
+    const __m128i v = _mm_add_epi32(pos, _mm_add_epi32(neg, neg));
+    const __m128i h = _mm_add_epi32(v, _mm_shuffle_epi32(v, _MM_SHUFFLE(1, 0, 3, 2)));
+    const CanonSlots& c =
+        kCanonSlots.entry[_mm_cvtsi128_si32(_mm_add_epi32(h, _mm_shuffle_epi32(h, _MM_SHUFFLE(2, 3, 0, 1))))];
+    return crossingOf(_mm_load_ps(t1 + c.v1[0]), _mm_load_ps(t1 + c.v1[1]), _mm_load_ps(t1 + c.v1[2]),
+                      _mm_load_ps(t2 + c.v2[0]), _mm_load_ps(t2 + c.v2[1]), _mm_load_ps(t2 + c.v2[2])) |
+           static_cast<unsigned>(c.coplanar) << 1;
 }
 
-// Lanes 0..2 of either vector NaN.
-bool anyNaN3(__m128 a, __m128 b) {
-    return (_mm_movemask_ps(_mm_or_ps(_mm_cmpunord_ps(a, a), _mm_cmpunord_ps(b, b))) & 7) != 0;
-}
-
-Vec3 toVec3(__m128 v) {
-    alignas(16) float f[4];
-    _mm_store_ps(f, v);
-    return Vec3{f[0], f[1], f[2]};
-}
-
-// classify() after both plane tests passed, from its vectors (the plane sides d1, d2 carry
-// lengthSq(n) in lane 3). Out of line, and called last, so that classify() needs no stack frame
-// and saves no registers on the paths that reject.
-FLAK_TRI_TRI_NOINLINE Overlap classifySurvivor(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
-                                               const Vec3& q2, const Vec3& r2, __m128 d1, __m128 d2) {
-    // The vertices are loaded again (L1 hits, off the critical path): classify() then need not
-    // keep six vectors live across its plane tests, where they cost spills.
-    const __m128 P1 = load3(p1), Q1 = load3(q1), R1 = load3(r1);
-    const __m128 P2 = load3(p2), Q2 = load3(q2), R2 = load3(r2);
-    const Vec3 n1 = toVec3(cross4(_mm_sub_ps(Q1, P1), _mm_sub_ps(R1, P1)));
-    if (!anyNaN3(d1, d2)) {
-        const __m128 t1[3] = {P1, Q1, R1}, t2[3] = {P2, Q2, R2};
-        const unsigned r = canonicalCrossing4(t1, t2, d1, d2);
-        if (r & 2u)
-            return coplanarOverlap(p1, q1, r1, p2, q2, r2, n1) ? Overlap::Coplanar : Overlap::Disjoint;
-        return static_cast<Overlap>(r);
-    }
+// The rare ends of classifySurvivor, out of line so that it saves no registers: a NaN plane side
+// (huge input) takes the scalar finish, a coplanar pair the 2D test. Not marked cold: with its tail
+// calls moved to a cold section, classifySurvivor measured 0.7 ns a dense pair slower.
+FLAK_TRI_TRI_NOINLINE Overlap classifySurvivorNaN(const Vec3& p1, const Vec3& q1, const Vec3& r1,
+                                                  const Vec3& p2, const Vec3& q2, const Vec3& r2, __m128 d1,
+                                                  __m128 d2) {
+    Vec3 e1, e2, n1;
+    sub(q1, p1, e1);
+    sub(r1, p1, e2);
+    cross(e1, e2, n1);
     alignas(16) float s1[4], s2[4];
     _mm_store_ps(s1, d1);
     _mm_store_ps(s2, d2);
     return classifyWellConditioned(p1, q1, r1, p2, q2, r2, n1, s1[0], s1[1], s1[2], s2[0], s2[1], s2[2]);
 }
 
+FLAK_TRI_TRI_NOINLINE Overlap classifyCoplanar(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
+                                               const Vec3& q2, const Vec3& r2) {
+    Vec3 e1, e2, n1;
+    sub(q1, p1, e1);
+    sub(r1, p1, e2);
+    cross(e1, e2, n1);
+    return coplanarOverlap(p1, q1, r1, p2, q2, r2, n1) ? Overlap::Coplanar : Overlap::Disjoint;
+}
+
+// classify() after both plane tests passed, from its plane sides (d1, d2 carry lengthSq(n) in
+// lane 3). Out of line, and called last, so that classify() needs no stack frame and saves no
+// registers on the paths that reject. The vertices are loaded again (L1 hits, off the critical
+// path): classify() then need not keep six vectors live across its plane tests.
+FLAK_TRI_TRI_NOINLINE Overlap classifySurvivor(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
+                                               const Vec3& q2, const Vec3& r2, __m128 d1, __m128 d2) {
+    if ((_mm_movemask_ps(_mm_cmpunord_ps(d1, d2)) & 7) != 0)
+        return classifySurvivorNaN(p1, q1, r1, p2, q2, r2, d1, d2);
+    // Triangle 1's vertices 4 floats apart, triangle 2's 12 (kCanonSlots' offsets).
+    alignas(16) float t1[12], t2[28];
+    _mm_store_ps(t1, load3(p1));
+    _mm_store_ps(t1 + 4, load3(q1));
+    _mm_store_ps(t1 + 8, load3(r1));
+    _mm_store_ps(t2, load3(p2));
+    _mm_store_ps(t2 + 12, load3(q2));
+    _mm_store_ps(t2 + 24, load3(r2));
+    const unsigned r = canonicalCrossing4(t1, t2, d1, d2);
+    if (r & 2u) return classifyCoplanar(p1, q1, r1, p2, q2, r2);
+    return static_cast<Overlap>(r);
+}
+
 Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                  const Vec3& r2) {
-    const __m128 P1 = load3(p1), Q1 = load3(q1), R1 = load3(r1);
-    const __m128 P2 = load3(p2), Q2 = load3(q2), R2 = load3(r2);
+    const __m128 P1 = load3Wide(p1), Q1 = load3Wide(q1), R1 = load3Wide(r1);
+    const __m128 P2 = load3Wide(p2), Q2 = load3Wide(q2), R2 = load3Wide(r2);
     __m128 n1, n2, d1, d2;
     // Signs of p1, q1, r1 against the plane of triangle 2: n2 = (p2 - r2) x (q2 - r2), origin r2;
     // and of p2, q2, r2 against the plane of triangle 1: n1 = (q1 - p1) x (r1 - p1), origin r1.
@@ -705,11 +804,15 @@ FLAK_TRI_TRI_COLD unsigned triTriOverlap4Slow(const Vec3& p1, const Vec3& q1, co
 #if defined(FLAK_SIMD_SSE2)
 namespace {
 
-// Index of the lowest set bit of a non-zero 4-bit mask.
+// Index of the lowest set bit of a non-zero four-lane mask.
+#if defined(__GNUC__)
+int lowestBit(unsigned mask) { return __builtin_ctz(mask); }
+#else
 int lowestBit(unsigned mask) {
     static constexpr signed char kLowest[16] = {0, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0};
     return kLowest[mask & 0xFu];
 }
+#endif
 
 // Triangle 1 with its plane, splatted for the lanes: prepared once per call (twice used by the
 // eight-lane form).
@@ -717,10 +820,18 @@ struct Tri1Lanes {
     const Vec3* p1;
     const Vec3* q1;
     const Vec3* r1;
-    Vec3 n1;
     __m128 n1x, n1y, n1z;
-    __m128 v1[3][3]; // p1, q1, r1 splatted: v1[vertex][axis]
+    __m128 v1[3][3];         // p1, q1, r1 splatted: v1[vertex][axis]
+    alignas(16) float v[12]; // p1, q1, r1 as (x, y, z, 0), 4 floats apart (kCanonSlots' offsets)
 };
+
+// Triangle 1's normal as classify() computes it, for the rare paths.
+void tri1Normal(const Tri1Lanes& t1, Vec3& out) {
+    Vec3 e1, e2;
+    sub(*t1.q1, *t1.p1, e1);
+    sub(*t1.r1, *t1.p1, e2);
+    cross(e1, e2, out);
+}
 
 __m128 dot3(__m128 ax, __m128 ay, __m128 az, __m128 bx, __m128 by, __m128 bz) {
     return _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz));
@@ -735,17 +846,23 @@ __m128 sameSide(__m128 a, __m128 b, __m128 c) {
     return _mm_or_ps(pos, neg);
 }
 
-// The lanes that survived both plane tests (and the scalar lanes), one at a time. Out of line so
-// that overlapLanes, which mostly returns after its plane tests, does not pay this loop's register
-// saves on every call.
-FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBatch4& batch,
-                                           unsigned survivors, unsigned other_lanes, const float (&d)[6][4],
-                                           const std::uint32_t (&keys)[4]) {
-    const __m128 t1v[3] = {load3(*t1.p1), load3(*t1.q1), load3(*t1.r1)};
+// Lanes decided by the whole scalar test: those with an ill-conditioned plane, and survivors with a
+// NaN plane side (huge input; the sign table does not take NaN). Every other survivor of the call
+// is finished here too, so that the common path below never holds values across a call.
+FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBatch4& batch,
+                                           unsigned survivors, unsigned scalar_lanes, __m128 dp1, __m128 dq1,
+                                           __m128 dr1, __m128 dp2, __m128 dq2, __m128 dr2) {
+    alignas(16) float d[6][4];
+    _mm_store_ps(d[0], dp1);
+    _mm_store_ps(d[1], dq1);
+    _mm_store_ps(d[2], dr1);
+    _mm_store_ps(d[3], dp2);
+    _mm_store_ps(d[4], dq2);
+    _mm_store_ps(d[5], dr2);
+    Vec3 n1;
+    tri1Normal(t1, n1);
     unsigned mask = 0u;
-    // Lanes with an ill-conditioned plane (or, with huge input, a NaN plane side) whole in scalar
-    // code; canonicalCrossing4 does not take NaN.
-    for (unsigned todo = other_lanes; todo != 0u; todo &= todo - 1u) {
+    for (unsigned todo = survivors | scalar_lanes; todo != 0u; todo &= todo - 1u) {
         const int lane = lowestBit(todo);
         Vec3 p2, q2, r2;
         laneVertex(batch, 0, lane, p2);
@@ -753,28 +870,60 @@ FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBa
         laneVertex(batch, 2, lane, r2);
         const Overlap result =
             (survivors >> lane) & 1u
-                ? classifyWellConditioned(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, t1.n1, d[0][lane], d[1][lane],
+                ? classifyWellConditioned(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, n1, d[0][lane], d[1][lane],
                                           d[2][lane], d[3][lane], d[4][lane], d[5][lane])
                 : classifySlow(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2);
         mask |= static_cast<unsigned>(result != Overlap::Disjoint) << lane;
     }
-    for (unsigned todo = survivors & ~other_lanes; todo != 0u; todo &= todo - 1u) {
+    return mask;
+}
+
+// The survivors whose canonical form is coplanar: the 2D test. Rare; `mask` holds the answers of
+// the other lanes.
+FLAK_TRI_TRI_COLD unsigned finishCoplanarLanes(const Tri1Lanes& t1, const TriangleBatch4& batch,
+                                               unsigned lanes, unsigned mask) {
+    Vec3 n1;
+    tri1Normal(t1, n1);
+    for (unsigned todo = lanes; todo != 0u; todo &= todo - 1u) {
         const int lane = lowestBit(todo);
-        const __m128 t2[3] = {
-            _mm_setr_ps(batch.v[0][0][lane], batch.v[0][1][lane], batch.v[0][2][lane], 0.0f),
-            _mm_setr_ps(batch.v[1][0][lane], batch.v[1][1][lane], batch.v[1][2][lane], 0.0f),
-            _mm_setr_ps(batch.v[2][0][lane], batch.v[2][1][lane], batch.v[2][2][lane], 0.0f)};
-        const unsigned r = canonicalCrossingOf(t1v, t2, keys[lane]);
-        unsigned hit = r & 1u;
-        if (r & 2u) {
-            Vec3 p2, q2, r2;
-            laneVertex(batch, 0, lane, p2);
-            laneVertex(batch, 1, lane, q2);
-            laneVertex(batch, 2, lane, r2);
-            hit = static_cast<unsigned>(coplanarOverlap(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, t1.n1));
-        }
-        mask |= hit << lane;
+        Vec3 p2, q2, r2;
+        laneVertex(batch, 0, lane, p2);
+        laneVertex(batch, 1, lane, q2);
+        laneVertex(batch, 2, lane, r2);
+        mask |= static_cast<unsigned>(coplanarOverlap(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, n1)) << lane;
     }
+    return mask;
+}
+
+// The lanes that survived both plane tests, one at a time, with no NaN among their plane sides:
+// canonicalCrossing4 with triangle 2's canonical vertices gathered straight from the batch at the
+// table's offsets. A leaf (the coplanar lanes are handed on at the end), so that it saves no
+// registers; out of line so that overlapLanes, which mostly returns after its plane tests, does not
+// pay for this loop's registers either.
+FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBatch4& batch,
+                                           unsigned survivors, __m128i keys) {
+    alignas(16) std::uint32_t key[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(key), keys);
+    const float* t1v = t1.v;
+    unsigned mask = 0u, coplanar = 0u;
+    for (unsigned todo = survivors; todo != 0u; todo &= todo - 1u) {
+        const int lane = lowestBit(todo);
+        const CanonSlots& c = kCanonSlots.entry[key[lane]];
+        // In v (36 contiguous floats) the lane's x, y, z of a vertex are 4 floats apart, its
+        // vertices 12.
+        const float* v2 = &batch.v[0][0][lane];
+        const auto vertex2 = [v2](unsigned offset) {
+            const float* v = v2 + offset;
+            return _mm_movelh_ps(_mm_unpacklo_ps(_mm_load_ss(v), _mm_load_ss(v + 4)), _mm_load_ss(v + 8));
+        };
+        const unsigned r =
+            crossingOf(_mm_load_ps(t1v + c.v1[0]), _mm_load_ps(t1v + c.v1[1]), _mm_load_ps(t1v + c.v1[2]),
+                       vertex2(c.v2[0]), vertex2(c.v2[1]), vertex2(c.v2[2]));
+        const unsigned flat = c.coplanar;
+        mask |= (r & ~flat) << lane;
+        coplanar |= flat << lane;
+    }
+    if (coplanar != 0u) return finishCoplanarLanes(t1, batch, coplanar, mask);
     return mask;
 }
 
@@ -814,53 +963,53 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned
     const unsigned scalar_lanes = batch.scalar_lanes & ~reject1 & live;
     const unsigned survivors = ~(reject1 | reject2) & ~scalar_lanes & live;
     if ((survivors | scalar_lanes) == 0u) return 0u;
-    const __m128 nan = _mm_or_ps(_mm_or_ps(_mm_or_ps(_mm_cmpunord_ps(dp1, dp1), _mm_cmpunord_ps(dq1, dq1)),
-                                           _mm_or_ps(_mm_cmpunord_ps(dr1, dr1), _mm_cmpunord_ps(dp2, dp2))),
-                                 _mm_or_ps(_mm_cmpunord_ps(dq2, dq2), _mm_cmpunord_ps(dr2, dr2)));
+    // NaN in either side of a pair: both are NaN-checked by one unordered compare.
+    const __m128 nan =
+        _mm_or_ps(_mm_or_ps(_mm_cmpunord_ps(dp1, dp2), _mm_cmpunord_ps(dq1, dq2)), _mm_cmpunord_ps(dr1, dr2));
     const unsigned nan_lanes = static_cast<unsigned>(_mm_movemask_ps(nan)) & survivors;
-
-    alignas(16) float d[6][4];
-    _mm_store_ps(d[0], dp1);
-    _mm_store_ps(d[1], dq1);
-    _mm_store_ps(d[2], dr1);
-    _mm_store_ps(d[3], dp2);
-    _mm_store_ps(d[4], dq2);
-    _mm_store_ps(d[5], dr2);
-    // Every lane's kCanonPair key at once: the d > 0 and d < 0 bits of triangle 1's vertices
-    // against the lane's plane in bits 6..11, of the lane's against triangle 1's plane in 0..5.
+    // Every lane's kCanonSlots key at once, summed from the compare masks.
     const __m128 zero = _mm_setzero_ps();
     const __m128 sides[6] = {dp2, dq2, dr2, dp1, dq1, dr1};
-    __m128i key = _mm_setzero_si128();
+    const std::int32_t weight[6] = {kDigit2[0], kDigit2[1], kDigit2[2], kDigit1[0], kDigit1[1], kDigit1[2]};
+    __m128i pos = _mm_setzero_si128(), neg = _mm_setzero_si128();
     for (int i = 0; i < 6; ++i) {
-        const int shift = (i / 3) * 6 + i % 3;
-        key = _mm_or_si128(
-            key, _mm_and_si128(_mm_castps_si128(_mm_cmpgt_ps(sides[i], zero)), _mm_set1_epi32(1 << shift)));
-        key = _mm_or_si128(
-            key, _mm_and_si128(_mm_castps_si128(_mm_cmplt_ps(sides[i], zero)), _mm_set1_epi32(8 << shift)));
+        const __m128i w = _mm_set1_epi32(weight[i]);
+        pos = _mm_add_epi32(pos, _mm_and_si128(_mm_castps_si128(_mm_cmpgt_ps(sides[i], zero)), w));
+        neg = _mm_add_epi32(neg, _mm_and_si128(_mm_castps_si128(_mm_cmplt_ps(sides[i], zero)), w));
     }
-    alignas(16) std::uint32_t keys[4];
-    _mm_store_si128(reinterpret_cast<__m128i*>(keys), key);
-    return finishLanes(t1, batch, survivors, scalar_lanes | nan_lanes, d, keys);
+    const __m128i key = _mm_add_epi32(pos, _mm_add_epi32(neg, neg));
+    if ((scalar_lanes | nan_lanes) != 0u)
+        return finishLanesSlow(t1, batch, survivors, scalar_lanes, dp1, dq1, dr1, dp2, dq2, dr2);
+    return finishLanes(t1, batch, survivors, key);
 }
 
-// Triangle 1's plane, as classify() computes it; false when it is ill-conditioned.
+// Lane `axis` of v in every lane.
+template <int axis> __m128 splat(__m128 v) {
+    return _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), _MM_SHUFFLE(axis, axis, axis, axis)));
+}
+
+// Triangle 1's plane, as classify() computes it (cross4 and ((x + y) + z) are its operations);
+// false when it is ill-conditioned.
 bool prepareTri1(const Vec3& p1, const Vec3& q1, const Vec3& r1, Tri1Lanes& out) {
-    Vec3 e1, e2;
-    sub(q1, p1, e1);
-    sub(r1, p1, e2);
-    cross(e1, e2, out.n1);
-    if (!wellConditioned(e1, e2, out.n1)) return false;
+    const __m128 P = load3(p1), Q = load3(q1), R = load3(r1);
+    const __m128 e1 = _mm_sub_ps(Q, P), e2 = _mm_sub_ps(R, P);
+    const __m128 n = cross4(e1, e2);
+    // wellConditioned(e1, e2, n): lengthSq(n) > kMinSinSq * (lengthSq(e1) * lengthSq(e2)).
+    const __m128 len = hsum3x4(_mm_mul_ps(n, n), _mm_mul_ps(e1, e1), _mm_mul_ps(e2, e2), _mm_setzero_ps());
+    const __m128 bound = _mm_mul_ss(_mm_set_ss(kMinSinSq), _mm_mul_ss(splat<1>(len), splat<2>(len)));
+    if (!_mm_comigt_ss(len, bound)) return false;
     out.p1 = &p1;
     out.q1 = &q1;
     out.r1 = &r1;
-    out.n1x = _mm_set1_ps(out.n1.x);
-    out.n1y = _mm_set1_ps(out.n1.y);
-    out.n1z = _mm_set1_ps(out.n1.z);
-    const Vec3* v[3] = {&p1, &q1, &r1};
+    out.n1x = splat<0>(n);
+    out.n1y = splat<1>(n);
+    out.n1z = splat<2>(n);
+    const __m128 v[3] = {P, Q, R};
     for (int i = 0; i < 3; ++i) {
-        out.v1[i][0] = _mm_set1_ps(v[i]->x);
-        out.v1[i][1] = _mm_set1_ps(v[i]->y);
-        out.v1[i][2] = _mm_set1_ps(v[i]->z);
+        out.v1[i][0] = splat<0>(v[i]);
+        out.v1[i][1] = splat<1>(v[i]);
+        out.v1[i][2] = splat<2>(v[i]);
+        _mm_store_ps(out.v + 4 * i, v[i]);
     }
     return true;
 }
