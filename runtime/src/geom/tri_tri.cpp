@@ -568,16 +568,23 @@ unsigned canonicalCrossing4(const float* t1, const float* t2, __m128 d1, __m128 
            static_cast<unsigned>(c.coplanar) << 1;
 }
 
+// Triangle 1's normal as classify() computes it, (q1 - p1) x (r1 - p1), for the rare paths that
+// need it as a Vec3.
+void plane1Normal(const Vec3& p1, const Vec3& q1, const Vec3& r1, Vec3& out) {
+    Vec3 e1, e2;
+    sub(q1, p1, e1);
+    sub(r1, p1, e2);
+    cross(e1, e2, out);
+}
+
 // The rare ends of classifySurvivor, out of line so that it saves no registers: a NaN plane side
 // (huge input) takes the scalar finish, a coplanar pair the 2D test. Not marked cold: with its tail
 // calls moved to a cold section, classifySurvivor measured 0.7 ns a dense pair slower.
 FLAK_TRI_TRI_NOINLINE Overlap classifySurvivorNaN(const Vec3& p1, const Vec3& q1, const Vec3& r1,
                                                   const Vec3& p2, const Vec3& q2, const Vec3& r2, __m128 d1,
                                                   __m128 d2) {
-    Vec3 e1, e2, n1;
-    sub(q1, p1, e1);
-    sub(r1, p1, e2);
-    cross(e1, e2, n1);
+    Vec3 n1;
+    plane1Normal(p1, q1, r1, n1);
     alignas(16) float s1[4], s2[4];
     _mm_store_ps(s1, d1);
     _mm_store_ps(s2, d2);
@@ -586,10 +593,8 @@ FLAK_TRI_TRI_NOINLINE Overlap classifySurvivorNaN(const Vec3& p1, const Vec3& q1
 
 FLAK_TRI_TRI_NOINLINE Overlap classifyCoplanar(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
                                                const Vec3& q2, const Vec3& r2) {
-    Vec3 e1, e2, n1;
-    sub(q1, p1, e1);
-    sub(r1, p1, e2);
-    cross(e1, e2, n1);
+    Vec3 n1;
+    plane1Normal(p1, q1, r1, n1);
     return coplanarOverlap(p1, q1, r1, p2, q2, r2, n1) ? Overlap::Coplanar : Overlap::Disjoint;
 }
 
@@ -825,14 +830,6 @@ struct Tri1Lanes {
     alignas(16) float v[12]; // p1, q1, r1 as (x, y, z, 0), 4 floats apart (kCanonSlots' offsets)
 };
 
-// Triangle 1's normal as classify() computes it, for the rare paths.
-void tri1Normal(const Tri1Lanes& t1, Vec3& out) {
-    Vec3 e1, e2;
-    sub(*t1.q1, *t1.p1, e1);
-    sub(*t1.r1, *t1.p1, e2);
-    cross(e1, e2, out);
-}
-
 __m128 dot3(__m128 ax, __m128 ay, __m128 az, __m128 bx, __m128 by, __m128 bz) {
     return _mm_add_ps(_mm_add_ps(_mm_mul_ps(ax, bx), _mm_mul_ps(ay, by)), _mm_mul_ps(az, bz));
 }
@@ -860,7 +857,7 @@ FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBa
     _mm_store_ps(d[4], dq2);
     _mm_store_ps(d[5], dr2);
     Vec3 n1;
-    tri1Normal(t1, n1);
+    plane1Normal(*t1.p1, *t1.q1, *t1.r1, n1);
     unsigned mask = 0u;
     for (unsigned todo = survivors | scalar_lanes; todo != 0u; todo &= todo - 1u) {
         const int lane = lowestBit(todo);
@@ -883,7 +880,7 @@ FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBa
 FLAK_TRI_TRI_COLD unsigned finishCoplanarLanes(const Tri1Lanes& t1, const TriangleBatch4& batch,
                                                unsigned lanes, unsigned mask) {
     Vec3 n1;
-    tri1Normal(t1, n1);
+    plane1Normal(*t1.p1, *t1.q1, *t1.r1, n1);
     for (unsigned todo = lanes; todo != 0u; todo &= todo - 1u) {
         const int lane = lowestBit(todo);
         Vec3 p2, q2, r2;
