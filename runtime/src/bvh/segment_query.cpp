@@ -31,6 +31,22 @@ bool prepare(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, SegmentTest t
     return true;
 }
 
+// Triangle `t`'s vertices straight from the blob into lane `lane` (setTriangleLane's layout),
+// and back: the leaf loop keeps no per-lane Vec3 copies (whose zero-initialisation cost a memset
+// per leaf) and makes no call per lane.
+void loadTriangleLane(const MeshBlob& blob, std::uint32_t t, std::uint32_t lane, TriangleLanes& inout) {
+    std::uint32_t idx[3];
+    triangleIndices(blob, t, idx);
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+            inout.v[i][k][lane] = blob.vertices[3 * idx[i] + static_cast<std::uint32_t>(k)];
+}
+
+void laneTriangle(const TriangleLanes& lanes, std::uint32_t lane, Vec3& out_a, Vec3& out_b, Vec3& out_c) {
+    Vec3* out[3] = {&out_a, &out_b, &out_c};
+    for (int i = 0; i < 3; ++i) set(lanes.v[i][0][lane], lanes.v[i][1][lane], lanes.v[i][2][lane], *out[i]);
+}
+
 // One walk for both forms: `closest` shrinks the slab to the best t and keeps walking; otherwise
 // the first hit (lowest id, the walk is in id order) ends it. The watertight form first drops,
 // four triangles at a time, those whose edge functions already say no (watertightCandidates):
@@ -52,25 +68,26 @@ bool walk(const MeshBlob& blob, PreparedSegment& s, SegmentTest test, bool close
         return true;
     };
     detail::walkLeaves(blob, s.nodes, [&](std::uint32_t first, std::uint32_t count) {
-        Vec3 v[4][3];
         if (test != SegmentTest::Watertight) {
             for (std::uint32_t t = first; t < first + count; ++t) {
-                triangleVertices(blob, t, v[0][0], v[0][1], v[0][2]);
-                if (!consider(t, v[0][0], v[0][1], v[0][2])) return false;
+                Vec3 a, b, c;
+                triangleVertices(blob, t, a, b, c);
+                if (!consider(t, a, b, c)) return false;
             }
             return true;
         }
         for (std::uint32_t group = first; group < first + count; group += 4) {
             const std::uint32_t n = first + count - group < 4 ? first + count - group : 4;
             TriangleLanes lanes;
-            for (std::uint32_t l = 0; l < 4; ++l) { // lanes past the leaf repeat its first triangle
-                if (l < n) triangleVertices(blob, group + l, v[l][0], v[l][1], v[l][2]);
-                const std::uint32_t src = l < n ? l : 0;
-                setTriangleLane(static_cast<int>(l), v[src][0], v[src][1], v[src][2], lanes);
-            }
+            for (std::uint32_t l = 0; l < 4; ++l) // lanes past the leaf repeat the group's first triangle
+                loadTriangleLane(blob, l < n ? group + l : group, l, lanes);
             const unsigned keep = watertightCandidates(s.ray, lanes, (1u << n) - 1u);
-            for (std::uint32_t l = 0; l < n; ++l)
-                if (((keep >> l) & 1u) != 0u && !consider(group + l, v[l][0], v[l][1], v[l][2])) return false;
+            for (std::uint32_t l = 0; l < n; ++l) {
+                if (((keep >> l) & 1u) == 0u) continue;
+                Vec3 a, b, c;
+                laneTriangle(lanes, l, a, b, c);
+                if (!consider(group + l, a, b, c)) return false;
+            }
         }
         return true;
     });
