@@ -11,6 +11,16 @@
 #include <cmath>
 #include <limits>
 
+// Two batches' plane tests in one pass of 256-bit vectors where the CPU has AVX2 (chosen at run
+// time; the library itself is built for SSE2). GCC and Clang on x86 only; CMake's FLAK_AVX2=OFF
+// (FLAK_NO_AVX2) leaves it out, which the sanitize preset does so that CI tests both paths.
+#if defined(FLAK_SIMD_SSE2) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) &&            \
+    !defined(FLAK_NO_AVX2)
+#define FLAK_TRI_TRI_AVX2 1
+#include <immintrin.h>
+#define FLAK_AVX2 __attribute__((target("avx2")))
+#endif
+
 namespace flak {
 namespace {
 
@@ -924,6 +934,16 @@ FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBa
     return mask;
 }
 
+// The end of a batch's test once its plane tests left survivors or scalar lanes: the scalar path
+// for them all when any lane needs it (ill-conditioned plane, NaN side), else finishLanes.
+unsigned finishSurvivors(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned survivors,
+                         unsigned scalar_lanes, unsigned nan_lanes, __m128 dp1, __m128 dq1, __m128 dr1,
+                         __m128 dp2, __m128 dq2, __m128 dr2, __m128i key) {
+    if ((scalar_lanes | nan_lanes) != 0u)
+        return finishLanesSlow(t1, batch, survivors, scalar_lanes, dp1, dq1, dr1, dp2, dq2, dr2);
+    return finishLanes(t1, batch, survivors, key);
+}
+
 // The two plane-side tests of Guigue-Devillers for four lanes at once, with the very operations
 // (and order) of the scalar code: subtract, cross, dot as ((x*x + y*y) + z*z). Each SSE lane is
 // the IEEE single-precision result of the scalar expression, so the values, and thus the answers,
@@ -975,10 +995,106 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned
         neg = _mm_add_epi32(neg, _mm_and_si128(_mm_castps_si128(_mm_cmplt_ps(sides[i], zero)), w));
     }
     const __m128i key = _mm_add_epi32(pos, _mm_add_epi32(neg, neg));
-    if ((scalar_lanes | nan_lanes) != 0u)
-        return finishLanesSlow(t1, batch, survivors, scalar_lanes, dp1, dq1, dr1, dp2, dq2, dr2);
-    return finishLanes(t1, batch, survivors, key);
+    return finishSurvivors(t1, batch, survivors, scalar_lanes, nan_lanes, dp1, dq1, dr1, dp2, dq2, dr2, key);
 }
+
+#if defined(FLAK_TRI_TRI_AVX2)
+// overlapLanes for two batches at once, lanes 0..3 from `lo` and 4..7 from `hi`, in 256-bit
+// vectors: every lane computes the same IEEE single operations in the same order (no fused
+// multiply-add: AVX2 alone does not enable FMA, and the build has -ffp-contract=off), so the
+// plane sides, keys and answers are bit for bit overlapLanes'. Bit j of `wanted`: lane j.
+__m256 join(__m128 lo, __m128 hi) FLAK_AVX2;
+__m256 join(__m128 lo, __m128 hi) { return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1); }
+
+__m256 dot3x8(__m256 ax, __m256 ay, __m256 az, __m256 bx, __m256 by, __m256 bz) FLAK_AVX2;
+__m256 dot3x8(__m256 ax, __m256 ay, __m256 az, __m256 bx, __m256 by, __m256 bz) {
+    return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, bx), _mm256_mul_ps(ay, by)), _mm256_mul_ps(az, bz));
+}
+
+__m256 sameSide8(__m256 a, __m256 b, __m256 c) FLAK_AVX2;
+__m256 sameSide8(__m256 a, __m256 b, __m256 c) {
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 pos =
+        _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(a, zero, _CMP_GT_OQ), _mm256_cmp_ps(b, zero, _CMP_GT_OQ)),
+                      _mm256_cmp_ps(c, zero, _CMP_GT_OQ));
+    const __m256 neg =
+        _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(a, zero, _CMP_LT_OQ), _mm256_cmp_ps(b, zero, _CMP_LT_OQ)),
+                      _mm256_cmp_ps(c, zero, _CMP_LT_OQ));
+    return _mm256_or_ps(pos, neg);
+}
+
+FLAK_TRI_TRI_NOINLINE unsigned overlapLanes8(const Tri1Lanes& t1, const TriangleBatch4& lo,
+                                             const TriangleBatch4& hi, unsigned wanted) FLAK_AVX2;
+FLAK_TRI_TRI_NOINLINE unsigned overlapLanes8(const Tri1Lanes& t1, const TriangleBatch4& lo,
+                                             const TriangleBatch4& hi, unsigned wanted) {
+    __m256 v2[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) v2[i][k] = join(_mm_load_ps(lo.v[i][k]), _mm_load_ps(hi.v[i][k]));
+    // Triangle 1's plane against the lanes' vertices: d = dot(v2 - r1, n1).
+    const __m256 r1x = join(t1.v1[2][0], t1.v1[2][0]), r1y = join(t1.v1[2][1], t1.v1[2][1]),
+                 r1z = join(t1.v1[2][2], t1.v1[2][2]);
+    const __m256 n1x = join(t1.n1x, t1.n1x), n1y = join(t1.n1y, t1.n1y), n1z = join(t1.n1z, t1.n1z);
+    __m256 d2[3];
+    for (int i = 0; i < 3; ++i)
+        d2[i] = dot3x8(_mm256_sub_ps(v2[i][0], r1x), _mm256_sub_ps(v2[i][1], r1y),
+                       _mm256_sub_ps(v2[i][2], r1z), n1x, n1y, n1z);
+    const unsigned reject1 = static_cast<unsigned>(_mm256_movemask_ps(sameSide8(d2[0], d2[1], d2[2])));
+    const unsigned live = ~(lo.empty_lanes | hi.empty_lanes << 4) & wanted & 0xFFu;
+    if ((live & ~reject1) == 0u) return 0u;
+    // The lanes' planes against triangle 1: d = dot(v1 - r2, n2).
+    const __m256 n2x = join(_mm_load_ps(lo.n[0]), _mm_load_ps(hi.n[0]));
+    const __m256 n2y = join(_mm_load_ps(lo.n[1]), _mm_load_ps(hi.n[1]));
+    const __m256 n2z = join(_mm_load_ps(lo.n[2]), _mm_load_ps(hi.n[2]));
+    __m256 d1[3];
+    for (int i = 0; i < 3; ++i)
+        d1[i] = dot3x8(_mm256_sub_ps(join(t1.v1[i][0], t1.v1[i][0]), v2[2][0]),
+                       _mm256_sub_ps(join(t1.v1[i][1], t1.v1[i][1]), v2[2][1]),
+                       _mm256_sub_ps(join(t1.v1[i][2], t1.v1[i][2]), v2[2][2]), n2x, n2y, n2z);
+    const unsigned reject2 = static_cast<unsigned>(_mm256_movemask_ps(sameSide8(d1[0], d1[1], d1[2])));
+    const unsigned scalar_lanes = (lo.scalar_lanes | hi.scalar_lanes << 4) & ~reject1 & live;
+    const unsigned survivors = ~(reject1 | reject2) & ~scalar_lanes & live;
+    if ((survivors | scalar_lanes) == 0u) return 0u;
+    const __m256 nan = _mm256_or_ps(
+        _mm256_or_ps(_mm256_cmp_ps(d1[0], d2[0], _CMP_UNORD_Q), _mm256_cmp_ps(d1[1], d2[1], _CMP_UNORD_Q)),
+        _mm256_cmp_ps(d1[2], d2[2], _CMP_UNORD_Q));
+    const unsigned nan_lanes = static_cast<unsigned>(_mm256_movemask_ps(nan)) & survivors;
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 sides[6] = {d2[0], d2[1], d2[2], d1[0], d1[1], d1[2]};
+    const std::int32_t weight[6] = {kDigit2[0], kDigit2[1], kDigit2[2], kDigit1[0], kDigit1[1], kDigit1[2]};
+    __m256i pos = _mm256_setzero_si256(), neg = _mm256_setzero_si256();
+    for (int i = 0; i < 6; ++i) {
+        const __m256i w = _mm256_set1_epi32(weight[i]);
+        pos = _mm256_add_epi32(
+            pos, _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(sides[i], zero, _CMP_GT_OQ)), w));
+        neg = _mm256_add_epi32(
+            neg, _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(sides[i], zero, _CMP_LT_OQ)), w));
+    }
+    const __m256i key = _mm256_add_epi32(pos, _mm256_add_epi32(neg, neg));
+    unsigned mask = 0u;
+    if (((survivors | scalar_lanes) & 0xFu) != 0u)
+        mask = finishSurvivors(
+            t1, lo, survivors & 0xFu, scalar_lanes & 0xFu, nan_lanes & 0xFu, _mm256_castps256_ps128(d1[0]),
+            _mm256_castps256_ps128(d1[1]), _mm256_castps256_ps128(d1[2]), _mm256_castps256_ps128(d2[0]),
+            _mm256_castps256_ps128(d2[1]), _mm256_castps256_ps128(d2[2]), _mm256_castsi256_si128(key));
+    if (((survivors | scalar_lanes) >> 4) != 0u)
+        mask |= finishSurvivors(t1, hi, survivors >> 4, scalar_lanes >> 4, nan_lanes >> 4,
+                                _mm256_extractf128_ps(d1[0], 1), _mm256_extractf128_ps(d1[1], 1),
+                                _mm256_extractf128_ps(d1[2], 1), _mm256_extractf128_ps(d2[0], 1),
+                                _mm256_extractf128_ps(d2[1], 1), _mm256_extractf128_ps(d2[2], 1),
+                                _mm256_extracti128_si256(key, 1))
+                << 4;
+    return mask;
+}
+
+// Whether overlapLanes8 may run: asked once.
+bool haveAvx2() {
+    static const bool yes = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") != 0;
+    }();
+    return yes;
+}
+#endif
 
 // Lane `axis` of v in every lane.
 template <int axis> __m128 splat(__m128 v) {
@@ -1024,6 +1140,9 @@ unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Tr
     if (!prepareTri1(p1, q1, r1, t1))
         return triTriOverlap4Slow(p1, q1, r1, batch.half[0]) |
                (triTriOverlap4Slow(p1, q1, r1, batch.half[1]) << 4);
+#if defined(FLAK_TRI_TRI_AVX2)
+    if (haveAvx2()) return overlapLanes8(t1, batch.half[0], batch.half[1], 0xFFu);
+#endif
     return overlapLanes(t1, batch.half[0], 0xFu) | (overlapLanes(t1, batch.half[1], 0xFu) << 4);
 }
 
@@ -1036,13 +1155,30 @@ unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
     for (unsigned q = 0, rest = lanes; rest != 0u; ++q, rest >>= 4u) {
         const unsigned wanted = rest & 0xFu;
         if (wanted == 0u) continue;
+#if defined(FLAK_TRI_TRI_AVX2)
+        // Two neighbouring batches with lanes asked for in both: one 8-lane pass.
+        if (fast && (rest & 0xF0u) != 0u && haveAvx2()) {
+            mask |= overlapLanes8(t1, batches[q], batches[q + 1], rest & 0xFFu) << (4u * q);
+            ++q;
+            rest >>= 4u;
+            continue;
+        }
+#endif
         const unsigned hits =
             fast ? overlapLanes(t1, batches[q], wanted) : triTriOverlap4Slow(p1, q1, r1, batches[q]) & wanted;
         mask |= hits << (4u * q);
     }
     return mask;
 }
+const char* triTriBatchBackend() {
+#if defined(FLAK_TRI_TRI_AVX2)
+    if (haveAvx2()) return "avx2";
+#endif
+    return "sse2";
+}
 #else
+const char* triTriBatchBackend() { return "scalar"; }
+
 // Scalar back-end: the plain per-lane test (identical by construction).
 unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch) {
     return triTriOverlap4Slow(p1, q1, r1, batch);

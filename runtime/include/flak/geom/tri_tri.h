@@ -1,5 +1,6 @@
 // flak — triangle vs triangle: boolean overlap (Guigue & Devillers 2003), the intersection segment,
-// and a batched one-against-four/eight form (SSE2 with a scalar fallback, identical answers).
+// and a batched one-against-four/eight form (SSE2, two batches per pass with AVX2 where the CPU has
+// it, a scalar fallback; identical answers).
 #pragma once
 
 #include <flak/math/vec3.h>
@@ -83,14 +84,20 @@ void finishBatch(std::uint32_t count, TriangleBatch4& inout);
 /// at a time from the very same float values. Lanes set by clearBatch never overlap.
 unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch);
 
-/// Eight lanes: bits 0..3 from batch.half[0], bits 4..7 from batch.half[1].
+/// Eight lanes: bits 0..3 from batch.half[0], bits 4..7 from batch.half[1]. On x86 CPUs with AVX2
+/// (detected at run time; the library is built for SSE2) the plane tests of both halves run in
+/// one pass of eight-lane vectors, with the same operations lane by lane: same answers.
 unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch);
 
 /// One triangle against several batches, for the lanes a caller's filter kept: bit 4q + j of
 /// `lanes` asks for lane j of batches[q] (q = 0..7), and the same bit of the result is set when
 /// triTriOverlap4(p1, q1, r1, batches[q]) has bit j. Triangle 1 is prepared once for all batches;
 /// a batch without a bit in `lanes` is never read, and lanes left out cost no scalar finish.
+/// Neighbouring batches both asked for share an eight-lane pass where triTriOverlap8 would.
 unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4* batches,
                             std::uint32_t lanes);
+
+/// The batched forms' back-end on this CPU: "avx2" (two batches per pass), "sse2" or "scalar".
+const char* triTriBatchBackend();
 
 } // namespace flak
