@@ -1170,6 +1170,7 @@ unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
     }
     return mask;
 }
+
 const char* triTriBatchBackend() {
 #if defined(FLAK_TRI_TRI_AVX2)
     if (haveAvx2()) return "avx2";
