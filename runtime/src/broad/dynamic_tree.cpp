@@ -24,6 +24,9 @@ std::size_t recordBytes(std::uint32_t capacity) {
     return alignUp(sizeof(TreeProxy) * capacity, kMinAlignment);
 }
 std::size_t fatBytes(std::uint32_t capacity) { return alignUp(sizeof(Aabb) * capacity, kMinAlignment); }
+// count * per + slack fits in size_t: always on 64-bit hosts, so written as a function of size_t
+// values (the same test on a uint32_t count is one compilers flag as always false there).
+bool fitsInSize(std::size_t count, std::size_t per, std::size_t slack) { return count <= (SIZE_MAX - slack) / per; }
 std::size_t userBytes(std::uint32_t capacity) {
     return alignUp(sizeof(std::uint64_t) * capacity, kMinAlignment);
 }
@@ -35,7 +38,7 @@ std::size_t DynamicTree::requiredBytes(const DynamicTreeConfig& config) {
     const std::uint32_t n = config.proxy_capacity;
     constexpr std::size_t kBytesPerProxy =
         kNodeBytesPerProxy + sizeof(TreeProxy) + sizeof(Aabb) + sizeof(std::uint64_t);
-    if (n > (SIZE_MAX - 4 * DynamicTree::kAlignment) / kBytesPerProxy) return 0; // 32-bit hosts
+    if (!fitsInSize(n, kBytesPerProxy, 4 * DynamicTree::kAlignment)) return 0; // 32-bit hosts
     return alignUp(kNodeBytesPerProxy * n + recordBytes(n) + fatBytes(n) + userBytes(n),
                    DynamicTree::kAlignment);
 }

@@ -491,9 +491,9 @@ constexpr CanonPairTable makeCanonPairTable() {
             const unsigned code2 = kCanonBits.code[code1 & 1u][i2];
             const CanonOrder& o = kCanonOrder.entry[code1 << 3 | code2];
             const unsigned coplanar = code1 >= 6u || code2 >= 6u ? 1u : 0u;
-            t.entry[i1 << 6 | i2] =
-                static_cast<std::uint16_t>(o.v1[0] | o.v1[1] << 2 | o.v1[2] << 4 | o.v2[0] << 6 |
-                                           o.v2[1] << 8 | o.v2[2] << 10 | coplanar << 12);
+            const unsigned slots = static_cast<unsigned>(o.v1[0] | o.v1[1] << 2 | o.v1[2] << 4 | o.v2[0] << 6 |
+                                                         o.v2[1] << 8 | o.v2[2] << 10);
+            t.entry[i1 << 6 | i2] = static_cast<std::uint16_t>(slots | coplanar << 12);
         }
     return t;
 }
