@@ -445,8 +445,8 @@ TEST(TriTri, BatchedEqualsScalar2M) {
             }
         }
     }
-    std::printf("  batched vs scalar: %ld pairs (%ld overlap), %ld mismatches, back-end %s (batches: %s)\n",
-                pairs, overlaps, mismatches, simdBackendName(), triTriBatchBackend());
+    std::printf("  batched vs scalar: %ld pairs (%ld overlap), %ld mismatches, back-end %s (tri-tri: %s)\n",
+                pairs, overlaps, mismatches, simdBackendName(), triTriBackend());
     EXPECT_EQ(mismatches, 0);
 }
 

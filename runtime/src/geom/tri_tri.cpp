@@ -11,8 +11,8 @@
 #include <cmath>
 #include <limits>
 
-// Two batches' plane tests in one pass of 256-bit vectors where the CPU has AVX2 (chosen at run
-// time; the library itself is built for SSE2). GCC and Clang on x86 only; CMake's FLAK_AVX2=OFF
+// Both planes of a pair, and two batches' plane tests, in one pass of 256-bit vectors where the
+// CPU has AVX2 (chosen at run time; the library itself is built for SSE2). GCC and Clang on x86 only; CMake's FLAK_AVX2=OFF
 // (FLAK_NO_AVX2) leaves it out, which the sanitize preset does so that CI tests both paths.
 #if defined(FLAK_SIMD_SSE2) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) &&            \
     !defined(FLAK_NO_AVX2)
@@ -648,6 +648,54 @@ Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
     if (sameSide3(d1, d2)) return Overlap::Disjoint;
     return classifySurvivor(p1, q1, r1, p2, q2, r2, d1, d2);
 }
+
+#if defined(FLAK_TRI_TRI_AVX2)
+__m256 join(__m128 lo, __m128 hi) FLAK_AVX2;
+__m256 join(__m128 lo, __m128 hi) { return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1); }
+
+// cross4Wide's permute, on both halves.
+__m256 rotate256(__m256 v) FLAK_AVX2;
+__m256 rotate256(__m256 v) { return _mm256_permute_ps(v, _MM_SHUFFLE(0, 3, 1, 2)); }
+
+// Whether the AVX2 forms may run: asked once.
+bool haveAvx2() {
+    static const bool yes = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") != 0;
+    }();
+    return yes;
+}
+
+// classify() with both planes' sides in one pass of 256-bit vectors: plane 2 (sides of triangle
+// 1) in the low 128 bits, plane 1 in the high ones. Permutes, unpacks and shuffles of 256-bit
+// vectors act on each 128-bit half alone, so each half is planeSides4's very operations and d1,
+// d2 are bit for bit classify()'s.
+Overlap classifyWide(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                     const Vec3& r2) FLAK_AVX2;
+Overlap classifyWide(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                     const Vec3& r2) {
+    const __m128 P1 = load3Wide(p1), Q1 = load3Wide(q1), R1 = load3Wide(r1);
+    const __m128 P2 = load3Wide(p2), Q2 = load3Wide(q2), R2 = load3Wide(r2);
+    const __m128 a2 = _mm_sub_ps(P2, R2), b2 = _mm_sub_ps(Q2, R2), a1 = _mm_sub_ps(Q1, P1),
+                 b1 = _mm_sub_ps(R1, P1);
+    const __m256 a = join(a2, a1), b = join(b2, b1), o = join(R2, R1);
+    const __m256 n = rotate256(_mm256_sub_ps(_mm256_mul_ps(a, rotate256(b)), _mm256_mul_ps(rotate256(a), b)));
+    const __m256 m0 = _mm256_mul_ps(_mm256_sub_ps(join(P1, P2), o), n);
+    const __m256 m1 = _mm256_mul_ps(_mm256_sub_ps(join(Q1, Q2), o), n);
+    const __m256 m2 = _mm256_mul_ps(_mm256_sub_ps(join(R1, R2), o), n);
+    const __m256 m3 = _mm256_mul_ps(n, n);
+    const __m256 t0 = _mm256_unpacklo_ps(m0, m1), t1 = _mm256_unpacklo_ps(m2, m3);
+    const __m256 t2 = _mm256_unpackhi_ps(m0, m1), t3 = _mm256_unpackhi_ps(m2, m3);
+    const __m256 x = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m256 y = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    const __m256 z = _mm256_shuffle_ps(t2, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    const __m256 d = _mm256_add_ps(_mm256_add_ps(x, y), z);
+    const __m128 d1 = _mm256_castps256_ps128(d), d2 = _mm256_extractf128_ps(d, 1);
+    if (!bothWellConditioned(a2, b2, a1, b1, d1, d2)) return classifySlow(p1, q1, r1, p2, q2, r2);
+    if (sameSide3(d1, d2)) return Overlap::Disjoint;
+    return classifySurvivor(p1, q1, r1, p2, q2, r2, d1, d2);
+}
+#endif
 #else
 // Scalar back-end (FLAK_SIMD=none): the same operations one float at a time.
 Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
@@ -682,20 +730,29 @@ Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
 
 #endif
 
+// classify() for one pair: the 256-bit form where the CPU has AVX2 (same answers).
+Overlap classifyPair(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                     const Vec3& r2) {
+#if defined(FLAK_TRI_TRI_AVX2)
+    if (haveAvx2()) return classifyWide(p1, q1, r1, p2, q2, r2);
+#endif
+    return classify(p1, q1, r1, p2, q2, r2);
+}
+
 } // namespace
 
 namespace detail {
 
 TriTriKind classifyTriTri(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                           const Vec3& r2) {
-    return classify(p1, q1, r1, p2, q2, r2);
+    return classifyPair(p1, q1, r1, p2, q2, r2);
 }
 
 } // namespace detail
 
 bool triTriOverlap(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                    const Vec3& r2) {
-    return classify(p1, q1, r1, p2, q2, r2) != Overlap::Disjoint;
+    return classifyPair(p1, q1, r1, p2, q2, r2) != Overlap::Disjoint;
 }
 
 void setBatchTriangle(int lane, const Vec3& a, const Vec3& b, const Vec3& c, TriangleBatch4& inout) {
@@ -1003,9 +1060,6 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned
 // vectors: every lane computes the same IEEE single operations in the same order (no fused
 // multiply-add: AVX2 alone does not enable FMA, and the build has -ffp-contract=off), so the
 // plane sides, keys and answers are bit for bit overlapLanes'. Bit j of `wanted`: lane j.
-__m256 join(__m128 lo, __m128 hi) FLAK_AVX2;
-__m256 join(__m128 lo, __m128 hi) { return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1); }
-
 __m256 dot3x8(__m256 ax, __m256 ay, __m256 az, __m256 bx, __m256 by, __m256 bz) FLAK_AVX2;
 __m256 dot3x8(__m256 ax, __m256 ay, __m256 az, __m256 bx, __m256 by, __m256 bz) {
     return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, bx), _mm256_mul_ps(ay, by)), _mm256_mul_ps(az, bz));
@@ -1086,14 +1140,6 @@ FLAK_TRI_TRI_NOINLINE unsigned overlapLanes8(const Tri1Lanes& t1, const Triangle
     return mask;
 }
 
-// Whether overlapLanes8 may run: asked once.
-bool haveAvx2() {
-    static const bool yes = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") != 0;
-    }();
-    return yes;
-}
 #endif
 
 // Lane `axis` of v in every lane.
@@ -1171,14 +1217,14 @@ unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
     return mask;
 }
 
-const char* triTriBatchBackend() {
+const char* triTriBackend() {
 #if defined(FLAK_TRI_TRI_AVX2)
     if (haveAvx2()) return "avx2";
 #endif
     return "sse2";
 }
 #else
-const char* triTriBatchBackend() { return "scalar"; }
+const char* triTriBackend() { return "scalar"; }
 
 // Scalar back-end: the plain per-lane test (identical by construction).
 unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch) {

@@ -1,6 +1,6 @@
 // flak — triangle vs triangle: boolean overlap (Guigue & Devillers 2003), the intersection segment,
-// and a batched one-against-four/eight form (SSE2, two batches per pass with AVX2 where the CPU has
-// it, a scalar fallback; identical answers).
+// and a batched one-against-four/eight form (SSE2, with AVX2 where the CPU has it, a scalar
+// fallback; identical answers).
 #pragma once
 
 #include <flak/math/vec3.h>
@@ -97,7 +97,9 @@ unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Tr
 unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4* batches,
                             std::uint32_t lanes);
 
-/// The batched forms' back-end on this CPU: "avx2" (two batches per pass), "sse2" or "scalar".
-const char* triTriBatchBackend();
+/// The back-end of the tests above on this CPU: "avx2" (both planes of a pair, or two batches,
+/// in one pass of 256-bit vectors; x86 CPUs with AVX2, detected at run time), "sse2" or
+/// "scalar". Every back-end gives the same answers, bit for bit.
+const char* triTriBackend();
 
 } // namespace flak
