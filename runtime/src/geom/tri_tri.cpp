@@ -12,8 +12,9 @@
 #include <limits>
 
 // Both planes of a pair, and two batches' plane tests, in one pass of 256-bit vectors where the
-// CPU has AVX2 (chosen at run time; the library itself is built for SSE2). GCC and Clang on x86 only; CMake's FLAK_AVX2=OFF
-// (FLAK_NO_AVX2) leaves it out, which the sanitize preset does so that CI tests both paths.
+// CPU has AVX2 (chosen at run time; the library itself is built for SSE2). GCC and Clang on x86
+// only; CMake's FLAK_AVX2=OFF (FLAK_NO_AVX2) leaves it out, which the sanitize preset does so that
+// CI tests both paths.
 #if defined(FLAK_SIMD_SSE2) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) &&            \
     !defined(FLAK_NO_AVX2)
 #define FLAK_TRI_TRI_AVX2 1
@@ -684,6 +685,7 @@ Overlap classifyWide(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3&
     const __m256 m1 = _mm256_mul_ps(_mm256_sub_ps(join(Q1, Q2), o), n);
     const __m256 m2 = _mm256_mul_ps(_mm256_sub_ps(join(R1, R2), o), n);
     const __m256 m3 = _mm256_mul_ps(n, n);
+    // hsum3x4Wide, with the shuffles that equal its movelh / movehl.
     const __m256 t0 = _mm256_unpacklo_ps(m0, m1), t1 = _mm256_unpacklo_ps(m2, m3);
     const __m256 t2 = _mm256_unpackhi_ps(m0, m1), t3 = _mm256_unpackhi_ps(m2, m3);
     const __m256 x = _mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(1, 0, 1, 0));
