@@ -1058,10 +1058,7 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned
 }
 
 #if defined(FLAK_TRI_TRI_AVX2)
-// overlapLanes for two batches at once, lanes 0..3 from `lo` and 4..7 from `hi`, in 256-bit
-// vectors: every lane computes the same IEEE single operations in the same order (no fused
-// multiply-add: AVX2 alone does not enable FMA, and the build has -ffp-contract=off), so the
-// plane sides, keys and answers are bit for bit overlapLanes'. Bit j of `wanted`: lane j.
+// dot3 and sameSide on eight lanes.
 __m256 dot3x8(__m256 ax, __m256 ay, __m256 az, __m256 bx, __m256 by, __m256 bz) FLAK_AVX2;
 __m256 dot3x8(__m256 ax, __m256 ay, __m256 az, __m256 bx, __m256 by, __m256 bz) {
     return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(ax, bx), _mm256_mul_ps(ay, by)), _mm256_mul_ps(az, bz));
@@ -1079,6 +1076,10 @@ __m256 sameSide8(__m256 a, __m256 b, __m256 c) {
     return _mm256_or_ps(pos, neg);
 }
 
+// overlapLanes for two batches at once, lanes 0..3 from `lo` and 4..7 from `hi`, in 256-bit
+// vectors: every lane computes the same IEEE single operations in the same order (no fused
+// multiply-add: AVX2 alone does not enable FMA, and the build has -ffp-contract=off), so the
+// plane sides, keys and answers are bit for bit overlapLanes'. Bit j of `wanted`: lane j.
 FLAK_TRI_TRI_NOINLINE unsigned overlapLanes8(const Tri1Lanes& t1, const TriangleBatch4& lo,
                                              const TriangleBatch4& hi, unsigned wanted) FLAK_AVX2;
 FLAK_TRI_TRI_NOINLINE unsigned overlapLanes8(const Tri1Lanes& t1, const TriangleBatch4& lo,
@@ -1141,7 +1142,6 @@ FLAK_TRI_TRI_NOINLINE unsigned overlapLanes8(const Tri1Lanes& t1, const Triangle
                 << 4;
     return mask;
 }
-
 #endif
 
 // Lane `axis` of v in every lane.
