@@ -630,6 +630,7 @@ FLAK_TRI_TRI_NOINLINE Overlap classifySurvivor(const Vec3& p1, const Vec3& q1, c
     return static_cast<Overlap>(r);
 }
 
+// classifyWide below is the same with both planes in one pass of 256-bit vectors (AVX2).
 Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                  const Vec3& r2) {
     const __m128 P1 = load3Wide(p1), Q1 = load3Wide(q1), R1 = load3Wide(r1);
@@ -1009,6 +1010,7 @@ unsigned finishSurvivors(const Tri1Lanes& t1, const TriangleBatch4& batch, unsig
 // are bit for bit those of triTriOverlap. Triangle 1's plane goes first (its normal is shared):
 // when it rejects every lane, the lanes' own planes are never touched. Lanes whose plane is
 // ill-conditioned take the scalar path whole; empty lanes (cleared, or a non-finite vertex) none.
+// overlapLanes8 below is the same for two batches in 256-bit vectors (AVX2).
 unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned wanted) {
     const __m128 p2x = _mm_load_ps(batch.v[0][0]), p2y = _mm_load_ps(batch.v[0][1]),
                  p2z = _mm_load_ps(batch.v[0][2]);
