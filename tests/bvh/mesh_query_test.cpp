@@ -13,6 +13,7 @@
 #include <flak/geom/segment_triangle.h>
 #include <flak/geom/sphere_triangle.h>
 #include <flak/geom/swept_sphere_triangle.h>
+#include <flak/geom/tolerance.h>
 #include <flak/geom/triangle_aabb.h>
 
 #include <cstdio>
@@ -167,6 +168,60 @@ TEST(SphereQuery, MatchesBruteForceOnEveryMesh) {
     std::printf("[sphere] %ld queries (any + all), %ld hit, %ld contacts, %ld overflowed buffers, "
                 "%ld in-band disagreements with the double reference, 0 failures\n",
                 queries, hits, contacts, overflow_checks, forgiven);
+}
+
+// Any-hit queries answer some triangles without the kernel: a plane farther than the radius
+// grown by the walk margin says no, a vertex nearer than the radius shrunk by it says yes. Both
+// shortcuts rest on the kernel flipping only within its band (a quarter of the margin), so they
+// are probed exactly at their own boundaries: centres at r + f * margin from a face point along
+// the normal, and at r - f * margin from a vertex, f from 0 to 2 across the boundary at 1, on
+// every test mesh (slivers and zero-area triangles included), and far along the plane where the
+// plane test's rounding is largest. The tree walk must still equal the brute-force kernel answer.
+TEST(SphereQuery, AnyHitShortcutsAgreeWithTheKernelAtTheirBoundaries) {
+    const float fractions[] = {0.0f, 0.5f, 0.9f, 0.99f, 0.999f, 1.0f, 1.001f, 1.01f, 1.1f, 2.0f};
+    std::vector<MeshContact> brute;
+    long checked = 0, hits = 0;
+    for (const auto& mp : queryMeshes()) {
+        const BakedMesh& m = *mp;
+        SplitMix64 rng(0x5EED0103u ^ std::hash<std::string>{}(m.name));
+        for (int i = 0; i < caseCount<int>(3000); ++i) {
+            const std::uint32_t tri = static_cast<std::uint32_t>(rng.next() % m.tris.size());
+            const float r = m.diag * static_cast<float>(0.001 + 0.05 * rng.u());
+            Vec3 p, n, dir;
+            pointOnTriangle(m, tri, rng, p);
+            faceNormal(m, tri, n);
+            randomUnit(rng, dir);
+            const int kind = i % 3;
+            Vec3 base = kind == 1 ? m.tris[tri][rng.next() % 3] : p;
+            if (kind == 2) { // far along the plane: large |centre - a| against a small triangle
+                Vec3 along;
+                addScaled(dir, n, -dot(dir, n), along);
+                addScaled(base, along, m.diag * static_cast<float>(rng.u()), base);
+            }
+            // The walk margin of sphere_query.cpp: four bands at the larger of the mesh's and
+            // the query's scale.
+            const float mesh_scale = float(std::max(maxAbs(d3(m.bounds.min)), maxAbs(d3(m.bounds.max))));
+            const float query_scale = std::max(float(maxAbs(d3(base))) + r, r);
+            const float margin = 4.0f * kToleranceRelative * std::max(mesh_scale, query_scale);
+            for (float f : fractions) {
+                for (float sign : {1.0f, -1.0f}) {
+                    Sphere s;
+                    s.radius = r;
+                    if (kind == 1) // a vertex at r - f * margin (inside the shrunk ball for f < 1)
+                        addScaled(base, dir, r - sign * f * margin, s.center);
+                    else // a face plane at r + f * margin, on either side
+                        addScaled(base, n, sign * (r + f * margin), s.center);
+                    bruteSphere(m, s, brute);
+                    const bool any = sphereAnyHit(m.blob, s);
+                    ASSERT_EQ(any, !brute.empty()) << m.name << " case " << i << " f " << f << " sign " << sign;
+                    hits += any;
+                    ++checked;
+                }
+            }
+        }
+    }
+    std::printf("[sphere shortcuts] %ld queries at the shortcuts' boundaries, %ld hit, 0 disagreements "
+                "with the brute-force kernel\n", checked, hits);
 }
 
 TEST(SphereQuery, NonFiniteAndInvalidSpheresHitNothing) {

@@ -18,7 +18,8 @@ bool validSphere(const Sphere& s) { return isFinite(s.center) && std::isfinite(s
 struct PreparedSphere {
     detail::QuantBox qbox;
     float grown_radius_sq;
-    float margin; ///< the walk margin the radius was grown by
+    float shrunk_radius_sq; ///< (radius - margin)^2, or -1 when the margin is not below the radius
+    float margin;           ///< the walk margin the radius was grown by
 };
 
 // The query box of radius r around `center` in the blob's grid.
@@ -34,6 +35,8 @@ void prepareSphere(const MeshBlob& blob, const Sphere& s, PreparedSphere& out) {
     const float r = s.radius + out.margin;
     quantizeAround(blob, s.center, r, out.qbox);
     out.grown_radius_sq = r * r;
+    const float inner = s.radius - out.margin;
+    out.shrunk_radius_sq = inner > 0.0f ? inner * inner : -1.0f;
 }
 
 // Squared distance from the centre to the triangle's box: a lower bound of its distance to the
@@ -47,8 +50,38 @@ float triangleBoxDistanceSq(const Sphere& s, const Vec3& a, const Vec3& b, const
     return distanceSq(s.center, box);
 }
 
+// The triangle's plane farther from the centre than the grown radius: no point of the triangle
+// can be within it. n = ab x ac is not normalised: the test is dot(ap, n)^2 > (r + margin)^2 |n|^2.
+// Its rounding is a few ulps of |ap| when the triangle is not a sliver (|n| at least a tenth of
+// |ab| |ac|, so n's direction error is ~38 eps), far inside the margin, which also covers the
+// kernel's own band; slivers, tiny and degenerate triangles (nn not clearly normal) go to the
+// kernel, whose answer it never changes.
+bool planeFar(const Sphere& s, const PreparedSphere& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+    Vec3 ab, ac, ap, n;
+    sub(b, a, ab);
+    sub(c, a, ac);
+    sub(s.center, a, ap);
+    cross(ab, ac, n);
+    const float nn = lengthSq(n);
+    if (!(nn > 1e-30f) || !(nn >= 0.01f * (lengthSq(ab) * lengthSq(ac)))) return false;
+    const float d = dot(ap, n);
+    return d * d > p.grown_radius_sq * nn;
+}
+
+// A vertex of the triangle inside the ball shrunk by the margin: the triangle's distance is at
+// most that vertex's, so the kernel, whose decision flips only within its band (inside the
+// margin), accepts it. Any-hit queries take this answer without calling the kernel. (The closest
+// points of the three edges as well measured slower: their divisions cost more than the kernel
+// calls they save.)
+bool vertexWithin(const Sphere& s, const PreparedSphere& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+    const float da = distanceSq(s.center, a), db = distanceSq(s.center, b), dc = distanceSq(s.center, c);
+    const float m = da < db ? da : db;
+    return (m < dc ? m : dc) < p.shrunk_radius_sq;
+}
+
+// Both filters before the kernel: the triangle's box (Arvo's distance), then its plane.
 bool triangleNear(const Sphere& s, const PreparedSphere& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-    return triangleBoxDistanceSq(s, a, b, c) <= p.grown_radius_sq;
+    return triangleBoxDistanceSq(s, a, b, c) <= p.grown_radius_sq && !planeFar(s, p, a, b, c);
 }
 
 void sphereToMesh(const Transform& mesh_to_world, const Sphere& world, Sphere& out) {
@@ -68,6 +101,7 @@ bool sphereAnyHit(const MeshBlob& blob, const Sphere& sphere) {
             Vec3 a, b, c;
             triangleVertices(blob, t, a, b, c);
             if (!triangleNear(sphere, prep, a, b, c)) return true;
+            if (vertexWithin(sphere, prep, a, b, c)) return false;
             Contact contact;
             return !sphereTriangle(sphere, a, b, c, contact);
         });
