@@ -213,7 +213,8 @@ TEST(SphereQuery, AnyHitShortcutsAgreeWithTheKernelAtTheirBoundaries) {
                         addScaled(base, n, sign * (r + f * margin), s.center);
                     bruteSphere(m, s, brute);
                     const bool any = sphereAnyHit(m.blob, s);
-                    ASSERT_EQ(any, !brute.empty()) << m.name << " case " << i << " f " << f << " sign " << sign;
+                    ASSERT_EQ(any, !brute.empty())
+                        << m.name << " case " << i << " f " << f << " sign " << sign;
                     hits += any;
                     ++checked;
                 }
@@ -221,7 +222,8 @@ TEST(SphereQuery, AnyHitShortcutsAgreeWithTheKernelAtTheirBoundaries) {
         }
     }
     std::printf("[sphere shortcuts] %ld queries at the shortcuts' boundaries, %ld hit, 0 disagreements "
-                "with the brute-force kernel\n", checked, hits);
+                "with the brute-force kernel\n",
+                checked, hits);
 }
 
 TEST(SphereQuery, NonFiniteAndInvalidSpheresHitNothing) {
