@@ -100,8 +100,9 @@ bool sphereAnyHit(const MeshBlob& blob, const Sphere& sphere) {
         [&](std::uint32_t t) {
             Vec3 a, b, c;
             triangleVertices(blob, t, a, b, c);
-            if (!triangleNear(sphere, prep, a, b, c)) return true;
+            if (!(triangleBoxDistanceSq(sphere, a, b, c) <= prep.grown_radius_sq)) return true;
             if (vertexWithin(sphere, prep, a, b, c)) return false;
+            if (planeFar(sphere, prep, a, b, c)) return true;
             Contact contact;
             return !sphereTriangle(sphere, a, b, c, contact);
         });
