@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace flak::test {
@@ -76,6 +77,61 @@ TEST(GridSegment, SimdFormDecidesEveryNodeAsTheScalarSlabTest) {
     EXPECT_EQ(differ, 0);
     EXPECT_GT(overlaps, cases / 10);
     EXPECT_LT(overlaps, cases - cases / 10);
+}
+
+// makeGridSegment (two SSE divisions) against its scalar loop: same answer and, when it succeeds,
+// the same bits in every field, on grids with random, tiny, huge, zero, negative, NaN and inf
+// steps and segments with random, equal, huge and non-finite ends.
+TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
+    const float specials[] = {0.0f,
+                              -0.0f,
+                              -1.0f,
+                              1e-30f,
+                              1e30f,
+                              std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::quiet_NaN(),
+                              3e38f,
+                              1e-45f};
+    const auto pick = [&](SplitMix64& rng, float usual) {
+        return rng.next() % 16u == 0u ? specials[rng.next() % (sizeof(specials) / sizeof(specials[0]))]
+                                      : usual;
+    };
+    long cases = 0, made = 0, differ = 0;
+    for (long i = 0; i < 200000; ++i) {
+        SplitMix64 rng = caseRng(0x6121D5E7ull, static_cast<std::uint64_t>(i) + 1);
+        MeshBlob blob;
+        for (int k = 0; k < 3; ++k) {
+            blob.quant_scale[k] = pick(rng, rng.rangef(1e-4, 10.0));
+            blob.quant_origin[k] = pick(rng, rng.rangef(-1e3, 1e3));
+        }
+        Vec3 p0, p1;
+        for (int k = 0; k < 3; ++k) {
+            p0[k] = pick(rng, rng.rangef(-1e4, 1e4));
+            p1[k] = rng.next() % 3u == 0u ? p0[k] : pick(rng, rng.rangef(-1e4, 1e4));
+        }
+        const float grow = pick(rng, rng.rangef(0.0, 1.0));
+        detail::GridSegment want, got;
+        const bool want_ok = detail::makeGridSegmentScalar(blob, p0, p1, grow, want);
+        const bool got_ok = detail::makeGridSegment(blob, p0, p1, grow, got);
+        ++cases;
+        made += want_ok;
+        bool same = want_ok == got_ok;
+        if (same && want_ok) {
+            same = std::memcmp(want.origin, got.origin, sizeof(want.origin)) == 0 &&
+                   std::memcmp(want.inv_delta, got.inv_delta, sizeof(want.inv_delta)) == 0 &&
+                   std::memcmp(want.slack, got.slack, sizeof(want.slack)) == 0 && want.t_max == got.t_max;
+            for (int k = 0; k < 3; ++k) same = same && want.negative[k] == got.negative[k];
+#if defined(FLAK_SIMD_SSE2)
+            same = same && _mm_movemask_ps(want.negative_mask) == _mm_movemask_ps(got.negative_mask);
+#endif
+        }
+        if (!same && ++differ <= 5) ADD_FAILURE() << "case " << i << ": the set-ups differ";
+    }
+    std::printf("  grid segment set-up (%s): %ld cases, %ld with a grid form, %ld different\n",
+                simdBackendName(), cases, made, differ);
+    EXPECT_EQ(differ, 0);
+    EXPECT_GT(made, cases / 4);
+    EXPECT_LT(made, cases - cases / 10);
 }
 
 TEST(NodeToGrid, SimdChainGivesTheScalarChainsQuantBox) {

@@ -10,22 +10,24 @@ namespace flak {
 namespace {
 
 // Everything a segment walk prepares once: the slab form for node boxes, the watertight ray for
-// triangles, the decoder with the margin folded in.
+// triangles (made when the walk enters its first leaf: most segments never reach one), the
+// decoder with the margin folded in.
 struct PreparedSegment {
     detail::SegmentNodeTest nodes;
     WatertightRay ray;
+    bool ray_ready = false;
     Vec3 p0;
     Vec3 p1;
 };
 
-bool prepare(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, SegmentTest test, PreparedSegment& out) {
+bool prepare(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, PreparedSegment& out) {
     if (blob.node_count == 0 || !isFinite(p0) || !isFinite(p1)) return false;
     Vec3 d;
     sub(p1, p0, d);
     if (!isFinite(d) || lengthSq(d) == 0.0f) return false;
     const float scale = detail::maxOf(detail::maxOf(detail::maxAbs(p0), detail::maxAbs(p1)), detail::maxAbs(d));
     if (!detail::makeSegmentNodeTest(blob, p0, p1, detail::walkMargin(blob, scale), out.nodes)) return false;
-    if (test == SegmentTest::Watertight && !makeWatertightRay(p0, d, 1.0f, out.ray)) return false;
+    // makeWatertightRay(p0, d, 1) cannot fail from here: p0 and d are finite and d is not zero.
     out.p0 = p0;
     out.p1 = p1;
     return true;
@@ -76,6 +78,11 @@ bool walk(const MeshBlob& blob, PreparedSegment& s, SegmentTest test, bool close
             }
             return true;
         }
+        if (!s.ray_ready) {
+            Vec3 d;
+            sub(s.p1, s.p0, d);
+            s.ray_ready = makeWatertightRay(s.p0, d, 1.0f, s.ray);
+        }
         for (std::uint32_t group = first; group < first + count; group += 4) {
             const std::uint32_t n = first + count - group < 4 ? first + count - group : 4;
             TriangleLanes lanes;
@@ -105,7 +112,7 @@ bool transformed(const MeshBlob& blob, const Transform& mesh_to_world, const Vec
     inverseTransformPoint(mesh_to_world, p0, l0);
     inverseTransformPoint(mesh_to_world, p1, l1);
     PreparedSegment s;
-    if (!prepare(blob, l0, l1, test, s)) return false;
+    if (!prepare(blob, l0, l1, s)) return false;
     MeshRayHit hit;
     if (!walk(blob, s, test, closest, hit)) return false;
     hitToWorld(mesh_to_world, hit);
@@ -117,7 +124,7 @@ bool transformed(const MeshBlob& blob, const Transform& mesh_to_world, const Vec
 
 bool segmentClosestHit(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, MeshRayHit& out_hit, SegmentTest test) {
     PreparedSegment s;
-    if (!prepare(blob, p0, p1, test, s)) return false;
+    if (!prepare(blob, p0, p1, s)) return false;
     MeshRayHit hit;
     if (!walk(blob, s, test, true, hit)) return false;
     out_hit = hit;
@@ -131,7 +138,7 @@ bool segmentClosestHit(const MeshBlob& blob, const Transform& mesh_to_world, con
 
 bool segmentAnyHit(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, MeshRayHit& out_hit, SegmentTest test) {
     PreparedSegment s;
-    if (!prepare(blob, p0, p1, test, s)) return false;
+    if (!prepare(blob, p0, p1, s)) return false;
     MeshRayHit hit;
     if (!walk(blob, s, test, false, hit)) return false;
     out_hit = hit;
