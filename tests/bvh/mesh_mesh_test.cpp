@@ -1,11 +1,14 @@
-// Oracle tests of mesh vs mesh: the dual walk's triangle pairs must equal the brute-force pairs of
-// triTriOverlap(A triangle, B triangle mapped into A's frame) over all pairs, on random poses (the
-// benchmark's pose distribution), touching and coincident poses, and non-finite transforms.
+// Oracle tests of mesh vs mesh: the dual walk's triangle pairs, its any-contact answer and its
+// contact summary must equal the brute-force ones of triTriOverlap(A triangle, B triangle mapped
+// into A's frame) over all pairs, on random poses (the benchmark's pose distribution), coincident
+// and a-hair-apart poses, one mesh inside another, face-to-face contact, far-apart poses, and
+// non-finite transforms.
 #include "query_meshes.h"
 #include "support/case_count.h"
 
 #include <flak/bvh/mesh_mesh.h>
 #include <flak/geom/tri_tri.h>
+#include <flak/geom/triangle_normal.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -55,6 +58,44 @@ void benchPose(const BakedMesh& m, SplitMix64& rng, Transform& out) {
     out.rotation = rot.rotation;
     sub(m.center, rc, out.translation);
     add(out.translation, t, out.translation);
+}
+
+// The summary recomputed from the brute-force pairs, sorted by (a, b): the midpoint of each pair's
+// intersection segment and both unit normals, summed in double. The walk sums the same terms in
+// its own order; double sums of at most a few thousand terms differ by far less than one float
+// ulp of the result, so the comparison allows 1e-5 of the scale (about 80 ulps).
+void bruteSummary(const BakedMesh& a, const BakedMesh& b, const Transform& b_to_a,
+                  const std::vector<TrianglePair>& pairs, MeshContactSummary& out) {
+    double point[3] = {0, 0, 0}, na[3] = {0, 0, 0}, nb[3] = {0, 0, 0};
+    std::uint32_t points = 0;
+    for (const TrianglePair& p : pairs) {
+        Vec3 vb[3];
+        for (int k = 0; k < 3; ++k) transformPoint(b_to_a, b.tris[p.b][k], vb[k]);
+        const auto& va = a.tris[p.a];
+        Vec3 s, e, n;
+        bool coplanar = false;
+        if (triTriIntersection(va[0], va[1], va[2], vb[0], vb[1], vb[2], s, e, coplanar)) {
+            for (int c = 0; c < 3; ++c) point[c] += 0.5 * (double(s[c]) + double(e[c]));
+            ++points;
+        }
+        if (computeTriangleNormal(va[0], va[1], va[2], n))
+            for (int c = 0; c < 3; ++c) na[c] += double(n[c]);
+        if (computeTriangleNormal(vb[0], vb[1], vb[2], n))
+            for (int c = 0; c < 3; ++c) nb[c] += double(n[c]);
+    }
+    out = MeshContactSummary{};
+    out.pair_count = static_cast<std::uint32_t>(pairs.size());
+    for (int c = 0; c < 3 && points > 0; ++c) out.point[c] = static_cast<float>(point[c] / points);
+    const auto unit = [](const double v[3], Vec3& n) {
+        const double l = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        for (int c = 0; c < 3; ++c) n[c] = l > 0.0 ? static_cast<float>(v[c] / l) : 0.0f;
+    };
+    unit(na, out.normal_a);
+    unit(nb, out.normal_b);
+}
+
+bool near(const Vec3& x, const Vec3& y, float tol) {
+    return std::fabs(x.x - y.x) <= tol && std::fabs(x.y - y.y) <= tol && std::fabs(x.z - y.z) <= tol;
 }
 
 struct Case {
@@ -114,6 +155,16 @@ TEST(MeshMesh, PairsMatchBruteForce) {
                 Aabb grown;
                 inflate(c.a->bounds, c.a->diag * 1e-3f, grown);
                 EXPECT_TRUE(contains(grown, sum.point)); // the averaged point lies on A's parts
+                MeshContactSummary want;
+                bruteSummary(*c.a, *c.b, b_to_a, brute, want);
+                const Vec3& t = b_to_a.translation;
+                const float tol = 1e-5f * (c.a->diag + std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z));
+                ASSERT_TRUE(near(sum.point, want.point, tol))
+                    << c.a->name << "/" << c.b->name << " pose " << i;
+                ASSERT_TRUE(near(sum.normal_a, want.normal_a, 1e-5f))
+                    << c.a->name << "/" << c.b->name << " pose " << i;
+                ASSERT_TRUE(near(sum.normal_b, want.normal_b, 1e-5f))
+                    << c.a->name << "/" << c.b->name << " pose " << i;
             }
             ++poses;
             contact_poses += !brute.empty();
@@ -122,8 +173,79 @@ TEST(MeshMesh, PairsMatchBruteForce) {
         }
     }
     std::printf("[mesh-mesh] %ld poses over %zu mesh pairs, %ld in contact, %ld intersecting triangle pairs, "
-                "%ld overflowed buffers, 0 disagreements (pairs, any contact, summary count)\n",
+                "%ld overflowed buffers, 0 disagreements (pairs, any contact, summary values)\n",
                 poses, cases.size(), contact_poses, pairs, overflowed);
+}
+
+// The placements the random poses rarely make, each against brute force (pairs, any contact and
+// the summary's values): B wholly inside a closed A with no surface contact; B resting face to
+// face on A (a floor flipped onto itself, exactly coplanar, opposite normals, shifted by a
+// fraction of a cell); B far away, and very far (1e6 diagonals); and A's own copy rotated
+// about its centre (surfaces crossing everywhere).
+TEST(MeshMesh, AdversarialPlacementsMatchBruteForce) {
+    auto big = bakeMesh("icosphere-r2", icosphere(3, 2.0f), true);
+    auto small = bakeMesh("icosphere-r05", icosphere(2, 0.5f), true);
+    const BakedMesh& floor = *queryMeshes()[4]; // z = 2, cells of 0.75
+    std::vector<TrianglePair> brute, buf(200000);
+    long poses = 0, contact = 0, summaries = 0;
+    SplitMix64 rng(0x5EED0502u);
+    const auto check = [&](const BakedMesh& a, const BakedMesh& b, const Transform& b_to_a, const char* what,
+                           int expect_contact) {
+        brutePairs(a, b, b_to_a, brute);
+        if (expect_contact >= 0) {
+            ASSERT_EQ(!brute.empty(), expect_contact == 1) << what;
+        }
+        PairBuffer out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
+        ASSERT_EQ(meshMeshPairs(a.blob, b.blob, b_to_a, out), Status::Ok) << what;
+        std::vector<TrianglePair> got(buf.begin(), buf.begin() + out.count);
+        std::sort(got.begin(), got.end());
+        ASSERT_TRUE(got == brute) << what << " pose " << poses;
+        ASSERT_EQ(meshMeshAnyContact(a.blob, b.blob, b_to_a), !brute.empty()) << what;
+        MeshContactSummary sum, want;
+        ASSERT_EQ(meshMeshSummary(a.blob, b.blob, b_to_a, sum), !brute.empty()) << what;
+        if (!brute.empty()) {
+            bruteSummary(a, b, b_to_a, brute, want);
+            const Vec3& t = b_to_a.translation;
+            const float tol = 1e-5f * (a.diag + std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z));
+            ASSERT_EQ(sum.pair_count, want.pair_count) << what;
+            ASSERT_TRUE(near(sum.point, want.point, tol)) << what << " pose " << poses;
+            ASSERT_TRUE(near(sum.normal_a, want.normal_a, 1e-5f)) << what << " pose " << poses;
+            ASSERT_TRUE(near(sum.normal_b, want.normal_b, 1e-5f)) << what << " pose " << poses;
+            ++summaries;
+        }
+        ++poses;
+        contact += !brute.empty();
+    };
+    for (int i = 0; i < caseCount(60); ++i) {
+        Transform xf;
+        // Inside: the small sphere (radius 0.5) within 1.2 of the big one's centre, whose faces
+        // are all more than 1.9 from it.
+        randomTransform(rng, 0.0f, xf);
+        Vec3 dir;
+        randomUnit(rng, dir);
+        scale(dir, static_cast<float>(1.2 * rng.u()), xf.translation);
+        check(*big, *small, xf, "small inside big", 0);
+        check(*small, *big, xf, "big around small", -1); // B around A: the inverse placement
+        // Face to face: the floor turned over about x (z -> 4 - z keeps z = 2 exactly), shifted
+        // by a fraction of a cell in x and y.
+        setIdentity(xf);
+        xf.rotation.c1 = Vec3{0.0f, -1.0f, 0.0f};
+        xf.rotation.c2 = Vec3{0.0f, 0.0f, -1.0f};
+        xf.translation =
+            Vec3{0.75f * static_cast<float>(rng.u()), 12.0f + 0.75f * static_cast<float>(rng.u()), 4.0f};
+        check(floor, floor, xf, "floor face to face", 1);
+        // Far, and very far, in a random direction with a random rotation.
+        randomTransform(rng, 0.0f, xf);
+        randomUnit(rng, dir);
+        scale(dir, big->diag * (i % 2 == 0 ? 3.0f : 1e6f), xf.translation);
+        check(*big, *big, xf, "far apart", 0);
+        // The same mesh rotated about its centre: the surfaces cross along many curves.
+        randomTransform(rng, 0.0f, xf);
+        check(*big, *big, xf, "rotated copy", -1);
+    }
+    std::printf("[mesh-mesh adversarial] %ld poses (inside, around, face to face, far, rotated copy), %ld in "
+                "contact, %ld summaries equal to brute force\n",
+                poses, contact, summaries);
 }
 
 TEST(MeshMesh, SummaryOfASimpleOverlap) {
