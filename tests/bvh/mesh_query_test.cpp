@@ -389,7 +389,7 @@ void makeSegment(const BakedMesh& m, SplitMix64& rng, int i, Vec3& p0, Vec3& p1)
     Vec3 dir, p;
     randomUnit(rng, dir);
     const float len = m.diag * static_cast<float>(0.02 + 0.18 * rng.u());
-    switch (i % 8) {
+    switch (i % 10) {
     case 0: case 1: case 2: // the benchmark scene
         randomPointInQ(m, rng, p0);
         addScaled(p0, dir, len, p1);
@@ -420,6 +420,22 @@ void makeSegment(const BakedMesh& m, SplitMix64& rng, int i, Vec3& p0, Vec3& p1)
     case 6: // long, through the whole mesh from far away
         addScaled(m.center, dir, m.diag * 2.0f, p0);
         addScaled(m.center, dir, -m.diag * 2.0f, p1);
+        break;
+    case 8: { // grazing: parallel to a face, a hair off it (either side) or exactly in its plane
+        Vec3 n, along;
+        pointOnTriangle(m, tri, rng, p);
+        faceNormal(m, tri, n);
+        addScaled(dir, n, -dot(dir, n), along);
+        if (!normalize(along, along)) along = Vec3{n.y, n.z, n.x};
+        const std::uint64_t side = rng.next() % 3;
+        addScaled(p, n, side == 2 ? 0.0f : (side == 0 ? 1e-6f : -1e-6f) * m.diag, p);
+        addScaled(p, along, -0.5f * len, p0);
+        addScaled(p, along, 0.5f * len, p1);
+        break;
+    }
+    case 9: // wholly inside: a short segment about the mesh centre (inside the closed meshes)
+        addScaled(m.center, dir, -0.01f * m.diag, p0);
+        addScaled(m.center, dir, 0.01f * m.diag, p1);
         break;
     default: // tiny segments on the surface, and far-away ones
         pointOnTriangle(m, tri, rng, p);
@@ -528,21 +544,37 @@ TEST(SegmentQuery, WorldSpaceFormsTransformTheQueryOnce) {
             transformPoint(xf, l1, w1);
             inverseTransformPoint(xf, w0, b0);
             inverseTransformPoint(xf, w1, b1);
-            MeshRayHit a, b;
-            const bool ha = segmentClosestHit(m.blob, xf, w0, w1, a);
-            ASSERT_EQ(ha, segmentClosestHit(m.blob, b0, b1, b));
-            if (ha) {
-                Vec3 p, n;
-                transformPoint(xf, b.hit.point, p);
-                transformVector(xf, b.hit.normal, n);
-                ASSERT_EQ(a.triangle, b.triangle);
-                ASSERT_EQ(a.hit.t, b.hit.t);
-                ASSERT_TRUE(bitsEqual(a.hit.point, p) && bitsEqual(a.hit.normal, n));
+            // Closest hit, any hit, and the swept sphere with the segment as its centre path.
+            const float r = (i % 3 == 0) ? 0.0f : m.diag * static_cast<float>(0.02 * rng.u());
+            for (int form = 0; form < 3; ++form) {
+                MeshRayHit a, b;
+                bool ha = false, hb = false;
+                if (form == 0) {
+                    ha = segmentClosestHit(m.blob, xf, w0, w1, a);
+                    hb = segmentClosestHit(m.blob, b0, b1, b);
+                } else if (form == 1) {
+                    ha = segmentAnyHit(m.blob, xf, w0, w1, a);
+                    hb = segmentAnyHit(m.blob, b0, b1, b);
+                } else {
+                    ha = sweptSphereFirstHit(m.blob, xf, w0, w1, r, a);
+                    hb = sweptSphereFirstHit(m.blob, b0, b1, r, b);
+                }
+                ASSERT_EQ(ha, hb) << m.name << " query " << i << " form " << form;
+                if (ha) {
+                    Vec3 p, n;
+                    transformPoint(xf, b.hit.point, p);
+                    transformVector(xf, b.hit.normal, n);
+                    ASSERT_EQ(a.triangle, b.triangle);
+                    ASSERT_EQ(a.hit.t, b.hit.t);
+                    ASSERT_TRUE(bitsEqual(a.hit.point, p) && bitsEqual(a.hit.normal, n)) << form;
+                }
+                ++checked;
             }
-            ++checked;
         }
     }
-    std::printf("[segment world] %ld transformed queries equal to their mesh-space form\n", checked);
+    std::printf("[segment world] %ld transformed queries (closest hit, any hit, swept sphere) equal to their "
+                "mesh-space form\n",
+                checked);
 }
 
 // ---- swept spheres ------------------------------------------------------------------------------
@@ -585,6 +617,29 @@ TEST(SweptQuery, MatchesBruteForceOnEveryMesh) {
             default: break;
             }
             if (i % 97 == 0) r = m.diag * 5.0f; // huge
+            if (i % 11 == 4 || i % 11 == 7) {   // touching at the end, or grazing along a face
+                const std::uint32_t tri = static_cast<std::uint32_t>(rng.next() % m.tris.size());
+                Vec3 p, n, dir, along;
+                pointOnTriangle(m, tri, rng, p);
+                faceNormal(m, tri, n);
+                r = m.diag * static_cast<float>(0.001 + 0.03 * rng.u());
+                const float len = m.diag * static_cast<float>(0.02 + 0.18 * rng.u());
+                if (i % 11 == 4) { // along the normal, ending exactly r from the face point
+                    addScaled(p, n, r, c1);
+                    addScaled(c1, n, len, c0);
+                } else { // parallel to the face at r (1 +- 1e-6) from it
+                    randomUnit(rng, dir);
+                    addScaled(dir, n, -dot(dir, n), along);
+                    if (!normalize(along, along)) along = Vec3{n.y, n.z, n.x};
+                    addScaled(p, n, r * (1.0f + ((rng.next() & 1) ? 1e-6f : -1e-6f)), p);
+                    addScaled(p, along, -0.5f * len, c0);
+                    addScaled(p, along, 0.5f * len, c1);
+                }
+            }
+            if (i % 11 == 9) { // starting wholly inside a closed mesh, far from its surface
+                c0 = m.center;
+                r = m.diag * 0.01f;
+            }
             MeshRayHit tree, brute;
             const bool hit = sweptSphereFirstHit(m.blob, c0, c1, r, tree);
             const bool ref = bruteSwept(m, c0, c1, r, brute);
@@ -645,6 +700,14 @@ TEST(BoxQuery, MatchesBruteForceOnEveryMesh) {
             }
             if (i % 50 == 0) set(m.diag, m.diag, m.diag, box.halfExtents); // everything
             if (i % 50 == 1) set(0.0f, 0.0f, 0.0f, box.halfExtents);       // a point
+            if (i % 9 == 3) {                                              // far away
+                Vec3 dir;
+                randomUnit(rng, dir);
+                addScaled(m.center, dir, m.diag * ((i & 2) != 0 ? 2.0f : 1e4f), box.center);
+            }
+            if (i % 9 == 5) { // grazing: a box face a hair short of, or past, the mesh's extreme vertex in x
+                box.center.x = m.bounds.max.x + box.halfExtents.x + ((i & 2) != 0 ? 1e-6f : -1e-6f) * m.diag;
+            }
             const bool oriented = (i & 1) != 0;
             if (oriented) randomRotation(rng, box.rotation);
             Aabb aabb;
