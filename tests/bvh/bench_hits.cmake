@@ -1,0 +1,34 @@
+# The benchmark's scenes on a real mesh, small counts: flak's hit counts must equal those of the
+# peers that answer the very same question (issue #5): Embree for spheres (its callback runs flak's
+# kernel) and segments (closest hit, watertight), FCL for mesh-vs-mesh pairs and any contact.
+# Bullet's and GImpact's counts are printed, not required: Bullet's ray test is not watertight
+# and GImpact counts pairs its own way (docs/query_bench.md). A peer not built in is skipped.
+# Usage: cmake -DBENCH=flak_bench -DMESH=PATH.obj -P bench_hits.cmake
+set(checked 0)
+foreach(scene sphere segment meshmesh)
+  execute_process(COMMAND ${BENCH} ${scene} --mesh ${MESH} --count 3000 --repeat 1 --json
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "flak_bench ${scene} failed (${rc}): ${err}")
+  endif()
+  string(REPLACE "\n" ";" lines "${out}")
+  foreach(line IN LISTS lines)
+    if(line STREQUAL "")
+      continue()
+    endif()
+    string(JSON name GET "${line}" scene)
+    string(JSON flak_hits GET "${line}" flak_hits)
+    foreach(peer embree fcl)
+      string(JSON peer_hits ERROR_VARIABLE missing GET "${line}" ${peer}_hits)
+      if(missing)
+        continue()
+      endif()
+      if(NOT flak_hits EQUAL peer_hits)
+        message(FATAL_ERROR "${name}: flak ${flak_hits} hits, ${peer} ${peer_hits}")
+      endif()
+      message(STATUS "${name}: flak ${flak_hits} hits = ${peer} ${peer_hits}")
+      math(EXPR checked "${checked} + 1")
+    endforeach()
+  endforeach()
+endforeach()
+message(STATUS "${checked} hit counts equal to a peer's")
