@@ -26,19 +26,37 @@ BlobSummary summarize(const MeshBlob& blob, bool big_endian) {
         s.max_leaf = blob.stats->max_leaf_triangles;
     }
     s.big_endian = big_endian;
+    s.bounds = blob.bounds;
     return s;
 }
 
+namespace {
+
+// The bounds as a JSON array, or null for a blob without triangles (its box is empty).
+std::string boundsJson(const BlobSummary& s) {
+    if (s.triangles == 0) return "null";
+    char buf[160];
+    std::snprintf(buf, sizeof(buf), "[%.9g, %.9g, %.9g, %.9g, %.9g, %.9g]", double(s.bounds.min.x),
+                  double(s.bounds.min.y), double(s.bounds.min.z), double(s.bounds.max.x),
+                  double(s.bounds.max.y), double(s.bounds.max.z));
+    return buf;
+}
+
+} // namespace
+
 std::string toJson(const BlobSummary& s) {
     char buf[1024];
-    std::snprintf(buf, sizeof(buf),
-                  "{\"triangles\": %u, \"vertices\": %u, \"bytes\": %llu, \"bytes_per_triangle\": %.3f, "
-                  "\"nodes\": %u, \"leaves\": %u, \"depth\": %u, \"sah_cost\": %.3f, \"build_seconds\": %.6f, "
-                  "\"dropped_degenerate\": %u, \"welded_vertices\": %u, \"copied_vertices\": %u, "
-                  "\"source_triangles\": %u, \"max_leaf\": %u, \"endian\": \"%s\"}",
-                  s.triangles, s.vertices, static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle, s.nodes,
-                  s.leaves, s.depth, s.sah_cost, s.build_seconds, s.dropped_degenerate, s.welded_vertices,
-                  s.copied_vertices, s.source_triangles, s.max_leaf, s.big_endian ? "big" : "little");
+    std::snprintf(
+        buf, sizeof(buf),
+        "{\"triangles\": %u, \"vertices\": %u, \"bytes\": %llu, \"bytes_per_triangle\": %.3f, "
+        "\"nodes\": %u, \"leaves\": %u, \"depth\": %u, \"sah_cost\": %.3f, \"build_seconds\": %.6f, "
+        "\"dropped_degenerate\": %u, \"welded_vertices\": %u, \"copied_vertices\": %u, "
+        "\"source_triangles\": %u, \"max_leaf\": %u, \"endian\": \"%s\", "
+        "\"bounds\": %s}",
+        s.triangles, s.vertices, static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle, s.nodes,
+        s.leaves, s.depth, s.sah_cost, s.build_seconds, s.dropped_degenerate, s.welded_vertices,
+        s.copied_vertices, s.source_triangles, s.max_leaf, s.big_endian ? "big" : "little",
+        boundsJson(s).c_str());
     return buf;
 }
 
@@ -49,10 +67,12 @@ std::string toText(const BlobSummary& s) {
                   "vertices         %u (welded %u, window copies %u)\n"
                   "bytes            %llu (%.2f per triangle, %s-endian)\n"
                   "nodes            %u (%u leaves of at most %u triangles, depth %u)\n"
-                  "SAH cost         %.2f\n",
+                  "SAH cost         %.2f\n"
+                  "bounds           %s\n",
                   s.triangles, s.source_triangles, s.dropped_degenerate, s.vertices, s.welded_vertices,
                   s.copied_vertices, static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle,
-                  s.big_endian ? "big" : "little", s.nodes, s.leaves, s.max_leaf, s.depth, s.sah_cost);
+                  s.big_endian ? "big" : "little", s.nodes, s.leaves, s.max_leaf, s.depth, s.sah_cost,
+                  boundsJson(s).c_str());
     return buf;
 }
 

@@ -18,6 +18,7 @@ struct BlobSummary {
     std::uint32_t dropped_degenerate = 0, welded_vertices = 0, copied_vertices = 0, source_triangles = 0,
                   max_leaf = 0;
     bool big_endian = false;
+    Aabb bounds; ///< the mesh's exact box as stored (mesh space, after --axes and --scale)
 };
 
 BlobSummary summarize(const MeshBlob& blob, bool big_endian);
