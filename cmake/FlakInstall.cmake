@@ -18,3 +18,11 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/flakConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/flakConfig.cmake ${PROJECT_BINARY_DIR}/flakConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/FlakBake.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/flak)
+
+# The baker, when this build has it (Assimp found): installed with its own export set, so the
+# package's flak_bake() works with no FLAK_BAKE_EXECUTABLE, and a package built without Assimp
+# still loads (flakConfig includes the tool targets only if they are there).
+if(TARGET flak_bake)
+  install(TARGETS flak_bake EXPORT flakToolTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(EXPORT flakToolTargets NAMESPACE flak:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/flak)
+endif()
