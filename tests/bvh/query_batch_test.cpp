@@ -4,6 +4,7 @@
 
 #include <flak/bvh/query_batch.h>
 #include <flak/bvh/sphere_query.h>
+#include <flak/bvh/swept_query.h>
 
 #include <cstdio>
 #include <cstring>
@@ -30,11 +31,15 @@ TEST(QueryBatch, ManyQueriesAgainstOneMeshEqualSingleQueries) {
             p0[k] = spheres[k].center;
             addScaled(p0[k], d, m.diag * static_cast<float>(0.02 + 0.18 * rng.u()), p1[k]);
         }
-        std::unique_ptr<bool[]> sphere_hit(new bool[n]), seg_hit(new bool[n]);
-        std::vector<MeshRayHit> hits(n);
+        std::vector<float> radii(n);
+        for (std::uint32_t k = 0; k < n; ++k) radii[k] = k % 5 == 0 ? 0.0f : spheres[k].radius * 0.5f;
+        std::unique_ptr<bool[]> sphere_hit(new bool[n]), seg_hit(new bool[n]), swept_hit(new bool[n]);
+        std::vector<MeshRayHit> hits(n), swept(n);
         const std::uint32_t sh = sphereAnyHitBatch(m.blob, xf, spheres.data(), n, sphere_hit.get());
         const std::uint32_t gh = segmentClosestHitBatch(m.blob, xf, p0.data(), p1.data(), n, hits.data(), seg_hit.get());
-        std::uint32_t sh_ref = 0, gh_ref = 0;
+        const std::uint32_t wh = sweptSphereFirstHitBatch(m.blob, xf, p0.data(), p1.data(), radii.data(), n,
+                                                          swept.data(), swept_hit.get());
+        std::uint32_t sh_ref = 0, gh_ref = 0, wh_ref = 0;
         for (std::uint32_t k = 0; k < n; ++k) {
             const bool s = sphereAnyHit(m.blob, xf, spheres[k]);
             ASSERT_EQ(sphere_hit[k], s) << m.name << " " << k;
@@ -47,12 +52,21 @@ TEST(QueryBatch, ManyQueriesAgainstOneMeshEqualSingleQueries) {
                 ASSERT_EQ(std::memcmp(&hits[k].hit, &h.hit, sizeof(RayHit)), 0);
             }
             gh_ref += g;
-            checked += 2;
+            const bool w = sweptSphereFirstHit(m.blob, xf, p0[k], p1[k], radii[k], h);
+            ASSERT_EQ(swept_hit[k], w) << m.name << " " << k;
+            if (w) {
+                ASSERT_EQ(swept[k].triangle, h.triangle);
+                ASSERT_EQ(std::memcmp(&swept[k].hit, &h.hit, sizeof(RayHit)), 0);
+            }
+            wh_ref += w;
+            checked += 3;
         }
         EXPECT_EQ(sh, sh_ref);
         EXPECT_EQ(gh, gh_ref);
+        EXPECT_EQ(wh, wh_ref);
+        EXPECT_GT(wh, 0u);
     }
-    std::printf("[batch] %ld batched sphere/segment answers equal to single queries\n", checked);
+    std::printf("[batch] %ld batched sphere/segment/swept-sphere answers equal to single queries\n", checked);
 }
 
 TEST(QueryBatch, OneQueryAgainstManyMeshes) {
@@ -102,8 +116,27 @@ TEST(QueryBatch, OneQueryAgainstManyMeshes) {
             ASSERT_EQ(hit.triangle, best.triangle);
             ASSERT_EQ(hit.hit.t, best.hit.t);
         }
-        queries += 2;
-        hits += any + seg;
+        const float r = static_cast<float>(rng.range(0.0, 3.0));
+        MeshRayHit sw, sw_best;
+        std::uint32_t sw_mesh = 99, sw_best_mesh = 99;
+        const bool swept = sweptSphereFirstHitMeshes(blobs.data(), xfs.data(), n, c, e, r, sw, sw_mesh);
+        for (std::uint32_t k = 0; k < n; ++k) {
+            MeshRayHit h;
+            if (sweptSphereFirstHit(blobs[k], xfs[k], c, e, r, h) &&
+                (sw_best_mesh == 99 || h.hit.t < sw_best.hit.t)) {
+                sw_best = h;
+                sw_best_mesh = k;
+            }
+        }
+        ASSERT_EQ(swept, sw_best_mesh != 99);
+        if (swept) {
+            ASSERT_EQ(sw_mesh, sw_best_mesh);
+            ASSERT_NE(sw_mesh, n - 1);
+            ASSERT_EQ(sw.triangle, sw_best.triangle);
+            ASSERT_EQ(std::memcmp(&sw.hit, &sw_best.hit, sizeof(RayHit)), 0);
+        }
+        queries += 3;
+        hits += any + seg + swept;
     }
     std::printf("[batch meshes] %ld queries against %u meshes, %ld hits, all equal to per-mesh queries\n", queries,
                 n, hits);

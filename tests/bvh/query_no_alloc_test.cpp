@@ -57,6 +57,15 @@ TEST(BvhQueryNoAlloc, EveryQueryKindAllocatesNothing) {
         }
         work += sphereAnyHitBatch(m.blob, xf, spheres, 64, hit_flags);
         work += segmentClosestHitBatch(m.blob, xf, p0, p1, 64, hits, hit_flags);
+        float radii[64];
+        for (int k = 0; k < 64; ++k) radii[k] = spheres[k].radius;
+        work += sweptSphereFirstHitBatch(m.blob, xf, p0, p1, radii, 64, hits, hit_flags);
+        std::uint32_t mesh_index = 0;
+        MeshRayHit first;
+        work +=
+            sweptSphereFirstHitMeshes(&m.blob, &xf, 1, p0[0], p1[0], radii[0], first, mesh_index) ? 1u : 0u;
+        work += segmentClosestHitMeshes(&m.blob, &xf, 1, p0[0], p1[0], first, mesh_index) ? 1u : 0u;
+        work += sphereAnyHitMeshes(&m.blob, &xf, 1, spheres[0], mesh_index) ? 1u : 0u;
         Transform shifted = xf;
         shifted.translation.x = m.diag * 0.1f;
         PairBuffer pb{pairs, 256, 0, 0};
