@@ -80,6 +80,11 @@ else()
   if(NOT seconds MATCHES "^0(\\.0*)?$") # bakes are byte-deterministic: no time in the blob
     message(FATAL_ERROR "inspect: build_seconds ${seconds}, expected 0")
   endif()
+  expect_run(0 ${BAKE} inspect --json ${WORK}/two.blob) # options in either order
+  expect_fields("${last_out}" "inspect --json first" triangles=3)
+  expect_run(2 ${BAKE} verify ${WORK}/two.blob --json) # verify has no --json: refused, not ignored
+  expect_run(2 ${BAKE} inspect ${WORK}/two.blob ${WORK}/two.blob)
+  expect_run(2 ${BAKE} inspect ${WORK}/two.blob --jsno)
   expect_run(0 ${BAKE} ${WORK}/two.obj -o ${WORK}/two.blob --json --keep-degenerate)
   expect_fields("${last_out}" "--keep-degenerate" triangles=4 dropped_degenerate=0)
   # Selecting a mesh by name or index, or a node's subtree.

@@ -94,9 +94,22 @@ int finishBake(const std::vector<unsigned char>& bytes, const std::string& input
                bool big_endian, double build_seconds, const ClusterFit* fit, std::uint32_t triangles = 0);
 
 int runInspect(int argc, char** argv, bool verify) {
-    if (argc < 3) return usage("missing BLOB");
-    const std::string path = argv[2];
-    bool json = argc > 3 && std::strcmp(argv[3], "--json") == 0;
+    // One BLOB and, for inspect, --json, in either order; anything else is a usage error (exit 2),
+    // never silently ignored.
+    std::string path;
+    bool json = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--json" && !verify)
+            json = true;
+        else if (!a.empty() && a[0] == '-')
+            return usage(("unknown option '" + a + "' for " + (verify ? "verify" : "inspect")).c_str());
+        else if (path.empty())
+            path = a;
+        else
+            return usage(("more than one BLOB: '" + path + "' and '" + a + "'").c_str());
+    }
+    if (path.empty()) return usage("missing BLOB");
     std::vector<unsigned char> bytes, storage;
     if (!readFile(path, bytes)) return fail("cannot read '" + path + "'");
     MeshBlob blob;
