@@ -20,9 +20,12 @@
 namespace {
 
 int usage() {
-    std::fprintf(stderr, "usage: flak_bench build (--mesh PATH.obj | --generate icosphereN) [--repeat N] [--json]\n"
-                         "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
-                         "       flak_bench sphere|segment|meshmesh|shooter (--mesh PATH.obj | --generate icosphereN) [--count N] [--repeat N] [--json]\n");
+    std::fprintf(stderr,
+                 "usage: flak_bench build (--mesh PATH.obj | --generate icosphereN) [--repeat N] [--json]\n"
+                 "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
+                 "       flak_bench sphere|segment|meshmesh|shooter (--mesh PATH.obj | --generate "
+                 "icosphereN) [--count N] [--repeat N] [--json]\n"
+                 "--json prints one object per line: one per scene (meshmesh: pairs, then any contact)\n");
     return 2;
 }
 

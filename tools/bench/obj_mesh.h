@@ -5,6 +5,7 @@
 
 #include "support/mesh_gen.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -36,7 +37,15 @@ inline bool readObj(const std::string& path, test::Mesh& out, std::string& error
             std::vector<std::uint32_t> face;
             std::string item;
             while (s >> item) {
-                const long idx = std::stol(item.substr(0, item.find('/')));
+                // The index before any '/': an optional '-' and digits, nothing else (no exceptions
+                // from std::stol on a malformed file).
+                const std::string digits = item.substr(0, item.find('/'));
+                char* end = nullptr;
+                const long idx = std::strtol(digits.c_str(), &end, 10);
+                if (digits.empty() || end != digits.c_str() + digits.size() || idx == 0) {
+                    error = path + ":" + std::to_string(line_no) + ": bad face index '" + item + "'";
+                    return false;
+                }
                 const long n = static_cast<long>(out.positions.size());
                 const long resolved = idx < 0 ? n + idx : idx - 1;
                 if (resolved < 0 || resolved >= n) {
