@@ -134,6 +134,50 @@ TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
     EXPECT_LT(made, cases - cases / 10);
 }
 
+// quantizeCube (the sphere queries' box, one SSE division and branch-free clamps) against
+// quantizeBox of the same cube: the same QuantBox on grids with flat, tiny and huge steps and
+// cubes inside, across and beyond both ends of the grid, empty, infinite or NaN.
+TEST(QuantizeCube, SimdFormGivesQuantizeBoxsQuantBox) {
+    const float specials[] = {0.0f,
+                              -0.0f,
+                              1e-30f,
+                              1e30f,
+                              std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::quiet_NaN(),
+                              -1.0f,
+                              3e38f};
+    const auto pick = [&](SplitMix64& rng, float usual) {
+        return rng.next() % 16u == 0u ? specials[rng.next() % (sizeof(specials) / sizeof(specials[0]))]
+                                      : usual;
+    };
+    long cases = 0, clamped = 0, differ = 0;
+    for (long i = 0; i < 200000; ++i) {
+        SplitMix64 rng = caseRng(0x6121D5E8ull, static_cast<std::uint64_t>(i) + 1);
+        MeshBlob blob;
+        for (int k = 0; k < 3; ++k) {
+            blob.quant_scale[k] = pick(rng, rng.rangef(1e-4, 1.0));
+            blob.quant_origin[k] = rng.rangef(-100.0, 100.0);
+        }
+        Vec3 c;
+        for (int k = 0; k < 3; ++k) c[k] = pick(rng, rng.rangef(-20000.0, 20000.0));
+        const float r = pick(rng, rng.rangef(0.0, 5000.0));
+        detail::QuantBox want, got;
+        Aabb box;
+        set(c.x - r, c.y - r, c.z - r, box.min);
+        set(c.x + r, c.y + r, c.z + r, box.max);
+        detail::quantizeBox(blob, box, want);
+        detail::quantizeCube(blob, c, r, got);
+        ++cases;
+        clamped += want.lo[0] == -4 || want.hi[0] == 70002;
+        if (std::memcmp(&want, &got, sizeof(want)) != 0 && ++differ <= 5)
+            ADD_FAILURE() << "case " << i << ": the QuantBoxes differ";
+    }
+    std::printf("  quantized sphere cube (%s): %ld cases, %ld clamped at a grid end, %ld different\n",
+                simdBackendName(), cases, clamped, differ);
+    EXPECT_EQ(differ, 0);
+    EXPECT_GT(clamped, cases / 10);
+}
+
 TEST(NodeToGrid, SimdChainGivesTheScalarChainsQuantBox) {
     long cases = 0, differ = 0, clamped = 0, inside = 0;
     for (long i = 0; i < 200000; ++i) {

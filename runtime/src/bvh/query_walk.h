@@ -133,10 +133,53 @@ inline void quantizeBox(const QuantGrid& grid, const Aabb& box, QuantBox& out) {
     }
 }
 
+#if defined(FLAK_SIMD_SSE2)
+/// quantizeBox's arithmetic on (x, y, z) lanes, for a box with qmin <= qmax on every axis (not
+/// empty, not NaN) in a grid with no flat axis (inv_step non-zero); lane 3 is ignored. The clamps
+/// are the scalar ones, NaN included: SSE max/min return their second operand on NaN, so
+/// max(x, -2) then min(.., 70000) is `x > -2 ? min(x, 70000) : -2`, and likewise for hi. Branch
+/// free: the scalar clamps mispredict on queries near the grid's ends.
+inline void quantizeLanes(__m128 qmin, __m128 qmax, __m128 origin, __m128 inv_step, QuantBox& out) {
+    const __m128 low = _mm_set1_ps(-2.0f), high = _mm_set1_ps(70000.0f);
+    const __m128 glo = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(qmin, origin), inv_step), low), high);
+    const __m128 ghi = _mm_max_ps(_mm_min_ps(_mm_mul_ps(_mm_sub_ps(qmax, origin), inv_step), high), low);
+    alignas(16) std::int32_t ilo[4], ihi[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(ilo), _mm_sub_epi32(_mm_cvttps_epi32(glo), _mm_set1_epi32(2)));
+    _mm_store_si128(reinterpret_cast<__m128i*>(ihi), _mm_add_epi32(_mm_cvttps_epi32(ghi), _mm_set1_epi32(2)));
+    for (int k = 0; k < 3; ++k) {
+        out.lo[k] = ilo[k];
+        out.hi[k] = ihi[k];
+    }
+}
+#endif
+
 inline void quantizeBox(const MeshBlob& blob, const Aabb& box, QuantBox& out) {
     QuantGrid grid;
     makeQuantGrid(blob, grid);
     quantizeBox(grid, box, out);
+}
+
+/// The cube of half-size r around `center` in the blob's grid: quantizeBox of [center - r,
+/// center + r] (the same QuantBox), with the grid's reciprocal steps in one SSE division and the
+/// lanes of quantizeLanes where the grid has no flat axis and the cube is not empty or NaN.
+inline void quantizeCube(const MeshBlob& blob, const Vec3& center, float r, QuantBox& out) {
+    Aabb box;
+    set(center.x - r, center.y - r, center.z - r, box.min);
+    set(center.x + r, center.y + r, center.z + r, box.max);
+#if defined(FLAK_SIMD_SSE2)
+    const __m128 step = _mm_setr_ps(blob.quant_scale.x, blob.quant_scale.y, blob.quant_scale.z, 1.0f);
+    const __m128 usable = _mm_and_ps(_mm_cmpgt_ps(step, _mm_setzero_ps()),
+                                     _mm_cmplt_ps(step, _mm_set1_ps(std::numeric_limits<float>::infinity())));
+    const __m128 qmin = _mm_setr_ps(box.min.x, box.min.y, box.min.z, 0.0f);
+    const __m128 qmax = _mm_setr_ps(box.max.x, box.max.y, box.max.z, 0.0f);
+    if (_mm_movemask_ps(_mm_and_ps(usable, _mm_cmple_ps(qmin, qmax))) == 15) {
+        const __m128 origin =
+            _mm_setr_ps(blob.quant_origin.x, blob.quant_origin.y, blob.quant_origin.z, 0.0f);
+        quantizeLanes(qmin, qmax, origin, _mm_div_ps(_mm_set1_ps(1.0f), step), out);
+        return;
+    }
+#endif
+    quantizeBox(blob, box, out);
 }
 
 inline bool nodeOverlaps(const BvhNode& n, const QuantBox& q) {

@@ -22,18 +22,10 @@ struct PreparedSphere {
     float margin;           ///< the walk margin the radius was grown by
 };
 
-// The query box of radius r around `center` in the blob's grid.
-void quantizeAround(const MeshBlob& blob, const Vec3& center, float r, detail::QuantBox& out) {
-    Aabb box;
-    set(center.x - r, center.y - r, center.z - r, box.min);
-    set(center.x + r, center.y + r, center.z + r, box.max);
-    detail::quantizeBox(blob, box, out);
-}
-
 void prepareSphere(const MeshBlob& blob, const Sphere& s, PreparedSphere& out) {
     out.margin = detail::walkMargin(blob, detail::maxOf(detail::maxAbs(s.center), s.radius));
     const float r = s.radius + out.margin;
-    quantizeAround(blob, s.center, r, out.qbox);
+    detail::quantizeCube(blob, s.center, r, out.qbox);
     out.grown_radius_sq = r * r;
     const float inner = s.radius - out.margin;
     out.shrunk_radius_sq = inner > 0.0f ? inner * inner : -1.0f;
@@ -168,7 +160,7 @@ bool sphereDeepestHit(const MeshBlob& blob, const Sphere& sphere, MeshContact& o
                 const float reach = (dist > 0.0f ? dist : 0.0f) + 2.0f * prep.margin;
                 if (reach * reach < reach_sq) {
                     reach_sq = reach * reach;
-                    quantizeAround(blob, sphere.center, reach + prep.margin, prep.qbox);
+                    detail::quantizeCube(blob, sphere.center, reach + prep.margin, prep.qbox);
                 }
             }
             return true;

@@ -90,18 +90,7 @@ inline void nodeToGrid(const NodeToGrid& m, const BvhNode& n, QuantBox& out) {
         nodeToGridScalar(m, n, out);
         return;
     }
-    // quantizeBox's clamps: lo > -2 ? min(lo, 70000) : -2 and hi < 70000 ? max(hi, -2) : 70000,
-    // NaN included (SSE max/min return their second operand on NaN).
-    const __m128 low = _mm_set1_ps(-2.0f), high = _mm_set1_ps(70000.0f);
-    const __m128 glo = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(qmin, m.origin), m.inv_step), low), high);
-    const __m128 ghi = _mm_max_ps(_mm_min_ps(_mm_mul_ps(_mm_sub_ps(qmax, m.origin), m.inv_step), high), low);
-    alignas(16) std::int32_t ilo[4], ihi[4];
-    _mm_store_si128(reinterpret_cast<__m128i*>(ilo), _mm_sub_epi32(_mm_cvttps_epi32(glo), _mm_set1_epi32(2)));
-    _mm_store_si128(reinterpret_cast<__m128i*>(ihi), _mm_add_epi32(_mm_cvttps_epi32(ghi), _mm_set1_epi32(2)));
-    for (int k = 0; k < 3; ++k) {
-        out.lo[k] = ilo[k];
-        out.hi[k] = ihi[k];
-    }
+    quantizeLanes(qmin, qmax, m.origin, m.inv_step, out);
 #else
     nodeToGridScalar(m, n, out);
 #endif
