@@ -79,23 +79,25 @@ TEST(GridSegment, SimdFormDecidesEveryNodeAsTheScalarSlabTest) {
     EXPECT_LT(overlaps, cases - cases / 10);
 }
 
+// `usual`, or one time in 16 a value that breaks naive set-up code: zeros of both signs, a
+// negative, tiny, huge, infinite, NaN, near-overflow or subnormal value.
+float pick(SplitMix64& rng, float usual) {
+    static const float specials[] = {0.0f,
+                                     -0.0f,
+                                     -1.0f,
+                                     1e-30f,
+                                     1e30f,
+                                     std::numeric_limits<float>::infinity(),
+                                     std::numeric_limits<float>::quiet_NaN(),
+                                     3e38f,
+                                     1e-45f};
+    return rng.next() % 16u == 0u ? specials[rng.next() % (sizeof(specials) / sizeof(specials[0]))] : usual;
+}
+
 // makeGridSegment (two SSE divisions) against its scalar loop: same answer and, when it succeeds,
 // the same bits in every field, on grids with random, tiny, huge, zero, negative, NaN and inf
 // steps and segments with random, equal, huge and non-finite ends.
 TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
-    const float specials[] = {0.0f,
-                              -0.0f,
-                              -1.0f,
-                              1e-30f,
-                              1e30f,
-                              std::numeric_limits<float>::infinity(),
-                              std::numeric_limits<float>::quiet_NaN(),
-                              3e38f,
-                              1e-45f};
-    const auto pick = [&](SplitMix64& rng, float usual) {
-        return rng.next() % 16u == 0u ? specials[rng.next() % (sizeof(specials) / sizeof(specials[0]))]
-                                      : usual;
-    };
     long cases = 0, made = 0, differ = 0;
     for (long i = 0; i < 200000; ++i) {
         SplitMix64 rng = caseRng(0x6121D5E7ull, static_cast<std::uint64_t>(i) + 1);
@@ -138,18 +140,6 @@ TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
 // quantizeBox of the same cube: the same QuantBox on grids with flat, tiny and huge steps and
 // cubes inside, across and beyond both ends of the grid, empty, infinite or NaN.
 TEST(QuantizeCube, SimdFormGivesQuantizeBoxsQuantBox) {
-    const float specials[] = {0.0f,
-                              -0.0f,
-                              1e-30f,
-                              1e30f,
-                              std::numeric_limits<float>::infinity(),
-                              std::numeric_limits<float>::quiet_NaN(),
-                              -1.0f,
-                              3e38f};
-    const auto pick = [&](SplitMix64& rng, float usual) {
-        return rng.next() % 16u == 0u ? specials[rng.next() % (sizeof(specials) / sizeof(specials[0]))]
-                                      : usual;
-    };
     long cases = 0, clamped = 0, differ = 0;
     for (long i = 0; i < 200000; ++i) {
         SplitMix64 rng = caseRng(0x6121D5E8ull, static_cast<std::uint64_t>(i) + 1);
