@@ -6,6 +6,7 @@
 #include <flak/bvh/mesh_mesh.h>
 #include <flak/bvh/sphere_query.h>
 
+#include "obj_mesh.h"
 #include "support/split_mix.h"
 
 #include <gtest/gtest.h>
@@ -91,6 +92,19 @@ TEST(MeshBlob, BakingIsDeterministic) {
     EXPECT_EQ(bakeBytes(m), bakeBytes(m));
     const test::Mesh t = test::terrain(64);
     EXPECT_EQ(bakeBytes(t), bakeBytes(t));
+    // A real mesh (assimp-testmodels' Wuson, read as plain OBJ) and the slivers with zero-area
+    // triangles kept; the command-line test also compares two bakes of every real model.
+    test::Mesh wuson;
+    std::string error;
+    if (bench::readObj("/usr/share/assimp/models/OBJ/WusonOBJ.obj", wuson, error)) {
+        EXPECT_EQ(bakeBytes(wuson), bakeBytes(wuson));
+    } else {
+        std::printf("  assimp-testmodels not installed: Wuson skipped (%s)\n", error.c_str());
+    }
+    test::BakeSettings keep;
+    keep.prepare.keep_degenerate = true;
+    const test::Mesh s = test::slivers(500);
+    EXPECT_EQ(bakeBytes(s, keep), bakeBytes(s, keep));
 }
 
 // The builder's shortcuts (no binning for nodes of at most traversal_cost triangles, one bin set
