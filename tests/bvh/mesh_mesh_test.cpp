@@ -112,6 +112,7 @@ TEST(MeshMesh, PairsMatchBruteForce) {
                                {meshes[0].get(), meshes[2].get()}, {meshes[3].get(), own[0].get()}};
     cases.push_back({meshes[4].get(), own[1].get()}); // the flat floor
     if (meshes.size() > 5) cases.push_back({meshes[5].get(), meshes[5].get()}); // wuson vs wuson
+    if (meshes.size() > 6) cases.push_back({meshes[6].get(), meshes[6].get()}); // spider vs spider
     long poses = 0, contact_poses = 0, pairs = 0, overflowed = 0;
     std::vector<TrianglePair> brute, buf(400000);
     for (const Case& c : cases) {

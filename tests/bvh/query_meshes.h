@@ -61,9 +61,10 @@ inline std::unique_ptr<BakedMesh> bakeMesh(const std::string& name, const Mesh& 
 }
 
 inline const char* kWusonObj = "/usr/share/assimp/models/OBJ/WusonOBJ.obj";
+inline const char* kSpiderObj = "/usr/share/assimp/models/OBJ/spider.obj";
 
 /// The query test meshes: closed icosphere and torus, open terrain, slivers with zero-area
-/// triangles kept, and the Wuson of assimp-testmodels (when installed).
+/// triangles kept, a flat floor, and the Wuson and spider of assimp-testmodels (when installed).
 inline const std::vector<std::unique_ptr<BakedMesh>>& queryMeshes() {
     static const std::vector<std::unique_ptr<BakedMesh>> meshes = [] {
         std::vector<std::unique_ptr<BakedMesh>> v;
@@ -85,6 +86,8 @@ inline const std::vector<std::unique_ptr<BakedMesh>>& queryMeshes() {
         Mesh wuson;
         std::string error;
         if (bench::readObj(kWusonObj, wuson, error)) v.push_back(bakeMesh("wuson", wuson, false));
+        Mesh spider; // a second real mesh: thin legs, many small triangles
+        if (bench::readObj(kSpiderObj, spider, error)) v.push_back(bakeMesh("spider", spider, false));
         return v;
     }();
     return meshes;
