@@ -42,13 +42,14 @@ float triangleBoxDistanceSq(const Sphere& s, const Vec3& a, const Vec3& b, const
     return distanceSq(s.center, box);
 }
 
-// The triangle's plane farther from the centre than the grown radius: no point of the triangle
-// can be within it. n = ab x ac is not normalised: the test is dot(ap, n)^2 > (r + margin)^2 |n|^2.
-// Its rounding is a few ulps of |ap| when the triangle is not a sliver (|n| at least a tenth of
-// |ab| |ac|, so n's direction error is ~38 eps), far inside the margin, which also covers the
-// kernel's own band; slivers, tiny and degenerate triangles (nn not clearly normal) go to the
-// kernel, whose answer it never changes.
-bool planeFar(const Sphere& s, const PreparedSphere& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+// The triangle's plane farther from the centre than sqrt(bound_sq) (the grown radius, or the
+// deepest-hit walk's shrinking reach): no point of the triangle can be within it. n = ab x ac is
+// not normalised: the test is dot(ap, n)^2 > bound_sq |n|^2. Its rounding is a few ulps of |ap|
+// when the triangle is not a sliver (|n| at least a tenth of |ab| |ac|, so n's direction error
+// is ~38 eps), far inside the margin both bounds carry, which also covers the kernel's own band;
+// slivers, tiny and degenerate triangles (nn not clearly normal) go to the kernel, whose answer
+// it never changes.
+bool planeFar(const Sphere& s, float bound_sq, const Vec3& a, const Vec3& b, const Vec3& c) {
     Vec3 ab, ac, ap, n;
     sub(b, a, ab);
     sub(c, a, ac);
@@ -57,7 +58,7 @@ bool planeFar(const Sphere& s, const PreparedSphere& p, const Vec3& a, const Vec
     const float nn = lengthSq(n);
     if (!(nn > 1e-30f) || !(nn >= 0.01f * (lengthSq(ab) * lengthSq(ac)))) return false;
     const float d = dot(ap, n);
-    return d * d > p.grown_radius_sq * nn;
+    return d * d > bound_sq * nn;
 }
 
 // A vertex of the triangle inside the ball shrunk by the margin: the triangle's distance is at
@@ -73,7 +74,7 @@ bool vertexWithin(const Sphere& s, const PreparedSphere& p, const Vec3& a, const
 
 // Both filters before the kernel: the triangle's box (Arvo's distance), then its plane.
 bool triangleNear(const Sphere& s, const PreparedSphere& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-    return triangleBoxDistanceSq(s, a, b, c) <= p.grown_radius_sq && !planeFar(s, p, a, b, c);
+    return triangleBoxDistanceSq(s, a, b, c) <= p.grown_radius_sq && !planeFar(s, p.grown_radius_sq, a, b, c);
 }
 
 void sphereToMesh(const Transform& mesh_to_world, const Sphere& world, Sphere& out) {
@@ -94,7 +95,7 @@ bool sphereAnyHit(const MeshBlob& blob, const Sphere& sphere) {
             triangleVertices(blob, t, a, b, c);
             if (!(triangleBoxDistanceSq(sphere, a, b, c) <= prep.grown_radius_sq)) return true;
             if (vertexWithin(sphere, prep, a, b, c)) return false;
-            if (planeFar(sphere, prep, a, b, c)) return true;
+            if (planeFar(sphere, prep.grown_radius_sq, a, b, c)) return true;
             Contact contact;
             return !sphereTriangle(sphere, a, b, c, contact);
         });
@@ -149,7 +150,8 @@ bool sphereDeepestHit(const MeshBlob& blob, const Sphere& sphere, MeshContact& o
         [&](std::uint32_t t) {
             Vec3 a, b, c;
             triangleVertices(blob, t, a, b, c);
-            if (!(triangleBoxDistanceSq(sphere, a, b, c) <= reach_sq)) return true;
+            if (!(triangleBoxDistanceSq(sphere, a, b, c) <= reach_sq) || planeFar(sphere, reach_sq, a, b, c))
+                return true;
             Contact contact;
             if (!sphereTriangle(sphere, a, b, c, contact)) return true;
             if (!found || contact.depth > best.contact.depth) {
