@@ -98,6 +98,22 @@ bool near(const Vec3& x, const Vec3& y, float tol) {
     return std::fabs(x.x - y.x) <= tol && std::fabs(x.y - y.y) <= tol && std::fabs(x.z - y.z) <= tol;
 }
 
+// The walk's summary against bruteSummary of the brute-force pairs: the same pair count, the point
+// within 1e-5 of the scale (A's diagonal plus B's offset), the normals within 1e-5.
+::testing::AssertionResult summaryMatches(const MeshContactSummary& got, const BakedMesh& a,
+                                          const BakedMesh& b, const Transform& b_to_a,
+                                          const std::vector<TrianglePair>& pairs) {
+    MeshContactSummary want;
+    bruteSummary(a, b, b_to_a, pairs, want);
+    const Vec3& t = b_to_a.translation;
+    const float tol = 1e-5f * (a.diag + std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z));
+    if (got.pair_count != want.pair_count) return ::testing::AssertionFailure() << "pair count differs";
+    if (!near(got.point, want.point, tol)) return ::testing::AssertionFailure() << "point differs";
+    if (!near(got.normal_a, want.normal_a, 1e-5f)) return ::testing::AssertionFailure() << "normal_a differs";
+    if (!near(got.normal_b, want.normal_b, 1e-5f)) return ::testing::AssertionFailure() << "normal_b differs";
+    return ::testing::AssertionSuccess();
+}
+
 struct Case {
     const BakedMesh* a;
     const BakedMesh* b;
@@ -156,15 +172,7 @@ TEST(MeshMesh, PairsMatchBruteForce) {
                 Aabb grown;
                 inflate(c.a->bounds, c.a->diag * 1e-3f, grown);
                 EXPECT_TRUE(contains(grown, sum.point)); // the averaged point lies on A's parts
-                MeshContactSummary want;
-                bruteSummary(*c.a, *c.b, b_to_a, brute, want);
-                const Vec3& t = b_to_a.translation;
-                const float tol = 1e-5f * (c.a->diag + std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z));
-                ASSERT_TRUE(near(sum.point, want.point, tol))
-                    << c.a->name << "/" << c.b->name << " pose " << i;
-                ASSERT_TRUE(near(sum.normal_a, want.normal_a, 1e-5f))
-                    << c.a->name << "/" << c.b->name << " pose " << i;
-                ASSERT_TRUE(near(sum.normal_b, want.normal_b, 1e-5f))
+                ASSERT_TRUE(summaryMatches(sum, *c.a, *c.b, b_to_a, brute))
                     << c.a->name << "/" << c.b->name << " pose " << i;
             }
             ++poses;
@@ -202,16 +210,10 @@ TEST(MeshMesh, AdversarialPlacementsMatchBruteForce) {
         std::sort(got.begin(), got.end());
         ASSERT_TRUE(got == brute) << what << " pose " << poses;
         ASSERT_EQ(meshMeshAnyContact(a.blob, b.blob, b_to_a), !brute.empty()) << what;
-        MeshContactSummary sum, want;
+        MeshContactSummary sum;
         ASSERT_EQ(meshMeshSummary(a.blob, b.blob, b_to_a, sum), !brute.empty()) << what;
         if (!brute.empty()) {
-            bruteSummary(a, b, b_to_a, brute, want);
-            const Vec3& t = b_to_a.translation;
-            const float tol = 1e-5f * (a.diag + std::fabs(t.x) + std::fabs(t.y) + std::fabs(t.z));
-            ASSERT_EQ(sum.pair_count, want.pair_count) << what;
-            ASSERT_TRUE(near(sum.point, want.point, tol)) << what << " pose " << poses;
-            ASSERT_TRUE(near(sum.normal_a, want.normal_a, 1e-5f)) << what << " pose " << poses;
-            ASSERT_TRUE(near(sum.normal_b, want.normal_b, 1e-5f)) << what << " pose " << poses;
+            ASSERT_TRUE(summaryMatches(sum, a, b, b_to_a, brute)) << what << " pose " << poses;
             ++summaries;
         }
         ++poses;

@@ -195,7 +195,7 @@ TEST(SphereQuery, AnyHitShortcutsAgreeWithTheKernelAtTheirBoundaries) {
             Vec3 base = kind == 1 ? m.tris[tri][rng.next() % 3] : p;
             if (kind == 2) { // far along the plane: large |centre - a| against a small triangle
                 Vec3 along;
-                addScaled(dir, n, -dot(dir, n), along);
+                inPlaneUnit(dir, n, along);
                 addScaled(base, along, m.diag * static_cast<float>(rng.u()), base);
             }
             // The walk margin of sphere_query.cpp: four bands at the larger of the mesh's and
@@ -425,8 +425,7 @@ void makeSegment(const BakedMesh& m, SplitMix64& rng, int i, Vec3& p0, Vec3& p1)
         Vec3 n, along;
         pointOnTriangle(m, tri, rng, p);
         faceNormal(m, tri, n);
-        addScaled(dir, n, -dot(dir, n), along);
-        if (!normalize(along, along)) along = Vec3{n.y, n.z, n.x};
+        inPlaneUnit(dir, n, along);
         const std::uint64_t side = rng.next() % 3;
         addScaled(p, n, side == 2 ? 0.0f : (side == 0 ? 1e-6f : -1e-6f) * m.diag, p);
         addScaled(p, along, -0.5f * len, p0);
@@ -629,8 +628,7 @@ TEST(SweptQuery, MatchesBruteForceOnEveryMesh) {
                     addScaled(c1, n, len, c0);
                 } else { // parallel to the face at r (1 +- 1e-6) from it
                     randomUnit(rng, dir);
-                    addScaled(dir, n, -dot(dir, n), along);
-                    if (!normalize(along, along)) along = Vec3{n.y, n.z, n.x};
+                    inPlaneUnit(dir, n, along);
                     addScaled(p, n, r * (1.0f + ((rng.next() & 1) ? 1e-6f : -1e-6f)), p);
                     addScaled(p, along, -0.5f * len, c0);
                     addScaled(p, along, 0.5f * len, c1);

@@ -107,6 +107,13 @@ inline void randomUnit(SplitMix64& rng, Vec3& out) {
     set(static_cast<float>(s * std::cos(phi)), static_cast<float>(s * std::sin(phi)), static_cast<float>(z), out);
 }
 
+/// The unit direction of `dir` with its component along the unit normal n removed (a direction in
+/// the plane of n); for a dir along n, a fixed direction across n.
+inline void inPlaneUnit(const Vec3& dir, const Vec3& n, Vec3& out) {
+    addScaled(dir, n, -dot(dir, n), out);
+    if (!normalize(out, out)) out = Vec3{n.y, n.z, n.x};
+}
+
 /// A point on triangle t: a vertex, an edge point or an interior point (adversarial placements).
 inline void pointOnTriangle(const BakedMesh& m, std::uint32_t t, SplitMix64& rng, Vec3& out) {
     const auto& v = m.tris[t];

@@ -51,8 +51,8 @@ const char* kUsage =
     "  --wall-leaf N        most edges per wall tree leaf, 1..8 (default 4)\n"
     "  --quiet              no progress bar\n";
 
-int usage(const char* problem) {
-    std::fprintf(stderr, "flak_bake: %s\n%s", problem, kUsage);
+int usage(const std::string& problem) {
+    std::fprintf(stderr, "flak_bake: %s\n%s", problem.c_str(), kUsage);
     return 2;
 }
 
@@ -103,11 +103,11 @@ int runInspect(int argc, char** argv, bool verify) {
         if (a == "--json" && !verify)
             json = true;
         else if (!a.empty() && a[0] == '-')
-            return usage(("unknown option '" + a + "' for " + (verify ? "verify" : "inspect")).c_str());
+            return usage("unknown option '" + a + "' for " + (verify ? "verify" : "inspect"));
         else if (path.empty())
             path = a;
         else
-            return usage(("more than one BLOB: '" + path + "' and '" + a + "'").c_str());
+            return usage("more than one BLOB: '" + path + "' and '" + a + "'");
     }
     if (path.empty()) return usage("missing BLOB");
     std::vector<unsigned char> bytes, storage;
@@ -150,7 +150,7 @@ int runBake(int argc, char** argv) {
         const std::string a = argv[i];
         auto value = [&](const char* name) -> const char* {
             if (i + 1 >= argc) {
-                usage((std::string("missing value for ") + name).c_str());
+                usage(std::string("missing value for ") + name);
                 std::exit(2);
             }
             return argv[++i];
@@ -160,7 +160,7 @@ int runBake(int argc, char** argv) {
             char* end = nullptr;
             const double d = std::strtod(v, &end);
             if (end == v || *end != '\0' || !(d == d)) {
-                usage((std::string("bad number for ") + name + ": " + v).c_str());
+                usage(std::string("bad number for ") + name + ": " + v);
                 std::exit(2);
             }
             return d;
@@ -202,10 +202,11 @@ int runBake(int argc, char** argv) {
             const double n = number("--wall-leaf");
             if (n < 1 || n > kMaxWallLeafEdges || n != static_cast<int>(n)) return usage("--wall-leaf must be 1..8");
             wall_options.max_leaf = static_cast<std::uint32_t>(n);
-        }
-        else if (!a.empty() && a[0] == '-') return usage(("unknown option " + a).c_str());
+        } else if (!a.empty() && a[0] == '-')
+            return usage("unknown option " + a);
         else if (input.empty()) input = a;
-        else return usage(("unexpected argument " + a).c_str());
+        else
+            return usage("unexpected argument " + a);
     }
     if (input.empty()) return usage("missing INPUT");
     if (output.empty()) return usage("missing -o OUTPUT");
