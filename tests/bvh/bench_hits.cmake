@@ -4,14 +4,11 @@
 # Bullet's and GImpact's counts are printed, not required: Bullet's ray test is not watertight
 # and GImpact counts pairs its own way (docs/query_bench.md). A peer not built in is skipped.
 # Usage: cmake -DBENCH=flak_bench -DMESH=PATH.obj -P bench_hits.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/../support/cli_run.cmake)
 set(checked 0)
 foreach(scene sphere segment meshmesh)
-  execute_process(COMMAND ${BENCH} ${scene} --mesh ${MESH} --count 3000 --repeat 1 --json
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "flak_bench ${scene} failed (${rc}): ${err}")
-  endif()
-  string(REPLACE "\n" ";" lines "${out}")
+  expect_run(0 ${BENCH} ${scene} --mesh ${MESH} --count 3000 --repeat 1 --json)
+  string(REPLACE "\n" ";" lines "${last_out}")
   foreach(line IN LISTS lines)
     if(line STREQUAL "")
       continue()
