@@ -26,8 +26,9 @@ std::string format(const char* fmt, ...) {
 std::string hex(std::uint64_t value) { return format("%016" PRIx64, value); }
 
 std::string jsonPercentiles(const Percentiles& p) {
-    return format("{\"p50_ms\": %.4f, \"p95_ms\": %.4f, \"p99_ms\": %.4f, \"max_ms\": %.4f, \"mean_ms\": %.4f}",
-                  p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms, p.mean_ms);
+    return format(
+        "{\"p50_ms\": %.4f, \"p95_ms\": %.4f, \"p99_ms\": %.4f, \"max_ms\": %.4f, \"mean_ms\": %.4f}",
+        p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms, p.mean_ms);
 }
 
 // p99 / p50: how far the slow frames stand above the typical one (0 for an empty series).
@@ -74,15 +75,16 @@ void summarize(RunReport& r) {
         if (ms(f.total_ns) > r.budget_ms) ++r.frames_over_budget;
         r.total_hits += f.hits;
     }
-    r.pass = r.frames_over_budget == 0 && r.dropped_hits == 0 && r.dropped_pairs == 0 && r.dropped_contacts == 0 &&
-             r.allocations == 0;
+    r.pass = r.frames_over_budget == 0 && r.dropped_hits == 0 && r.dropped_pairs == 0 &&
+             r.dropped_contacts == 0 && r.allocations == 0;
 }
 
 std::string textReport(const RunReport& r) {
     std::ostringstream out;
-    out << format("flak frame budget: scene \"%s\", seed %" PRIu64 ", %u frames, budget %.3f ms\n", r.scene.c_str(),
-                  r.seed, r.frames, r.budget_ms);
-    out << format("  %-10s %9s %9s %9s %9s %9s\n", "phase", "p50 ms", "p95 ms", "p99 ms", "max ms", "mean ms");
+    out << format("flak frame budget: scene \"%s\", seed %" PRIu64 ", %u frames, budget %.3f ms\n",
+                  r.scene.c_str(), r.seed, r.frames, r.budget_ms);
+    out << format("  %-10s %9s %9s %9s %9s %9s\n", "phase", "p50 ms", "p95 ms", "p99 ms", "max ms",
+                  "mean ms");
     auto line = [&out](const char* name, const Percentiles& p) {
         out << format("  %-10s %9.4f %9.4f %9.4f %9.4f %9.4f\n", name, p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms,
                       p.mean_ms);
@@ -95,24 +97,29 @@ std::string textReport(const RunReport& r) {
                   spikeRatio(r.total_cpu));
     out << format("  frames over budget: %u of %u\n", r.frames_over_budget, r.frames);
     out << "  pools (high water / capacity):";
-    for (const PoolLine& p : r.pools) out << format(" %s %u/%u", p.name.c_str(), p.usage.high_water, p.usage.capacity);
+    for (const PoolLine& p : r.pools)
+        out << format(" %s %u/%u", p.name.c_str(), p.usage.high_water, p.usage.capacity);
     out << format("\n  step scratch: %zu / %zu bytes; world block: %zu bytes\n", r.scratch_high_water,
                   r.scratch_capacity, r.world_bytes);
-    out << format("  hits: %" PRIu64 " in all; dropped hits %" PRIu64 ", pairs %" PRIu64 ", contacts %" PRIu64 "\n",
+    out << format("  hits: %" PRIu64 " in all; dropped hits %" PRIu64 ", pairs %" PRIu64 ", contacts %" PRIu64
+                  "\n",
                   r.total_hits, r.dropped_hits, r.dropped_pairs, r.dropped_contacts);
     if (r.mesh_mesh_backend == "gpu") {
-        out << format("  allocations during frames: %" PRIu64 " (with --gpu: the Vulkan driver's own included)\n",
+        out << format("  allocations during frames: %" PRIu64
+                      " (with --gpu: the Vulkan driver's own included)\n",
                       r.allocations);
     } else if (r.allocations_counted) {
         out << format("  allocations during frames: %" PRIu64 "\n", r.allocations);
     } else {
-        out << format("  allocations during frames: %" PRIu64 " (operator new only: malloc not interposed here)\n",
+        out << format("  allocations during frames: %" PRIu64
+                      " (operator new only: malloc not interposed here)\n",
                       r.allocations);
     }
     if (r.mesh_mesh_backend == "gpu") {
-        out << format("  mesh-mesh back end: gpu, %s (collider %s): %" PRIu64 " steps on the collider, %" PRIu64
-                      " declined\n",
-                      r.gpu_device.c_str(), r.gpu_status.c_str(), r.gpu_submitted_steps, r.gpu_declined_steps);
+        out << format("  mesh-mesh back end: gpu, %s (collider %s): %" PRIu64
+                      " steps on the collider, %" PRIu64 " declined\n",
+                      r.gpu_device.c_str(), r.gpu_status.c_str(), r.gpu_submitted_steps,
+                      r.gpu_declined_steps);
     }
     out << "  hit-stream hash: " << hex(r.hit_stream_hash) << "\n";
     out << (r.pass ? "PASS" : "FAIL");
@@ -164,8 +171,8 @@ std::string jsonReport(const RunReport& r) {
     for (std::size_t i = 0; i < r.pools.size(); ++i) {
         const PoolLine& p = r.pools[i];
         out << (i ? ",\n" : "\n")
-            << format("    \"%s\": {\"high_water\": %u, \"capacity\": %u}", p.name.c_str(), p.usage.high_water,
-                      p.usage.capacity);
+            << format("    \"%s\": {\"high_water\": %u, \"capacity\": %u}", p.name.c_str(),
+                      p.usage.high_water, p.usage.capacity);
     }
     out << "\n  },\n";
     out << format("  \"scratch\": {\"high_water\": %zu, \"capacity\": %zu},\n", r.scratch_high_water,

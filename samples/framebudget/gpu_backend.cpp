@@ -62,7 +62,8 @@ bool GpuBackendHost::create(const std::vector<const MeshBlob*>& meshes, std::uin
     const Status created =
         s.collider.create(config, &s.device, aligned16(s.collider_memory, collider_bytes), collider_bytes);
     if (created != Status::Ok) {
-        error = std::string("the GPU collider cannot use ") + s.vulkan.deviceName() + ": " + statusName(created);
+        error =
+            std::string("the GPU collider cannot use ") + s.vulkan.deviceName() + ": " + statusName(created);
         return false;
     }
     const std::size_t adapter_bytes = GpuWorldBackend::requiredBytes(max_jobs, max_pairs);
@@ -82,7 +83,9 @@ bool GpuBackendHost::create(const std::vector<const MeshBlob*>& meshes, std::uin
     return true;
 }
 
-const MeshMeshBackend* GpuBackendHost::backend() const { return m_state ? m_state->adapter.backend() : nullptr; }
+const MeshMeshBackend* GpuBackendHost::backend() const {
+    return m_state ? m_state->adapter.backend() : nullptr;
+}
 
 GpuRunInfo GpuBackendHost::info() const {
     GpuRunInfo out;
@@ -101,7 +104,8 @@ struct GpuBackendHost::State {};
 bool gpuBackendAvailable() { return false; }
 GpuBackendHost::GpuBackendHost() = default;
 GpuBackendHost::~GpuBackendHost() = default;
-bool GpuBackendHost::create(const std::vector<const MeshBlob*>&, std::uint32_t, std::uint32_t, std::string& error) {
+bool GpuBackendHost::create(const std::vector<const MeshBlob*>&, std::uint32_t, std::uint32_t,
+                            std::string& error) {
     error = "this build has no Vulkan back end (FLAK_GPU off or Vulkan not found)";
     return false;
 }

@@ -20,8 +20,8 @@ namespace flak::framebudget {
 bool gpuBackendAvailable();
 
 struct GpuRunInfo {
-    std::string device;               ///< the device's name
-    std::string collider_status;      ///< statusName(deviceStatus()) at the end: "Ok" on the GPU path
+    std::string device;                ///< the device's name
+    std::string collider_status;       ///< statusName(deviceStatus()) at the end: "Ok" on the GPU path
     std::uint64_t submitted_steps = 0; ///< steps whose enemy pairs went to the collider
     std::uint64_t declined_steps = 0;  ///< steps the back end declined (answered on the CPU)
 };

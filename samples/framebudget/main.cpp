@@ -25,9 +25,9 @@ using namespace flak;
 using namespace flak::framebudget;
 
 std::uint64_t steadyNs(void*) {
-    return static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count());
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
 }
 
 // The calling thread's CPU time: the frame's own work, without the time the OS ran something else.
@@ -39,10 +39,12 @@ std::uint64_t threadCpuNs() {
 
 int usage(const char* message) {
     if (message != nullptr) std::fprintf(stderr, "flak_framebudget: %s\n", message);
-    std::fprintf(stderr,
-                 "usage: flak_framebudget --scene NAME --frames N --budget-ms X [--seed S] [--gpu] [--json FILE] [--svg FILE]\n"
-                 "  --gpu: enemy-vs-enemy mesh-mesh on the Vulkan compute back end (its wait is the gpu_wait phase)\n"
-                 "scenes:");
+    std::fprintf(
+        stderr,
+        "usage: flak_framebudget --scene NAME --frames N --budget-ms X [--seed S] [--gpu] [--json FILE] "
+        "[--svg FILE]\n"
+        "  --gpu: enemy-vs-enemy mesh-mesh on the Vulkan compute back end (its wait is the gpu_wait phase)\n"
+        "scenes:");
     for (const std::string& name : scenes::sceneNames()) std::fprintf(stderr, " %s", name.c_str());
     std::fprintf(stderr, "\n");
     return 2;
@@ -96,7 +98,8 @@ int main(int argc, char** argv) {
             return usage(("unknown argument " + arg).c_str());
         }
     }
-    if (scene_name.empty() || frames < 0 || budget_ms < 0) return usage("--scene, --frames and --budget-ms are required");
+    if (scene_name.empty() || frames < 0 || budget_ms < 0)
+        return usage("--scene, --frames and --budget-ms are required");
     if (use_gpu && !gpuBackendAvailable()) return usage("--gpu: this build has no Vulkan back end");
     scenes::SceneParams params;
     if (!scenes::sceneParams(scene_name, params)) return usage(("unknown scene " + scene_name).c_str());
@@ -116,7 +119,8 @@ int main(int argc, char** argv) {
     if (use_gpu) {
         std::vector<const MeshBlob*> meshes;
         for (const auto& blob : scene.assets().enemy_meshes) meshes.push_back(&blob->mesh);
-        const std::uint32_t jobs = config.max_enemies * (config.max_enemies > 0 ? config.max_enemies - 1 : 0) / 2;
+        const std::uint32_t jobs =
+            config.max_enemies * (config.max_enemies > 0 ? config.max_enemies - 1 : 0) / 2;
         if (!gpu.create(meshes, jobs > 0 ? jobs : 1, config.max_mesh_pairs, error)) {
             std::fprintf(stderr, "flak_framebudget: --gpu: %s\n", error.c_str());
             return 1;
@@ -126,8 +130,9 @@ int main(int argc, char** argv) {
     const std::size_t bytes = World::requiredBytes(config);
     // The host's one block for the world, allocated before the first frame.
     std::vector<unsigned char> block(bytes + World::kAlignment);
-    void* memory = block.data() + ((World::kAlignment - reinterpret_cast<std::uintptr_t>(block.data()) % World::kAlignment) %
-                                   World::kAlignment);
+    void* memory = block.data() +
+                   ((World::kAlignment - reinterpret_cast<std::uintptr_t>(block.data()) % World::kAlignment) %
+                    World::kAlignment);
     World world;
     const Status init = world.init(memory, bytes, config);
     if (init != Status::Ok) {
@@ -162,7 +167,8 @@ int main(int argc, char** argv) {
         (void)status; // BufferFull shows in the counters below
         const StepStats& stats = world.stats();
         times.script_ns = t1 - t0;
-        for (int ph = 0; ph < kPhaseCount; ++ph) times.phase_ns[static_cast<std::size_t>(ph)] = stats.phase_ns[ph];
+        for (int ph = 0; ph < kPhaseCount; ++ph)
+            times.phase_ns[static_cast<std::size_t>(ph)] = stats.phase_ns[ph];
         times.step_ns = t2 - t1;
         times.total_ns = t2 - t0;
         times.total_cpu_ns = c1 - c0;
@@ -180,7 +186,7 @@ int main(int argc, char** argv) {
     const struct {
         const char* name;
         BodyKind kind;
-    } kinds[] = {{"levels", BodyKind::Level},   {"walls", BodyKind::Walls},     {"enemies", BodyKind::Enemy},
+    } kinds[] = {{"levels", BodyKind::Level},   {"walls", BodyKind::Walls},    {"enemies", BodyKind::Enemy},
                  {"players", BodyKind::Player}, {"bullets", BodyKind::Bullet}, {"beams", BodyKind::Beam}};
     for (const auto& k : kinds) report.pools.push_back(PoolLine{k.name, world.poolUsage(k.kind)});
     if (use_gpu) {

@@ -10,7 +10,7 @@ namespace flak::scenes {
 
 namespace {
 
-constexpr float kShipRadius = 4.0f;  // how far ahead of a ship its bullets start
+constexpr float kShipRadius = 4.0f; // how far ahead of a ship its bullets start
 constexpr std::uint32_t kPlayerTeam = 0;
 constexpr std::uint32_t kEnemyTeam = 1;
 
@@ -65,7 +65,8 @@ float Scene::uniform(float lo, float hi) {
     return lo + (hi - lo) * unit;
 }
 
-bool Scene::build(const std::string& name, const SceneParams& params, std::uint64_t seed, std::string& error) {
+bool Scene::build(const std::string& name, const SceneParams& params, std::uint64_t seed,
+                  std::string& error) {
     m_name = name;
     m_params = params;
     m_seed = seed;
@@ -139,18 +140,22 @@ bool Scene::setup(World& world, std::string& error) {
     const bool pile = m_params.pile_radius > 0.0f;
     const float hx = m_params.arena_half_x, hy = m_params.arena_half_y;
     // Enemies fly in a loose grid of closed paths whose neighbours cross now and then.
-    const std::uint32_t cols = static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<double>(m_params.enemies) * 1.6)));
+    const std::uint32_t cols =
+        static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<double>(m_params.enemies) * 1.6)));
     for (std::uint32_t i = 0; i < m_params.enemies; ++i) {
         ScriptedShip ship;
         ship.player = false;
         if (pile) {
-            ship.anchor = Vec2{uniform(-0.4f, 0.4f) * m_params.pile_radius, uniform(-0.4f, 0.4f) * m_params.pile_radius};
-            ship.radius = Vec2{uniform(0.2f, 0.6f) * m_params.pile_radius, uniform(0.2f, 0.5f) * m_params.pile_radius};
+            ship.anchor = Vec2{uniform(-0.4f, 0.4f) * m_params.pile_radius,
+                               uniform(-0.4f, 0.4f) * m_params.pile_radius};
+            ship.radius =
+                Vec2{uniform(0.2f, 0.6f) * m_params.pile_radius, uniform(0.2f, 0.5f) * m_params.pile_radius};
         } else {
             const std::uint32_t cx = i % cols, cy = i / cols;
             const std::uint32_t rows = (m_params.enemies + cols - 1) / cols;
-            ship.anchor = Vec2{-hx * 0.8f + (static_cast<float>(cx) + 0.5f) * (1.6f * hx / static_cast<float>(cols)),
-                               -hy * 0.8f + (static_cast<float>(cy) + 0.5f) * (1.6f * hy / static_cast<float>(rows))};
+            ship.anchor =
+                Vec2{-hx * 0.8f + (static_cast<float>(cx) + 0.5f) * (1.6f * hx / static_cast<float>(cols)),
+                     -hy * 0.8f + (static_cast<float>(cy) + 0.5f) * (1.6f * hy / static_cast<float>(rows))};
             ship.radius = Vec2{uniform(6.0f, 14.0f), uniform(4.0f, 10.0f)};
         }
         ship.phase = uniform(0.0f, 6.2831853f);
@@ -172,7 +177,8 @@ bool Scene::setup(World& world, std::string& error) {
         ship.player = true;
         const float spread = pile ? m_params.pile_radius * 0.3f : hx * 0.6f;
         ship.anchor = Vec2{uniform(-spread, spread), uniform(-spread, spread) * (pile ? 1.0f : hy / hx)};
-        ship.radius = Vec2{pile ? m_params.pile_radius * 0.5f : hx * 0.3f, pile ? m_params.pile_radius * 0.4f : hy * 0.3f};
+        ship.radius = Vec2{pile ? m_params.pile_radius * 0.5f : hx * 0.3f,
+                           pile ? m_params.pile_radius * 0.4f : hy * 0.3f};
         ship.phase = uniform(0.0f, 6.2831853f);
         ship.speed = uniform(0.2f, 0.4f);
         placeShip(ship, 0.0f);
@@ -257,8 +263,10 @@ void Scene::update(World& world, std::uint32_t frame) {
     // Beams bend from their owner towards a target ship, swaying.
     const std::uint32_t points = m_params.beam_segments + 1;
     for (std::size_t k = 0; k < m_beams.size() && !m_ships.empty(); ++k) {
-        const std::size_t owner = m_params.players > 0 ? m_params.enemies + k % m_params.players : k % m_ships.size();
-        const std::size_t target = (k * 7 + frame / 120) % (m_params.enemies > 0 ? m_params.enemies : m_ships.size());
+        const std::size_t owner =
+            m_params.players > 0 ? m_params.enemies + k % m_params.players : k % m_ships.size();
+        const std::size_t target =
+            (k * 7 + frame / 120) % (m_params.enemies > 0 ? m_params.enemies : m_ships.size());
         const Vec3& p0 = m_ships[owner].transform.translation;
         const Vec3& p3 = m_ships[target].transform.translation;
         Vec3 d;
@@ -271,7 +279,8 @@ void Scene::update(World& world, std::uint32_t frame) {
         // The beam reaches a little beyond its target.
         set(p3.x + d.x * 0.25f, p3.y + d.y * 0.25f, 0.0f, control[3]);
         Vec3* out = m_beam_points.data() + k * points;
-        if (sampleBeam(control, 4, BeamCurve::CatmullRom, m_params.beam_segments, out, points) == Status::Ok) {
+        if (sampleBeam(control, 4, BeamCurve::CatmullRom, m_params.beam_segments, out, points) ==
+            Status::Ok) {
             (void)world.setBeamPoints(m_beams[k], out, points);
         }
     }

@@ -19,15 +19,15 @@ namespace flak::scenes {
 struct SceneParams {
     std::uint32_t players = 4;
     std::uint32_t enemies = 64;
-    std::uint32_t bullets = 4000;      ///< bullets alive at steady state
-    std::uint32_t bullet_life = 90;    ///< frames a bullet lives unless it hits something
+    std::uint32_t bullets = 4000;   ///< bullets alive at steady state
+    std::uint32_t bullet_life = 90; ///< frames a bullet lives unless it hits something
     std::uint32_t beams = 8;
     std::uint32_t beam_segments = 64;
     std::uint32_t wall_polygons = 300;
-    std::uint32_t levels = 2;          ///< static asteroid meshes
-    float arena_half_x = 200.0f;       ///< play area: [-x, x] by [-y, y] in the X-Y plane
+    std::uint32_t levels = 2;    ///< static asteroid meshes
+    float arena_half_x = 200.0f; ///< play area: [-x, x] by [-y, y] in the X-Y plane
     float arena_half_y = 130.0f;
-    float pile_radius = 0.0f;          ///< > 0: ships and fire piled into a disc of this radius ("worst")
+    float pile_radius = 0.0f; ///< > 0: ships and fire piled into a disc of this radius ("worst")
 };
 
 /// Names of the built-in scenes: "skirmish", "armada", "worst".
@@ -39,10 +39,10 @@ bool sceneParams(const std::string& name, SceneParams& out);
 struct ScriptedShip {
     BodyId id;
     bool player = false;
-    float phase = 0.0f; ///< path phase
-    float speed = 0.0f; ///< path speed (radians per second)
-    Vec2 anchor;        ///< path centre
-    Vec2 radius;        ///< path radii
+    float phase = 0.0f;     ///< path phase
+    float speed = 0.0f;     ///< path speed (radians per second)
+    Vec2 anchor;            ///< path centre
+    Vec2 radius;            ///< path radii
     std::uint32_t mesh = 0; ///< enemies: index into SceneAssets::enemy_meshes
     bool driven = false;    ///< moved by someone else (a player at the controls): see Scene::setDriven
     Transform transform;
@@ -84,7 +84,9 @@ public:
     void setDriven(std::size_t index, bool driven) { m_ships[index].driven = driven; }
     const std::vector<BodyId>& beams() const { return m_beams; }
     /// The polyline of beam k as last set.
-    const Vec3* beamPoints(std::size_t k) const { return m_beam_points.data() + k * (m_params.beam_segments + 1); }
+    const Vec3* beamPoints(std::size_t k) const {
+        return m_beam_points.data() + k * (m_params.beam_segments + 1);
+    }
 
 private:
     void placeShip(ScriptedShip& ship, float time) const;

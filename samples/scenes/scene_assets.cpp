@@ -28,7 +28,8 @@ test::Mesh scaled(test::Mesh mesh, float sx, float sy, float sz) {
 test::Mesh asteroid(float radius) {
     test::Mesh mesh = test::icosphere(3, radius);
     for (Vec3& p : mesh.positions) {
-        const float bump = 1.0f + 0.12f * std::sin(3.0f * p.x / radius + 1.0f) * std::cos(2.0f * p.y / radius) +
+        const float bump = 1.0f +
+                           0.12f * std::sin(3.0f * p.x / radius + 1.0f) * std::cos(2.0f * p.y / radius) +
                            0.06f * std::sin(5.0f * p.z / radius);
         scale(p, bump, p);
     }
@@ -163,7 +164,8 @@ bool buildSceneAssets(const SceneParams& params, std::uint64_t seed, SceneAssets
     }
     // Asteroids: static level meshes.
     for (std::uint32_t i = 0; i < params.levels; ++i) {
-        if (!bakeMesh(asteroid(8.0f + 2.0f * static_cast<float>(i)), bake::WriteOptions{}, nullptr, bytes, error))
+        if (!bakeMesh(asteroid(8.0f + 2.0f * static_cast<float>(i)), bake::WriteOptions{}, nullptr, bytes,
+                      error))
             return false;
         auto blob = loadBlob(bytes, error);
         if (!blob) return false;
@@ -171,8 +173,8 @@ bool buildSceneAssets(const SceneParams& params, std::uint64_t seed, SceneAssets
         Transform placement;
         setIdentity(placement);
         const float side = i % 2 == 0 ? -1.0f : 1.0f;
-        set(side * params.arena_half_x * 0.45f, (static_cast<float>(i / 2) - 0.5f) * params.arena_half_y * 0.5f, -2.0f,
-            placement.translation);
+        set(side * params.arena_half_x * 0.45f,
+            (static_cast<float>(i / 2) - 0.5f) * params.arena_half_y * 0.5f, -2.0f, placement.translation);
         out.level_placements.push_back(placement);
     }
     // Walls: one polygon per cell of a grid over the arena, shapes and turns varied, never
@@ -192,7 +194,8 @@ bool buildSceneAssets(const SceneParams& params, std::uint64_t seed, SceneAssets
             out.wall_polygons.push_back(polygon);
         }
         std::vector<std::uint32_t> words;
-        const bake::BakeError err = bake::buildWallSection(out.wall_polygons, bake::WallBuildOptions{}, words);
+        const bake::BakeError err =
+            bake::buildWallSection(out.wall_polygons, bake::WallBuildOptions{}, words);
         if (err.failed()) {
             error = "walls: " + err.message;
             return false;

@@ -30,14 +30,14 @@ struct BakedBlob {
 struct SceneAssets {
     std::vector<std::unique_ptr<BakedBlob>> enemy_meshes; ///< enemy ship types
     std::unique_ptr<BakedBlob> player_mesh;               ///< the player ship, with its cluster section
-    SphereCluster player_cluster;                          ///< view into player_mesh's bytes
-    double cluster_coverage_percent = 0;                   ///< what the baker's fit reported
+    SphereCluster player_cluster;                         ///< view into player_mesh's bytes
+    double cluster_coverage_percent = 0;                  ///< what the baker's fit reported
     double cluster_max_overshoot = 0;
-    std::vector<std::unique_ptr<BakedBlob>> level_meshes;  ///< static asteroids
+    std::vector<std::unique_ptr<BakedBlob>> level_meshes; ///< static asteroids
     std::vector<Transform> level_placements;
-    std::unique_ptr<BakedBlob> walls_blob;                 ///< a walls-only blob
-    WallSet walls;                                         ///< view into walls_blob's bytes
-    std::vector<bake::WallPolygon> wall_polygons;          ///< as laid out (for drawing)
+    std::unique_ptr<BakedBlob> walls_blob;        ///< a walls-only blob
+    WallSet walls;                                ///< view into walls_blob's bytes
+    std::vector<bake::WallPolygon> wall_polygons; ///< as laid out (for drawing)
 };
 
 /// Bakes every asset of a scene from its parameters and seed (deterministic). False with a

@@ -304,7 +304,8 @@ void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes:
         const scenes::ScriptedShip& ship = ships[options.selected];
         Transform t;
         if (world.getShipTransform(ship.id, t) == Status::Ok) {
-            const MeshBlob& mesh = ship.player ? assets.player_mesh->mesh : assets.enemy_meshes[ship.mesh]->mesh;
+            const MeshBlob& mesh =
+                ship.player ? assets.player_mesh->mesh : assets.enemy_meshes[ship.mesh]->mesh;
             drawBvh(renderer, camera, mesh, t, options.bvh_depth);
         }
     }
@@ -386,7 +387,8 @@ void collectBullets(const World& world, std::vector<BulletView>& out) {
     for (std::uint32_t i = 0; i < slots; ++i) {
         const BodyId id = world.bodyAt(BodyKind::Bullet, i);
         BulletDesc bullet;
-        if (!id.isNull() && world.getBullet(id, bullet) == Status::Ok) out.push_back(BulletView{bullet.sphere, bullet.velocity});
+        if (!id.isNull() && world.getBullet(id, bullet) == Status::Ok)
+            out.push_back(BulletView{bullet.sphere, bullet.velocity});
     }
 }
 

@@ -45,7 +45,8 @@ inline std::vector<unsigned char> bakeBytes(const Mesh& mesh, const BakeSettings
 /// Bytes copied to a 16-byte aligned address (vector storage alone does not promise it).
 class AlignedBytes {
 public:
-    explicit AlignedBytes(const std::vector<unsigned char>& bytes) : m_storage(bytes.size() + 16), m_size(bytes.size()) {
+    explicit AlignedBytes(const std::vector<unsigned char>& bytes)
+        : m_storage(bytes.size() + 16), m_size(bytes.size()) {
         const std::size_t shift = (16 - (reinterpret_cast<std::uintptr_t>(m_storage.data()) & 15u)) & 15u;
         m_data = m_storage.data() + shift;
         std::memcpy(m_data, bytes.data(), bytes.size());

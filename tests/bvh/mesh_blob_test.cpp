@@ -34,7 +34,8 @@ std::uint64_t walkAll(const MeshBlob& blob) {
         nodeBounds(blob, blob.nodes[i], box);
         sink += box.min.x;
         if (isLeaf(blob.nodes[i])) {
-            for (std::uint32_t t = leafFirst(blob.nodes[i]); t < leafFirst(blob.nodes[i]) + leafCount(blob.nodes[i]); ++t) {
+            for (std::uint32_t t = leafFirst(blob.nodes[i]);
+                 t < leafFirst(blob.nodes[i]) + leafCount(blob.nodes[i]); ++t) {
                 Vec3 a, b, c;
                 triangleVertices(blob, t, a, b, c);
                 sink += a.x + b.y + c.z;
@@ -207,7 +208,8 @@ TEST(MeshBlob, HeaderRejectionsHaveDistinctStatuses) {
     EXPECT_EQ(statusOf(good, 10), Status::BlobTruncated);
     // Misaligned address.
     std::vector<unsigned char> storage(good.size() + 32);
-    unsigned char* p = storage.data() + ((16 - (reinterpret_cast<std::uintptr_t>(storage.data()) & 15u)) & 15u) + 4;
+    unsigned char* p =
+        storage.data() + ((16 - (reinterpret_cast<std::uintptr_t>(storage.data()) & 15u)) & 15u) + 4;
     std::memcpy(p, good.data(), good.size());
     MeshBlob blob;
     EXPECT_EQ(loadMeshBlob(p, good.size(), blob), Status::BlobMisaligned);

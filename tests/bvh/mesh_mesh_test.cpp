@@ -16,7 +16,9 @@
 
 namespace flak {
 // Test-only ordering of pairs (found by argument-dependent lookup from the std algorithms).
-static bool operator<(const TrianglePair& x, const TrianglePair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
+static bool operator<(const TrianglePair& x, const TrianglePair& y) {
+    return x.a != y.a ? x.a < y.a : x.b < y.b;
+}
 static bool operator==(const TrianglePair& x, const TrianglePair& y) { return x.a == y.a && x.b == y.b; }
 } // namespace flak
 
@@ -25,7 +27,8 @@ namespace {
 
 // Brute force over all pairs; a pair is skipped only when the exact triangle boxes are apart by
 // more than 1% of the scale (hundreds of tolerance bands), which no kernel decision can bridge.
-void brutePairs(const BakedMesh& a, const BakedMesh& b, const Transform& b_to_a, std::vector<TrianglePair>& out) {
+void brutePairs(const BakedMesh& a, const BakedMesh& b, const Transform& b_to_a,
+                std::vector<TrianglePair>& out) {
     out.clear();
     std::vector<std::array<Vec3, 3>> tb(b.tris.size());
     std::vector<Aabb> boxes(b.tris.size());
@@ -33,7 +36,8 @@ void brutePairs(const BakedMesh& a, const BakedMesh& b, const Transform& b_to_a,
     for (std::size_t t = 0; t < b.tris.size(); ++t) {
         for (int k = 0; k < 3; ++k) transformPoint(b_to_a, b.tris[t][k], tb[t][k]);
         fromPoints(tb[t].data(), 3, boxes[t]);
-        for (int k = 0; k < 3; ++k) scale = std::max(scale, std::max(std::fabs(boxes[t].min[k]), std::fabs(boxes[t].max[k])));
+        for (int k = 0; k < 3; ++k)
+            scale = std::max(scale, std::max(std::fabs(boxes[t].min[k]), std::fabs(boxes[t].max[k])));
     }
     const float grow = 0.01f * (scale + a.diag);
     for (std::uint32_t i = 0; i < a.tris.size(); ++i) {
@@ -124,9 +128,11 @@ TEST(MeshMesh, PairsMatchBruteForce) {
     std::vector<std::unique_ptr<BakedMesh>> own;
     own.push_back(bakeMesh("icosphere2", icosphere(2, 2.0f), true));
     own.push_back(bakeMesh("torus-small", torus(20, 10), true, false, 16));
-    std::vector<Case> cases = {{own[0].get(), own[1].get()}, {own[1].get(), own[1].get()},
-                               {meshes[0].get(), meshes[2].get()}, {meshes[3].get(), own[0].get()}};
-    cases.push_back({meshes[4].get(), own[1].get()}); // the flat floor
+    std::vector<Case> cases = {{own[0].get(), own[1].get()},
+                               {own[1].get(), own[1].get()},
+                               {meshes[0].get(), meshes[2].get()},
+                               {meshes[3].get(), own[0].get()}};
+    cases.push_back({meshes[4].get(), own[1].get()});                           // the flat floor
     if (meshes.size() > 5) cases.push_back({meshes[5].get(), meshes[5].get()}); // wuson vs wuson
     if (meshes.size() > 6) cases.push_back({meshes[6].get(), meshes[6].get()}); // spider vs spider
     long poses = 0, contact_poses = 0, pairs = 0, overflowed = 0;
@@ -147,15 +153,17 @@ TEST(MeshMesh, PairsMatchBruteForce) {
             PairBuffer out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
             if (i % 7 == 3) out.capacity = static_cast<std::uint32_t>(rng.next() % 16);
             const Status st = meshMeshPairs(c.a->blob, c.b->blob, b_to_a, out);
-            ASSERT_EQ(out.count + out.overflow, brute.size()) << c.a->name << "/" << c.b->name << " seed " << seed
-                                                              << " pose " << i;
+            ASSERT_EQ(out.count + out.overflow, brute.size())
+                << c.a->name << "/" << c.b->name << " seed " << seed << " pose " << i;
             ASSERT_EQ(st, brute.size() > out.capacity ? Status::BufferFull : Status::Ok);
             std::vector<TrianglePair> got(buf.begin(), buf.begin() + out.count);
             std::sort(got.begin(), got.end());
             if (out.overflow == 0) {
-                ASSERT_TRUE(got == brute) << c.a->name << "/" << c.b->name << " seed " << seed << " pose " << i;
+                ASSERT_TRUE(got == brute)
+                    << c.a->name << "/" << c.b->name << " seed " << seed << " pose " << i;
             } else {
-                for (const TrianglePair& p : got) ASSERT_TRUE(std::binary_search(brute.begin(), brute.end(), p));
+                for (const TrianglePair& p : got)
+                    ASSERT_TRUE(std::binary_search(brute.begin(), brute.end(), p));
                 ASSERT_TRUE(std::adjacent_find(got.begin(), got.end()) == got.end());
             }
             ASSERT_EQ(meshMeshAnyContact(c.a->blob, c.b->blob, b_to_a), !brute.empty())

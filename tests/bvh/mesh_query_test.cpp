@@ -54,7 +54,8 @@ void bruteSphere(const BakedMesh& m, const Sphere& s, std::vector<MeshContact>& 
     set(s.center.x - s.radius, s.center.y - s.radius, s.center.z - s.radius, q.min);
     set(s.center.x + s.radius, s.center.y + s.radius, s.center.z + s.radius, q.max);
     const bool all = !std::isfinite(s.radius) || s.radius > 1e6f || !isFinite(s.center);
-    const float scale = sceneScale(m, std::max(maxAbs(d3(s.center)) > 0 ? float(maxAbs(d3(s.center))) : 0.f, s.radius));
+    const float scale =
+        sceneScale(m, std::max(maxAbs(d3(s.center)) > 0 ? float(maxAbs(d3(s.center))) : 0.f, s.radius));
     for (std::uint32_t t = 0; t < m.tris.size(); ++t) {
         if (!all && !nearBox(m.boxes[t], q, scale)) continue;
         MeshContact c;
@@ -69,7 +70,10 @@ void makeSphere(const BakedMesh& m, SplitMix64& rng, int i, Sphere& s) {
     const std::uint32_t tri = static_cast<std::uint32_t>(rng.next() % m.tris.size());
     const float r_base = m.diag * static_cast<float>(0.01 + 0.04 * rng.u());
     switch (i % 10) {
-    case 0: case 1: case 2: case 3: // random, as the benchmark scene
+    case 0:
+    case 1:
+    case 2:
+    case 3: // random, as the benchmark scene
         randomPointInQ(m, rng, s.center);
         s.radius = r_base;
         break;
@@ -159,7 +163,8 @@ TEST(SphereQuery, MatchesBruteForceOnEveryMesh) {
                 }
                 const bool ref = best <= double(s.radius);
                 if (ref != any) {
-                    ASSERT_LE(std::fabs(best - double(s.radius)), band) << m.name << " seed " << seed << " query " << i;
+                    ASSERT_LE(std::fabs(best - double(s.radius)), band)
+                        << m.name << " seed " << seed << " query " << i;
                     ++forgiven;
                 }
             }
@@ -229,7 +234,7 @@ TEST(SphereQuery, AnyHitShortcutsAgreeWithTheKernelAtTheirBoundaries) {
 TEST(SphereQuery, NonFiniteAndInvalidSpheresHitNothing) {
     const BakedMesh& m = *queryMeshes()[0];
     const Sphere bad[] = {{{kNan, 0, 0}, 1.0f}, {{0, kInf, 0}, 1.0f}, {{0, 0, 0}, kNan},
-                          {{0, 0, 0}, kInf},    {{0, 0, 0}, -1.0f},  {{-kInf, 0, 0}, 0.0f}};
+                          {{0, 0, 0}, kInf},    {{0, 0, 0}, -1.0f},   {{-kInf, 0, 0}, 0.0f}};
     MeshContact item;
     for (const Sphere& s : bad) {
         EXPECT_FALSE(sphereAnyHit(m.blob, s));
@@ -320,12 +325,14 @@ TEST(SphereQuery, DeepestHitIsTheDeepestOfAllHits) {
             contacts += static_cast<long>(brute.size());
             ASSERT_EQ(have, want) << m.name << " seed " << seed << " query " << i;
             if (!have) {
-                ASSERT_TRUE(got.triangle == 0xDEADBEEFu && got.contact.depth == -123.0f) << "out_hit written on a miss";
+                ASSERT_TRUE(got.triangle == 0xDEADBEEFu && got.contact.depth == -123.0f)
+                    << "out_hit written on a miss";
                 continue;
             }
             ++hits;
             ASSERT_EQ(got.triangle, expect.triangle) << m.name << " seed " << seed << " query " << i;
-            ASSERT_TRUE(contactEqual(got.contact, expect.contact)) << m.name << " seed " << seed << " query " << i;
+            ASSERT_TRUE(contactEqual(got.contact, expect.contact))
+                << m.name << " seed " << seed << " query " << i;
             // The world-space form: the mesh-space answer, transformed.
             Transform xf;
             randomTransform(rng, m.diag, xf);
@@ -349,8 +356,8 @@ TEST(SphereQuery, DeepestHitIsTheDeepestOfAllHits) {
     for (const Sphere& b : bad) EXPECT_FALSE(sphereDeepestHit(queryMeshes()[0]->blob, b, out));
     MeshBlob empty;
     EXPECT_FALSE(sphereDeepestHit(empty, Sphere{{0, 0, 0}, 1.0f}, out));
-    std::printf("[sphere deepest] %ld queries, %ld hit, the deepest of %ld contacts each time\n", queries, hits,
-                contacts);
+    std::printf("[sphere deepest] %ld queries, %ld hit, the deepest of %ld contacts each time\n", queries,
+                hits, contacts);
 }
 
 // ---- segments -----------------------------------------------------------------------------------
@@ -390,7 +397,9 @@ void makeSegment(const BakedMesh& m, SplitMix64& rng, int i, Vec3& p0, Vec3& p1)
     randomUnit(rng, dir);
     const float len = m.diag * static_cast<float>(0.02 + 0.18 * rng.u());
     switch (i % 10) {
-    case 0: case 1: case 2: // the benchmark scene
+    case 0:
+    case 1:
+    case 2: // the benchmark scene
         randomPointInQ(m, rng, p0);
         addScaled(p0, dir, len, p1);
         break;
@@ -454,7 +463,8 @@ TEST(SegmentQuery, MatchesBruteForceOnEveryMesh) {
     for (const SegmentTest test : {SegmentTest::Watertight, SegmentTest::Fast}) {
         for (const auto& mp : queryMeshes()) {
             const BakedMesh& m = *mp;
-            const std::uint64_t seed = 0x5EED0201u ^ std::hash<std::string>{}(m.name) ^ static_cast<unsigned>(test);
+            const std::uint64_t seed =
+                0x5EED0201u ^ std::hash<std::string>{}(m.name) ^ static_cast<unsigned>(test);
             SplitMix64 rng(seed);
             for (int i = 0; i < kQueriesPerMesh / 2; ++i) {
                 Vec3 p0, p1;
@@ -512,8 +522,9 @@ TEST(SegmentQuery, WatertightOnClosedMeshes) {
             ++queries;
         }
     }
-    std::printf("[segment watertight] %ld segments through vertices/edges/faces into closed meshes, all hit\n",
-                queries);
+    std::printf(
+        "[segment watertight] %ld segments through vertices/edges/faces into closed meshes, all hit\n",
+        queries);
 }
 
 TEST(SegmentQuery, NonFiniteAndDegenerateSegmentsHitNothing) {
@@ -610,10 +621,17 @@ TEST(SweptQuery, MatchesBruteForceOnEveryMesh) {
             makeSegment(m, rng, i, c0, c1);
             float r = m.diag * static_cast<float>(0.03 * rng.u());
             switch (i % 5) {
-            case 0: r = 0.0f; break;                 // a segment
-            case 1: c1 = c0; break;                  // a static sphere
-            case 2: r = m.diag * 1e-6f; break;       // tiny
-            default: break;
+            case 0:
+                r = 0.0f;
+                break; // a segment
+            case 1:
+                c1 = c0;
+                break; // a static sphere
+            case 2:
+                r = m.diag * 1e-6f;
+                break; // tiny
+            default:
+                break;
             }
             if (i % 97 == 0) r = m.diag * 5.0f; // huge
             if (i % 11 == 4 || i % 11 == 7) {   // touching at the end, or grazing along a face
@@ -688,8 +706,10 @@ TEST(BoxQuery, MatchesBruteForceOnEveryMesh) {
         for (int i = 0; i < kQueriesPerMesh; ++i) {
             Obb box;
             const std::uint32_t tri = static_cast<std::uint32_t>(rng.next() % m.tris.size());
-            if (i % 4 == 1) pointOnTriangle(m, tri, rng, box.center);
-            else randomPointInQ(m, rng, box.center);
+            if (i % 4 == 1)
+                pointOnTriangle(m, tri, rng, box.center);
+            else
+                randomPointInQ(m, rng, box.center);
             for (int k = 0; k < 3; ++k) box.halfExtents[k] = m.diag * static_cast<float>(0.1 * rng.u());
             if (i % 4 == 2) { // touching: a face of the box exactly through a vertex
                 const Vec3& v = m.tris[tri][rng.next() % 3];
@@ -714,12 +734,14 @@ TEST(BoxQuery, MatchesBruteForceOnEveryMesh) {
             brute.clear();
             for (std::uint32_t t = 0; t < m.tris.size(); ++t) {
                 const auto& v = m.tris[t];
-                if (oriented ? triangleObbOverlap(v[0], v[1], v[2], box) : triangleAabbOverlap(v[0], v[1], v[2], aabb))
+                if (oriented ? triangleObbOverlap(v[0], v[1], v[2], box)
+                             : triangleAabbOverlap(v[0], v[1], v[2], aabb))
                     brute.push_back(t);
             }
             TriangleBuffer out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
             if (i % 5 == 0) out.capacity = static_cast<std::uint32_t>(rng.next() % 8);
-            const Status st = oriented ? obbOverlapTriangles(m.blob, box, out) : aabbOverlapTriangles(m.blob, aabb, out);
+            const Status st =
+                oriented ? obbOverlapTriangles(m.blob, box, out) : aabbOverlapTriangles(m.blob, aabb, out);
             ASSERT_EQ(out.count + out.overflow, brute.size()) << m.name << " seed " << seed << " query " << i;
             ASSERT_EQ(out.count, std::min<std::size_t>(brute.size(), out.capacity));
             ASSERT_EQ(st, brute.size() > out.capacity ? Status::BufferFull : Status::Ok);
@@ -730,8 +752,8 @@ TEST(BoxQuery, MatchesBruteForceOnEveryMesh) {
             overflowed += out.overflow > 0;
         }
     }
-    std::printf("[box] %ld AABB/OBB queries, %ld triangle ids, %ld overflowed buffers, 0 disagreements\n", queries,
-                ids, overflowed);
+    std::printf("[box] %ld AABB/OBB queries, %ld triangle ids, %ld overflowed buffers, 0 disagreements\n",
+                queries, ids, overflowed);
 }
 
 TEST(BoxQuery, NonFiniteBoxesGiveNothingAndWorldFormMatches) {

@@ -36,7 +36,8 @@ TEST(QueryBatch, ManyQueriesAgainstOneMeshEqualSingleQueries) {
         std::unique_ptr<bool[]> sphere_hit(new bool[n]), seg_hit(new bool[n]), swept_hit(new bool[n]);
         std::vector<MeshRayHit> hits(n), swept(n);
         const std::uint32_t sh = sphereAnyHitBatch(m.blob, xf, spheres.data(), n, sphere_hit.get());
-        const std::uint32_t gh = segmentClosestHitBatch(m.blob, xf, p0.data(), p1.data(), n, hits.data(), seg_hit.get());
+        const std::uint32_t gh =
+            segmentClosestHitBatch(m.blob, xf, p0.data(), p1.data(), n, hits.data(), seg_hit.get());
         const std::uint32_t wh = sweptSphereFirstHitBatch(m.blob, xf, p0.data(), p1.data(), radii.data(), n,
                                                           swept.data(), swept_hit.get());
         std::uint32_t sh_ref = 0, gh_ref = 0, wh_ref = 0;
@@ -138,8 +139,8 @@ TEST(QueryBatch, OneQueryAgainstManyMeshes) {
         queries += 3;
         hits += any + seg + swept;
     }
-    std::printf("[batch meshes] %ld queries against %u meshes, %ld hits, all equal to per-mesh queries\n", queries,
-                n, hits);
+    std::printf("[batch meshes] %ld queries against %u meshes, %ld hits, all equal to per-mesh queries\n",
+                queries, n, hits);
 }
 
 } // namespace

@@ -76,7 +76,8 @@ inline const std::vector<std::unique_ptr<BakedMesh>>& queryMeshes() {
         Mesh floor;
         for (std::uint32_t y = 0; y <= 16; ++y)
             for (std::uint32_t x = 0; x <= 16; ++x)
-                floor.positions.push_back(Vec3{static_cast<float>(x) * 0.75f, static_cast<float>(y) * 0.75f, 2.0f});
+                floor.positions.push_back(
+                    Vec3{static_cast<float>(x) * 0.75f, static_cast<float>(y) * 0.75f, 2.0f});
         for (std::uint32_t y = 0; y < 16; ++y)
             for (std::uint32_t x = 0; x < 16; ++x) {
                 const std::uint32_t a = y * 17 + x;
@@ -104,7 +105,8 @@ inline void randomPointInQ(const BakedMesh& m, SplitMix64& rng, Vec3& out) {
 
 inline void randomUnit(SplitMix64& rng, Vec3& out) {
     const double z = 2.0 * rng.u() - 1.0, phi = 6.283185307179586 * rng.u(), s = std::sqrt(1.0 - z * z);
-    set(static_cast<float>(s * std::cos(phi)), static_cast<float>(s * std::sin(phi)), static_cast<float>(z), out);
+    set(static_cast<float>(s * std::cos(phi)), static_cast<float>(s * std::sin(phi)), static_cast<float>(z),
+        out);
 }
 
 /// The unit direction of `dir` with its component along the unit normal n removed (a direction in

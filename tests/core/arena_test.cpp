@@ -84,7 +84,7 @@ TEST(Arena, MarkersRewindInLifoOrder) {
     EXPECT_EQ(arena.rewind(outer), Status::BadMarker); // inner is still outstanding
     EXPECT_EQ(arena.rewind(inner), Status::Ok);
     EXPECT_EQ(arena.used(), 32u + 64u);
-    EXPECT_EQ(arena.allocate(128), p); // same space reused
+    EXPECT_EQ(arena.allocate(128), p);                 // same space reused
     EXPECT_EQ(arena.rewind(inner), Status::BadMarker); // already rewound
     EXPECT_EQ(arena.rewind(outer), Status::Ok);
     EXPECT_EQ(arena.used(), 32u);

@@ -18,8 +18,7 @@ struct Tracked {
 };
 int Tracked::live = 0;
 
-template <typename Pool>
-struct PoolFixture {
+template <typename Pool> struct PoolFixture {
     std::vector<unsigned char> storage;
     Pool pool;
     explicit PoolFixture(std::uint32_t capacity) : storage(Pool::requiredBytes(capacity) + 64) {

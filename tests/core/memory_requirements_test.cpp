@@ -29,8 +29,8 @@ TEST(MemoryRequirements, SummedRequestsAlwaysFitTheirBlock) {
         }
         const std::size_t shift = 16 * (rng.next() % 16); // base alignment varies above 16
         std::vector<unsigned char> storage(total.bytes + 512);
-        unsigned char* aligned = reinterpret_cast<unsigned char*>(
-            alignUp(reinterpret_cast<std::uintptr_t>(storage.data()), 256));
+        unsigned char* aligned =
+            reinterpret_cast<unsigned char*>(alignUp(reinterpret_cast<std::uintptr_t>(storage.data()), 256));
         Arena arena;
         ASSERT_EQ(arena.init(aligned + shift, total.bytes), Status::Ok);
         for (const Req& r : reqs) {

@@ -53,7 +53,8 @@ bool writeFile(const std::string& path, const std::vector<unsigned char>& bytes)
     return static_cast<bool>(out);
 }
 
-bool bakeOne(const std::string& dir, const std::string& name, const test::Mesh& mesh, bool cluster, bool walls) {
+bool bakeOne(const std::string& dir, const std::string& name, const test::Mesh& mesh, bool cluster,
+             bool walls) {
     bake::SourceMesh source;
     source.positions = mesh.positions;
     source.indices = mesh.indices;
@@ -68,7 +69,8 @@ bool bakeOne(const std::string& dir, const std::string& name, const test::Mesh& 
         plain_write.big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
         err = bake::writeBlob(source, tree, plain_write, plain);
         std::vector<unsigned char> aligned(plain.size() + 16);
-        unsigned char* p = aligned.data() + ((16 - reinterpret_cast<std::uintptr_t>(aligned.data()) % 16) % 16);
+        unsigned char* p =
+            aligned.data() + ((16 - reinterpret_cast<std::uintptr_t>(aligned.data()) % 16) % 16);
         std::memcpy(p, plain.data(), plain.size());
         MeshBlob blob;
         if (!err.failed() && loadMeshBlob(p, plain.size(), blob) == Status::Ok) {
@@ -180,7 +182,8 @@ public:
         m_half[2] = 1.0;
     }
     void point(Vec3& out) {
-        for (int k = 0; k < 3; ++k) out[k] = static_cast<float>(m_center[k] + m_half[k] * (2.0 * m_rng.u() - 1.0));
+        for (int k = 0; k < 3; ++k)
+            out[k] = static_cast<float>(m_center[k] + m_half[k] * (2.0 * m_rng.u() - 1.0));
     }
     void point(Vec2& out) {
         out.x = static_cast<float>(m_center[0] + m_half[0] * (2.0 * m_rng.u() - 1.0));
@@ -372,7 +375,8 @@ void clusterQueries(const std::string& name, const MeshBlob& blob, const SphereC
         ++mesh_any.asked;
         mesh_any.answered += hit;
         mesh_any.digest.u32(hit);
-        ClusterMeshBuffer buf{{contacts.data(), static_cast<std::uint32_t>(contacts.size()), 0, 0}, spheres.data()};
+        ClusterMeshBuffer buf{{contacts.data(), static_cast<std::uint32_t>(contacts.size()), 0, 0},
+                              spheres.data()};
         Status st = clusterMeshContacts(cluster, a, blob, b, buf);
         ++mesh_all.asked;
         mesh_all.answered += buf.hits.count > 0;
@@ -414,7 +418,8 @@ void clusterQueries(const std::string& name, const MeshBlob& blob, const SphereC
 void wallQueries(const std::string& name, const WallSet& walls, const SphereCluster* cluster) {
     Inputs in(walls.bounds_min, walls.bounds_max, 0x5EED0003);
     std::vector<WallContact> contacts(256);
-    Tally inside{"walls.point"}, circle{"walls.circle"}, segment{"walls.segment.first"}, clus{"walls.cluster"};
+    Tally inside{"walls.point"}, circle{"walls.circle"}, segment{"walls.segment.first"},
+        clus{"walls.cluster"};
     auto addContacts = [&](Tally& t, Status st, const WallContactBuffer& buf, const WallPush& push) {
         t.digest.u32(static_cast<std::uint32_t>(st));
         t.digest.u32(buf.count);
@@ -483,7 +488,8 @@ int query(const std::string& path, bool foreign) {
         return 1;
     }
     std::vector<unsigned char> storage(raw.size() + 16);
-    unsigned char* bytes = storage.data() + ((16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16);
+    unsigned char* bytes =
+        storage.data() + ((16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16);
     std::memcpy(bytes, raw.data(), raw.size());
 
     MeshBlob blob;
@@ -491,10 +497,12 @@ int query(const std::string& path, bool foreign) {
     Status st = loadMeshBlob(bytes, raw.size(), blob, &error);
     if (foreign) {
         if (st != Status::BlobWrongEndian) {
-            std::fprintf(stderr, "blob_digest: %s: expected BlobWrongEndian, got %s\n", path.c_str(), statusName(st));
+            std::fprintf(stderr, "blob_digest: %s: expected BlobWrongEndian, got %s\n", path.c_str(),
+                         statusName(st));
             return 1;
         }
-        std::fprintf(stderr, "blob_digest: %s refused (BlobWrongEndian) as expected; swapping\n", path.c_str());
+        std::fprintf(stderr, "blob_digest: %s refused (BlobWrongEndian) as expected; swapping\n",
+                     path.c_str());
         st = swapBlobByteOrder(bytes, raw.size(), &error);
         if (st == Status::Ok) st = loadMeshBlob(bytes, raw.size(), blob, &error);
     }
@@ -524,8 +532,9 @@ int query(const std::string& path, bool foreign) {
         layout.vec(c);
         if (blob.source_ids != nullptr) layout.u32(blob.source_ids[t]);
     }
-    std::printf("%s layout: %u nodes %u triangles %u spheres %u wall words  hash %016" PRIx64 "\n", name.c_str(),
-                blob.node_count, blob.triangle_count, blob.cluster_count, blob.wall_words, layout.value());
+    std::printf("%s layout: %u nodes %u triangles %u spheres %u wall words  hash %016" PRIx64 "\n",
+                name.c_str(), blob.node_count, blob.triangle_count, blob.cluster_count, blob.wall_words,
+                layout.value());
 
     if (blob.triangle_count > 0) meshQueries(name, blob);
     SphereCluster cluster;

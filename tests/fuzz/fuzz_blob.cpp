@@ -27,9 +27,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size >= sizeof(flak::BlobHeader)) {
         std::memcpy(raw, data, size);
         const std::uint64_t zero = 0;
-        std::memcpy(static_cast<unsigned char*>(raw) + offsetof(flak::BlobHeader, checksum), &zero, sizeof(zero));
+        std::memcpy(static_cast<unsigned char*>(raw) + offsetof(flak::BlobHeader, checksum), &zero,
+                    sizeof(zero));
         const std::uint64_t sum = flak::blobChecksum(raw, size);
-        std::memcpy(static_cast<unsigned char*>(raw) + offsetof(flak::BlobHeader, checksum), &sum, sizeof(sum));
+        std::memcpy(static_cast<unsigned char*>(raw) + offsetof(flak::BlobHeader, checksum), &sum,
+                    sizeof(sum));
         if (flak::loadMeshBlob(raw, size, blob) == flak::Status::Ok) flak::fuzz::runAllQueries(blob, params);
     }
     std::free(raw);

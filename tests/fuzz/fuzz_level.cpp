@@ -18,9 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.mesh = false;
     options.walls = words;
     std::vector<unsigned char> bytes;
-    if (flak::bake::writeBlob(flak::bake::SourceMesh{}, flak::bake::BuiltTree{}, options, bytes).failed()) return 0;
+    if (flak::bake::writeBlob(flak::bake::SourceMesh{}, flak::bake::BuiltTree{}, options, bytes).failed())
+        return 0;
     std::vector<unsigned char> storage(bytes.size() + 16);
-    unsigned char* aligned = storage.data() + ((16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16);
+    unsigned char* aligned =
+        storage.data() + ((16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16);
     std::memcpy(aligned, bytes.data(), bytes.size());
     flak::MeshBlob blob;
     // The baker's own output must always load: anything else is a baker bug.

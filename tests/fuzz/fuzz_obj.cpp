@@ -12,14 +12,17 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     flak::bake::SourceMesh mesh;
-    if (flak::bake::importMeshFromMemory(data, size, "obj", flak::bake::ImportOptions{}, mesh).failed()) return 0;
+    if (flak::bake::importMeshFromMemory(data, size, "obj", flak::bake::ImportOptions{}, mesh).failed())
+        return 0;
     if (flak::bake::prepareMesh(mesh, flak::bake::PrepareOptions{}).failed()) return 0;
     if (mesh.triangleCount() > 20000) return 0; // keep each run short
-    const flak::bake::BuiltTree tree = flak::bake::buildBvh(mesh.positions, mesh.indices, flak::bake::BuildOptions{});
+    const flak::bake::BuiltTree tree =
+        flak::bake::buildBvh(mesh.positions, mesh.indices, flak::bake::BuildOptions{});
     std::vector<unsigned char> bytes;
     if (flak::bake::writeBlob(mesh, tree, flak::bake::WriteOptions{}, bytes).failed()) return 0;
     std::vector<unsigned char> storage(bytes.size() + 16);
-    unsigned char* aligned = storage.data() + ((16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16);
+    unsigned char* aligned =
+        storage.data() + ((16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16);
     std::memcpy(aligned, bytes.data(), bytes.size());
     flak::MeshBlob blob;
     // What the baker writes must load: anything else is a baker bug.

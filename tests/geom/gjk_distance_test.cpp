@@ -7,8 +7,8 @@
 
 #include "geom/gjk_families.h"
 #include "geom/gjk_reference.h"
-#include "support/oracle.h"
 #include "support/case_count.h"
+#include "support/oracle.h"
 
 #include <gtest/gtest.h>
 

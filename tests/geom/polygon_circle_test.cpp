@@ -6,8 +6,8 @@
 // of directions.
 #include <flak/geom/circle_polygon.h>
 
-#include "support/oracle.h"
 #include "support/case_count.h"
+#include "support/oracle.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -225,7 +225,8 @@ CircleCase randomCase(SplitMix64& rng) {
 TEST(CirclePolygon, Random1M) {
     SplitMix64 rng(kSeed);
     CircleTally tally("CirclePolygon.Random1M", kSeed);
-    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
+    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i)
+        checkCase(randomCase(rng), kSeed, i, tally);
     tally.print();
     std::printf("[CirclePolygon.Random1M] cases decided by the full push search (notches): %ld\n",
                 tally.notches);

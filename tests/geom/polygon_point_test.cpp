@@ -3,8 +3,8 @@
 // boundary.
 #include <flak/geom/point_in_polygon.h>
 
-#include "support/oracle.h"
 #include "support/case_count.h"
+#include "support/oracle.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>

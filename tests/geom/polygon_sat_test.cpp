@@ -4,8 +4,8 @@
 // needed axes: every edge normal and edge direction of both polygons plus the coordinate axes.
 #include <flak/geom/polygon_sat.h>
 
-#include "support/oracle.h"
 #include "support/case_count.h"
+#include "support/oracle.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -192,7 +192,8 @@ SatCase randomCase(SplitMix64& rng) {
 TEST(PolygonSat, Random1M) {
     SplitMix64 rng(kSeed);
     OracleTally tally("PolygonSat.Random1M", kSeed);
-    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
+    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i)
+        checkCase(randomCase(rng), kSeed, i, tally);
     tally.print();
     EXPECT_EQ(tally.failures, 0);
     EXPECT_GT(tally.hits, tally.cases / 4);

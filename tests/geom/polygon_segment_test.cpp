@@ -5,8 +5,8 @@
 // and the reported point lies within the band of the solid.
 #include <flak/geom/segment_polygon.h>
 
-#include "support/oracle.h"
 #include "support/case_count.h"
+#include "support/oracle.h"
 #include "support/polygon_families.h"
 
 #include <gtest/gtest.h>
@@ -243,7 +243,8 @@ TEST(SegmentPolygon, Random1M) {
     SplitMix64 rng(kSeed);
     OracleTally tally("SegmentPolygon.Random1M", kSeed);
     forgiven_t = 0;
-    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i) checkCase(randomCase(rng), kSeed, i, tally);
+    for (long i = 0; i < caseCount<long>(1000000) && !tally.failures; ++i)
+        checkCase(randomCase(rng), kSeed, i, tally);
     tally.print();
     std::printf("[SegmentPolygon.Random1M] hits forgiven a t off by more than the band (grazing): %ld\n",
                 forgiven_t);

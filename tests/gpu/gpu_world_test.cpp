@@ -24,7 +24,8 @@ void spawnPile(World& world, const MeshBlob& a, const MeshBlob& b, std::vector<B
         desc.mesh = i % 2 ? &a : &b;
         desc.team = 1;
         yawAt(static_cast<float>(rng.u() * 6.28), static_cast<float>(rng.u() * 8.0 - 4.0),
-              static_cast<float>(rng.u() * 8.0 - 4.0), static_cast<float>(rng.u() * 2.0 - 1.0), desc.ship_to_world);
+              static_cast<float>(rng.u() * 8.0 - 4.0), static_cast<float>(rng.u() * 2.0 - 1.0),
+              desc.ship_to_world);
         BodyId id;
         ASSERT_EQ(world.spawnEnemy(desc, id), Status::Ok);
         out.push_back(id);
@@ -43,8 +44,9 @@ TEST_F(GpuWorldTest, PiledEnemiesGiveTheSameHitsOnTheGpu) {
     void* adapter_block = adapter_memory.data() +
                           ((16 - (reinterpret_cast<std::uintptr_t>(adapter_memory.data()) & 15u)) & 15u);
     GpuWorldBackend adapter;
-    ASSERT_EQ(adapter.init(collider, 256, 1u << 16, adapter_block, GpuWorldBackend::requiredBytes(256, 1u << 16)),
-              Status::Ok);
+    ASSERT_EQ(
+        adapter.init(collider, 256, 1u << 16, adapter_block, GpuWorldBackend::requiredBytes(256, 1u << 16)),
+        Status::Ok);
     ASSERT_EQ(adapter.registerMesh(mesh_a->blob), Status::Ok);
     ASSERT_EQ(adapter.registerMesh(mesh_b->blob), Status::Ok);
     ASSERT_EQ(adapter.registerMesh(mesh_a->blob), Status::Ok); // again: a no-op

@@ -32,7 +32,8 @@ D3 dscale(const D3& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
 
 // Rotation by quaternion in double (unit q, after normalising in double).
 D3 drotate(const Quat& qf, const D3& v) {
-    const double n = std::sqrt(double(qf.x) * qf.x + double(qf.y) * qf.y + double(qf.z) * qf.z + double(qf.w) * qf.w);
+    const double n =
+        std::sqrt(double(qf.x) * qf.x + double(qf.y) * qf.y + double(qf.z) * qf.z + double(qf.w) * qf.w);
     const D3 u{qf.x / n, qf.y / n, qf.z / n};
     const double w = qf.w / n;
     const D3 t = dscale(dcross(u, v), 2.0);

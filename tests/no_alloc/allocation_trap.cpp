@@ -38,8 +38,9 @@ void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return :
 void* operator new(std::size_t n, std::align_val_t a) {
     count();
     void* p = nullptr;
-    if (posix_memalign(&p, static_cast<std::size_t>(a) < sizeof(void*) ? sizeof(void*) : static_cast<std::size_t>(a),
-                       n ? n : 1) == 0)
+    if (posix_memalign(
+            &p, static_cast<std::size_t>(a) < sizeof(void*) ? sizeof(void*) : static_cast<std::size_t>(a),
+            n ? n : 1) == 0)
         return p;
     throw std::bad_alloc();
 }

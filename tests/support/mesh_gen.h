@@ -22,16 +22,16 @@ struct Mesh {
 inline Mesh icosphere(int level, float r = 1.0f) {
     Mesh m;
     const double t = (1.0 + std::sqrt(5.0)) / 2.0;
-    const double v[12][3] = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t},
-                             {0, -1, -t}, {0, 1, -t}, {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
+    const double v[12][3] = {{-1, t, 0},  {1, t, 0},  {-1, -t, 0}, {1, -t, 0}, {0, -1, t},  {0, 1, t},
+                             {0, -1, -t}, {0, 1, -t}, {t, 0, -1},  {t, 0, 1},  {-t, 0, -1}, {-t, 0, 1}};
     std::vector<std::array<double, 3>> pts;
     for (auto& p : v) {
         const double n = std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
         pts.push_back({p[0] / n, p[1] / n, p[2] / n});
     }
-    std::vector<std::uint32_t> tri = {0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11, 1, 5, 9, 5, 11, 4, 11, 10, 2,
-                                      10, 7, 6, 7, 1, 8, 3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9, 4, 9, 5, 2, 4, 11,
-                                      6, 2, 10, 8, 6, 7, 9, 8, 1};
+    std::vector<std::uint32_t> tri = {0, 11, 5,  0, 5,  1, 0, 1, 7, 0, 7,  10, 0, 10, 11, 1, 5, 9, 5, 11,
+                                      4, 11, 10, 2, 10, 7, 6, 7, 1, 8, 3,  9,  4, 3,  4,  2, 3, 2, 6, 3,
+                                      6, 8,  3,  8, 9,  4, 9, 5, 2, 4, 11, 6,  2, 10, 8,  6, 7, 9, 8, 1};
     for (int l = 0; l < level; ++l) {
         std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> mid;
         auto midpoint = [&](std::uint32_t a, std::uint32_t b) {
@@ -55,7 +55,8 @@ inline Mesh icosphere(int level, float r = 1.0f) {
         tri.swap(next);
     }
     for (auto& p : pts)
-        m.positions.push_back(Vec3{static_cast<float>(p[0] * r), static_cast<float>(p[1] * r), static_cast<float>(p[2] * r)});
+        m.positions.push_back(
+            Vec3{static_cast<float>(p[0] * r), static_cast<float>(p[1] * r), static_cast<float>(p[2] * r)});
     m.indices = tri;
     return m;
 }
@@ -74,7 +75,8 @@ inline Mesh torus(std::uint32_t rings, std::uint32_t sides, float major = 2.0f, 
     for (std::uint32_t i = 0; i < rings; ++i)
         for (std::uint32_t j = 0; j < sides; ++j) {
             const std::uint32_t a = i * sides + j, b = ((i + 1) % rings) * sides + j,
-                                c = ((i + 1) % rings) * sides + (j + 1) % sides, d = i * sides + (j + 1) % sides;
+                                c = ((i + 1) % rings) * sides + (j + 1) % sides,
+                                d = i * sides + (j + 1) % sides;
             m.indices.insert(m.indices.end(), {a, b, c, a, c, d});
         }
     return m;
@@ -86,8 +88,10 @@ inline Mesh terrain(std::uint32_t n, float size = 100.0f) {
     for (std::uint32_t y = 0; y <= n; ++y)
         for (std::uint32_t x = 0; x <= n; ++x) {
             const double fx = double(x) / n, fy = double(y) / n;
-            const double h = 3.0 * std::sin(fx * 12.9) * std::cos(fy * 7.3) + 1.5 * std::sin((fx + fy) * 31.0);
-            m.positions.push_back(Vec3{static_cast<float>(fx * size), static_cast<float>(fy * size), static_cast<float>(h)});
+            const double h =
+                3.0 * std::sin(fx * 12.9) * std::cos(fy * 7.3) + 1.5 * std::sin((fx + fy) * 31.0);
+            m.positions.push_back(
+                Vec3{static_cast<float>(fx * size), static_cast<float>(fy * size), static_cast<float>(h)});
         }
     for (std::uint32_t y = 0; y < n; ++y)
         for (std::uint32_t x = 0; x < n; ++x) {
@@ -104,9 +108,11 @@ inline Mesh slivers(std::uint32_t count) {
         const double a = 6.283185307179586 * i / count;
         const std::uint32_t base = static_cast<std::uint32_t>(m.positions.size());
         m.positions.push_back(Vec3{0.0f, 0.0f, static_cast<float>(i) * 1e-3f});
-        m.positions.push_back(Vec3{static_cast<float>(50 * std::cos(a)), static_cast<float>(50 * std::sin(a)), 0.0f});
+        m.positions.push_back(
+            Vec3{static_cast<float>(50 * std::cos(a)), static_cast<float>(50 * std::sin(a)), 0.0f});
         const double b = a + (i % 7 == 0 ? 0.0 : 1e-4); // every 7th is exactly zero-area
-        m.positions.push_back(Vec3{static_cast<float>(50 * std::cos(b)), static_cast<float>(50 * std::sin(b)), 0.0f});
+        m.positions.push_back(
+            Vec3{static_cast<float>(50 * std::cos(b)), static_cast<float>(50 * std::sin(b)), 0.0f});
         if (i % 7 == 0) m.positions.back() = m.positions[base + 1];
         m.indices.insert(m.indices.end(), {base, base + 1, base + 2});
     }

@@ -24,9 +24,10 @@ TEST(WorldApi, InitReportsBadMemoryAndConfig) {
     const std::size_t bytes = World::requiredBytes(config);
     ASSERT_GT(bytes, 0u);
     std::vector<unsigned char> storage(bytes + 2 * World::kAlignment);
-    unsigned char* aligned = storage.data() + ((World::kAlignment -
-                                                reinterpret_cast<std::uintptr_t>(storage.data()) % World::kAlignment) %
-                                               World::kAlignment);
+    unsigned char* aligned =
+        storage.data() +
+        ((World::kAlignment - reinterpret_cast<std::uintptr_t>(storage.data()) % World::kAlignment) %
+         World::kAlignment);
     World world;
     EXPECT_EQ(world.init(nullptr, bytes, config), Status::NullMemory);
     EXPECT_EQ(world.init(aligned + 16, bytes, config), Status::Misaligned);
@@ -90,7 +91,7 @@ TEST(WorldApi, StaleAndNullIdsAreDetected) {
     ASSERT_EQ(world.spawnBullet(bullet, reused), Status::Ok);
     EXPECT_EQ(world.bodyAt(BodyKind::Bullet, reused.index), reused);
     EXPECT_TRUE(world.bodyAt(BodyKind::Bullet, 99).isNull());
-    EXPECT_EQ(reused.index, id.index);      // the slot is reused ...
+    EXPECT_EQ(reused.index, id.index);           // the slot is reused ...
     EXPECT_NE(reused.generation, id.generation); // ... under a new generation
     EXPECT_EQ(world.despawn(id), Status::StaleHandle);
     EXPECT_EQ(world.despawn(BodyId{}), Status::NullHandle);

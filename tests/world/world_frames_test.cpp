@@ -44,8 +44,9 @@ TEST(WorldFrames, NoAllocationOverTenThousandFrames) {
     }
     const std::size_t allocations = disarmAllocationTrap();
     spawned_high = run.world.poolUsage(BodyKind::Bullet).high_water;
-    EXPECT_EQ(allocations, 0u) << (mallocIsTrapped() ? "malloc and operator new counted" : "operator new counted");
-    EXPECT_GT(hits, 10000u);      // the scene is busy: bullets hit things
+    EXPECT_EQ(allocations, 0u) << (mallocIsTrapped() ? "malloc and operator new counted"
+                                                     : "operator new counted");
+    EXPECT_GT(hits, 10000u);       // the scene is busy: bullets hit things
     EXPECT_GT(spawned_high, 150u); // and many bullets are alive at once
 }
 

@@ -81,7 +81,8 @@ void allTargets(const RefScene& scene, std::uint32_t team, RefTargets& out) {
     for (std::size_t i = 0; i < scene.ships.size(); ++i) {
         if (scene.ships[i].team != team) entries.push_back({scene.ships[i].id, 2, i});
     }
-    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return bodyLess(a.id, b.id); });
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return bodyLess(a.id, b.id); });
     out = RefTargets{};
     for (std::uint32_t k = 0; k < entries.size(); ++k) {
         const Entry& e = entries[k];
@@ -111,8 +112,8 @@ const WallSet* wallsOf(const RefScene& scene, const BodyId& id) {
     return nullptr;
 }
 
-Hit shotHit(const RefScene& scene, HitKind kind, const BodyId& shooter, const RefTargets& t, const ShotHit& shot,
-            float hit_t) {
+Hit shotHit(const RefScene& scene, HitKind kind, const BodyId& shooter, const RefTargets& t,
+            const ShotHit& shot, float hit_t) {
     Hit hit;
     hit.kind = kind;
     hit.a = shooter;
@@ -120,7 +121,8 @@ Hit shotHit(const RefScene& scene, HitKind kind, const BodyId& shooter, const Re
     hit.feature = shot.feature;
     if (shot.kind == ShotTargetKind::Walls) {
         const WallSet* walls = wallsOf(scene, hit.b);
-        hit.feature = shot.feature == kNoEdge ? kNoFeature : walls->rings[shot.ring].first_point + shot.feature;
+        hit.feature =
+            shot.feature == kNoEdge ? kNoFeature : walls->rings[shot.ring].first_point + shot.feature;
     }
     hit.point = shot.point;
     hit.normal = shot.normal;
@@ -131,7 +133,8 @@ Hit shotHit(const RefScene& scene, HitKind kind, const BodyId& shooter, const Re
 // The world's enemy-vs-enemy summary, from meshMeshPairs sorted by (a, b): mean of the
 // intersection segments' midpoints and unit means of both sides' normals, summed in double, B
 // mapped into A's space vertex by vertex with transformPoint.
-bool sortedPairSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, MeshContactSummary& out) {
+bool sortedPairSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
+                       MeshContactSummary& out) {
     std::vector<TrianglePair> pairs(4096);
     PairBuffer buffer{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
     while (meshMeshPairs(a, b, b_to_a, buffer) == Status::BufferFull) { // every pair, whatever it takes
@@ -139,8 +142,9 @@ bool sortedPairSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_
         buffer = PairBuffer{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
     }
     pairs.resize(buffer.count);
-    std::sort(pairs.begin(), pairs.end(),
-              [](const TrianglePair& x, const TrianglePair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
+    std::sort(pairs.begin(), pairs.end(), [](const TrianglePair& x, const TrianglePair& y) {
+        return x.a != y.a ? x.a < y.a : x.b < y.b;
+    });
     out = MeshContactSummary{};
     if (pairs.empty()) return false;
     double point[3] = {0, 0, 0}, na[3] = {0, 0, 0}, nb[3] = {0, 0, 0};
@@ -153,7 +157,8 @@ bool sortedPairSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_
         Vec3 s0, s1, n;
         bool coplanar = false;
         if (triTriIntersection(va[0], va[1], va[2], vb[0], vb[1], vb[2], s0, s1, coplanar)) {
-            for (int c = 0; c < 3; ++c) point[c] += 0.5 * (static_cast<double>(s0[c]) + static_cast<double>(s1[c]));
+            for (int c = 0; c < 3; ++c)
+                point[c] += 0.5 * (static_cast<double>(s0[c]) + static_cast<double>(s1[c]));
             ++points;
         }
         if (computeTriangleNormal(va[0], va[1], va[2], n))
@@ -164,8 +169,8 @@ bool sortedPairSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_
     out.pair_count = static_cast<std::uint32_t>(pairs.size());
     if (points > 0) {
         const double inv = 1.0 / static_cast<double>(points);
-        set(static_cast<float>(point[0] * inv), static_cast<float>(point[1] * inv), static_cast<float>(point[2] * inv),
-            out.point);
+        set(static_cast<float>(point[0] * inv), static_cast<float>(point[1] * inv),
+            static_cast<float>(point[2] * inv), out.point);
     }
     const Vec3 fa{static_cast<float>(na[0]), static_cast<float>(na[1]), static_cast<float>(na[2])};
     const Vec3 fb{static_cast<float>(nb[0]), static_cast<float>(nb[1]), static_cast<float>(nb[2])};
@@ -282,8 +287,8 @@ bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0
     const bool same = x.kind == y.kind && x.a == y.a && x.b == y.b && x.feature == y.feature &&
                       sameBits(x.point.x, y.point.x) && sameBits(x.point.y, y.point.y) &&
                       sameBits(x.point.z, y.point.z) && sameBits(x.normal.x, y.normal.x) &&
-                      sameBits(x.normal.y, y.normal.y) && sameBits(x.normal.z, y.normal.z) && sameBits(x.t, y.t) &&
-                      sameBits(x.depth, y.depth);
+                      sameBits(x.normal.y, y.normal.y) && sameBits(x.normal.z, y.normal.z) &&
+                      sameBits(x.t, y.t) && sameBits(x.depth, y.depth);
     if (same) return ::testing::AssertionSuccess();
     char text[512];
     std::snprintf(text, sizeof(text),
@@ -301,19 +306,26 @@ std::unique_ptr<AlignedBytes> makeTestWalls() {
     std::vector<bake::WallPolygon> polygons;
     for (int gy = 0; gy < 5; ++gy) {
         for (int gx = 0; gx < 5; ++gx) {
-            const float cx = -32.0f + 16.0f * static_cast<float>(gx), cy = -32.0f + 16.0f * static_cast<float>(gy);
+            const float cx = -32.0f + 16.0f * static_cast<float>(gx),
+                        cy = -32.0f + 16.0f * static_cast<float>(gy);
             const float r = 3.0f + static_cast<float>((gx + gy) % 3);
             bake::WallPolygon p;
             const int shape = (gx * 5 + gy) % 3;
             if (shape == 0) {
                 p.rings.push_back({{cx - r, cy - r}, {cx + r, cy - r}, {cx + r, cy + r}, {cx - r, cy + r}});
             } else if (shape == 1) {
-                p.rings.push_back({{cx - r, cy - r}, {cx + r, cy - r}, {cx + r, cy - 0.3f * r},
-                                   {cx - 0.3f * r, cy - 0.3f * r}, {cx - 0.3f * r, cy + r}, {cx - r, cy + r}});
+                p.rings.push_back({{cx - r, cy - r},
+                                   {cx + r, cy - r},
+                                   {cx + r, cy - 0.3f * r},
+                                   {cx - 0.3f * r, cy - 0.3f * r},
+                                   {cx - 0.3f * r, cy + r},
+                                   {cx - r, cy + r}});
             } else {
                 p.rings.push_back({{cx - r, cy - r}, {cx + r, cy - r}, {cx + r, cy + r}, {cx - r, cy + r}});
-                p.rings.push_back({{cx - 0.5f * r, cy - 0.5f * r}, {cx - 0.5f * r, cy + 0.5f * r},
-                                   {cx + 0.5f * r, cy + 0.5f * r}, {cx + 0.5f * r, cy - 0.5f * r}});
+                p.rings.push_back({{cx - 0.5f * r, cy - 0.5f * r},
+                                   {cx - 0.5f * r, cy + 0.5f * r},
+                                   {cx + 0.5f * r, cy + 0.5f * r},
+                                   {cx + 0.5f * r, cy - 0.5f * r}});
             }
             polygons.push_back(p);
         }
@@ -442,7 +454,8 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames) {
         ASSERT_EQ(world.step(dt), Status::Ok);
         ASSERT_EQ(world.hitCount(), expected.size()) << "seed " << seed << " frame " << f;
         for (std::size_t i = 0; i < expected.size(); ++i) {
-            ASSERT_TRUE(sameHit(world.hits()[i], expected[i])) << "seed " << seed << " frame " << f << " hit " << i;
+            ASSERT_TRUE(sameHit(world.hits()[i], expected[i]))
+                << "seed " << seed << " frame " << f << " hit " << i;
         }
         for (RefBullet& b : scene.bullets) addScaled(b.sphere.center, b.velocity, dt, b.sphere.center);
     }
@@ -463,13 +476,16 @@ TEST(WorldOracle, EveryKindOfHitWasCompared) {
     for (std::uint64_t seed = 1; seed <= 8; ++seed) runRandomScene(seed, 40.0f, 12);
     for (std::uint64_t seed = 101; seed <= 104; ++seed) runRandomScene(seed, 6.0f, 6);
     const std::pair<HitKind, BodyKind> kinds[] = {
-        {HitKind::Bullet, BodyKind::Level},  {HitKind::Bullet, BodyKind::Walls}, {HitKind::Bullet, BodyKind::Enemy},
-        {HitKind::Bullet, BodyKind::Player}, {HitKind::Beam, BodyKind::Level},   {HitKind::Beam, BodyKind::Walls},
-        {HitKind::Beam, BodyKind::Enemy},    {HitKind::Beam, BodyKind::Player},  {HitKind::ShipShip, BodyKind::Enemy},
-        {HitKind::ShipShip, BodyKind::Player}, {HitKind::ShipWall, BodyKind::Walls}};
+        {HitKind::Bullet, BodyKind::Level},   {HitKind::Bullet, BodyKind::Walls},
+        {HitKind::Bullet, BodyKind::Enemy},   {HitKind::Bullet, BodyKind::Player},
+        {HitKind::Beam, BodyKind::Level},     {HitKind::Beam, BodyKind::Walls},
+        {HitKind::Beam, BodyKind::Enemy},     {HitKind::Beam, BodyKind::Player},
+        {HitKind::ShipShip, BodyKind::Enemy}, {HitKind::ShipShip, BodyKind::Player},
+        {HitKind::ShipWall, BodyKind::Walls}};
     for (const auto& k : kinds) {
         const int seen = tally()[{static_cast<int>(k.first), static_cast<int>(k.second)}];
-        EXPECT_GT(seen, 0) << "hit kind " << static_cast<int>(k.first) << " on body kind " << static_cast<int>(k.second);
+        EXPECT_GT(seen, 0) << "hit kind " << static_cast<int>(k.first) << " on body kind "
+                           << static_cast<int>(k.second);
         std::printf("hit kind %d on body kind %d: %d compared\n", static_cast<int>(k.first),
                     static_cast<int>(k.second), seen);
     }

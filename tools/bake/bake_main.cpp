@@ -77,8 +77,9 @@ struct Progress {
     void build(std::uint32_t done, std::uint32_t total) {
         if (!enabled) return;
         const int width = 40, filled = total ? static_cast<int>(std::uint64_t{done} * width / total) : width;
-        std::fprintf(stderr, "\r\033[Kbuilding BVH [%.*s%*s] %3u%%", filled, "########################################",
-                     width - filled, "", total ? static_cast<unsigned>(std::uint64_t{done} * 100 / total) : 100u);
+        std::fprintf(stderr, "\r\033[Kbuilding BVH [%.*s%*s] %3u%%", filled,
+                     "########################################", width - filled, "",
+                     total ? static_cast<unsigned>(std::uint64_t{done} * 100 / total) : 100u);
     }
     void done() {
         if (enabled) std::fprintf(stderr, "\r\033[K");
@@ -90,8 +91,9 @@ bool endsWith(const std::string& s, const char* suffix) {
     return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
 }
 
-int finishBake(const std::vector<unsigned char>& bytes, const std::string& input, const std::string& output, bool json,
-               bool big_endian, double build_seconds, const ClusterFit* fit, std::uint32_t triangles = 0);
+int finishBake(const std::vector<unsigned char>& bytes, const std::string& input, const std::string& output,
+               bool json, bool big_endian, double build_seconds, const ClusterFit* fit,
+               std::uint32_t triangles = 0);
 
 int runInspect(int argc, char** argv, bool verify) {
     // One BLOB and, for inspect, --json, in either order; anything else is a usage error (exit 2),
@@ -117,9 +119,10 @@ int runInspect(int argc, char** argv, bool verify) {
     bool foreign = false;
     const Status status = loadAnyOrder(bytes, storage, blob, error, foreign);
     if (status != Status::Ok)
-        return fail("'" + path + "' is not a valid blob: " + statusName(status) + " (" + error.what + ", byte " +
-                    std::to_string(error.offset) + ")");
-    const bool big = foreign ? !(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) : (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+        return fail("'" + path + "' is not a valid blob: " + statusName(status) + " (" + error.what +
+                    ", byte " + std::to_string(error.offset) + ")");
+    const bool big =
+        foreign ? !(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) : (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
     if (!verify) {
         const BlobSummary s = summarize(blob, big);
         std::printf("%s\n", json ? toJson(s).c_str() : toText(s).c_str());
@@ -165,14 +168,21 @@ int runBake(int argc, char** argv) {
             }
             return d;
         };
-        if (a == "-o") output = value("-o");
-        else if (a == "--json") json = true;
-        else if (a == "--quiet") quiet = true;
-        else if (a == "--scale") import_options.scale = number("--scale");
+        if (a == "-o")
+            output = value("-o");
+        else if (a == "--json")
+            json = true;
+        else if (a == "--quiet")
+            quiet = true;
+        else if (a == "--scale")
+            import_options.scale = number("--scale");
         else if (a == "--axes") {
-            if (!parseAxes(value("--axes"), import_options.axes)) return usage("--axes wants three signed axes like x,-z,y");
-        } else if (a == "--mesh") import_options.meshes.push_back(value("--mesh"));
-        else if (a == "--node") import_options.node = value("--node");
+            if (!parseAxes(value("--axes"), import_options.axes))
+                return usage("--axes wants three signed axes like x,-z,y");
+        } else if (a == "--mesh")
+            import_options.meshes.push_back(value("--mesh"));
+        else if (a == "--node")
+            import_options.node = value("--node");
         else if (a == "--leaf-size") {
             const double n = number("--leaf-size");
             if (n < 1 || n > 16 || n != static_cast<int>(n)) return usage("--leaf-size must be 1..16");
@@ -185,32 +195,38 @@ int runBake(int argc, char** argv) {
             const std::string e = value("--endian");
             if (e != "little" && e != "big") return usage("--endian must be little or big");
             write_options.big_endian = e == "big";
-        } else if (a == "--keep-degenerate") prepare_options.keep_degenerate = true;
-        else if (a == "--max-coord") prepare_options.max_abs_coordinate = number("--max-coord");
-        else if (a == "--source-ids") write_options.source_ids = true;
+        } else if (a == "--keep-degenerate")
+            prepare_options.keep_degenerate = true;
+        else if (a == "--max-coord")
+            prepare_options.max_abs_coordinate = number("--max-coord");
+        else if (a == "--source-ids")
+            write_options.source_ids = true;
         else if (a == "--spheres") {
             const double n = number("--spheres");
             if (n < 8 || n > 64 || n != static_cast<int>(n)) return usage("--spheres must be 8..64");
             fit_options.spheres = static_cast<std::uint32_t>(n);
             fit_cluster = true;
-        } else if (a == "--walls") walls_path = value("--walls");
+        } else if (a == "--walls")
+            walls_path = value("--walls");
         else if (a == "--slice-z") {
             slice_z = number("--slice-z");
             slice = true;
-        }
-        else if (a == "--wall-leaf") {
+        } else if (a == "--wall-leaf") {
             const double n = number("--wall-leaf");
-            if (n < 1 || n > kMaxWallLeafEdges || n != static_cast<int>(n)) return usage("--wall-leaf must be 1..8");
+            if (n < 1 || n > kMaxWallLeafEdges || n != static_cast<int>(n))
+                return usage("--wall-leaf must be 1..8");
             wall_options.max_leaf = static_cast<std::uint32_t>(n);
         } else if (!a.empty() && a[0] == '-')
             return usage("unknown option " + a);
-        else if (input.empty()) input = a;
+        else if (input.empty())
+            input = a;
         else
             return usage("unexpected argument " + a);
     }
     if (input.empty()) return usage("missing INPUT");
     if (output.empty()) return usage("missing -o OUTPUT");
-    if (!(import_options.scale > 0.0) || !std::isfinite(import_options.scale)) return usage("--scale must be positive");
+    if (!(import_options.scale > 0.0) || !std::isfinite(import_options.scale))
+        return usage("--scale must be positive");
     write_options.max_leaf = build_options.max_leaf;
     wall_options.max_abs_coordinate = prepare_options.max_abs_coordinate;
     const bool level_input = endsWith(input, ".walls") || endsWith(input, ".level");
@@ -227,7 +243,8 @@ int runBake(int argc, char** argv) {
     if (level_input) {
         write_options.mesh = false;
         std::vector<unsigned char> bytes;
-        if (BakeError e = writeBlob(SourceMesh{}, BuiltTree{}, write_options, bytes); e.failed()) return fail(e.message);
+        if (BakeError e = writeBlob(SourceMesh{}, BuiltTree{}, write_options, bytes); e.failed())
+            return fail(e.message);
         return finishBake(bytes, input, output, json, write_options.big_endian, 0.0, nullptr);
     }
 
@@ -235,21 +252,26 @@ int runBake(int argc, char** argv) {
     progress.enabled = !quiet && isatty(2);
     progress.phase("importing");
     SourceMesh mesh;
-    if (BakeError e = importMesh(input, import_options, mesh); e.failed()) return progress.done(), fail(e.message);
+    if (BakeError e = importMesh(input, import_options, mesh); e.failed())
+        return progress.done(), fail(e.message);
     progress.phase("welding");
     if (BakeError e = prepareMesh(mesh, prepare_options); e.failed()) return progress.done(), fail(e.message);
-    if (mesh.triangleCount() > kMaxBlobTriangles) return progress.done(), fail("more than 67,108,864 triangles");
+    if (mesh.triangleCount() > kMaxBlobTriangles)
+        return progress.done(), fail("more than 67,108,864 triangles");
     if (slice) {
         std::vector<WallPolygon> polygons;
-        if (BakeError e = sliceMesh(mesh, slice_z, polygons); e.failed()) return progress.done(), fail(e.message);
+        if (BakeError e = sliceMesh(mesh, slice_z, polygons); e.failed())
+            return progress.done(), fail(e.message);
         if (BakeError e = buildWallSection(polygons, wall_options, write_options.walls); e.failed())
             return progress.done(), fail("the slice's polygons: " + e.message);
     }
-    if (mesh.triangleCount() >= 200000) build_options.progress = [&](std::uint32_t d, std::uint32_t t) { progress.build(d, t); };
+    if (mesh.triangleCount() >= 200000)
+        build_options.progress = [&](std::uint32_t d, std::uint32_t t) { progress.build(d, t); };
     const BuiltTree tree = buildBvh(mesh.positions, mesh.indices, build_options);
     progress.phase("writing");
     std::vector<unsigned char> bytes;
-    if (BakeError e = writeBlob(mesh, tree, write_options, bytes); e.failed()) return progress.done(), fail(e.message);
+    if (BakeError e = writeBlob(mesh, tree, write_options, bytes); e.failed())
+        return progress.done(), fail(e.message);
 
     ClusterFit fit;
     if (fit_cluster) {
@@ -259,20 +281,25 @@ int runBake(int argc, char** argv) {
         BlobError error;
         bool foreign = false;
         if (loadAnyOrder(bytes, storage, plain, error, foreign) != Status::Ok)
-            return progress.done(), fail(std::string("internal: the baked blob does not load: ") + error.what);
-        if (BakeError e = fitSphereCluster(mesh, plain, fit_options, fit); e.failed()) return progress.done(), fail(e.message);
+            return progress.done(),
+                   fail(std::string("internal: the baked blob does not load: ") + error.what);
+        if (BakeError e = fitSphereCluster(mesh, plain, fit_options, fit); e.failed())
+            return progress.done(), fail(e.message);
         if (fit.coverage_percent < 100.0)
-            return progress.done(), fail("internal: the sphere cluster covers only " + std::to_string(fit.coverage_percent) + "%");
+            return progress.done(), fail("internal: the sphere cluster covers only " +
+                                         std::to_string(fit.coverage_percent) + "%");
         write_options.cluster = fit.spheres;
-        if (BakeError e = writeBlob(mesh, tree, write_options, bytes); e.failed()) return progress.done(), fail(e.message);
+        if (BakeError e = writeBlob(mesh, tree, write_options, bytes); e.failed())
+            return progress.done(), fail(e.message);
     }
     progress.done();
     return finishBake(bytes, input, output, json, write_options.big_endian, tree.build_seconds,
                       fit_cluster ? &fit : nullptr, mesh.triangleCount());
 }
 
-int finishBake(const std::vector<unsigned char>& bytes, const std::string& input, const std::string& output, bool json,
-               bool big_endian, double build_seconds, const ClusterFit* fit, std::uint32_t triangles) {
+int finishBake(const std::vector<unsigned char>& bytes, const std::string& input, const std::string& output,
+               bool json, bool big_endian, double build_seconds, const ClusterFit* fit,
+               std::uint32_t triangles) {
     // Check what we wrote with the runtime's own loader before it reaches the disk.
     std::vector<unsigned char> storage;
     MeshBlob blob;
@@ -305,14 +332,17 @@ int finishBake(const std::vector<unsigned char>& bytes, const std::string& input
         j.pop_back();
         char buf[512];
         if (has_walls) {
-            std::snprintf(buf, sizeof buf, ", \"wall_polygons\": %u, \"wall_rings\": %u, \"wall_edges\": %u, \"wall_nodes\": %u",
-                          walls.polygon_count, walls.ring_count, walls.point_count, walls.node_count);
+            std::snprintf(
+                buf, sizeof buf,
+                ", \"wall_polygons\": %u, \"wall_rings\": %u, \"wall_edges\": %u, \"wall_nodes\": %u",
+                walls.polygon_count, walls.ring_count, walls.point_count, walls.node_count);
             j += buf;
         }
         if (fit != nullptr) {
             std::snprintf(buf, sizeof buf,
                           ", \"cluster_spheres\": %zu, \"coverage_percent\": %.4f, \"max_overshoot\": %.6g, "
-                          "\"volume_ratio\": %.4f, \"mesh_volume\": %.6g, \"cluster_volume\": %.6g, \"cluster_samples\": %u, "
+                          "\"volume_ratio\": %.4f, \"mesh_volume\": %.6g, \"cluster_volume\": %.6g, "
+                          "\"cluster_samples\": %u, "
                           "\"coverage_points\": %u",
                           fit->spheres.size(), fit->coverage_percent, fit->max_overshoot, fit->volume_ratio,
                           fit->mesh_volume, fit->union_volume, fit->samples, fit->coverage_points);
@@ -328,8 +358,9 @@ int finishBake(const std::vector<unsigned char>& bytes, const std::string& input
             std::printf("walls            %u polygons, %u rings, %u edges, %u nodes\n", walls.polygon_count,
                         walls.ring_count, walls.point_count, walls.node_count);
         if (fit != nullptr)
-            std::printf("sphere cluster   %zu spheres, coverage %.2f%%, max overshoot %.4g, volume ratio %.3f\n",
-                        fit->spheres.size(), fit->coverage_percent, fit->max_overshoot, fit->volume_ratio);
+            std::printf(
+                "sphere cluster   %zu spheres, coverage %.2f%%, max overshoot %.4g, volume ratio %.3f\n",
+                fit->spheres.size(), fit->coverage_percent, fit->max_overshoot, fit->volume_ratio);
     }
     return 0;
 }

@@ -105,12 +105,14 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
             report("node " + std::to_string(i) + " lies outside the root's subtree");
         }
         if (isLeaf(n)) {
-            for (std::uint32_t t = leafFirst(n); t < leafFirst(n) + leafCount(n) && t < blob.triangle_count; ++t) {
+            for (std::uint32_t t = leafFirst(n); t < leafFirst(n) + leafCount(n) && t < blob.triangle_count;
+                 ++t) {
                 ++reached[t];
                 Vec3 a, b, c;
                 triangleVertices(blob, t, a, b, c);
                 if (!contains(box, a) || !contains(box, b) || !contains(box, c))
-                    report("triangle " + std::to_string(t) + " not inside its leaf box (node " + std::to_string(i) + ")");
+                    report("triangle " + std::to_string(t) + " not inside its leaf box (node " +
+                           std::to_string(i) + ")");
             }
         } else {
             open.push_back({i, end});
@@ -135,7 +137,8 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
             const bool leaf = (n.info & kLeafBit) != 0;
             const std::uint32_t end = i + (leaf ? 1u : n.info);
             if (!wall_open.empty()) {
-                if (end > wall_open.back().end) report("wall node " + std::to_string(i) + " runs past its parent");
+                if (end > wall_open.back().end)
+                    report("wall node " + std::to_string(i) + " runs past its parent");
                 if (!inside(walls.nodes[wall_open.back().node], n.min[0], n.min[1], n.max[0], n.max[1]))
                     report("wall node " + std::to_string(i) + " box not inside its parent's box");
             } else if (i != 0) {
@@ -146,7 +149,8 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
                 for (std::uint32_t e = first; e < first + count && e < walls.point_count; ++e) {
                     Vec2 a, b;
                     wallEdgePoints(walls, e, a, b);
-                    if (!inside(n, std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)))
+                    if (!inside(n, std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x),
+                                std::max(a.y, b.y)))
                         report("wall edge " + std::to_string(e) + " not inside its leaf box");
                     ++edge_seen[walls.rings[walls.edges[e].ring].first_point + walls.edges[e].index];
                 }
@@ -155,7 +159,9 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
             }
         }
         for (std::uint32_t p = 0; p < walls.point_count; ++p)
-            if (edge_seen[p] != 1) report("wall edge of point " + std::to_string(p) + " reached " + std::to_string(edge_seen[p]) + " times");
+            if (edge_seen[p] != 1)
+                report("wall edge of point " + std::to_string(p) + " reached " +
+                       std::to_string(edge_seen[p]) + " times");
 
         // The inside tree: children inside parents, every edge in its leaf's box and reached once,
         // and a node flagged whole-rings reaching every edge of each ring it reaches.
@@ -172,8 +178,8 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
         auto closeWhole = [&](const Reach& r) {
             for (std::uint32_t ring = 0; ring < walls.ring_count; ++ring)
                 if (r.per_ring[ring] != 0 && r.per_ring[ring] != walls.rings[ring].point_count)
-                    report("wall inside node " + std::to_string(r.node) + " flagged whole holds part of ring " +
-                           std::to_string(ring));
+                    report("wall inside node " + std::to_string(r.node) +
+                           " flagged whole holds part of ring " + std::to_string(ring));
         };
         for (std::uint32_t i = 0; i < walls.inside_node_count; ++i) {
             while (!in_open.empty() && in_open.back().end == i) in_open.pop_back();
@@ -185,13 +191,15 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
             const bool leaf = (n.info & kLeafBit) != 0;
             const std::uint32_t end = i + (leaf ? 1u : n.info);
             if (!in_open.empty()) {
-                if (end > in_open.back().end) report("wall inside node " + std::to_string(i) + " runs past its parent");
+                if (end > in_open.back().end)
+                    report("wall inside node " + std::to_string(i) + " runs past its parent");
                 if (!inBox(walls.inside_nodes[in_open.back().node], n.min[0], n.min[1], n.max[0], n.max[1]))
                     report("wall inside node " + std::to_string(i) + " box not inside its parent's box");
             } else if (i != 0) {
                 report("wall inside node " + std::to_string(i) + " lies outside the root's subtree");
             }
-            if ((n.ring & kWallWholeRings) != 0) whole_open.push_back({i, end, std::vector<std::uint32_t>(walls.ring_count, 0)});
+            if ((n.ring & kWallWholeRings) != 0)
+                whole_open.push_back({i, end, std::vector<std::uint32_t>(walls.ring_count, 0)});
             if (leaf) {
                 const std::uint32_t ring = n.ring & ~kWallWholeRings;
                 const std::uint32_t first = n.info & 0x03FFFFFFu, count = ((n.info >> 26) & 0x1Fu) + 1u;
@@ -199,8 +207,10 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
                 const WallRing& r = walls.rings[ring];
                 for (std::uint32_t p = first; p < first + count && p < r.first_point + r.point_count; ++p) {
                     const Vec2& a = walls.points[p];
-                    const Vec2& b = walls.points[p + 1 == r.first_point + r.point_count ? r.first_point : p + 1];
-                    if (!inBox(n, std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x), std::max(a.y, b.y)))
+                    const Vec2& b =
+                        walls.points[p + 1 == r.first_point + r.point_count ? r.first_point : p + 1];
+                    if (!inBox(n, std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x),
+                               std::max(a.y, b.y)))
                         report("wall inside edge of point " + std::to_string(p) + " not inside its leaf box");
                     ++point_seen[p];
                     for (Reach& w : whole_open) ++w.per_ring[ring];
@@ -212,13 +222,14 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
         for (; !whole_open.empty(); whole_open.pop_back()) closeWhole(whole_open.back());
         for (std::uint32_t p = 0; p < walls.point_count; ++p)
             if (point_seen[p] != 1)
-                report("wall inside edge of point " + std::to_string(p) + " reached " + std::to_string(point_seen[p]) + " times");
+                report("wall inside edge of point " + std::to_string(p) + " reached " +
+                       std::to_string(point_seen[p]) + " times");
     }
     return problems;
 }
 
-Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage, MeshBlob& out,
-                    BlobError& error, bool& out_was_foreign) {
+Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage,
+                    MeshBlob& out, BlobError& error, bool& out_was_foreign) {
     // A 16-aligned private copy: vectors of bytes are not guaranteed to be aligned for the view.
     storage.assign(bytes.size() + 16, 0);
     const std::size_t shift = (16 - (reinterpret_cast<std::uintptr_t>(storage.data()) & 15u)) & 15u;

@@ -32,7 +32,7 @@ std::string toText(const BlobSummary& s);
 std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit = 20);
 
 /// Loads bytes in either byte order (a foreign blob is swapped in a private copy held by `storage`).
-Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage, MeshBlob& out,
-                    BlobError& error, bool& out_was_foreign);
+Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage,
+                    MeshBlob& out, BlobError& error, bool& out_was_foreign);
 
 } // namespace flak::bake

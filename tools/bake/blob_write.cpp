@@ -15,8 +15,7 @@ namespace {
 class ByteWriter {
 public:
     ByteWriter(std::vector<unsigned char>& bytes, bool swap) : m_bytes(bytes), m_swap(swap) {}
-    template <typename T>
-    void put(std::size_t at, T value) {
+    template <typename T> void put(std::size_t at, T value) {
         unsigned char b[sizeof(T)];
         std::memcpy(b, &value, sizeof(T));
         if (m_swap) std::reverse(b, b + sizeof(T));
@@ -64,9 +63,9 @@ std::uint16_t quantize(float v, float origin, float scale, bool round_up) {
 
 // Orders vertices by first use in leaf order and copies a vertex when a block of 8 triangles can
 // no longer reach its latest copy with 5-bit offsets.
-void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& order, std::vector<Vec3>& out_vertices,
-                  std::vector<std::uint32_t>& out_bases, std::vector<std::uint16_t>& out_codes,
-                  std::uint32_t& out_copies) {
+void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& order,
+                  std::vector<Vec3>& out_vertices, std::vector<std::uint32_t>& out_bases,
+                  std::vector<std::uint16_t>& out_codes, std::uint32_t& out_copies) {
     constexpr std::uint32_t kNone = 0xFFFFFFFFu;
     std::vector<std::uint32_t> latest(mesh.positions.size(), kNone);
     const std::uint32_t n = static_cast<std::uint32_t>(order.size());
@@ -89,7 +88,8 @@ void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& orde
             std::uint32_t fresh = 0;
             for (std::uint32_t i = 0; i < nd; ++i)
                 if (latest[distinct[i]] == kNone || latest[distinct[i]] < base) ++fresh;
-            const std::uint32_t need_base = cursor + fresh > kVertexWindow ? cursor + fresh - kVertexWindow : 0;
+            const std::uint32_t need_base =
+                cursor + fresh > kVertexWindow ? cursor + fresh - kVertexWindow : 0;
             if (need_base <= base) break;
             base = need_base;
         }
@@ -128,10 +128,13 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     Vec3 origin, scale;
     Aabb root;
     setEmpty(root);
-    if (options.mesh && !tree.nodes.empty()) root = tree.nodes[0].bounds;
-    else set(0, 0, 0, root.min), set(0, 0, 0, root.max);
+    if (options.mesh && !tree.nodes.empty())
+        root = tree.nodes[0].bounds;
+    else
+        set(0, 0, 0, root.min), set(0, 0, 0, root.max);
     makeGrid(root, origin, scale);
-    if (!options.mesh && options.cluster.empty() && options.walls.empty()) return {"a blob needs a mesh, a cluster or walls"};
+    if (!options.mesh && options.cluster.empty() && options.walls.empty())
+        return {"a blob needs a mesh, a cluster or walls"};
     if (options.cluster.size() > kMaxClusterSpheres) return {"too many cluster spheres"};
 
     struct Section {
@@ -149,7 +152,8 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         sections.push_back({SectionKind::BuildStats, 1, sizeof(BuildStats)});
     }
     if (!options.cluster.empty())
-        sections.push_back({SectionKind::SphereCluster, static_cast<std::uint32_t>(options.cluster.size()), 16});
+        sections.push_back(
+            {SectionKind::SphereCluster, static_cast<std::uint32_t>(options.cluster.size()), 16});
     if (!options.walls.empty())
         sections.push_back({SectionKind::Walls, static_cast<std::uint32_t>(options.walls.size()), 4});
 
@@ -187,8 +191,10 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         case SectionKind::Nodes:
             for (const BuiltNode& n : tree.nodes) {
                 for (int a = 0; a < 3; ++a) {
-                    w.put<std::uint16_t>(o + 2u * static_cast<std::size_t>(a), quantize(n.bounds.min[a], origin[a], scale[a], false));
-                    w.put<std::uint16_t>(o + 6u + 2u * static_cast<std::size_t>(a), quantize(n.bounds.max[a], origin[a], scale[a], true));
+                    w.put<std::uint16_t>(o + 2u * static_cast<std::size_t>(a),
+                                         quantize(n.bounds.min[a], origin[a], scale[a], false));
+                    w.put<std::uint16_t>(o + 6u + 2u * static_cast<std::size_t>(a),
+                                         quantize(n.bounds.max[a], origin[a], scale[a], true));
                 }
                 w.put<std::uint32_t>(o + 12, n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip);
                 o += 16;
@@ -213,8 +219,13 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
             for (std::uint32_t t : tree.order) w.put<std::uint32_t>(o, t), o += 4;
             break;
         case SectionKind::BuildStats: {
-            const std::uint32_t fields[] = {mesh.source_triangles, mesh.dropped_degenerate, mesh.source_vertices,
-                                            mesh.welded_vertices, copies, tree.depth, tree.leaf_count,
+            const std::uint32_t fields[] = {mesh.source_triangles,
+                                            mesh.dropped_degenerate,
+                                            mesh.source_vertices,
+                                            mesh.welded_vertices,
+                                            copies,
+                                            tree.depth,
+                                            tree.leaf_count,
                                             options.max_leaf};
             for (std::uint32_t f : fields) w.put<std::uint32_t>(o, f), o += 4;
             w.put<float>(o, static_cast<float>(tree.sah_cost));
@@ -223,7 +234,8 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         }
         case SectionKind::SphereCluster:
             for (const Sphere& sp : options.cluster) {
-                w.put<float>(o, sp.center.x), w.put<float>(o + 4, sp.center.y), w.put<float>(o + 8, sp.center.z);
+                w.put<float>(o, sp.center.x), w.put<float>(o + 4, sp.center.y),
+                    w.put<float>(o + 8, sp.center.z);
                 w.put<float>(o + 12, sp.radius);
                 o += 16;
             }
@@ -231,7 +243,8 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         case SectionKind::Walls: // every field is one 4-byte word (shooter_sections.h)
             for (std::uint32_t word : options.walls) w.put<std::uint32_t>(o, word), o += 4;
             break;
-        default: break;
+        default:
+            break;
         }
     }
     const std::uint64_t sum = blobChecksum(out.data(), total);

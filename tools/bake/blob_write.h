@@ -15,9 +15,9 @@ struct WriteOptions {
     /// Write for a big-endian target. Default: this host's byte order, so a blob baked in memory
     /// loads here as is (a little-endian default refused every such blob on big-endian hosts).
     bool big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-    bool source_ids = false;  ///< add the SourceIds section (original triangle index, 4 B/triangle)
-    std::uint32_t max_leaf = 8; ///< recorded in BuildStats
-    bool mesh = true;           ///< false: no mesh sections at all (a wall-only or cluster-only blob)
+    bool source_ids = false;          ///< add the SourceIds section (original triangle index, 4 B/triangle)
+    std::uint32_t max_leaf = 8;       ///< recorded in BuildStats
+    bool mesh = true;                 ///< false: no mesh sections at all (a wall-only or cluster-only blob)
     std::vector<Sphere> cluster;      ///< non-empty: the SphereCluster section (mesh space)
     std::vector<std::uint32_t> walls; ///< non-empty: the Walls section words, host order (wall_build.h)
 };

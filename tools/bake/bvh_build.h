@@ -12,9 +12,9 @@
 namespace flak::bake {
 
 struct BuildOptions {
-    std::uint32_t max_leaf = 8;       ///< most triangles in a leaf (1..16)
-    std::uint32_t bins = 16;          ///< SAH bins per axis (4..64)
-    float traversal_cost = 4.0f;      ///< SAH cost of visiting a node, relative to one triangle test
+    std::uint32_t max_leaf = 8;  ///< most triangles in a leaf (1..16)
+    std::uint32_t bins = 16;     ///< SAH bins per axis (4..64)
+    float traversal_cost = 4.0f; ///< SAH cost of visiting a node, relative to one triangle test
     std::function<void(std::uint32_t done, std::uint32_t total)> progress; ///< optional
 };
 
@@ -27,11 +27,11 @@ struct BuiltNode {
 };
 
 struct BuiltTree {
-    std::vector<BuiltNode> nodes;      ///< depth-first, children after their parent
-    std::vector<std::uint32_t> order;  ///< triangle ids in leaf order
-    std::uint32_t depth = 0;           ///< deepest leaf, root = 1
+    std::vector<BuiltNode> nodes;     ///< depth-first, children after their parent
+    std::vector<std::uint32_t> order; ///< triangle ids in leaf order
+    std::uint32_t depth = 0;          ///< deepest leaf, root = 1
     std::uint32_t leaf_count = 0;
-    double sah_cost = 0.0;             ///< sum over nodes of area/root area * cost
+    double sah_cost = 0.0; ///< sum over nodes of area/root area * cost
     double build_seconds = 0.0;
 };
 

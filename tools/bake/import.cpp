@@ -46,7 +46,8 @@ bool meshSelected(const ImportOptions& options, const aiMesh* mesh, unsigned ind
 constexpr unsigned kImportSteps = aiProcess_Triangulate | aiProcess_SortByPType;
 
 // The selected meshes of an imported scene as triangles, with transforms, scale and axes applied.
-BakeError convertScene(const aiScene* scene, const std::string& path, const ImportOptions& options, SourceMesh& out) {
+BakeError convertScene(const aiScene* scene, const std::string& path, const ImportOptions& options,
+                       SourceMesh& out) {
     const aiNode* start = scene->mRootNode;
     if (!options.node.empty()) {
         start = scene->mRootNode->FindNode(options.node.c_str());
@@ -71,15 +72,17 @@ BakeError convertScene(const aiScene* scene, const std::string& path, const Impo
         for (unsigned m = 0; m < item.node->mNumMeshes; ++m) {
             const unsigned mesh_index = item.node->mMeshes[m];
             const aiMesh* mesh = scene->mMeshes[mesh_index];
-            if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) || !meshSelected(options, mesh, mesh_index)) continue;
+            if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) ||
+                !meshSelected(options, mesh, mesh_index))
+                continue;
             ++meshes_used;
             const std::uint32_t first = static_cast<std::uint32_t>(out.positions.size());
             for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
                 const aiVector3D& p = mesh->mVertices[v];
-                const double in[3] = {
-                    double(xf.a1) * p.x + double(xf.a2) * p.y + double(xf.a3) * p.z + xf.a4,
-                    double(xf.b1) * p.x + double(xf.b2) * p.y + double(xf.b3) * p.z + xf.b4,
-                    double(xf.c1) * p.x + double(xf.c2) * p.y + double(xf.c3) * p.z + xf.c4};
+                const double in[3] = {double(xf.a1) * p.x + double(xf.a2) * p.y + double(xf.a3) * p.z + xf.a4,
+                                      double(xf.b1) * p.x + double(xf.b2) * p.y + double(xf.b3) * p.z + xf.b4,
+                                      double(xf.c1) * p.x + double(xf.c2) * p.y + double(xf.c3) * p.z +
+                                          xf.c4};
                 Vec3 q;
                 for (int k = 0; k < 3; ++k) {
                     const int axis = std::abs(options.axes[k]) - 1;

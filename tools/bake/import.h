@@ -11,9 +11,9 @@ namespace flak::bake {
 
 struct ImportOptions {
     double scale = 1.0;
-    int axes[3] = {1, 2, 3};            ///< output axis k = sign(axes[k]) * input axis |axes[k]| (1 = x)
-    std::vector<std::string> meshes;    ///< keep only meshes with these names or indices (empty: all)
-    std::string node;                   ///< keep only this node's subtree (empty: whole scene)
+    int axes[3] = {1, 2, 3};         ///< output axis k = sign(axes[k]) * input axis |axes[k]| (1 = x)
+    std::vector<std::string> meshes; ///< keep only meshes with these names or indices (empty: all)
+    std::string node;                ///< keep only this node's subtree (empty: whole scene)
 };
 
 /// Parses "x,-z,y" style axis specs into ImportOptions::axes; false when it is not a permutation.

@@ -47,8 +47,8 @@ BakeError prepareMesh(SourceMesh& mesh, const PrepareOptions& options) {
     if (mesh.indices.size() % 3 != 0) return {"index count is not a multiple of 3"};
     for (std::size_t i = 0; i < mesh.indices.size(); ++i)
         if (mesh.indices[i] >= mesh.positions.size())
-            return {"triangle " + std::to_string(i / 3) + " references vertex " + std::to_string(mesh.indices[i]) +
-                    " of " + std::to_string(mesh.positions.size())};
+            return {"triangle " + std::to_string(i / 3) + " references vertex " +
+                    std::to_string(mesh.indices[i]) + " of " + std::to_string(mesh.positions.size())};
     std::vector<char> used(mesh.positions.size(), 0);
     for (std::uint32_t idx : mesh.indices) used[idx] = 1;
     for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
@@ -72,9 +72,12 @@ BakeError prepareMesh(SourceMesh& mesh, const PrepareOptions& options) {
     std::uint32_t merged = 0;
     for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
         if (!used[v]) continue;
-        auto [it, inserted] = first.emplace(keyOf(mesh.positions[v]), static_cast<std::uint32_t>(welded.size()));
-        if (inserted) welded.push_back(mesh.positions[v]);
-        else ++merged;
+        auto [it, inserted] =
+            first.emplace(keyOf(mesh.positions[v]), static_cast<std::uint32_t>(welded.size()));
+        if (inserted)
+            welded.push_back(mesh.positions[v]);
+        else
+            ++merged;
         remap[v] = it->second;
     }
     mesh.welded_vertices = merged;

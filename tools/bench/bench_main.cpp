@@ -39,10 +39,14 @@ int main(int argc, char** argv) {
         bool tree_json = false;
         for (int i = 2; i < argc; ++i) {
             const std::string a = argv[i];
-            if (a == "--frames" && i + 1 < argc) frames = std::atoi(argv[++i]);
-            else if (a == "--rounds" && i + 1 < argc) rounds = std::atoi(argv[++i]);
-            else if (a == "--json") tree_json = true;
-            else return usage();
+            if (a == "--frames" && i + 1 < argc)
+                frames = std::atoi(argv[++i]);
+            else if (a == "--rounds" && i + 1 < argc)
+                rounds = std::atoi(argv[++i]);
+            else if (a == "--json")
+                tree_json = true;
+            else
+                return usage();
         }
         return frames < 1 || rounds < 1 ? usage() : flak::bench::runTreeScene(frames, rounds, tree_json);
     }
@@ -52,12 +56,18 @@ int main(int argc, char** argv) {
     bool json = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--mesh" && i + 1 < argc) mesh_path = argv[++i];
-        else if (a == "--generate" && i + 1 < argc) generate = argv[++i];
-        else if (a == "--repeat" && i + 1 < argc) repeat = std::atoi(argv[++i]);
-        else if (a == "--count" && i + 1 < argc) count = std::atol(argv[++i]);
-        else if (a == "--json") json = true;
-        else return usage();
+        if (a == "--mesh" && i + 1 < argc)
+            mesh_path = argv[++i];
+        else if (a == "--generate" && i + 1 < argc)
+            generate = argv[++i];
+        else if (a == "--repeat" && i + 1 < argc)
+            repeat = std::atoi(argv[++i]);
+        else if (a == "--count" && i + 1 < argc)
+            count = std::atol(argv[++i]);
+        else if (a == "--json")
+            json = true;
+        else
+            return usage();
     }
     flak::test::Mesh mesh;
     std::string name = mesh_path;
@@ -75,9 +85,13 @@ int main(int argc, char** argv) {
     }
     if (repeat < 1) repeat = 1;
     if (scene == "build") return flak::bench::runBuildScene(name, mesh, repeat, json);
-    if (scene == "sphere") return flak::bench::runSphereScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
-    if (scene == "segment") return flak::bench::runSegmentScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
-    if (scene == "meshmesh") return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json);
-    if (scene == "shooter") return flak::bench::runShooterScene(name, mesh, count > 0 ? count : 10000, repeat, json);
+    if (scene == "sphere")
+        return flak::bench::runSphereScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
+    if (scene == "segment")
+        return flak::bench::runSegmentScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
+    if (scene == "meshmesh")
+        return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json);
+    if (scene == "shooter")
+        return flak::bench::runShooterScene(name, mesh, count > 0 ? count : 10000, repeat, json);
     return usage();
 }

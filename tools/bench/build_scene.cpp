@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <vector>
 
-
 namespace flak::bench {
 
 namespace {
@@ -55,18 +54,19 @@ int runBuildScene(const std::string& name, const test::Mesh& mesh, int repeat, b
     embree_s = median(embree_times);
 #endif
     if (json) {
-        std::printf("{\"scene\": \"build\", \"mesh\": \"%s\", \"triangles\": %.0f, \"flak_seconds\": %.6f, "
-                    "\"flak_mtris_per_s\": %.3f, \"bytes\": %zu, \"bytes_per_triangle\": %.3f, "
-                    "\"embree_seconds\": %.6f, \"embree_mtris_per_s\": %.3f, \"speed_ratio_vs_embree\": %.3f}\n",
-                    name.c_str(), tris, flak_s, tris / flak_s / 1e6, bytes.size(), bytes.size() / tris, embree_s,
-                    embree_s > 0 ? tris / embree_s / 1e6 : 0.0, embree_s > 0 ? embree_s / flak_s : 0.0);
+        std::printf(
+            "{\"scene\": \"build\", \"mesh\": \"%s\", \"triangles\": %.0f, \"flak_seconds\": %.6f, "
+            "\"flak_mtris_per_s\": %.3f, \"bytes\": %zu, \"bytes_per_triangle\": %.3f, "
+            "\"embree_seconds\": %.6f, \"embree_mtris_per_s\": %.3f, \"speed_ratio_vs_embree\": %.3f}\n",
+            name.c_str(), tris, flak_s, tris / flak_s / 1e6, bytes.size(), bytes.size() / tris, embree_s,
+            embree_s > 0 ? tris / embree_s / 1e6 : 0.0, embree_s > 0 ? embree_s / flak_s : 0.0);
     } else {
         std::printf("build %s: %.0f triangles, median of %d\n", name.c_str(), tris, repeat);
         std::printf("  flak    %8.3f ms  %6.2f M triangles/s  %zu bytes (%.2f per triangle)\n", flak_s * 1e3,
                     tris / flak_s / 1e6, bytes.size(), bytes.size() / tris);
         if (embree_s > 0)
-            std::printf("  embree  %8.3f ms  %6.2f M triangles/s  (flak/embree speed %.2fx)\n", embree_s * 1e3,
-                        tris / embree_s / 1e6, embree_s / flak_s);
+            std::printf("  embree  %8.3f ms  %6.2f M triangles/s  (flak/embree speed %.2fx)\n",
+                        embree_s * 1e3, tris / embree_s / 1e6, embree_s / flak_s);
         else
             std::printf("  embree  not built in (install libembree-dev and reconfigure)\n");
     }

@@ -31,7 +31,8 @@ std::vector<Pose> makePoses(const SceneMesh& s, long count) {
     const double pi = 3.14159265358979323846;
     for (Pose& p : out) {
         const double u1 = rng.u(), u2 = rng.u(), u3 = rng.u();
-        const double x = std::sqrt(1 - u1) * std::sin(2 * pi * u2), y = std::sqrt(1 - u1) * std::cos(2 * pi * u2);
+        const double x = std::sqrt(1 - u1) * std::sin(2 * pi * u2),
+                     y = std::sqrt(1 - u1) * std::cos(2 * pi * u2);
         const double z = std::sqrt(u1) * std::sin(2 * pi * u3), w = std::sqrt(u1) * std::cos(2 * pi * u3);
         double shift[3];
         for (int k = 0; k < 3; ++k) shift[k] = (2 * rng.u() - 1) * 1.35 * (double(s.hi[k]) - double(s.lo[k]));
@@ -48,8 +49,10 @@ std::vector<Pose> makePoses(const SceneMesh& s, long count) {
         }
         Vec3* cols[3] = {&p.b_to_a.rotation.c0, &p.b_to_a.rotation.c1, &p.b_to_a.rotation.c2};
         for (int j = 0; j < 3; ++j)
-            set(static_cast<float>(m[0][j]), static_cast<float>(m[1][j]), static_cast<float>(m[2][j]), *cols[j]);
-        set(static_cast<float>(p.t[0]), static_cast<float>(p.t[1]), static_cast<float>(p.t[2]), p.b_to_a.translation);
+            set(static_cast<float>(m[0][j]), static_cast<float>(m[1][j]), static_cast<float>(m[2][j]),
+                *cols[j]);
+        set(static_cast<float>(p.t[0]), static_cast<float>(p.t[1]), static_cast<float>(p.t[2]),
+            p.b_to_a.translation);
     }
     return out;
 }
@@ -96,12 +99,13 @@ int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count
     auto run_gimpact = [&] {
         long pairs = 0;
         for (const Pose& p : poses) {
-            const btMatrix3x3 r(btScalar(p.r[0][0]), btScalar(p.r[0][1]), btScalar(p.r[0][2]), btScalar(p.r[1][0]),
-                                btScalar(p.r[1][1]), btScalar(p.r[1][2]), btScalar(p.r[2][0]), btScalar(p.r[2][1]),
-                                btScalar(p.r[2][2]));
+            const btMatrix3x3 r(btScalar(p.r[0][0]), btScalar(p.r[0][1]), btScalar(p.r[0][2]),
+                                btScalar(p.r[1][0]), btScalar(p.r[1][1]), btScalar(p.r[1][2]),
+                                btScalar(p.r[2][0]), btScalar(p.r[2][1]), btScalar(p.r[2][2]));
             const btTransform tb(r, btVector3(btScalar(p.t[0]), btScalar(p.t[1]), btScalar(p.t[2])));
             btPairSet candidates;
-            btGImpactQuantizedBvh::find_collision(part.getBoxSet(), identity, part.getBoxSet(), tb, candidates);
+            btGImpactQuantizedBvh::find_collision(part.getBoxSet(), identity, part.getBoxSet(), tb,
+                                                  candidates);
             for (int k = 0; k < candidates.size(); ++k) {
                 btPrimitiveTriangle ta, tri_b;
                 part.getPrimitiveTriangle(candidates[k].m_index1, ta);
@@ -110,7 +114,8 @@ int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count
                 ta.buildTriPlane();
                 tri_b.buildTriPlane();
                 GIM_TRIANGLE_CONTACT contact;
-                if (ta.overlap_test_conservative(tri_b) && ta.find_triangle_collision_clip_method(tri_b, contact))
+                if (ta.overlap_test_conservative(tri_b) &&
+                    ta.find_triangle_collision_clip_method(tri_b, contact))
                     ++pairs;
             }
         }
@@ -152,7 +157,8 @@ int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count
             fcl::CollisionRequestd request(max_contacts, false);
             fcl::CollisionResultd result;
             fcl::collide(&obj_a, &obj_b, request, result);
-            total += max_contacts == 1 ? (result.isCollision() ? 1 : 0) : static_cast<long>(result.numContacts());
+            total +=
+                max_contacts == 1 ? (result.isCollision() ? 1 : 0) : static_cast<long>(result.numContacts());
         }
         return total;
     };

@@ -11,8 +11,8 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -102,8 +102,7 @@ struct PeerResult {
 /// Runs f (which returns the hit count) once and keeps the fastest time seen in `row` (the query
 /// scenes interleave the libraries over several rounds and report each one's best round, which
 /// is robust on a shared machine).
-template <class F>
-void timeRound(PeerResult& row, F&& f) {
+template <class F> void timeRound(PeerResult& row, F&& f) {
     const auto t0 = std::chrono::steady_clock::now();
     const long hits = f();
     const double s = secondsSince(t0);
@@ -116,28 +115,29 @@ inline void printQueryScene(const char* scene, const std::string& mesh, std::siz
                             int rounds, const char* unit, const std::vector<PeerResult>& rows, bool json) {
     const PeerResult& flak_row = rows[0];
     if (json) {
-        std::printf("{\"scene\": \"%s\", \"mesh\": \"%s\", \"triangles\": %zu, \"queries\": %ld, \"rounds\": %d", scene,
-                    mesh.c_str(), triangles, count, rounds);
+        std::printf(
+            "{\"scene\": \"%s\", \"mesh\": \"%s\", \"triangles\": %zu, \"queries\": %ld, \"rounds\": %d",
+            scene, mesh.c_str(), triangles, count, rounds);
         for (const PeerResult& r : rows) {
             if (r.hits < 0) continue;
-            std::printf(", \"%s_hits\": %ld, \"%s_seconds\": %.6f, \"%s_per_s\": %.1f", r.name, r.hits, r.name,
-                        r.seconds, r.name, count / r.seconds);
+            std::printf(", \"%s_hits\": %ld, \"%s_seconds\": %.6f, \"%s_per_s\": %.1f", r.name, r.hits,
+                        r.name, r.seconds, r.name, count / r.seconds);
             if (&r != &flak_row)
-                std::printf(", \"flak_speed_ratio_vs_%s\": %.3f, \"hits_equal_%s\": %s", r.name, r.seconds / flak_row.seconds,
-                            r.name, r.hits == flak_row.hits ? "true" : "false");
+                std::printf(", \"flak_speed_ratio_vs_%s\": %.3f, \"hits_equal_%s\": %s", r.name,
+                            r.seconds / flak_row.seconds, r.name, r.hits == flak_row.hits ? "true" : "false");
         }
         std::printf("}\n");
         return;
     }
-    std::printf("%s %s: %zu triangles, %ld %s, one core, best of %d rounds\n", scene, mesh.c_str(), triangles, count,
-                unit, rounds);
+    std::printf("%s %s: %zu triangles, %ld %s, one core, best of %d rounds\n", scene, mesh.c_str(), triangles,
+                count, unit, rounds);
     for (const PeerResult& r : rows) {
         if (r.hits < 0) {
             std::printf("  %-8s not built in (install its -dev package and reconfigure)\n", r.name);
             continue;
         }
-        std::printf("  %-8s hits %9ld  %9.3f ms  %10.3f k %s/s", r.name, r.hits, r.seconds * 1e3, count / r.seconds / 1e3,
-                    unit);
+        std::printf("  %-8s hits %9ld  %9.3f ms  %10.3f k %s/s", r.name, r.hits, r.seconds * 1e3,
+                    count / r.seconds / 1e3, unit);
         if (&r != &flak_row)
             std::printf("   flak %.2fx %s  hits %s", r.seconds / flak_row.seconds, r.name,
                         r.hits == flak_row.hits ? "equal" : "DIFFER");

@@ -29,8 +29,8 @@ struct EmbreeMesh {
         device = rtcNewDevice("threads=1,set_affinity=0");
         scene = rtcNewScene(device);
         RTCGeometry geom = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
-        float* v = static_cast<float*>(rtcSetNewGeometryBuffer(geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                                                               3 * sizeof(float), mesh.positions.size()));
+        float* v = static_cast<float*>(rtcSetNewGeometryBuffer(
+            geom, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), mesh.positions.size()));
         for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
             v[3 * i] = mesh.positions[i].x;
             v[3 * i + 1] = mesh.positions[i].y;
@@ -70,10 +70,9 @@ struct BulletMesh {
     explicit BulletMesh(const test::Mesh& mesh) {
         indices.assign(mesh.indices.begin(), mesh.indices.end());
         for (const Vec3& p : mesh.positions) vertices.insert(vertices.end(), {p.x, p.y, p.z});
-        array = std::make_unique<btTriangleIndexVertexArray>(static_cast<int>(mesh.triangleCount()), indices.data(),
-                                                             3 * static_cast<int>(sizeof(int)),
-                                                             static_cast<int>(mesh.positions.size()), vertices.data(),
-                                                             3 * static_cast<int>(sizeof(btScalar)));
+        array = std::make_unique<btTriangleIndexVertexArray>(
+            static_cast<int>(mesh.triangleCount()), indices.data(), 3 * static_cast<int>(sizeof(int)),
+            static_cast<int>(mesh.positions.size()), vertices.data(), 3 * static_cast<int>(sizeof(btScalar)));
         shape = std::make_unique<btBvhTriangleMeshShape>(array.get(), true);
         object.setCollisionShape(shape.get());
         world.addCollisionObject(&object);

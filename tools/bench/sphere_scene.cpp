@@ -106,7 +106,8 @@ int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, 
         long hits = 0;
         for (const Sphere& q : spheres) {
             ball.setUnscaledRadius(q.radius);
-            obj.setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(q.center.x, q.center.y, q.center.z)));
+            obj.setWorldTransform(
+                btTransform(btQuaternion::getIdentity(), btVector3(q.center.x, q.center.y, q.center.z)));
             BulletContact cb;
             bm.world.contactTest(&obj, cb);
             hits += cb.hit ? 1 : 0;

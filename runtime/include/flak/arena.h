@@ -34,8 +34,7 @@ public:
 
     /// Typed array allocation (uninitialised storage for `count` T). nullptr on exhaustion or
     /// on a byte-count overflow.
-    template <typename T>
-    T* allocateArray(std::size_t count) {
+    template <typename T> T* allocateArray(std::size_t count) {
         if (count > SIZE_MAX / sizeof(T)) {
             ++m_failed;
             return nullptr;
@@ -53,9 +52,9 @@ public:
     /// Frees everything and forgets all markers. The high-water mark is kept.
     void reset();
 
-    std::size_t used() const { return m_top; }               ///< bytes in use now
-    std::size_t capacity() const { return m_capacity; }      ///< bytes handed in
-    std::size_t highWater() const { return m_high_water; }   ///< most bytes ever in use
+    std::size_t used() const { return m_top; }                   ///< bytes in use now
+    std::size_t capacity() const { return m_capacity; }          ///< bytes handed in
+    std::size_t highWater() const { return m_high_water; }       ///< most bytes ever in use
     std::uint32_t failedAllocations() const { return m_failed; } ///< allocate() calls refused
 
 private:

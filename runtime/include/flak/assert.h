@@ -7,8 +7,8 @@ namespace flak {
 /// explanation, `file`/`line` the call site, `user` the pointer given to setAssertHandler.
 /// If the handler returns, execution continues and the runtime takes its documented fallback
 /// (a null result or an error status), so a host may log and carry on.
-using AssertHandler = void (*)(const char* expression, const char* message, const char* file,
-                               int line, void* user);
+using AssertHandler = void (*)(const char* expression, const char* message, const char* file, int line,
+                               void* user);
 
 /// Installs `handler` for all threads (not thread-safe against concurrent calls to itself).
 /// A null handler restores the default, which writes to stderr and traps.
@@ -22,13 +22,13 @@ void reportAssert(const char* expression, const char* message, const char* file,
 #if defined(FLAK_ENABLE_ASSERTS)
 /// Checks a programmer-error condition; on failure calls the assert handler. Compiled out unless
 /// FLAK_ENABLE_ASSERTS is defined (Debug and sanitize builds, and the test suite).
-#define FLAK_ASSERT(cond, msg)                                                                     \
-    do {                                                                                           \
-        if (!(cond)) ::flak::reportAssert(#cond, (msg), __FILE__, __LINE__);                       \
+#define FLAK_ASSERT(cond, msg)                                                                               \
+    do {                                                                                                     \
+        if (!(cond)) ::flak::reportAssert(#cond, (msg), __FILE__, __LINE__);                                 \
     } while (0)
 #else
-#define FLAK_ASSERT(cond, msg)                                                                     \
-    do {                                                                                           \
-        (void)sizeof(cond);                                                                        \
+#define FLAK_ASSERT(cond, msg)                                                                               \
+    do {                                                                                                     \
+        (void)sizeof(cond);                                                                                  \
     } while (0)
 #endif

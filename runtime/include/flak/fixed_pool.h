@@ -23,8 +23,7 @@ namespace flak {
 /// after 4,294,967,295 reuses; retiredSlots() counts them and capacity shrinks by that many.
 /// At capacity: create() returns PoolFull and a null handle; nothing grows.
 /// Not thread-safe.
-template <typename T, typename GenT = std::uint32_t>
-class FixedPool {
+template <typename T, typename GenT = std::uint32_t> class FixedPool {
     static_assert(std::numeric_limits<GenT>::is_integer && !std::numeric_limits<GenT>::is_signed,
                   "generation counter must be an unsigned integer");
     static_assert(sizeof(GenT) <= sizeof(std::uint32_t), "generation must fit in a Handle");
@@ -78,8 +77,7 @@ public:
 
     /// Constructs a T from `args` in a free slot and writes its handle. PoolFull (and a null
     /// handle) when no slot is free.
-    template <typename... Args>
-    [[nodiscard]] Status create(Handle<T>& out_handle, Args&&... args) {
+    template <typename... Args> [[nodiscard]] Status create(Handle<T>& out_handle, Args&&... args) {
         out_handle = Handle<T>{};
         if (m_free_head == kNoSlot) return Status::PoolFull;
         const std::uint32_t index = m_free_head;
@@ -148,10 +146,10 @@ public:
         }
     }
 
-    std::uint32_t capacity() const { return m_capacity; }     ///< slots handed in at init
-    std::uint32_t size() const { return m_live; }             ///< live objects now
-    std::uint32_t highWater() const { return m_high_water; }  ///< most live objects ever
-    std::uint32_t retiredSlots() const { return m_retired; }  ///< slots lost to generation wrap
+    std::uint32_t capacity() const { return m_capacity; }    ///< slots handed in at init
+    std::uint32_t size() const { return m_live; }            ///< live objects now
+    std::uint32_t highWater() const { return m_high_water; } ///< most live objects ever
+    std::uint32_t retiredSlots() const { return m_retired; } ///< slots lost to generation wrap
 
 private:
     static constexpr std::uint32_t kAlive = 0xFFFFFFFEu;

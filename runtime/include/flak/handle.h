@@ -7,8 +7,7 @@ namespace flak {
 
 /// Names a slot of a FixedPool<T>. Generation 0 never belongs to a live slot, so a
 /// value-initialised Handle is the null handle. Typed by T so handles of different pools do not mix.
-template <typename T>
-struct Handle {
+template <typename T> struct Handle {
     std::uint32_t index = 0;
     std::uint32_t generation = 0;
 

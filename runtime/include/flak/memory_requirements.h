@@ -17,8 +17,8 @@ struct MemoryRequirements {
     /// Adds one request. `alignment` must be a power of two (0 means kMinAlignment).
     void add(std::size_t request_bytes, std::size_t alignment = kMinAlignment) {
         const std::size_t align = effectiveAlignment(alignment);
-        bytes = alignUp(bytes, kMinAlignment) + (align - kMinAlignment) +
-                alignUp(request_bytes, kMinAlignment);
+        bytes =
+            alignUp(bytes, kMinAlignment) + (align - kMinAlignment) + alignUp(request_bytes, kMinAlignment);
     }
 };
 

@@ -26,7 +26,9 @@ std::size_t recordBytes(std::uint32_t capacity) {
 std::size_t fatBytes(std::uint32_t capacity) { return alignUp(sizeof(Aabb) * capacity, kMinAlignment); }
 // count * per + slack fits in size_t: always on 64-bit hosts, so written as a function of size_t
 // values (the same test on a uint32_t count is one compilers flag as always false there).
-bool fitsInSize(std::size_t count, std::size_t per, std::size_t slack) { return count <= (SIZE_MAX - slack) / per; }
+bool fitsInSize(std::size_t count, std::size_t per, std::size_t slack) {
+    return count <= (SIZE_MAX - slack) / per;
+}
 std::size_t userBytes(std::uint32_t capacity) {
     return alignUp(sizeof(std::uint64_t) * capacity, kMinAlignment);
 }

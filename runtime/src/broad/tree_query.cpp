@@ -13,8 +13,8 @@ namespace {
 
 // A leaf reached by a region query: through the category filter to the caller's visitor, counted.
 // Returns the visitor's answer (false ends the walk); filtered leaves continue it.
-bool reportLeaf(const TreeProxy* records, const TreeNode& leaf, std::uint32_t mask, ProxyVisitor visit, void* user,
-                std::uint32_t& visits) {
+bool reportLeaf(const TreeProxy* records, const TreeNode& leaf, std::uint32_t mask, ProxyVisitor visit,
+                void* user, std::uint32_t& visits) {
     const TreeProxy& record = records[leaf.child & ~kTreeLeafBit];
     if ((record.category & mask) == 0) return true;
     ++visits;
@@ -32,7 +32,9 @@ std::uint32_t DynamicTree::queryBox(const Aabb& region, std::uint32_t mask, Prox
     std::uint32_t visits = 0;
     walkSubtree(
         m_nodes, 0, [&](const Aabb& box) { return boxesOverlap(region, box); },
-        [&](std::uint32_t, const TreeNode& leaf) { return reportLeaf(m_records, leaf, mask, visit, user, visits); });
+        [&](std::uint32_t, const TreeNode& leaf) {
+            return reportLeaf(m_records, leaf, mask, visit, user, visits);
+        });
     return visits;
 }
 
@@ -43,7 +45,9 @@ std::uint32_t DynamicTree::querySphere(const Sphere& sphere, std::uint32_t mask,
     std::uint32_t visits = 0;
     walkSubtree(
         m_nodes, 0, [&](const Aabb& box) { return sphereAabbOverlap(sphere, box); },
-        [&](std::uint32_t, const TreeNode& leaf) { return reportLeaf(m_records, leaf, mask, visit, user, visits); });
+        [&](std::uint32_t, const TreeNode& leaf) {
+            return reportLeaf(m_records, leaf, mask, visit, user, visits);
+        });
     return visits;
 }
 

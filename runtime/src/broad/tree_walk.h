@@ -65,7 +65,8 @@ inline bool walkBelow(const TreeNode* nodes, std::uint32_t top, Enter&& enter, L
             if (current == top) return true;
             if ((current & 1u) == 0) {
                 const TreeNode& sibling = nodes[current + 1];
-                if ((static_cast<unsigned>(!isLeaf(sibling)) & static_cast<unsigned>(enter(sibling.box))) != 0u) {
+                if ((static_cast<unsigned>(!isLeaf(sibling)) & static_cast<unsigned>(enter(sibling.box))) !=
+                    0u) {
                     ++current;
                     break;
                 }

@@ -17,7 +17,8 @@ std::uint64_t blobChecksum(const void* data, std::size_t bytes) {
     for (; i + 8 <= bytes; i += 8) {
         std::uint64_t w = 0;
         if (i != kChecksumField)
-            for (int b = 0; b < 8; ++b) w |= static_cast<std::uint64_t>(p[i + static_cast<std::size_t>(b)]) << (8 * b);
+            for (int b = 0; b < 8; ++b)
+                w |= static_cast<std::uint64_t>(p[i + static_cast<std::size_t>(b)]) << (8 * b);
         h ^= w;
         h = ((h << 29) | (h >> 35)) * kMul;
     }

@@ -5,12 +5,15 @@
 
 namespace flak::detail {
 
-Status parseBlob(const unsigned char* p, std::size_t size, bool allow_foreign, ParsedBlob& out, BlobError* err) {
+Status parseBlob(const unsigned char* p, std::size_t size, bool allow_foreign, ParsedBlob& out,
+                 BlobError* err) {
     out = ParsedBlob{};
     if (p == nullptr) return fail(err, Status::NullMemory, "null blob pointer", 0);
-    if ((reinterpret_cast<std::uintptr_t>(p) & 15u) != 0) return fail(err, Status::BlobMisaligned, "blob address not 16-byte aligned", 0);
+    if ((reinterpret_cast<std::uintptr_t>(p) & 15u) != 0)
+        return fail(err, Status::BlobMisaligned, "blob address not 16-byte aligned", 0);
     if (size < sizeof(BlobHeader)) return fail(err, Status::BlobTruncated, "shorter than the header", size);
-    if (std::memcmp(p, kBlobMagic, sizeof(kBlobMagic)) != 0) return fail(err, Status::BlobBadMagic, "magic", 0);
+    if (std::memcmp(p, kBlobMagic, sizeof(kBlobMagic)) != 0)
+        return fail(err, Status::BlobBadMagic, "magic", 0);
 
     const std::uint32_t marker = readField<std::uint32_t>(p + offsetof(BlobHeader, endian_marker), false);
     if (marker == kBlobEndianMarker) {
@@ -18,7 +21,8 @@ Status parseBlob(const unsigned char* p, std::size_t size, bool allow_foreign, P
     } else if (marker == bswap(kBlobEndianMarker)) {
         out.foreign = true;
         if (!allow_foreign)
-            return fail(err, Status::BlobWrongEndian, "blob is in the other byte order", offsetof(BlobHeader, endian_marker));
+            return fail(err, Status::BlobWrongEndian, "blob is in the other byte order",
+                        offsetof(BlobHeader, endian_marker));
     } else {
         return fail(err, Status::BlobCorrupt, "endian marker", offsetof(BlobHeader, endian_marker));
     }
@@ -33,7 +37,8 @@ Status parseBlob(const unsigned char* p, std::size_t size, bool allow_foreign, P
     out.section_count = readField<std::uint32_t>(p + offsetof(BlobHeader, section_count), f);
     if (out.section_count > kMaxSections)
         return fail(err, Status::BlobCorrupt, "section count", offsetof(BlobHeader, section_count));
-    const std::uint64_t table_end = sizeof(BlobHeader) + std::uint64_t{out.section_count} * sizeof(SectionEntry);
+    const std::uint64_t table_end =
+        sizeof(BlobHeader) + std::uint64_t{out.section_count} * sizeof(SectionEntry);
     if (out.total < table_end || out.total > 0xFFFFFFFFull)
         return fail(err, Status::BlobCorrupt, "total_bytes", offsetof(BlobHeader, total_bytes));
 
@@ -68,9 +73,12 @@ Status parseBlob(const unsigned char* p, std::size_t size, bool allow_foreign, P
             return fail(err, Status::BlobCorrupt, "build stats count", at + 4);
         if (s.bytes != std::uint64_t{s.count} * elem)
             return fail(err, Status::BlobCorrupt, "section size does not match its count", at + 12);
-        if ((s.offset & 15u) != 0) return fail(err, Status::BlobCorrupt, "section offset not 16-byte aligned", at + 8);
-        if (s.offset < previous_end) return fail(err, Status::BlobCorrupt, "sections overlap or are out of order", at + 8);
-        if (std::uint64_t{s.offset} + s.bytes > out.total) return fail(err, Status::BlobCorrupt, "section runs past the end", at + 8);
+        if ((s.offset & 15u) != 0)
+            return fail(err, Status::BlobCorrupt, "section offset not 16-byte aligned", at + 8);
+        if (s.offset < previous_end)
+            return fail(err, Status::BlobCorrupt, "sections overlap or are out of order", at + 8);
+        if (std::uint64_t{s.offset} + s.bytes > out.total)
+            return fail(err, Status::BlobCorrupt, "section runs past the end", at + 8);
         previous_end = std::uint64_t{s.offset} + s.bytes;
         out.sections[i] = s;
         out.by_kind[s.kind] = static_cast<int>(i);

@@ -12,8 +12,7 @@ inline std::uint32_t bswap(std::uint32_t v) { return __builtin_bswap32(v); }
 inline std::uint64_t bswap(std::uint64_t v) { return __builtin_bswap64(v); }
 
 /// Reads a T at p, converting from the blob's order when `foreign`.
-template <typename T>
-inline T readField(const unsigned char* p, bool foreign) {
+template <typename T> inline T readField(const unsigned char* p, bool foreign) {
     T v;
     std::memcpy(&v, p, sizeof(T));
     return foreign ? bswap(v) : v;
@@ -22,16 +21,26 @@ inline T readField(const unsigned char* p, bool foreign) {
 /// Size of one element of a section kind; 0 for kinds this version does not know.
 inline std::uint32_t sectionElementBytes(std::uint32_t kind) {
     switch (static_cast<SectionKind>(kind)) {
-    case SectionKind::Nodes: return sizeof(BvhNode);
-    case SectionKind::Vertices: return 12;
-    case SectionKind::Triangles: return 2;
-    case SectionKind::BlockBases: return 4;
-    case SectionKind::Materials: return 2;
-    case SectionKind::SourceIds: return 4;
-    case SectionKind::BuildStats: return sizeof(BuildStats);
-    case SectionKind::SphereCluster: return 16;
-    case SectionKind::Walls: return 4;
-    default: return 0;
+    case SectionKind::Nodes:
+        return sizeof(BvhNode);
+    case SectionKind::Vertices:
+        return 12;
+    case SectionKind::Triangles:
+        return 2;
+    case SectionKind::BlockBases:
+        return 4;
+    case SectionKind::Materials:
+        return 2;
+    case SectionKind::SourceIds:
+        return 4;
+    case SectionKind::BuildStats:
+        return sizeof(BuildStats);
+    case SectionKind::SphereCluster:
+        return 16;
+    case SectionKind::Walls:
+        return 4;
+    default:
+        return 0;
     }
 }
 
@@ -59,6 +68,7 @@ inline Status fail(BlobError* err, Status status, const char* what, std::uint64_
 }
 
 /// Validates header, section table and checksum (not the section contents).
-Status parseBlob(const unsigned char* p, std::size_t size, bool allow_foreign, ParsedBlob& out, BlobError* err);
+Status parseBlob(const unsigned char* p, std::size_t size, bool allow_foreign, ParsedBlob& out,
+                 BlobError* err);
 
 } // namespace flak::detail

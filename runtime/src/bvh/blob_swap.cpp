@@ -4,8 +4,7 @@ namespace flak {
 
 namespace {
 
-template <typename T>
-void swapArray(unsigned char* p, std::uint32_t count) {
+template <typename T> void swapArray(unsigned char* p, std::uint32_t count) {
     for (std::uint32_t i = 0; i < count; ++i) {
         T v;
         std::memcpy(&v, p + std::size_t{i} * sizeof(T), sizeof(T));
@@ -35,15 +34,26 @@ Status swapBlobByteOrder(void* data, std::size_t size, BlobError* out_error) {
                 swapArray<std::uint32_t>(node + offsetof(BvhNode, info), 1);
             }
             break;
-        case SectionKind::Vertices: swapArray<std::uint32_t>(at, 3 * s.count); break;
+        case SectionKind::Vertices:
+            swapArray<std::uint32_t>(at, 3 * s.count);
+            break;
         case SectionKind::Triangles:
-        case SectionKind::Materials: swapArray<std::uint16_t>(at, s.count); break;
+        case SectionKind::Materials:
+            swapArray<std::uint16_t>(at, s.count);
+            break;
         case SectionKind::BlockBases:
         case SectionKind::Walls: // every field of a Walls section is one 4-byte word
-        case SectionKind::SourceIds: swapArray<std::uint32_t>(at, s.count); break;
-        case SectionKind::SphereCluster: swapArray<std::uint32_t>(at, 4 * s.count); break;
-        case SectionKind::BuildStats: swapArray<std::uint32_t>(at, sizeof(BuildStats) / 4); break;
-        default: break; // parseBlob refuses unknown kinds
+        case SectionKind::SourceIds:
+            swapArray<std::uint32_t>(at, s.count);
+            break;
+        case SectionKind::SphereCluster:
+            swapArray<std::uint32_t>(at, 4 * s.count);
+            break;
+        case SectionKind::BuildStats:
+            swapArray<std::uint32_t>(at, sizeof(BuildStats) / 4);
+            break;
+        default:
+            break; // parseBlob refuses unknown kinds
         }
     }
     swapArray<std::uint32_t>(p + sizeof(BlobHeader), 4 * parsed.section_count); // the table

@@ -19,8 +19,8 @@ void pushId(std::uint32_t id, TriangleBuffer& inout, bool& inout_full) {
 }
 
 bool validObb(const Obb& box) {
-    return isFinite(box.center) && isFinite(box.halfExtents) && isFinite(box.rotation) && box.halfExtents.x >= 0.0f &&
-           box.halfExtents.y >= 0.0f && box.halfExtents.z >= 0.0f;
+    return isFinite(box.center) && isFinite(box.halfExtents) && isFinite(box.rotation) &&
+           box.halfExtents.x >= 0.0f && box.halfExtents.y >= 0.0f && box.halfExtents.z >= 0.0f;
 }
 
 } // namespace

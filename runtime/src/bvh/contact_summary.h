@@ -26,7 +26,8 @@ struct SummarySums {
         Vec3 s, e;
         bool coplanar = false;
         if (triTriIntersection(va[0], va[1], va[2], vb[0], vb[1], vb[2], s, e, coplanar)) {
-            for (int c = 0; c < 3; ++c) point[c] += 0.5 * (static_cast<double>(s[c]) + static_cast<double>(e[c]));
+            for (int c = 0; c < 3; ++c)
+                point[c] += 0.5 * (static_cast<double>(s[c]) + static_cast<double>(e[c]));
             ++points;
         }
         Vec3 n;

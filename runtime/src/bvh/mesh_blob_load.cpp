@@ -11,7 +11,8 @@ using detail::fail;
 namespace {
 
 template <typename T>
-const T* sectionPointer(const unsigned char* p, const detail::ParsedBlob& parsed, SectionKind kind, std::uint32_t& out_count) {
+const T* sectionPointer(const unsigned char* p, const detail::ParsedBlob& parsed, SectionKind kind,
+                        std::uint32_t& out_count) {
     const int i = parsed.by_kind[static_cast<std::uint32_t>(kind)];
     if (i < 0) {
         out_count = 0;
@@ -24,7 +25,8 @@ const T* sectionPointer(const unsigned char* p, const detail::ParsedBlob& parsed
 // The structural pass: one forward sweep over nodes, triangles and vertices.
 Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t tris_at, BlobError* err) {
     for (std::uint32_t v = 0; v < 3 * b.vertex_count; ++v)
-        if (!std::isfinite(b.vertices[v])) return fail(err, Status::BlobCorrupt, "vertex is NaN or infinite", 0);
+        if (!std::isfinite(b.vertices[v]))
+            return fail(err, Status::BlobCorrupt, "vertex is NaN or infinite", 0);
 
     if (b.triangle_count == 0) {
         if (b.node_count != 0) return fail(err, Status::BlobCorrupt, "nodes without triangles", nodes_at);
@@ -61,12 +63,14 @@ Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t t
 
     for (std::uint32_t t = 0; t < b.triangle_count; ++t) {
         const std::uint32_t code = b.triangles[t];
-        if ((code & 0x8000u) != 0) return fail(err, Status::BlobCorrupt, "triangle code uses bit 15", tris_at + 2u * t);
+        if ((code & 0x8000u) != 0)
+            return fail(err, Status::BlobCorrupt, "triangle code uses bit 15", tris_at + 2u * t);
         const std::uint32_t base = b.block_bases[t / kTriangleBlock];
         const std::uint32_t far = ((code & 31u) > ((code >> 5) & 31u) ? (code & 31u) : ((code >> 5) & 31u));
         const std::uint32_t top = far > ((code >> 10) & 31u) ? far : ((code >> 10) & 31u);
         if (std::uint64_t{base} + top >= b.vertex_count)
-            return fail(err, Status::BlobCorrupt, "triangle references a vertex past the end", tris_at + 2u * t);
+            return fail(err, Status::BlobCorrupt, "triangle references a vertex past the end",
+                        tris_at + 2u * t);
     }
     return Status::Ok;
 }
@@ -83,7 +87,8 @@ Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob, Blob
 
     // The four mesh sections come together; a blob without them must carry a shooter section.
     int mesh_sections = 0;
-    for (SectionKind required : {SectionKind::Nodes, SectionKind::Vertices, SectionKind::Triangles, SectionKind::BlockBases})
+    for (SectionKind required :
+         {SectionKind::Nodes, SectionKind::Vertices, SectionKind::Triangles, SectionKind::BlockBases})
         if (parsed.by_kind[static_cast<std::uint32_t>(required)] >= 0) ++mesh_sections;
     const int cluster_at = parsed.by_kind[static_cast<std::uint32_t>(SectionKind::SphereCluster)];
     const int walls_at = parsed.by_kind[static_cast<std::uint32_t>(SectionKind::Walls)];
@@ -96,11 +101,13 @@ Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob, Blob
     b.cluster = sectionPointer<Sphere>(p, parsed, SectionKind::SphereCluster, b.cluster_count);
     b.walls = sectionPointer<std::uint32_t>(p, parsed, SectionKind::Walls, b.wall_words);
     if (cluster_at >= 0) {
-        const Status s = detail::checkClusterSection(b.cluster, b.cluster_count, parsed.sections[cluster_at].offset, out_error);
+        const Status s = detail::checkClusterSection(b.cluster, b.cluster_count,
+                                                     parsed.sections[cluster_at].offset, out_error);
         if (s != Status::Ok) return s;
     }
     if (walls_at >= 0) {
-        const Status s = detail::checkWallsSection(b.walls, b.wall_words, parsed.sections[walls_at].offset, out_error);
+        const Status s =
+            detail::checkWallsSection(b.walls, b.wall_words, parsed.sections[walls_at].offset, out_error);
         if (s != Status::Ok) return s;
     }
     b.nodes = sectionPointer<BvhNode>(p, parsed, SectionKind::Nodes, b.node_count);

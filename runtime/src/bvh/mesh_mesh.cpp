@@ -33,7 +33,8 @@ constexpr float kNoVertex[3] = {std::numeric_limits<float>::quiet_NaN(),
 // Lane k of a batch: B's triangle first + 4q + k, gathered into the lanes in registers and taken
 // into A's frame four lanes at a time, with transformPoint's operations ((c0 x + c1 y) + c2 z) + t
 // in its order, so every vertex has the bits transformPoints would give it.
-void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_to_a, float margin, LeafBatch& out) {
+void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_to_a, float margin,
+                    LeafBatch& out) {
     out.first = leafFirst(leaf);
     out.count = leafCount(leaf);
     const std::uint32_t batches = (out.count + 3u) / 4u;
@@ -226,7 +227,8 @@ Status meshMeshPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to
     return sink.full ? Status::BufferFull : Status::Ok;
 }
 
-bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, MeshContactSummary& out_summary) {
+bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
+                     MeshContactSummary& out_summary) {
     SummarySink sink;
     walkPairs(a, b, b_to_a, sink);
     return sink.sums.finish(out_summary);

@@ -78,9 +78,11 @@ inline void makeNodeDecoder(const MeshBlob& blob, float grow, NodeDecoder& out) 
 }
 
 inline void decodeNode(const NodeDecoder& d, const BvhNode& n, Aabb& out) {
-    set(d.lo_origin.x + static_cast<float>(n.lo[0]) * d.scale.x, d.lo_origin.y + static_cast<float>(n.lo[1]) * d.scale.y,
+    set(d.lo_origin.x + static_cast<float>(n.lo[0]) * d.scale.x,
+        d.lo_origin.y + static_cast<float>(n.lo[1]) * d.scale.y,
         d.lo_origin.z + static_cast<float>(n.lo[2]) * d.scale.z, out.min);
-    set(d.hi_origin.x + static_cast<float>(n.hi[0]) * d.scale.x, d.hi_origin.y + static_cast<float>(n.hi[1]) * d.scale.y,
+    set(d.hi_origin.x + static_cast<float>(n.hi[0]) * d.scale.x,
+        d.hi_origin.y + static_cast<float>(n.hi[1]) * d.scale.y,
         d.hi_origin.z + static_cast<float>(n.hi[2]) * d.scale.z, out.max);
 }
 
@@ -269,8 +271,10 @@ inline bool makeGridSegment(const MeshBlob& blob, const Vec3& p0, const Vec3& p1
 /// info's low half). Lane 3 is not a bound; callers never use it.
 inline void nodeBoundLanes(const BvhNode& n, __m128& out_lo, __m128& out_hi) {
     const __m128i zero = _mm_setzero_si128();
-    out_lo = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.lo)), zero));
-    out_hi = _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.hi)), zero));
+    out_lo =
+        _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.lo)), zero));
+    out_hi =
+        _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(n.hi)), zero));
 }
 #endif
 

@@ -25,7 +25,8 @@ bool prepare(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, PreparedSegme
     Vec3 d;
     sub(p1, p0, d);
     if (!isFinite(d) || lengthSq(d) == 0.0f) return false;
-    const float scale = detail::maxOf(detail::maxOf(detail::maxAbs(p0), detail::maxAbs(p1)), detail::maxAbs(d));
+    const float scale =
+        detail::maxOf(detail::maxOf(detail::maxAbs(p0), detail::maxAbs(p1)), detail::maxAbs(d));
     if (!detail::makeSegmentNodeTest(blob, p0, p1, detail::walkMargin(blob, scale), out.nodes)) return false;
     // makeWatertightRay(p0, d, 1) cannot fail from here: p0 and d are finite and d is not zero.
     out.p0 = p0;
@@ -122,7 +123,8 @@ bool transformed(const MeshBlob& blob, const Transform& mesh_to_world, const Vec
 
 } // namespace
 
-bool segmentClosestHit(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, MeshRayHit& out_hit, SegmentTest test) {
+bool segmentClosestHit(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, MeshRayHit& out_hit,
+                       SegmentTest test) {
     PreparedSegment s;
     if (!prepare(blob, p0, p1, s)) return false;
     MeshRayHit hit;
@@ -136,7 +138,8 @@ bool segmentClosestHit(const MeshBlob& blob, const Transform& mesh_to_world, con
     return transformed(blob, mesh_to_world, p0, p1, out_hit, test, true);
 }
 
-bool segmentAnyHit(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, MeshRayHit& out_hit, SegmentTest test) {
+bool segmentAnyHit(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, MeshRayHit& out_hit,
+                   SegmentTest test) {
     PreparedSegment s;
     if (!prepare(blob, p0, p1, s)) return false;
     MeshRayHit hit;

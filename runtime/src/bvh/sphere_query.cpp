@@ -9,7 +9,9 @@ namespace flak {
 
 namespace {
 
-bool validSphere(const Sphere& s) { return isFinite(s.center) && std::isfinite(s.radius) && s.radius >= 0.0f; }
+bool validSphere(const Sphere& s) {
+    return isFinite(s.center) && std::isfinite(s.radius) && s.radius >= 0.0f;
+}
 
 // The query's box, grown by the margin, in the quantized grid (integer node tests); each
 // triangle's exact box is then tested with Arvo's distance against the grown radius before the

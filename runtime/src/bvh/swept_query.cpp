@@ -7,15 +7,16 @@
 
 namespace flak {
 
-bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, float radius, MeshRayHit& out_hit) {
+bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, float radius,
+                         MeshRayHit& out_hit) {
     if (blob.node_count == 0 || !isFinite(c0) || !isFinite(c1) || !std::isfinite(radius) || radius < 0.0f)
         return false;
     // The centre's path against node boxes grown by the radius: a ball touching a triangle has its
     // centre inside the triangle's box grown by the radius (Minkowski sum of a box and a ball).
-    const float scale =
-        detail::maxOf(detail::maxOf(detail::maxAbs(c0), detail::maxAbs(c1)), radius);
+    const float scale = detail::maxOf(detail::maxOf(detail::maxAbs(c0), detail::maxAbs(c1)), radius);
     detail::SegmentNodeTest nodes;
-    if (!detail::makeSegmentNodeTest(blob, c0, c1, radius + detail::walkMargin(blob, scale), nodes)) return false;
+    if (!detail::makeSegmentNodeTest(blob, c0, c1, radius + detail::walkMargin(blob, scale), nodes))
+        return false;
     MeshRayHit best;
     bool found = false;
     detail::walkLeafTriangles(blob, nodes, [&](std::uint32_t t) {

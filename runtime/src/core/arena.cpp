@@ -28,7 +28,7 @@ void* Arena::allocate(std::size_t bytes, std::size_t alignment) {
         return nullptr;
     }
     m_top = offset + alignUp(bytes, kMinAlignment) <= m_capacity ? offset + alignUp(bytes, kMinAlignment)
-                                                                   : m_capacity;
+                                                                 : m_capacity;
     if (m_top > m_high_water) m_high_water = m_top;
     return m_base + offset;
 }

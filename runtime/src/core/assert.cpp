@@ -5,8 +5,7 @@
 namespace flak {
 namespace {
 
-void defaultAssertHandler(const char* expression, const char* message, const char* file, int line,
-                          void*) {
+void defaultAssertHandler(const char* expression, const char* message, const char* file, int line, void*) {
     // stdio writes to a preallocated stderr stream: no heap from our side.
     std::fprintf(stderr, "flak assert failed: %s (%s) at %s:%d\n", message, expression, file, line);
     __builtin_trap();

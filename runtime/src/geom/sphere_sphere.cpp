@@ -5,8 +5,8 @@
 namespace flak {
 
 bool sphereSphere(const Sphere& a, const Sphere& b, Contact& out_contact) {
-    if (!isFinite(a.center) || !isFinite(b.center) || !std::isfinite(a.radius) ||
-        !std::isfinite(b.radius) || !(a.radius >= 0.0f) || !(b.radius >= 0.0f))
+    if (!isFinite(a.center) || !isFinite(b.center) || !std::isfinite(a.radius) || !std::isfinite(b.radius) ||
+        !(a.radius >= 0.0f) || !(b.radius >= 0.0f))
         return false;
     Vec3 d;
     sub(a.center, b.center, d);

@@ -269,9 +269,9 @@ Overlap classifyAfterPlanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
 // test fails for a zero normal and for any non-finite edge, and finite edges (p - r, q - r) mean
 // finite vertices, so here neither triangle is flat and every input is finite: the flat branch
 // and the finiteness check of classifyAfterPlanes could not change the answer and are left out.
-Overlap classifyWellConditioned(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
-                                const Vec3& r2, const Vec3& n1, float dp1, float dq1, float dr1, float dp2,
-                                float dq2, float dr2) {
+Overlap classifyWellConditioned(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
+                                const Vec3& q2, const Vec3& r2, const Vec3& n1, float dp1, float dq1,
+                                float dr1, float dp2, float dq2, float dr2) {
     const Overlap result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2);
     if (result == Overlap::Coplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return Overlap::Disjoint;
     return result;
@@ -492,8 +492,8 @@ constexpr CanonPairTable makeCanonPairTable() {
             const unsigned code2 = kCanonBits.code[code1 & 1u][i2];
             const CanonOrder& o = kCanonOrder.entry[code1 << 3 | code2];
             const unsigned coplanar = code1 >= 6u || code2 >= 6u ? 1u : 0u;
-            const unsigned slots = static_cast<unsigned>(o.v1[0] | o.v1[1] << 2 | o.v1[2] << 4 | o.v2[0] << 6 |
-                                                         o.v2[1] << 8 | o.v2[2] << 10);
+            const unsigned slots = static_cast<unsigned>(o.v1[0] | o.v1[1] << 2 | o.v1[2] << 4 |
+                                                         o.v2[0] << 6 | o.v2[1] << 8 | o.v2[2] << 10);
             t.entry[i1 << 6 | i2] = static_cast<std::uint16_t>(slots | coplanar << 12);
         }
     return t;
@@ -1020,9 +1020,12 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned
                  r2z = _mm_load_ps(batch.v[2][2]);
     // Triangle 1's plane against the lanes' vertices: d = dot(v2 - r1, n1).
     const __m128 r1x = t1.v1[2][0], r1y = t1.v1[2][1], r1z = t1.v1[2][2];
-    const __m128 dp2 = dot3(_mm_sub_ps(p2x, r1x), _mm_sub_ps(p2y, r1y), _mm_sub_ps(p2z, r1z), t1.n1x, t1.n1y, t1.n1z);
-    const __m128 dq2 = dot3(_mm_sub_ps(q2x, r1x), _mm_sub_ps(q2y, r1y), _mm_sub_ps(q2z, r1z), t1.n1x, t1.n1y, t1.n1z);
-    const __m128 dr2 = dot3(_mm_sub_ps(r2x, r1x), _mm_sub_ps(r2y, r1y), _mm_sub_ps(r2z, r1z), t1.n1x, t1.n1y, t1.n1z);
+    const __m128 dp2 =
+        dot3(_mm_sub_ps(p2x, r1x), _mm_sub_ps(p2y, r1y), _mm_sub_ps(p2z, r1z), t1.n1x, t1.n1y, t1.n1z);
+    const __m128 dq2 =
+        dot3(_mm_sub_ps(q2x, r1x), _mm_sub_ps(q2y, r1y), _mm_sub_ps(q2z, r1z), t1.n1x, t1.n1y, t1.n1z);
+    const __m128 dr2 =
+        dot3(_mm_sub_ps(r2x, r1x), _mm_sub_ps(r2y, r1y), _mm_sub_ps(r2z, r1z), t1.n1x, t1.n1y, t1.n1z);
     const unsigned reject1 = static_cast<unsigned>(_mm_movemask_ps(sameSide(dp2, dq2, dr2)));
     // Empty lanes and lanes the caller left out are disjoint whatever the planes say.
     const unsigned live = ~batch.empty_lanes & wanted & 0xFu;
@@ -1031,7 +1034,7 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned
     // The lanes' planes n2 = (p2 - r2) x (q2 - r2) and their conditioning were computed by
     // setBatchTriangle with classify()'s own operations; against triangle 1: d = dot(v1 - r2, n2).
     const __m128 n2x = _mm_load_ps(batch.n[0]), n2y = _mm_load_ps(batch.n[1]), n2z = _mm_load_ps(batch.n[2]);
-    const auto side2 = [&](const __m128 (&v)[3]) {
+    const auto side2 = [&](const __m128(&v)[3]) {
         return dot3(_mm_sub_ps(v[0], r2x), _mm_sub_ps(v[1], r2y), _mm_sub_ps(v[2], r2z), n2x, n2y, n2z);
     };
     const __m128 dp1 = side2(t1.v1[0]), dq1 = side2(t1.v1[1]), dr1 = side2(t1.v1[2]);

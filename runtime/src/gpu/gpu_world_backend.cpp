@@ -10,8 +10,8 @@ std::size_t GpuWorldBackend::requiredBytes(std::uint32_t max_jobs, std::uint32_t
            alignUp(sizeof(GpuPair) * std::size_t{max_pairs}, kMinAlignment);
 }
 
-Status GpuWorldBackend::init(GpuCollider& collider, std::uint32_t max_jobs, std::uint32_t max_pairs, void* memory,
-                             std::size_t bytes) {
+Status GpuWorldBackend::init(GpuCollider& collider, std::uint32_t max_jobs, std::uint32_t max_pairs,
+                             void* memory, std::size_t bytes) {
     *this = GpuWorldBackend{};
     if (memory == nullptr) return Status::NullMemory;
     if (!isAligned(memory, kMinAlignment)) return Status::Misaligned;
@@ -19,7 +19,8 @@ Status GpuWorldBackend::init(GpuCollider& collider, std::uint32_t max_jobs, std:
     if (bytes < requiredBytes(max_jobs, max_pairs)) return Status::TooSmall;
     unsigned char* p = static_cast<unsigned char*>(memory);
     m_jobs = reinterpret_cast<GpuJobDesc*>(p);
-    m_pairs = reinterpret_cast<GpuPair*>(p + alignUp(sizeof(GpuJobDesc) * std::size_t{max_jobs}, kMinAlignment));
+    m_pairs =
+        reinterpret_cast<GpuPair*>(p + alignUp(sizeof(GpuJobDesc) * std::size_t{max_jobs}, kMinAlignment));
     m_max_jobs = max_jobs;
     m_max_pairs = max_pairs;
     m_collider = &collider;
@@ -66,8 +67,8 @@ bool GpuWorldBackend::submit(void* user, const MeshMeshJob* jobs, std::uint32_t 
         }
         desc.b_to_a = jobs[j].b_to_a;
     }
-    if (self.m_collider->submitBatch(self.m_jobs, count, GpuBatchMode::Candidates, GpuQuery::Pairs, self.m_ticket) !=
-        Status::Ok) {
+    if (self.m_collider->submitBatch(self.m_jobs, count, GpuBatchMode::Candidates, GpuQuery::Pairs,
+                                     self.m_ticket) != Status::Ok) {
         ++self.m_declined_steps;
         return false;
     }

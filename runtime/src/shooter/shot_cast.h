@@ -13,8 +13,8 @@ namespace flak::detail {
 /// shot starting inside) it faces against the shot, or +x when `x_fallback` and the shot has no
 /// length. distance = t * |p1 - p0|. False (out_hit untouched) when nothing is hit.
 template <class MeshCast, class WallCast, class ClusterCast>
-bool firstShotHit(const Vec3& p0, const Vec3& p1, const ShotTargets& targets, bool x_fallback, MeshCast mesh_cast,
-                  WallCast wall_cast, ClusterCast cluster_cast, ShotHit& out_hit) {
+bool firstShotHit(const Vec3& p0, const Vec3& p1, const ShotTargets& targets, bool x_fallback,
+                  MeshCast mesh_cast, WallCast wall_cast, ClusterCast cluster_cast, ShotHit& out_hit) {
     bool have = false;
     ShotHit best;
     for (std::uint32_t i = 0; i < targets.mesh_count && targets.meshes != nullptr; ++i) {

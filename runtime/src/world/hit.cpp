@@ -9,10 +9,18 @@ namespace {
 
 // Lexicographic compare of the key fields; -1, 0 or 1.
 int compareKeys(const Hit& x, const Hit& y) {
-    const std::uint32_t kx[6] = {static_cast<std::uint32_t>(x.kind), static_cast<std::uint32_t>(x.a.kind), x.a.index,
-                                 static_cast<std::uint32_t>(x.b.kind), x.b.index, x.feature};
-    const std::uint32_t ky[6] = {static_cast<std::uint32_t>(y.kind), static_cast<std::uint32_t>(y.a.kind), y.a.index,
-                                 static_cast<std::uint32_t>(y.b.kind), y.b.index, y.feature};
+    const std::uint32_t kx[6] = {static_cast<std::uint32_t>(x.kind),
+                                 static_cast<std::uint32_t>(x.a.kind),
+                                 x.a.index,
+                                 static_cast<std::uint32_t>(x.b.kind),
+                                 x.b.index,
+                                 x.feature};
+    const std::uint32_t ky[6] = {static_cast<std::uint32_t>(y.kind),
+                                 static_cast<std::uint32_t>(y.a.kind),
+                                 y.a.index,
+                                 static_cast<std::uint32_t>(y.b.kind),
+                                 y.b.index,
+                                 y.feature};
     for (int i = 0; i < 6; ++i) {
         if (kx[i] != ky[i]) return kx[i] < ky[i] ? -1 : 1;
     }

@@ -10,8 +10,7 @@
 namespace flak {
 
 /// Bytes of arena scratch stableSort needs for `count` items of T.
-template <typename T>
-std::size_t stableSortScratchBytes(std::uint32_t count) {
+template <typename T> std::size_t stableSortScratchBytes(std::uint32_t count) {
     return Arena::requiredBytes(sizeof(T) * count);
 }
 

@@ -26,15 +26,19 @@ constexpr std::uint32_t kShipCats = kEnemyCat | kPlayerCat;
 // take part only in the shots' queries (bullets and beams are queries, not proxies).
 std::uint32_t maskOf(BodyKind kind) {
     switch (kind) {
-    case BodyKind::Level: return 0;
-    case BodyKind::Walls: return kShipCats;
+    case BodyKind::Level:
+        return 0;
+    case BodyKind::Walls:
+        return kShipCats;
     case BodyKind::Enemy:
-    case BodyKind::Player: return kShipCats | kWallsCat;
-    default: return 0;
+    case BodyKind::Player:
+        return kShipCats | kWallsCat;
+    default:
+        return 0;
     }
 }
 
-const StepStats kNoStats{};   // what an uninitialised world reports
+const StepStats kNoStats{}; // what an uninitialised world reports
 const WorldConfig kNoConfig{};
 
 std::uint32_t atLeastOne(std::uint32_t n) { return n > 0 ? n : 1u; }
@@ -92,19 +96,17 @@ struct Carver {
     }
 };
 
-template <typename T>
-std::size_t poolBytes(std::uint32_t capacity) {
+template <typename T> std::size_t poolBytes(std::uint32_t capacity) {
     return FixedPool<T>::requiredBytes(capacity);
 }
 
-template <typename Sink>
-void layoutBlocks(const WorldConfig& config, Sink& sink, WorldState* state) {
+template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink, WorldState* state) {
     struct PoolRequest {
         std::size_t bytes;
         std::size_t align;
     };
-    const std::uint32_t caps[6] = {config.max_levels, config.max_wall_sets, config.max_enemies,
-                                   config.max_players, config.max_bullets, config.max_beams};
+    const std::uint32_t caps[6] = {config.max_levels,  config.max_wall_sets, config.max_enemies,
+                                   config.max_players, config.max_bullets,   config.max_beams};
     const PoolRequest pools[6] = {
         {poolBytes<LevelBody>(caps[0]), FixedPool<LevelBody>::kAlignment},
         {poolBytes<WallsBody>(caps[1]), FixedPool<WallsBody>::kAlignment},
@@ -144,7 +146,9 @@ void layoutBlocks(const WorldConfig& config, Sink& sink, WorldState* state) {
     (void)state->scratch.init(scratch, scratch_bytes);
 }
 
-bool finiteSphere(const Sphere& s) { return isFinite(s.center) && std::isfinite(s.radius) && s.radius >= 0.0f; }
+bool finiteSphere(const Sphere& s) {
+    return isFinite(s.center) && std::isfinite(s.radius) && s.radius >= 0.0f;
+}
 
 void sphereBox(const Sphere& s, Aabb& out) {
     set(s.center.x - s.radius, s.center.y - s.radius, s.center.z - s.radius, out.min);
@@ -171,8 +175,7 @@ Status validateId(const WorldState* state, const BodyId& id) {
     return Status::Ok;
 }
 
-template <typename T>
-Status checkIn(const FixedPool<T>& pool, const BodyId& id) {
+template <typename T> Status checkIn(const FixedPool<T>& pool, const BodyId& id) {
     return pool.check(toHandle<T>(id));
 }
 
@@ -202,27 +205,43 @@ std::size_t stepScratchBytes(const WorldConfig& c) {
 
 const char* worldPhaseName(WorldPhase phase) {
     switch (phase) {
-    case WorldPhase::Broad: return "broad";
-    case WorldPhase::Bullets: return "bullets";
-    case WorldPhase::Beams: return "beams";
-    case WorldPhase::Walls: return "walls";
-    case WorldPhase::Ships: return "ships";
-    case WorldPhase::MeshMesh: return "mesh_mesh";
-    case WorldPhase::GpuWait: return "gpu_wait";
-    case WorldPhase::Output: return "output";
-    default: return "unknown";
+    case WorldPhase::Broad:
+        return "broad";
+    case WorldPhase::Bullets:
+        return "bullets";
+    case WorldPhase::Beams:
+        return "beams";
+    case WorldPhase::Walls:
+        return "walls";
+    case WorldPhase::Ships:
+        return "ships";
+    case WorldPhase::MeshMesh:
+        return "mesh_mesh";
+    case WorldPhase::GpuWait:
+        return "gpu_wait";
+    case WorldPhase::Output:
+        return "output";
+    default:
+        return "unknown";
     }
 }
 
 BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index) {
     switch (kind) {
-    case BodyKind::Level: return toBodyId(kind, state.levels.handleAt(index));
-    case BodyKind::Walls: return toBodyId(kind, state.walls.handleAt(index));
-    case BodyKind::Enemy: return toBodyId(kind, state.enemies.handleAt(index));
-    case BodyKind::Player: return toBodyId(kind, state.players.handleAt(index));
-    case BodyKind::Bullet: return toBodyId(kind, state.bullets.handleAt(index));
-    case BodyKind::Beam: return toBodyId(kind, state.beams.handleAt(index));
-    default: return BodyId{};
+    case BodyKind::Level:
+        return toBodyId(kind, state.levels.handleAt(index));
+    case BodyKind::Walls:
+        return toBodyId(kind, state.walls.handleAt(index));
+    case BodyKind::Enemy:
+        return toBodyId(kind, state.enemies.handleAt(index));
+    case BodyKind::Player:
+        return toBodyId(kind, state.players.handleAt(index));
+    case BodyKind::Bullet:
+        return toBodyId(kind, state.bullets.handleAt(index));
+    case BodyKind::Beam:
+        return toBodyId(kind, state.beams.handleAt(index));
+    default:
+        return BodyId{};
     }
 }
 
@@ -256,7 +275,8 @@ Status World::init(void* memory, std::size_t bytes, const WorldConfig& config) {
 
 Status World::spawnLevel(const LevelDesc& desc, BodyId& out_id) {
     out_id = BodyId{};
-    if (m_state == nullptr || desc.mesh == nullptr || desc.mesh->triangle_count == 0 || !isFinite(desc.mesh_to_world))
+    if (m_state == nullptr || desc.mesh == nullptr || desc.mesh->triangle_count == 0 ||
+        !isFinite(desc.mesh_to_world))
         return Status::InvalidArgument;
     WorldState& s = *m_state;
     Handle<LevelBody> handle;
@@ -342,7 +362,8 @@ Status spawnShip(WorldState& s, BodyKind kind, const ShipDesc& desc, BodyId& out
 
 Status World::spawnEnemy(const ShipDesc& desc, BodyId& out_id) {
     out_id = BodyId{};
-    if (m_state == nullptr || desc.mesh == nullptr || desc.mesh->triangle_count == 0 || !isFinite(desc.ship_to_world))
+    if (m_state == nullptr || desc.mesh == nullptr || desc.mesh->triangle_count == 0 ||
+        !isFinite(desc.ship_to_world))
         return Status::InvalidArgument;
     if (desc.cluster != nullptr && desc.cluster->count == 0) return Status::InvalidArgument;
     return spawnShip(*m_state, BodyKind::Enemy, desc, out_id);
@@ -350,7 +371,8 @@ Status World::spawnEnemy(const ShipDesc& desc, BodyId& out_id) {
 
 Status World::spawnPlayer(const ShipDesc& desc, BodyId& out_id) {
     out_id = BodyId{};
-    if (m_state == nullptr || desc.cluster == nullptr || desc.cluster->count == 0 || !isFinite(desc.ship_to_world))
+    if (m_state == nullptr || desc.cluster == nullptr || desc.cluster->count == 0 ||
+        !isFinite(desc.ship_to_world))
         return Status::InvalidArgument;
     if (desc.mesh != nullptr && desc.mesh->triangle_count == 0) return Status::InvalidArgument;
     return spawnShip(*m_state, BodyKind::Player, desc, out_id);
@@ -358,7 +380,8 @@ Status World::spawnPlayer(const ShipDesc& desc, BodyId& out_id) {
 
 Status World::spawnBullet(const BulletDesc& desc, BodyId& out_id) {
     out_id = BodyId{};
-    if (m_state == nullptr || !finiteSphere(desc.sphere) || !isFinite(desc.velocity)) return Status::InvalidArgument;
+    if (m_state == nullptr || !finiteSphere(desc.sphere) || !isFinite(desc.velocity))
+        return Status::InvalidArgument;
     WorldState& s = *m_state;
     Handle<BulletBody> handle;
     const Status status = s.bullets.create(handle);
@@ -408,9 +431,12 @@ Status World::despawn(const BodyId& id) {
         if (const ShipBody* b = pool.get(h)) (void)s.moving_tree.destroyProxy(b->proxy);
         return pool.destroy(h);
     }
-    case BodyKind::Bullet: return s.bullets.destroy(toHandle<BulletBody>(id));
-    case BodyKind::Beam: return s.beams.destroy(toHandle<BeamBody>(id));
-    default: return Status::StaleHandle;
+    case BodyKind::Bullet:
+        return s.bullets.destroy(toHandle<BulletBody>(id));
+    case BodyKind::Beam:
+        return s.beams.destroy(toHandle<BeamBody>(id));
+    default:
+        return Status::StaleHandle;
     }
 }
 
@@ -466,7 +492,9 @@ Status World::setBeamPoints(const BodyId& id, const Vec3* points, std::uint32_t 
 
 namespace {
 
-std::uint64_t now(const WorldConfig& config) { return config.clock != nullptr ? config.clock(config.clock_user) : 0; }
+std::uint64_t now(const WorldConfig& config) {
+    return config.clock != nullptr ? config.clock(config.clock_user) : 0;
+}
 
 void findPairs(WorldState& s) {
     s.body_pair_count = 0;
@@ -595,13 +623,26 @@ PoolUsage World::poolUsage(BodyKind kind) const {
         usage.capacity = pool.capacity();
     };
     switch (kind) {
-    case BodyKind::Level: fill(s.levels); break;
-    case BodyKind::Walls: fill(s.walls); break;
-    case BodyKind::Enemy: fill(s.enemies); break;
-    case BodyKind::Player: fill(s.players); break;
-    case BodyKind::Bullet: fill(s.bullets); break;
-    case BodyKind::Beam: fill(s.beams); break;
-    default: break;
+    case BodyKind::Level:
+        fill(s.levels);
+        break;
+    case BodyKind::Walls:
+        fill(s.walls);
+        break;
+    case BodyKind::Enemy:
+        fill(s.enemies);
+        break;
+    case BodyKind::Player:
+        fill(s.players);
+        break;
+    case BodyKind::Bullet:
+        fill(s.bullets);
+        break;
+    case BodyKind::Beam:
+        fill(s.beams);
+        break;
+    default:
+        break;
     }
     return usage;
 }

@@ -68,7 +68,8 @@ void enemyVsPlayer(WorldState& s, const BodyId& enemy_id, const ShipBody& enemy,
 }
 
 // Player vs player: cluster pairs, the deepest one.
-void playerVsPlayer(WorldState& s, const BodyId& a_id, const ShipBody& a, const BodyId& b_id, const ShipBody& b) {
+void playerVsPlayer(WorldState& s, const BodyId& a_id, const ShipBody& a, const BodyId& b_id,
+                    const ShipBody& b) {
     const ArenaMarker marker = s.scratch.mark();
     ClusterPairBuffer buffer; // room for every sphere pair: nothing is ever dropped here
     buffer.items = s.scratch.allocateArray<ClusterPair>(kClusterPairCapacity);
@@ -76,8 +77,8 @@ void playerVsPlayer(WorldState& s, const BodyId& a_id, const ShipBody& a, const 
     (void)clusterClusterPairs(*a.cluster, a.ship_to_world, *b.cluster, b.ship_to_world, buffer);
     s.stats.contacts_dropped += buffer.overflow;
     if (buffer.count > 0) {
-        const ClusterPair& p =
-            buffer.items[deepest(buffer.items, buffer.count, [](const ClusterPair& c) { return c.contact.depth; })];
+        const ClusterPair& p = buffer.items[deepest(buffer.items, buffer.count,
+                                                    [](const ClusterPair& c) { return c.contact.depth; })];
         Hit hit;
         hit.kind = HitKind::ShipShip;
         hit.a = a_id;
@@ -145,12 +146,14 @@ void runWallPhase(WorldState& s) {
             const float push_length = length(push.push);
             if (have) {
                 hit.feature = walls->walls->rings[deepest_contact.ring].first_point + deepest_contact.edge;
-                set(deepest_contact.point.x, deepest_contact.point.y, ship->ship_to_world.translation.z, hit.point);
+                set(deepest_contact.point.x, deepest_contact.point.y, ship->ship_to_world.translation.z,
+                    hit.point);
                 set(deepest_contact.normal.x, deepest_contact.normal.y, 0.0f, hit.normal);
             } else {
                 hit.point = ship->ship_to_world.translation;
             }
-            if (push_length > 0.0f) set(push.push.x / push_length, push.push.y / push_length, 0.0f, hit.normal);
+            if (push_length > 0.0f)
+                set(push.push.x / push_length, push.push.y / push_length, 0.0f, hit.normal);
             hit.depth = push_length;
             emitHit(s, hit);
         }

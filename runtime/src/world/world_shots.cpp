@@ -21,7 +21,8 @@ struct StaticBody {
     Aabb box; // the proxy's tight box: what the static tree's leaf holds and queryBox tests
     BodyId id;
 };
-static_assert(sizeof(StaticBody) <= sizeof(Aabb) + sizeof(BodyId), "stepScratchBytes counts StaticBody as this");
+static_assert(sizeof(StaticBody) <= sizeof(Aabb) + sizeof(BodyId),
+              "stepScratchBytes counts StaticBody as this");
 
 // The candidate bodies of one shot (capacity: every level, wall set and ship), and the phase's
 // static bodies.
@@ -149,7 +150,8 @@ void fillTargets(const WorldState& s, const BodyId* bodies, std::uint32_t count,
             arrays.clusters[targets.cluster_count++] = ClusterTarget{ship.cluster, ship.ship_to_world, i};
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
 }
@@ -160,8 +162,8 @@ std::uint32_t wallFeature(const WallSet& walls, std::uint32_t ring, std::uint32_
     return walls.rings[ring].first_point + edge;
 }
 
-void emitShotHit(WorldState& s, HitKind kind, const BodyId& shooter, const BodyId* bodies, const ShotHit& shot,
-                 float t) {
+void emitShotHit(WorldState& s, HitKind kind, const BodyId& shooter, const BodyId* bodies,
+                 const ShotHit& shot, float t) {
     Hit hit;
     hit.kind = kind;
     hit.a = shooter;

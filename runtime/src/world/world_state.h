@@ -100,8 +100,7 @@ inline std::uint32_t userIndex(std::uint64_t value) { return static_cast<std::ui
 /// Broad-phase category bit of a body kind.
 inline std::uint32_t categoryOf(BodyKind kind) { return 1u << static_cast<std::uint32_t>(kind); }
 
-template <typename T>
-BodyId toBodyId(BodyKind kind, const Handle<T>& handle) {
+template <typename T> BodyId toBodyId(BodyKind kind, const Handle<T>& handle) {
     BodyId id;
     id.index = handle.index;
     id.generation = handle.generation;
@@ -109,10 +108,7 @@ BodyId toBodyId(BodyKind kind, const Handle<T>& handle) {
     return id;
 }
 
-template <typename T>
-Handle<T> toHandle(const BodyId& id) {
-    return Handle<T>{id.index, id.generation};
-}
+template <typename T> Handle<T> toHandle(const BodyId& id) { return Handle<T>{id.index, id.generation}; }
 
 /// The live body id in slot `index` of `kind`'s pool (the null id for a free slot).
 BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index);

@@ -45,7 +45,9 @@ int main() {
     std::printf("consumer ok (%s, %.1f, tetra %u triangles, tri %u triangle up to x = %.1f)\n",
                 flak::simdBackendName(), static_cast<double>(p.z), tetra.triangle_count, tri.triangle_count,
                 static_cast<double>(tri.bounds.max.x));
-    return p.z == 3.0f && tetra.triangle_count == 4 && tri.triangle_count == 1 && tri.bounds.max.x == 2.0f ? 0 : 1;
+    return p.z == 3.0f && tetra.triangle_count == 4 && tri.triangle_count == 1 && tri.bounds.max.x == 2.0f
+               ? 0
+               : 1;
 #else
     std::printf("consumer ok (%s, %.1f)\n", flak::simdBackendName(), static_cast<double>(p.z));
     return p.z == 3.0f ? 0 : 1;

@@ -17,8 +17,7 @@ std::vector<unsigned char> g_bytes;
 // Every emitted type is a plain aggregate of floats. NaNs are written as one canonical pattern:
 // IEEE 754 leaves the payload and sign of a NaN result unspecified (x86 picks the first operand's,
 // and a compiler may commute a + b), so only "is NaN" is part of the contract, not its bits.
-template <typename T>
-void emit(const T& value) {
+template <typename T> void emit(const T& value) {
     static_assert(sizeof(T) % sizeof(float) == 0, "float aggregates only");
     constexpr std::size_t kFloats = sizeof(T) / sizeof(float);
     float floats[kFloats];
@@ -31,13 +30,20 @@ void emit(const T& value) {
 
 float special(flak::test::SplitMix64& rng) {
     switch (rng.next() % 12) {
-    case 0: return std::numeric_limits<float>::quiet_NaN();
-    case 1: return std::numeric_limits<float>::infinity();
-    case 2: return -std::numeric_limits<float>::infinity();
-    case 3: return std::numeric_limits<float>::denorm_min() * 7.0f;
-    case 4: return -0.0f;
-    case 5: return 1e30f;
-    default: return rng.rangef(-100.0, 100.0);
+    case 0:
+        return std::numeric_limits<float>::quiet_NaN();
+    case 1:
+        return std::numeric_limits<float>::infinity();
+    case 2:
+        return -std::numeric_limits<float>::infinity();
+    case 3:
+        return std::numeric_limits<float>::denorm_min() * 7.0f;
+    case 4:
+        return -0.0f;
+    case 5:
+        return 1e30f;
+    default:
+        return rng.rangef(-100.0, 100.0);
     }
 }
 

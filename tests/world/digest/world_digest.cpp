@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
     for (const std::string& run : runs) {
         const std::size_t colon = run.find(':');
         const std::string name = run.substr(0, colon);
-        const long frames = colon == std::string::npos ? 100 : std::strtol(run.c_str() + colon + 1, nullptr, 10);
+        const long frames =
+            colon == std::string::npos ? 100 : std::strtol(run.c_str() + colon + 1, nullptr, 10);
         flak::scenes::SceneParams params;
         if (!flak::scenes::sceneParams(name, params) || frames < 1) {
             std::fprintf(stderr, "world_digest: bad run %s\n", run.c_str());
@@ -32,7 +33,8 @@ int main(int argc, char** argv) {
         const std::size_t bytes = flak::World::requiredBytes(config);
         std::vector<unsigned char> block(bytes + flak::World::kAlignment);
         const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(block.data());
-        void* memory = block.data() + ((flak::World::kAlignment - p % flak::World::kAlignment) % flak::World::kAlignment);
+        void* memory = block.data() +
+                       ((flak::World::kAlignment - p % flak::World::kAlignment) % flak::World::kAlignment);
         flak::World world;
         if (world.init(memory, bytes, config) != flak::Status::Ok || !scene.setup(world, error)) {
             std::fprintf(stderr, "world_digest: cannot set up %s\n", name.c_str());

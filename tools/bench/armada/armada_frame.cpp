@@ -1,7 +1,6 @@
 // Reading a scripted frame back from the World.
 #include "armada_frame.h"
 
-
 namespace flak::bench {
 
 void captureFrame(const World& world, const scenes::Scene& scene, ArmadaFrame& out) {

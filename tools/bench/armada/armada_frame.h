@@ -26,9 +26,9 @@ struct FrameBullet {
 
 /// What one frame's collision work is asked about.
 struct ArmadaFrame {
-    std::vector<Transform> ships;      ///< Scene::ships() order: enemies, then players
-    std::vector<FrameBullet> bullets;  ///< live bullets in pool slot order
-    std::vector<Vec3> beam_points;     ///< beams * points, Scene::beamPoints order
+    std::vector<Transform> ships;     ///< Scene::ships() order: enemies, then players
+    std::vector<FrameBullet> bullets; ///< live bullets in pool slot order
+    std::vector<Vec3> beam_points;    ///< beams * points, Scene::beamPoints order
     std::uint32_t beam_count = 0;
     std::uint32_t beam_point_count = 0; ///< points per beam
     std::uint32_t beam_team = 0;

@@ -13,9 +13,9 @@ namespace flak::bench {
 using BenchClock = std::uint64_t (*)(void* user);
 
 inline std::uint64_t steadyNs(void* = nullptr) {
-    return static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count());
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
 }
 
 inline std::uint64_t threadCpuNs(void* = nullptr) {

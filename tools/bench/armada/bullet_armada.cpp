@@ -1,9 +1,9 @@
 // The armada frame from Bullet calls (see bullet_armada.h for what maps to what).
 #include "bullet_armada.h"
 
-#include <btBulletCollisionCommon.h>
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
 #include <BulletCollision/Gimpact/btGImpactShape.h>
+#include <btBulletCollisionCommon.h>
 
 #include <algorithm>
 #include <vector>
@@ -76,8 +76,9 @@ std::unique_ptr<BulletMeshData> meshFromWalls(const WallSet& walls) {
             const Vec2& a = walls.points[ring.first_point + k];
             const Vec2& b = walls.points[ring.first_point + (k + 1) % ring.point_count];
             const int base = static_cast<int>(mesh->vertices.size() / 3);
-            mesh->vertices.insert(mesh->vertices.end(), {a.x, a.y, -kWallHalfHeight, b.x, b.y, -kWallHalfHeight, b.x,
-                                                         b.y, kWallHalfHeight, a.x, a.y, kWallHalfHeight});
+            mesh->vertices.insert(mesh->vertices.end(),
+                                  {a.x, a.y, -kWallHalfHeight, b.x, b.y, -kWallHalfHeight, b.x, b.y,
+                                   kWallHalfHeight, a.x, a.y, kWallHalfHeight});
             mesh->indices.insert(mesh->indices.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
         }
     }
@@ -114,7 +115,8 @@ struct AnyContact : btCollisionWorld::ContactResultCallback {
 void touchingPairs(btCollisionDispatcher& dispatcher, std::vector<std::uint64_t>& out) {
     out.clear();
     auto key = [](const btCollisionObject* o) {
-        return static_cast<std::uint64_t>(o->getUserIndex()) * 4096u + static_cast<std::uint64_t>(o->getUserIndex2());
+        return static_cast<std::uint64_t>(o->getUserIndex()) * 4096u +
+               static_cast<std::uint64_t>(o->getUserIndex2());
     };
     for (int m = 0; m < dispatcher.getNumManifolds(); ++m) {
         const btPersistentManifold* manifold = dispatcher.getManifoldByIndexInternal(m);
@@ -136,12 +138,18 @@ const char* const kBulletTargetNames[kBulletTargetKinds] = {"level", "walls", "e
 
 const char* bulletPhaseName(BulletPhase phase) {
     switch (phase) {
-    case BulletPhase::Broad: return "broad";
-    case BulletPhase::Bullets: return "bullets";
-    case BulletPhase::Beams: return "beams";
-    case BulletPhase::Ships: return "ships";
-    case BulletPhase::MeshMesh: return "mesh-mesh";
-    default: return "?";
+    case BulletPhase::Broad:
+        return "broad";
+    case BulletPhase::Bullets:
+        return "bullets";
+    case BulletPhase::Beams:
+        return "beams";
+    case BulletPhase::Ships:
+        return "ships";
+    case BulletPhase::MeshMesh:
+        return "mesh-mesh";
+    default:
+        return "?";
     }
 }
 
@@ -153,10 +161,10 @@ struct BulletArmadaState {
     std::unique_ptr<BulletMeshData> walls;
     std::vector<std::unique_ptr<btSphereShape>> cluster_spheres;
     std::unique_ptr<btCompoundShape> player_shape;
-    std::vector<std::unique_ptr<btCollisionObject>> objects;       // in main
+    std::vector<std::unique_ptr<btCollisionObject>> objects;         // in main
     std::vector<std::unique_ptr<btCollisionObject>> gimpact_objects; // in mesh_mesh
-    std::vector<btCollisionObject*> ship_objects;    // Scene::ships() order
-    std::vector<btCollisionObject*> gimpact_of_ship; // null for players
+    std::vector<btCollisionObject*> ship_objects;                    // Scene::ships() order
+    std::vector<btCollisionObject*> gimpact_of_ship;                 // null for players
     btSphereShape sweep_sphere{1.0f};
     btSphereShape probe_sphere{1.0f};
     btCollisionObject probe;
@@ -168,8 +176,8 @@ struct BulletArmadaState {
     }
 
     btCollisionObject* add(BulletWorld& w, std::vector<std::unique_ptr<btCollisionObject>>& list,
-                           btCollisionShape* shape, const Transform& placement, int kind, int index, int group,
-                           int mask) {
+                           btCollisionShape* shape, const Transform& placement, int kind, int index,
+                           int group, int mask) {
         auto object = std::make_unique<btCollisionObject>();
         object->setCollisionShape(shape);
         object->setWorldTransform(toBt(placement));
@@ -215,17 +223,17 @@ BulletArmada::BulletArmada(const scenes::Scene& scene) : m_state(std::make_uniqu
     for (std::size_t i = 0; i < ships.size(); ++i) {
         const int index = static_cast<int>(i);
         if (ships[i].player) {
-            s.ship_objects.push_back(s.add(s.main, s.objects, s.player_shape.get(), ships[i].transform, kKindPlayer,
-                                           index, kPlayerBit,
+            s.ship_objects.push_back(s.add(s.main, s.objects, s.player_shape.get(), ships[i].transform,
+                                           kKindPlayer, index, kPlayerBit,
                                            kPlayerBit | kEnemyBit | kWallsBit | kEnemyShotBit));
             s.gimpact_of_ship.push_back(nullptr);
         } else {
             BulletMeshData& mesh = *s.enemy_meshes[enemy % s.enemy_meshes.size()];
             ++enemy;
-            s.ship_objects.push_back(s.add(s.main, s.objects, mesh.bvh.get(), ships[i].transform, kKindEnemy, index,
-                                           kEnemyBit, kPlayerBit | kPlayerShotBit));
-            s.gimpact_of_ship.push_back(s.add(s.mesh_mesh, s.gimpact_objects, mesh.gimpact.get(), ships[i].transform,
-                                              kKindEnemy, index, kEnemyBit, kEnemyBit));
+            s.ship_objects.push_back(s.add(s.main, s.objects, mesh.bvh.get(), ships[i].transform, kKindEnemy,
+                                           index, kEnemyBit, kPlayerBit | kPlayerShotBit));
+            s.gimpact_of_ship.push_back(s.add(s.mesh_mesh, s.gimpact_objects, mesh.gimpact.get(),
+                                              ships[i].transform, kKindEnemy, index, kEnemyBit, kEnemyBit));
         }
     }
     s.probe.setCollisionShape(&s.probe_sphere);
@@ -328,10 +336,11 @@ void BulletArmada::runFrame(const ArmadaFrame& frame, float dt, float sweep_radi
 
     // Ships: the narrow phase of every broad-phase pair (what performDiscreteCollisionDetection
     // does after updateAabbs and computeOverlappingPairs).
-    s.main.dispatcher.dispatchAllCollisionPairs(world.getPairCache(), world.getDispatchInfo(), &s.main.dispatcher);
+    s.main.dispatcher.dispatchAllCollisionPairs(world.getPairCache(), world.getDispatchInfo(),
+                                                &s.main.dispatcher);
     const std::uint64_t t4 = clock(nullptr);
-    s.mesh_mesh.dispatcher.dispatchAllCollisionPairs(s.mesh_mesh.world.getPairCache(),
-                                                     s.mesh_mesh.world.getDispatchInfo(), &s.mesh_mesh.dispatcher);
+    s.mesh_mesh.dispatcher.dispatchAllCollisionPairs(
+        s.mesh_mesh.world.getPairCache(), s.mesh_mesh.world.getDispatchInfo(), &s.mesh_mesh.dispatcher);
     const std::uint64_t t5 = clock(nullptr);
 
     out.phase_ns[static_cast<int>(BulletPhase::Broad)] = t1 - t0;

@@ -40,12 +40,12 @@ enum class BulletPhase : int { Broad = 0, Bullets, Beams, Ships, MeshMesh, Count
 struct BulletFrameResult {
     std::uint64_t phase_ns[static_cast<int>(BulletPhase::Count)] = {};
     std::uint64_t total_ns = 0;
-    std::uint32_t bullet_hits = 0;    ///< bullets with a hit (sweep or contact)
+    std::uint32_t bullet_hits = 0;        ///< bullets with a hit (sweep or contact)
     std::uint32_t bullet_hits_on[4] = {}; ///< of those, by what was hit: level, walls, enemy, player
-    std::uint32_t beam_hits = 0;      ///< beams with a hit
-    std::uint32_t ship_ship = 0;      ///< ship pairs with a penetrating contact, a player on a side
-    std::uint32_t ship_wall = 0;      ///< players touching the walls
-    std::uint32_t enemy_enemy = 0;    ///< enemy pairs with a GImpact contact
+    std::uint32_t beam_hits = 0;          ///< beams with a hit
+    std::uint32_t ship_ship = 0;          ///< ship pairs with a penetrating contact, a player on a side
+    std::uint32_t ship_wall = 0;          ///< players touching the walls
+    std::uint32_t enemy_enemy = 0;        ///< enemy pairs with a GImpact contact
 };
 
 /// Kinds of object in the Bullet world, as indexed in bullet_hits_on.

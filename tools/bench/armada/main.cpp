@@ -72,16 +72,20 @@ const char* const kRowNames[kRows] = {"script",    "broad",  "bullets", "beams",
 struct HitCounts {
     std::uint64_t bullets = 0, beams = 0, ship_ship = 0, ship_wall = 0, enemy_enemy = 0;
     std::uint64_t bullets_on[kBulletTargetKinds] = {}; ///< level, walls, enemy, player
-    std::uint64_t bullets_inside_walls = 0;           ///< flak: bullets that start inside the solid
+    std::uint64_t bullets_inside_walls = 0;            ///< flak: bullets that start inside the solid
 };
 
 // Index into HitCounts::bullets_on of a body kind.
 int targetIndex(BodyKind kind) {
     switch (kind) {
-    case BodyKind::Level: return 0;
-    case BodyKind::Walls: return 1;
-    case BodyKind::Enemy: return 2;
-    default: return 3;
+    case BodyKind::Level:
+        return 0;
+    case BodyKind::Walls:
+        return 1;
+    case BodyKind::Enemy:
+        return 2;
+    default:
+        return 3;
     }
 }
 
@@ -93,8 +97,8 @@ struct PassResult {
     std::uint32_t wall_triangles = 0;
 };
 
-bool runPass(scenes::Scene& scene, const WorldConfig& config, void* memory, std::size_t bytes, std::uint32_t frames,
-             bool contact_only, PassResult& out, std::string& error) {
+bool runPass(scenes::Scene& scene, const WorldConfig& config, void* memory, std::size_t bytes,
+             std::uint32_t frames, bool contact_only, PassResult& out, std::string& error) {
     const BenchClock clock = config.clock;
     World world;
     if (world.init(memory, bytes, config) != Status::Ok) {
@@ -145,15 +149,20 @@ bool runPass(scenes::Scene& scene, const WorldConfig& config, void* memory, std:
                 ++flak_hits.bullets_on[targetIndex(h.b.kind)];
                 if (h.b.kind == BodyKind::Walls && h.feature == kNoFeature) ++flak_hits.bullets_inside_walls;
                 break;
-            case HitKind::Beam: ++flak_hits.beams; break;
-            case HitKind::ShipWall: ++flak_hits.ship_wall; break;
+            case HitKind::Beam:
+                ++flak_hits.beams;
+                break;
+            case HitKind::ShipWall:
+                ++flak_hits.ship_wall;
+                break;
             case HitKind::ShipShip:
                 if (h.a.kind == BodyKind::Enemy && h.b.kind == BodyKind::Enemy)
                     ++flak_hits.enemy_enemy;
                 else
                     ++flak_hits.ship_ship;
                 break;
-            default: break;
+            default:
+                break;
             }
         }
 
@@ -176,13 +185,15 @@ bool runPass(scenes::Scene& scene, const WorldConfig& config, void* memory, std:
         bullet_hits.enemy_enemy += r.enemy_enemy;
         bullets_seen += frame.bullets.size();
         for (const FrameBullet& b : frame.bullets) {
-            const float move = scene.dt() * std::sqrt(b.velocity.x * b.velocity.x + b.velocity.y * b.velocity.y +
-                                                      b.velocity.z * b.velocity.z);
+            const float move =
+                scene.dt() * std::sqrt(b.velocity.x * b.velocity.x + b.velocity.y * b.velocity.y +
+                                       b.velocity.z * b.velocity.z);
             slow_bullets += move > config.sweep_radii * b.radius ? 0u : 1u;
         }
         if (f % 25 == 0 || f + 1 == frames)
             std::fprintf(stderr, "\r  frame %u/%u  flak %.3f ms  bullet %.3f ms   ", f + 1, frames,
-                         static_cast<double>(flak_ns[kTotal].back()) / 1e6, static_cast<double>(r.total_ns) / 1e6);
+                         static_cast<double>(flak_ns[kTotal].back()) / 1e6,
+                         static_cast<double>(r.total_ns) / 1e6);
     }
     std::fprintf(stderr, "\n");
     out.hash = world.hitStreamHash();
@@ -192,14 +203,17 @@ bool runPass(scenes::Scene& scene, const WorldConfig& config, void* memory, std:
 
 int usage(const char* message) {
     if (message != nullptr) std::fprintf(stderr, "flak_bench_armada: %s\n", message);
-    std::fprintf(stderr, "usage: flak_bench_armada [--frames N] [--repeat R] [--clock steady|thread]\n"
-                         "                         [--bullet-shots sweep|contact] [--seed S] [--scene NAME] [--json FILE]\n");
+    std::fprintf(
+        stderr,
+        "usage: flak_bench_armada [--frames N] [--repeat R] [--clock steady|thread]\n"
+        "                         [--bullet-shots sweep|contact] [--seed S] [--scene NAME] [--json FILE]\n");
     return 2;
 }
 
 std::string jsonStats(const Stats& s) {
-    return format("{\"p50_ms\": %.4f, \"p95_ms\": %.4f, \"p99_ms\": %.4f, \"max_ms\": %.4f, \"mean_ms\": %.4f}", s.p50,
-                  s.p95, s.p99, s.max, s.mean);
+    return format(
+        "{\"p50_ms\": %.4f, \"p95_ms\": %.4f, \"p99_ms\": %.4f, \"max_ms\": %.4f, \"mean_ms\": %.4f}", s.p50,
+        s.p95, s.p99, s.max, s.mean);
 }
 
 std::string jsonHits(const HitCounts& h) {
@@ -207,8 +221,9 @@ std::string jsonHits(const HitCounts& h) {
     return format("{\"bullets\": %llu, \"bullets_on\": {\"level\": %llu, \"walls\": %llu, \"enemy\": %llu, "
                   "\"player\": %llu}, \"bullets_inside_walls\": %llu, \"beams\": %llu, \"ship_ship\": %llu, "
                   "\"ship_wall\": %llu, \"enemy_enemy\": %llu}",
-                  u(h.bullets), u(h.bullets_on[0]), u(h.bullets_on[1]), u(h.bullets_on[2]), u(h.bullets_on[3]),
-                  u(h.bullets_inside_walls), u(h.beams), u(h.ship_ship), u(h.ship_wall), u(h.enemy_enemy));
+                  u(h.bullets), u(h.bullets_on[0]), u(h.bullets_on[1]), u(h.bullets_on[2]),
+                  u(h.bullets_on[3]), u(h.bullets_inside_walls), u(h.beams), u(h.ship_ship), u(h.ship_wall),
+                  u(h.enemy_enemy));
 }
 
 } // namespace
@@ -266,8 +281,9 @@ int main(int argc, char** argv) {
     config.clock = thread_clock ? threadCpuNs : steadyNs;
     const std::size_t bytes = World::requiredBytes(config);
     std::vector<unsigned char> block(bytes + World::kAlignment);
-    void* memory = block.data() + ((World::kAlignment - reinterpret_cast<std::uintptr_t>(block.data()) % World::kAlignment) %
-                                   World::kAlignment);
+    void* memory = block.data() +
+                   ((World::kAlignment - reinterpret_cast<std::uintptr_t>(block.data()) % World::kAlignment) %
+                    World::kAlignment);
     const std::uint32_t frame_count = static_cast<std::uint32_t>(frames);
     std::vector<PassResult> passes(static_cast<std::size_t>(repeat));
     for (std::size_t p = 0; p < passes.size(); ++p) {
@@ -300,7 +316,8 @@ int main(int argc, char** argv) {
     }
     const HitCounts& flak_hits = pass0.flak_hits;
     const HitCounts& bullet_hits = pass0.bullet_hits;
-    const std::uint64_t bullets_seen = pass0.bullets_seen, slow_bullets = pass0.slow_bullets, dropped = pass0.dropped;
+    const std::uint64_t bullets_seen = pass0.bullets_seen, slow_bullets = pass0.slow_bullets,
+                        dropped = pass0.dropped;
 
     Stats fs[kRows], bs[kRows];
     for (int row = 0; row < kRows; ++row) {
@@ -312,33 +329,38 @@ int main(int argc, char** argv) {
                 scene_name.c_str(), static_cast<unsigned long long>(seed), frames,
                 static_cast<double>(bullets_seen) / static_cast<double>(frames),
                 static_cast<double>(slow_bullets) / static_cast<double>(frames));
-    std::printf("flak = Scene::update (script) + World::step; Bullet = the composed frame (bullet_armada.h)\n");
+    std::printf(
+        "flak = Scene::update (script) + World::step; Bullet = the composed frame (bullet_armada.h)\n");
     std::printf("clock: %s; per frame and row: the quickest of %ld pass(es) over the same frames\n",
                 thread_clock ? "this thread's CPU time (CLOCK_THREAD_CPUTIME_ID)" : "steady_clock", repeat);
     std::printf("Bullet's bullets: %s\n\n",
-                contact_only ? "contactTest where the step leaves them (no sweep: fast ones can tunnel)"
-                             : "convexSweepTest over the step when fast, contactTest when slow (the World's rule)");
-    std::printf("  %-12s | %8s %8s %8s %8s %8s | %8s %8s %8s %8s %8s | %7s %7s\n", "phase", "flak p50", "p95", "p99",
-                "max", "mean", "bt p50", "p95", "p99", "max", "mean", "x p50", "x mean");
+                contact_only
+                    ? "contactTest where the step leaves them (no sweep: fast ones can tunnel)"
+                    : "convexSweepTest over the step when fast, contactTest when slow (the World's rule)");
+    std::printf("  %-12s | %8s %8s %8s %8s %8s | %8s %8s %8s %8s %8s | %7s %7s\n", "phase", "flak p50", "p95",
+                "p99", "max", "mean", "bt p50", "p95", "p99", "max", "mean", "x p50", "x mean");
     for (int row = 0; row < kRows; ++row) {
         const bool peer_row = row != kScript && row != kOutput;
-        std::printf("  %-12s | %8.3f %8.3f %8.3f %8.3f %8.3f |", kRowNames[row], fs[row].p50, fs[row].p95, fs[row].p99,
-                    fs[row].max, fs[row].mean);
+        std::printf("  %-12s | %8.3f %8.3f %8.3f %8.3f %8.3f |", kRowNames[row], fs[row].p50, fs[row].p95,
+                    fs[row].p99, fs[row].max, fs[row].mean);
         if (peer_row && fs[row].p50 > 0 && fs[row].mean > 0)
-            std::printf(" %8.3f %8.3f %8.3f %8.3f %8.3f | %7.1f %7.1f\n", bs[row].p50, bs[row].p95, bs[row].p99,
-                        bs[row].max, bs[row].mean, bs[row].p50 / fs[row].p50, bs[row].mean / fs[row].mean);
+            std::printf(" %8.3f %8.3f %8.3f %8.3f %8.3f | %7.1f %7.1f\n", bs[row].p50, bs[row].p95,
+                        bs[row].p99, bs[row].max, bs[row].mean, bs[row].p50 / fs[row].p50,
+                        bs[row].mean / fs[row].mean);
         else if (peer_row)
             std::printf(" %8.3f %8.3f %8.3f %8.3f %8.3f | %7s %7s\n", bs[row].p50, bs[row].p95, bs[row].p99,
                         bs[row].max, bs[row].mean, "-", "-");
         else
             std::printf(" %8s %8s %8s %8s %8s | %7s %7s\n", "-", "-", "-", "-", "-", "-", "-");
     }
-    std::printf("  (ms per frame; 'step' = World::step alone vs the whole Bullet frame; x = Bullet / flak)\n\n");
+    std::printf(
+        "  (ms per frame; 'step' = World::step alone vs the whole Bullet frame; x = Bullet / flak)\n\n");
     const double ratio_p50 = bs[kTotal].p50 / fs[kTotal].p50, ratio_mean = bs[kTotal].mean / fs[kTotal].mean;
-    std::printf("Bullet / flak, whole frame: p50 %.2fx, mean %.2fx (target >= 3x: %s)\n", ratio_p50, ratio_mean,
-                ratio_p50 >= 3.0 && ratio_mean >= 3.0 ? "met" : "NOT met");
-    std::printf("flak p99 / p50: %.3f (target <= 1.25: %s); Bullet p99 / p50: %.3f\n", fs[kTotal].p99 / fs[kTotal].p50,
-                fs[kTotal].p99 <= 1.25 * fs[kTotal].p50 ? "met" : "NOT met", bs[kTotal].p99 / bs[kTotal].p50);
+    std::printf("Bullet / flak, whole frame: p50 %.2fx, mean %.2fx (target >= 3x: %s)\n", ratio_p50,
+                ratio_mean, ratio_p50 >= 3.0 && ratio_mean >= 3.0 ? "met" : "NOT met");
+    std::printf("flak p99 / p50: %.3f (target <= 1.25: %s); Bullet p99 / p50: %.3f\n",
+                fs[kTotal].p99 / fs[kTotal].p50, fs[kTotal].p99 <= 1.25 * fs[kTotal].p50 ? "met" : "NOT met",
+                bs[kTotal].p99 / bs[kTotal].p50);
     std::printf("\nhits over all frames      %10s %10s\n", "flak", "Bullet");
     auto hitRow = [](const char* name, std::uint64_t a, std::uint64_t b) {
         std::printf("  %-22s  %10llu %10llu\n", name, static_cast<unsigned long long>(a),
@@ -346,22 +368,25 @@ int main(int argc, char** argv) {
     };
     hitRow("bullets", flak_hits.bullets, bullet_hits.bullets);
     for (int k = 0; k < kBulletTargetKinds; ++k)
-        hitRow((std::string("  on ") + kBulletTargetNames[k]).c_str(), flak_hits.bullets_on[k], bullet_hits.bullets_on[k]);
+        hitRow((std::string("  on ") + kBulletTargetNames[k]).c_str(), flak_hits.bullets_on[k],
+               bullet_hits.bullets_on[k]);
     hitRow("  (start inside walls)", flak_hits.bullets_inside_walls, 0);
     hitRow("beams", flak_hits.beams, bullet_hits.beams);
     hitRow("ship-ship (a player)", flak_hits.ship_ship, bullet_hits.ship_ship);
     hitRow("ship-wall", flak_hits.ship_wall, bullet_hits.ship_wall);
     hitRow("enemy-enemy mesh", flak_hits.enemy_enemy, bullet_hits.enemy_enemy);
-    std::printf("flak dropped hits/pairs: %llu; wall triangles (Bullet): %u\n", static_cast<unsigned long long>(dropped),
-                pass0.wall_triangles);
+    std::printf("flak dropped hits/pairs: %llu; wall triangles (Bullet): %u\n",
+                static_cast<unsigned long long>(dropped), pass0.wall_triangles);
     std::printf("flak hit-stream hash: %016llx\n", static_cast<unsigned long long>(pass0.hash));
 
     if (!json_path.empty()) {
-        std::string json = format("{\"scene\": \"%s\", \"seed\": %llu, \"frames\": %ld, \"repeat\": %ld, \"clock\": \"%s\", \"bullet_shots\": \"%s\", ",
+        std::string json = format("{\"scene\": \"%s\", \"seed\": %llu, \"frames\": %ld, \"repeat\": %ld, "
+                                  "\"clock\": \"%s\", \"bullet_shots\": \"%s\", ",
                                   scene_name.c_str(), static_cast<unsigned long long>(seed), frames, repeat,
                                   thread_clock ? "thread" : "steady", contact_only ? "contact" : "sweep");
         auto side = [&](const char* name, const Stats* s, bool flak_side) {
-            std::string out = format("\"%s\": {\"total\": %s, \"phases\": {", name, jsonStats(s[kTotal]).c_str());
+            std::string out =
+                format("\"%s\": {\"total\": %s, \"phases\": {", name, jsonStats(s[kTotal]).c_str());
             bool first = true;
             for (int row = 0; row < kTotal; ++row) {
                 if (!flak_side && (row == kScript || row == kOutput || row == kStep)) continue;
@@ -372,18 +397,19 @@ int main(int argc, char** argv) {
         };
         json += side("flak", fs, true);
         json += side("bullet", bs, false);
-        json += format("\"ratio\": {\"p50\": %.3f, \"mean\": %.3f, \"p50_vs_step\": %.3f}, ", ratio_p50, ratio_mean,
-                       bs[kTotal].p50 / fs[kStep].p50);
+        json += format("\"ratio\": {\"p50\": %.3f, \"mean\": %.3f, \"p50_vs_step\": %.3f}, ", ratio_p50,
+                       ratio_mean, bs[kTotal].p50 / fs[kStep].p50);
         json += format("\"flak_p99_over_p50\": %.4f, ", fs[kTotal].p99 / fs[kTotal].p50);
-        json += "\"hits\": {\"flak\": " + jsonHits(flak_hits) + ", \"bullet\": " + jsonHits(bullet_hits) + "}, ";
+        json +=
+            "\"hits\": {\"flak\": " + jsonHits(flak_hits) + ", \"bullet\": " + jsonHits(bullet_hits) + "}, ";
         auto series = [](const std::vector<std::uint64_t>& ns) {
             std::string out = "[";
             for (std::size_t i = 0; i < ns.size(); ++i)
                 out += format("%s%.4f", i == 0 ? "" : ", ", static_cast<double>(ns[i]) / 1e6);
             return out + "]";
         };
-        json += "\"frame_ms\": {\"flak\": " + series(flak_ns[kTotal]) + ", \"bullet\": " + series(bullet_ns[kTotal]) +
-                "}, ";
+        json += "\"frame_ms\": {\"flak\": " + series(flak_ns[kTotal]) +
+                ", \"bullet\": " + series(bullet_ns[kTotal]) + "}, ";
         json += format("\"mean_live_bullets\": %.1f, \"wall_half_height\": %.1f}\n",
                        static_cast<double>(bullets_seen) / static_cast<double>(frames),
                        static_cast<double>(kWallHalfHeight));

@@ -40,9 +40,9 @@ namespace flak {
 constexpr std::uint32_t kBlobVersion = 1;
 constexpr std::uint32_t kBlobEndianMarker = 0x01020304u;
 constexpr std::uint32_t kMaxSections = 12;
-constexpr std::uint32_t kTriangleBlock = 8;     ///< triangles per BlockBases entry
-constexpr std::uint32_t kVertexWindow = 32;     ///< vertices one block's 5-bit offsets reach
-constexpr std::uint32_t kMaxLeafTriangles = 16; ///< most triangles in one leaf
+constexpr std::uint32_t kTriangleBlock = 8;           ///< triangles per BlockBases entry
+constexpr std::uint32_t kVertexWindow = 32;           ///< vertices one block's 5-bit offsets reach
+constexpr std::uint32_t kMaxLeafTriangles = 16;       ///< most triangles in one leaf
 constexpr std::uint32_t kMaxBlobTriangles = 1u << 26; ///< 67,108,864: 26 bits of leaf info
 constexpr char kBlobMagic[8] = {'F', 'L', 'A', 'K', 'B', 'V', 'H', '\0'};
 
@@ -60,15 +60,15 @@ enum class SectionKind : std::uint32_t {
 
 /// Blob header (64 bytes). Fields after `magic` are in the blob's byte order.
 struct BlobHeader {
-    char magic[8];                 //  0: kBlobMagic
-    std::uint32_t version;         //  8: kBlobVersion
-    std::uint32_t endian_marker;   // 12: kBlobEndianMarker as written by the baker
-    std::uint32_t layout_hash;     // 16: blobLayoutHash() of the writer
-    std::uint32_t section_count;   // 20: entries in the section table
-    std::uint64_t total_bytes;     // 24: size of the whole blob
-    std::uint64_t checksum;        // 32: blobChecksum() of the whole blob (this field read as 0)
-    float bounds_min[3];           // 40: mesh AABB minimum (quantization origin)
-    float quant_scale[3];          // 52: decoded = bounds_min + q * quant_scale
+    char magic[8];               //  0: kBlobMagic
+    std::uint32_t version;       //  8: kBlobVersion
+    std::uint32_t endian_marker; // 12: kBlobEndianMarker as written by the baker
+    std::uint32_t layout_hash;   // 16: blobLayoutHash() of the writer
+    std::uint32_t section_count; // 20: entries in the section table
+    std::uint64_t total_bytes;   // 24: size of the whole blob
+    std::uint64_t checksum;      // 32: blobChecksum() of the whole blob (this field read as 0)
+    float bounds_min[3];         // 40: mesh AABB minimum (quantization origin)
+    float quant_scale[3];        // 52: decoded = bounds_min + q * quant_scale
 };
 static_assert(sizeof(BlobHeader) == 64, "BlobHeader is 64 bytes");
 static_assert(offsetof(BlobHeader, checksum) == 32 && offsetof(BlobHeader, quant_scale) == 52,
@@ -104,26 +104,34 @@ inline std::uint32_t makeLeafInfo(std::uint32_t first, std::uint32_t count) {
 
 /// What the baker measured (64 bytes), optional.
 struct BuildStats {
-    std::uint32_t source_triangles;    //  0: triangles read from the input
-    std::uint32_t dropped_degenerate;  //  4: zero-area triangles dropped
-    std::uint32_t source_vertices;     //  8: vertices read
-    std::uint32_t welded_vertices;     // 12: vertices merged by welding
-    std::uint32_t copied_vertices;     // 16: vertex copies made for the 32-vertex windows
-    std::uint32_t depth;               // 20: deepest leaf (root = 1)
-    std::uint32_t leaf_count;          // 24
-    std::uint32_t max_leaf_triangles;  // 28: the leaf-size option used
-    float sah_cost;                    // 32: SAH cost of the tree (traversal 1, triangle 1)
-    std::uint32_t node_count;          // 36: nodes (times are not stored: blobs are deterministic)
-    std::uint32_t reserved[6];         // 40: zero
+    std::uint32_t source_triangles;   //  0: triangles read from the input
+    std::uint32_t dropped_degenerate; //  4: zero-area triangles dropped
+    std::uint32_t source_vertices;    //  8: vertices read
+    std::uint32_t welded_vertices;    // 12: vertices merged by welding
+    std::uint32_t copied_vertices;    // 16: vertex copies made for the 32-vertex windows
+    std::uint32_t depth;              // 20: deepest leaf (root = 1)
+    std::uint32_t leaf_count;         // 24
+    std::uint32_t max_leaf_triangles; // 28: the leaf-size option used
+    float sah_cost;                   // 32: SAH cost of the tree (traversal 1, triangle 1)
+    std::uint32_t node_count;         // 36: nodes (times are not stored: blobs are deterministic)
+    std::uint32_t reserved[6];        // 40: zero
 };
 static_assert(sizeof(BuildStats) == 64, "BuildStats is 64 bytes");
 
 /// Hash of every size and offset above: a reader built from another layout refuses the blob.
 constexpr std::uint32_t blobLayoutHash() {
-    const std::uint32_t facts[] = {
-        kBlobVersion, sizeof(BlobHeader), offsetof(BlobHeader, checksum), offsetof(BlobHeader, bounds_min),
-        sizeof(SectionEntry), sizeof(BvhNode), offsetof(BvhNode, info), sizeof(BuildStats),
-        kTriangleBlock, kVertexWindow, kMaxLeafTriangles, 26u /* leaf first bits */};
+    const std::uint32_t facts[] = {kBlobVersion,
+                                   sizeof(BlobHeader),
+                                   offsetof(BlobHeader, checksum),
+                                   offsetof(BlobHeader, bounds_min),
+                                   sizeof(SectionEntry),
+                                   sizeof(BvhNode),
+                                   offsetof(BvhNode, info),
+                                   sizeof(BuildStats),
+                                   kTriangleBlock,
+                                   kVertexWindow,
+                                   kMaxLeafTriangles,
+                                   26u /* leaf first bits */};
     std::uint32_t h = 2166136261u;
     for (std::uint32_t f : facts) {
         for (int i = 0; i < 4; ++i) h = (h ^ ((f >> (8 * i)) & 0xFFu)) * 16777619u;

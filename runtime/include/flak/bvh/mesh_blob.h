@@ -18,16 +18,16 @@ namespace flak {
 struct MeshBlob {
     const BlobHeader* header = nullptr;
     const BvhNode* nodes = nullptr;
-    const float* vertices = nullptr;         ///< xyz per vertex
+    const float* vertices = nullptr; ///< xyz per vertex
     const std::uint16_t* triangles = nullptr;
     const std::uint32_t* block_bases = nullptr;
-    const std::uint16_t* materials = nullptr; ///< null when the blob has none
+    const std::uint16_t* materials = nullptr;  ///< null when the blob has none
     const std::uint32_t* source_ids = nullptr; ///< null when the blob has none
-    const BuildStats* stats = nullptr;        ///< null when the blob has none
-    const Sphere* cluster = nullptr;          ///< SphereCluster section (mesh space); null when none
-    const std::uint32_t* walls = nullptr;     ///< Walls section words (shooter_sections.h); null when none
-    std::uint32_t cluster_count = 0;          ///< spheres in `cluster`
-    std::uint32_t wall_words = 0;             ///< words in `walls`
+    const BuildStats* stats = nullptr;         ///< null when the blob has none
+    const Sphere* cluster = nullptr;           ///< SphereCluster section (mesh space); null when none
+    const std::uint32_t* walls = nullptr;      ///< Walls section words (shooter_sections.h); null when none
+    std::uint32_t cluster_count = 0;           ///< spheres in `cluster`
+    std::uint32_t wall_words = 0;              ///< words in `walls`
     std::uint32_t node_count = 0;
     std::uint32_t vertex_count = 0;
     std::uint32_t triangle_count = 0;

@@ -39,7 +39,7 @@ struct ContactBuffer {
     MeshContact* items = nullptr; ///< caller's storage for `capacity` records (not owned)
     std::uint32_t capacity = 0;   ///< records `items` can hold
     std::uint32_t count = 0;      ///< records written so far (queries append from here)
-    std::uint32_t overflow = 0; ///< records dropped because the buffer was full
+    std::uint32_t overflow = 0;   ///< records dropped because the buffer was full
 };
 
 /// Caller-owned output for triangle ids; same rules as ContactBuffer.
@@ -47,7 +47,7 @@ struct TriangleBuffer {
     std::uint32_t* items = nullptr; ///< caller's storage for `capacity` ids (not owned)
     std::uint32_t capacity = 0;     ///< ids `items` can hold
     std::uint32_t count = 0;        ///< ids written so far (queries append from here)
-    std::uint32_t overflow = 0; ///< ids dropped because the buffer was full
+    std::uint32_t overflow = 0;     ///< ids dropped because the buffer was full
 };
 
 /// Caller-owned output for triangle pairs; same rules as ContactBuffer.
@@ -55,7 +55,7 @@ struct PairBuffer {
     TrianglePair* items = nullptr; ///< caller's storage for `capacity` pairs (not owned)
     std::uint32_t capacity = 0;    ///< pairs `items` can hold
     std::uint32_t count = 0;       ///< pairs written so far (queries append from here)
-    std::uint32_t overflow = 0; ///< pairs dropped because the buffer was full
+    std::uint32_t overflow = 0;    ///< pairs dropped because the buffer was full
 };
 
 } // namespace flak

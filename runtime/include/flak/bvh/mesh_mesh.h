@@ -58,6 +58,7 @@ bool meshMeshAnyContact(const MeshBlob& a, const MeshBlob& b, const Transform& b
 /// returns true when there is at least one pair. On false, out_summary is zeroed. The
 /// intersection segments come from triTriIntersection, the normals from computeTriangleNormal
 /// (zero-area triangles add no normal); sums run in double in walk order.
-bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, MeshContactSummary& out_summary);
+bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
+                     MeshContactSummary& out_summary);
 
 } // namespace flak

@@ -17,7 +17,8 @@ namespace flak {
 /// the triangle with barycentrics, unit normal from it towards the centre at t, triangle) and
 /// returns true; false (out_hit untouched) on no contact, an empty mesh, NaN/Inf input or a
 /// negative radius.
-bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, float radius, MeshRayHit& out_hit);
+bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, float radius,
+                         MeshRayHit& out_hit);
 
 /// sweptSphereFirstHit for a world-space sweep against the mesh placed by `mesh_to_world`; point
 /// and normal come back in world space.

@@ -30,8 +30,8 @@ public:
     /// Binds to a created collider (not owned; it must outlive the adapter) and lays the job and
     /// pair buffers out in [memory, memory + bytes) (16-byte aligned, requiredBytes()).
     /// NullMemory, Misaligned, TooSmall, InvalidArgument (zero capacities).
-    [[nodiscard]] Status init(GpuCollider& collider, std::uint32_t max_jobs, std::uint32_t max_pairs, void* memory,
-                              std::size_t bytes);
+    [[nodiscard]] Status init(GpuCollider& collider, std::uint32_t max_jobs, std::uint32_t max_pairs,
+                              void* memory, std::size_t bytes);
     /// Uploads `blob` to the collider and remembers it, so jobs naming it run on the GPU. Uploading
     /// the same blob again is a no-op. PoolFull when kMaxMeshes are registered; the collider's
     /// uploadMesh statuses otherwise.

@@ -22,7 +22,9 @@ inline void setEmpty(Aabb& out) {
     set(inf, inf, inf, out.min);
     set(-inf, -inf, -inf, out.max);
 }
-inline bool isEmpty(const Aabb& a) { return !(a.min.x <= a.max.x && a.min.y <= a.max.y && a.min.z <= a.max.z); }
+inline bool isEmpty(const Aabb& a) {
+    return !(a.min.x <= a.max.x && a.min.y <= a.max.y && a.min.z <= a.max.z);
+}
 inline void expand(const Vec3& p, Aabb& inout) {
     min(inout.min, p, inout.min);
     max(inout.max, p, inout.max);
@@ -49,8 +51,8 @@ inline bool contains(const Aabb& outer, const Aabb& inner) {
            inner.max.x <= outer.max.x && inner.max.y <= outer.max.y && inner.max.z <= outer.max.z;
 }
 inline bool contains(const Aabb& box, const Vec3& p) {
-    return box.min.x <= p.x && p.x <= box.max.x && box.min.y <= p.y && p.y <= box.max.y &&
-           box.min.z <= p.z && p.z <= box.max.z;
+    return box.min.x <= p.x && p.x <= box.max.x && box.min.y <= p.y && p.y <= box.max.y && box.min.z <= p.z &&
+           p.z <= box.max.z;
 }
 inline void center(const Aabb& a, Vec3& out) {
     set((a.min.x + a.max.x) * 0.5f, (a.min.y + a.max.y) * 0.5f, (a.min.z + a.max.z) * 0.5f, out);

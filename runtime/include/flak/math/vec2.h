@@ -20,7 +20,9 @@ inline void add(const Vec2& a, const Vec2& b, Vec2& out) { set(a.x + b.x, a.y + 
 inline void sub(const Vec2& a, const Vec2& b, Vec2& out) { set(a.x - b.x, a.y - b.y, out); }
 inline void scale(const Vec2& a, float s, Vec2& out) { set(a.x * s, a.y * s, out); }
 /// out = a + b * s
-inline void addScaled(const Vec2& a, const Vec2& b, float s, Vec2& out) { set(a.x + b.x * s, a.y + b.y * s, out); }
+inline void addScaled(const Vec2& a, const Vec2& b, float s, Vec2& out) {
+    set(a.x + b.x * s, a.y + b.y * s, out);
+}
 inline float dot(const Vec2& a, const Vec2& b) { return a.x * b.x + a.y * b.y; }
 /// z of the 3D cross product: positive when b is counter-clockwise from a.
 inline float cross(const Vec2& a, const Vec2& b) { return a.x * b.y - a.y * b.x; }

@@ -15,14 +15,14 @@ struct WallSet;
 
 /// The kinds of body a World holds. The order is part of the hit sort key (hit.h).
 enum class BodyKind : std::uint8_t {
-    None = 0,   ///< the null body
-    Level,      ///< a static level mesh (a baked blob, placed once)
-    Walls,      ///< a 2D wall set in the play plane (the world X-Y plane)
-    Enemy,      ///< an enemy ship: a baked mesh (and optionally its sphere cluster) with a transform
-    Player,     ///< a player ship: a sphere cluster (and optionally a mesh) with a transform
-    Bullet,     ///< a sphere with a velocity, swept over the step when fast
-    Beam,       ///< a polyline cast in order; ends at its first hit
-    Count       ///< number of kinds; not a kind
+    None = 0, ///< the null body
+    Level,    ///< a static level mesh (a baked blob, placed once)
+    Walls,    ///< a 2D wall set in the play plane (the world X-Y plane)
+    Enemy,    ///< an enemy ship: a baked mesh (and optionally its sphere cluster) with a transform
+    Player,   ///< a player ship: a sphere cluster (and optionally a mesh) with a transform
+    Bullet,   ///< a sphere with a velocity, swept over the step when fast
+    Beam,     ///< a polyline cast in order; ends at its first hit
+    Count     ///< number of kinds; not a kind
 };
 
 /// Names a body of one World (12 bytes): its kind, its slot in that kind's pool, and the slot's
@@ -65,8 +65,8 @@ struct ShipDesc {
 
 /// A bullet: a sphere that moves by velocity * dt each step (World::step moves it).
 struct BulletDesc {
-    Sphere sphere;         ///< world position now, radius >= 0
-    Vec3 velocity;         ///< world units per second
+    Sphere sphere;          ///< world position now, radius >= 0
+    Vec3 velocity;          ///< world units per second
     std::uint32_t team = 0; ///< hits no ship of its own team; never hits bullets
 };
 

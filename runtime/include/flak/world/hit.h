@@ -36,15 +36,15 @@ constexpr std::uint32_t kNoFeature = 0xFFFFFFFFu;
 /// triangle for enemy-player pairs, the mean of the intersection segments' midpoints for
 /// mesh-mesh, the deepest wall contact (at the ship's height) for ShipWall.
 struct Hit {
-    BodyId a;                         ///<  0: the acting body
-    BodyId b;                         ///< 12: the body touched
-    HitKind kind = HitKind::Bullet;   ///< 24
+    BodyId a;                       ///<  0: the acting body
+    BodyId b;                       ///< 12: the body touched
+    HitKind kind = HitKind::Bullet; ///< 24
     std::uint8_t reserved[3] = {0, 0, 0};
     std::uint32_t feature = kNoFeature; ///< 28
-    Vec3 point;                       ///< 32
-    Vec3 normal;                      ///< 44
-    float t = 0.0f;                   ///< 56
-    float depth = 0.0f;               ///< 60
+    Vec3 point;                         ///< 32
+    Vec3 normal;                        ///< 44
+    float t = 0.0f;                     ///< 56
+    float depth = 0.0f;                 ///< 60
 };
 static_assert(sizeof(Hit) == 64, "Hit is 64 bytes");
 

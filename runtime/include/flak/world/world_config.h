@@ -47,28 +47,29 @@ using WorldClock = std::uint64_t (*)(void* user);
 
 /// Capacities and tuning of a World. Everything is sized from this at init; nothing grows.
 struct WorldConfig {
-    std::uint32_t max_levels = 4;        ///< static level meshes
-    std::uint32_t max_wall_sets = 4;     ///< wall sets
-    std::uint32_t max_enemies = 64;      ///< enemy ships
-    std::uint32_t max_players = 4;       ///< player ships
-    std::uint32_t max_bullets = 4096;    ///< bullets
-    std::uint32_t max_beams = 8;         ///< beams
-    std::uint32_t max_beam_points = 65;  ///< points per beam polyline (segments = points - 1), >= 2
-    std::uint32_t max_hits = 8192;       ///< hit records per step; more are counted, not written
-    std::uint32_t max_pairs = 4096;      ///< ship-ship and ship-walls pairs per step; more are counted, not tested
-    std::uint32_t max_contacts = 256;    ///< contacts one cluster-vs-walls query may gather (a player vs an enemy mesh keeps only each sphere's deepest contact and gathers none)
+    std::uint32_t max_levels = 4;       ///< static level meshes
+    std::uint32_t max_wall_sets = 4;    ///< wall sets
+    std::uint32_t max_enemies = 64;     ///< enemy ships
+    std::uint32_t max_players = 4;      ///< player ships
+    std::uint32_t max_bullets = 4096;   ///< bullets
+    std::uint32_t max_beams = 8;        ///< beams
+    std::uint32_t max_beam_points = 65; ///< points per beam polyline (segments = points - 1), >= 2
+    std::uint32_t max_hits = 8192;      ///< hit records per step; more are counted, not written
+    std::uint32_t max_pairs = 4096; ///< ship-ship and ship-walls pairs per step; more are counted, not tested
+    std::uint32_t max_contacts =
+        256; ///< contacts one cluster-vs-walls query may gather (a player vs an enemy mesh keeps only each sphere's deepest contact and gathers none)
     /// Intersecting triangle pairs the mesh-mesh phase can hold in one step, over all enemy pairs
     /// (a pair whose triangle pairs do not all fit gets its hit from those that did; the rest are
     /// counted in StepStats::contacts_dropped).
     std::uint32_t max_mesh_pairs = 65536;
     /// Optional back end for the mesh-mesh phase (not owned; must outlive the world). Null: CPU.
     const MeshMeshBackend* mesh_mesh_backend = nullptr;
-    float broad_margin = 0.25f;          ///< fat-box margin of the ships' broad-phase boxes (world units)
+    float broad_margin = 0.25f; ///< fat-box margin of the ships' broad-phase boxes (world units)
     /// A bullet whose step moves it more than this many radii is swept over the step (first time
     /// of impact); a slower one is tested as a sphere where the step leaves it (t = 1).
     float sweep_radii = 1.0f;
-    WorldClock clock = nullptr;          ///< per-phase timings; null: all timings read 0
-    void* clock_user = nullptr;          ///< passed to `clock`
+    WorldClock clock = nullptr; ///< per-phase timings; null: all timings read 0
+    void* clock_user = nullptr; ///< passed to `clock`
 };
 
 /// The phases of a step, in the order they run, for timings.
@@ -90,16 +91,16 @@ const char* worldPhaseName(WorldPhase phase);
 /// What a step did (read with World::stats after step).
 struct StepStats {
     std::uint64_t phase_ns[static_cast<int>(WorldPhase::Count)] = {}; ///< per-phase time (0 without a clock)
-    std::uint64_t total_ns = 0;     ///< whole step (0 without a clock)
-    std::uint32_t pairs = 0;        ///< broad-phase pairs found (ship-ship and ship-walls)
-    std::uint32_t shot_candidates = 0; ///< bodies the bullets' and beams' tree queries returned
-    std::uint32_t pairs_dropped = 0; ///< pairs found but not tested: max_pairs was too small
-    std::uint32_t hits = 0;         ///< hits written
-    std::uint32_t hits_dropped = 0; ///< hits found but not written: max_hits was too small
+    std::uint64_t total_ns = 0;                                       ///< whole step (0 without a clock)
+    std::uint32_t pairs = 0;            ///< broad-phase pairs found (ship-ship and ship-walls)
+    std::uint32_t shot_candidates = 0;  ///< bodies the bullets' and beams' tree queries returned
+    std::uint32_t pairs_dropped = 0;    ///< pairs found but not tested: max_pairs was too small
+    std::uint32_t hits = 0;             ///< hits written
+    std::uint32_t hits_dropped = 0;     ///< hits found but not written: max_hits was too small
     std::uint32_t contacts_dropped = 0; ///< contacts a query could not gather: max_contacts too small
-    std::uint32_t skipped_bodies = 0; ///< bodies not tested this step (NaN/Inf transform or shape)
-    std::uint32_t mesh_jobs = 0;      ///< enemy pairs tested mesh against mesh
-    bool mesh_jobs_on_backend = false; ///< the back end answered them (false: the CPU did)
+    std::uint32_t skipped_bodies = 0;   ///< bodies not tested this step (NaN/Inf transform or shape)
+    std::uint32_t mesh_jobs = 0;        ///< enemy pairs tested mesh against mesh
+    bool mesh_jobs_on_backend = false;  ///< the back end answered them (false: the CPU did)
 };
 
 /// Pool use of one kind (capacity and the most live at once since init).
