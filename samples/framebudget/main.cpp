@@ -7,7 +7,7 @@
 #include "gpu_backend.h"
 #include "scene.h"
 
-#include "allocation_trap.h"
+#include "flak_support/allocation_trap.h"
 
 #include <chrono>
 #include <cstdio>

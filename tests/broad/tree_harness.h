@@ -6,7 +6,7 @@
 #include <flak/geom/segment_aabb.h>
 #include <flak/geom/sphere_aabb.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // The dynamic tree between armed allocation traps: init, inserts up to capacity, moves, removes,
 // every query, both pair searches and a rebuild allocate nothing (memory comes from the host).
-#include "no_alloc/allocation_trap.h"
+#include "flak_support/allocation_trap.h"
 
 #include <flak/arena.h>
 #include <flak/broad/dynamic_tree.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <gtest/gtest.h>
 

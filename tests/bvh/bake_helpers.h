@@ -6,7 +6,7 @@
 #include "blob_write.h"
 #include "bvh_build.h"
 #include "prepare.h"
-#include "support/mesh_gen.h"
+#include "flak_support/mesh_gen.h"
 
 #include <gtest/gtest.h>
 

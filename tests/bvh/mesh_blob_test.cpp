@@ -9,9 +9,9 @@
 #include <flak/bvh/sphere_query.h>
 #include <flak/bvh/swept_query.h>
 
-#include "obj_mesh.h"
+#include "flak_support/obj_mesh.h"
 #include "support/case_count.h"
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <gtest/gtest.h>
 

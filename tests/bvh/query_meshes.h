@@ -3,9 +3,9 @@
 #pragma once
 
 #include "bake_helpers.h"
-#include "obj_mesh.h"
-#include "support/mesh_gen.h"
-#include "support/split_mix.h"
+#include "flak_support/obj_mesh.h"
+#include "flak_support/mesh_gen.h"
+#include "flak_support/split_mix.h"
 
 #include <flak/bvh/mesh_blob.h>
 #include <flak/math/quat.h>

@@ -1,6 +1,6 @@
 // Every blob query between armed allocation traps (the trap is tests/no_alloc's): sphere any/all,
 // segment closest/any, swept sphere, AABB/OBB lists, mesh vs mesh (any, pairs, summary), batches.
-#include "no_alloc/allocation_trap.h"
+#include "flak_support/allocation_trap.h"
 #include "query_meshes.h"
 
 #include <flak/bvh/box_query.h>

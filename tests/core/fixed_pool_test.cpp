@@ -1,6 +1,6 @@
 #include <flak/fixed_pool.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 #include <flak/fixed_pool.h>
 #include <flak/memory_requirements.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <gtest/gtest.h>
 

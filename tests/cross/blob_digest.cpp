@@ -13,8 +13,8 @@
 #include "bvh_build.h"
 #include "cluster_fit.h"
 #include "prepare.h"
-#include "support/mesh_gen.h"
-#include "support/split_mix.h"
+#include "flak_support/mesh_gen.h"
+#include "flak_support/split_mix.h"
 #include "wall_build.h"
 
 #include <flak/bvh/box_query.h>

@@ -5,7 +5,7 @@
 // well-formed case may end at the iteration cap.
 #include <flak/geom/gjk.h>
 
-#include "geom/gjk_families.h"
+#include "flak_support/gjk_families.h"
 #include "geom/gjk_reference.h"
 #include "support/case_count.h"
 #include "support/oracle.h"

@@ -6,7 +6,7 @@
 // deeper than the band.
 #include <flak/geom/gjk_raycast.h>
 
-#include "geom/gjk_families.h"
+#include "flak_support/gjk_families.h"
 #include "geom/gjk_reference.h"
 #include "support/case_count.h"
 #include "support/oracle.h"

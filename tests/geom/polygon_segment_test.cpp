@@ -7,7 +7,7 @@
 
 #include "support/case_count.h"
 #include "support/oracle.h"
-#include "support/polygon_families.h"
+#include "flak_support/polygon_families.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <flak/math/simd.h>
 
 #include "support/case_count.h"
-#include "support/triangle_families.h"
+#include "flak_support/triangle_families.h"
 #include "support/triangle_reference.h"
 
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 #include "gpu_harness.h"
 
 #include "support/oracle.h"
-#include "support/triangle_families.h"
+#include "flak_support/triangle_families.h"
 #include "support/triangle_reference.h"
 
 #include "flak_gpu_layout.h"

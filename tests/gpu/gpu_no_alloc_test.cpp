@@ -4,7 +4,7 @@
 // candidate leaf pairs of meshMeshLeafPairs, expanded with triTriOverlap, are meshMeshPairs.
 #include "gpu_harness.h"
 
-#include "no_alloc/allocation_trap.h"
+#include "flak_support/allocation_trap.h"
 
 #include <flak/bvh/mesh_leaf_pairs.h>
 

@@ -7,7 +7,7 @@
 #include <flak/math.h>
 
 #include "support/case_count.h"
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <gtest/gtest.h>
 

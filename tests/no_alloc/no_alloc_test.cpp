@@ -1,10 +1,10 @@
 // Runs a runtime workload (pools, arenas, math) between armed allocation traps: zero allocations.
-#include "allocation_trap.h"
+#include "flak_support/allocation_trap.h"
 
 #include <flak/core.h>
 #include <flak/math.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 
 #include "bvh/bake_helpers.h"
 #include "shooter/shooter_scenes.h"
-#include "support/mesh_gen.h"
+#include "flak_support/mesh_gen.h"
 
 #include <flak/math/transform.h>
 

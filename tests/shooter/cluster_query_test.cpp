@@ -6,7 +6,7 @@
 #include <flak/bvh/sphere_query.h>
 #include <flak/geom/sphere_sphere.h>
 
-#include "support/polygon_families.h"
+#include "flak_support/polygon_families.h"
 
 #include <cstring>
 

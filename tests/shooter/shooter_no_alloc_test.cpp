@@ -2,7 +2,7 @@
 // query's answer to non-finite input (no hit, no crash).
 #include "shooter/shooter_scenes.h"
 
-#include "no_alloc/allocation_trap.h"
+#include "flak_support/allocation_trap.h"
 
 #include <flak/shooter/beam.h>
 #include <flak/shooter/swept_bullet.h>

@@ -16,7 +16,7 @@
 #include <flak/shooter/wall_set.h>
 
 #include "support/oracle.h"
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // kernels) and double references, on random levels and adversarial inputs; the baker's refusals.
 #include "shooter/shooter_scenes.h"
 
-#include "support/polygon_families.h"
+#include "flak_support/polygon_families.h"
 
 #include <flak/bvh/sphere_query.h>
 

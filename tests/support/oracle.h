@@ -11,7 +11,7 @@
 #include <flak/geom/tolerance.h>
 #include <flak/math/vec3.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "bvh/bake_helpers.h"
-#include "support/mesh_gen.h"
-#include "support/split_mix.h"
+#include "flak_support/mesh_gen.h"
+#include "flak_support/split_mix.h"
 
 #include <flak/shooter/beam.h>
 #include <flak/shooter/sphere_cluster.h>

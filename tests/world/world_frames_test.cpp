@@ -1,6 +1,6 @@
 // The World over many frames of the shared scenes: no allocation during frames, repeatable hit
 // streams, and nothing dropped at the scenes' capacities.
-#include "allocation_trap.h"
+#include "flak_support/allocation_trap.h"
 #include "scene.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 //   flak_bench shooter --mesh PATH.obj [--count N] [--repeat N] [--json]  (clusters, walls, beams, bullets)
 #include "build_scene.h"
 #include "meshmesh_scene.h"
-#include "obj_mesh.h"
+#include "flak_support/obj_mesh.h"
 #include "segment_scene.h"
 #include "shooter_scene.h"
 #include "sphere_scene.h"

@@ -8,7 +8,7 @@
 #include <flak/geom/triangle_aabb.h>
 #include <flak/math/quat.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <benchmark/benchmark.h>
 

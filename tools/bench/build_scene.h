@@ -1,7 +1,7 @@
 // Scene (a) of BENCH_SCENES.md: build the static acceleration structure; time, bytes, ratios.
 #pragma once
 
-#include "support/mesh_gen.h"
+#include "flak_support/mesh_gen.h"
 
 #include <string>
 

@@ -8,8 +8,8 @@
 // The device is platform/'s headless pick (discrete > integrated > CPU/lavapipe), no validation.
 #include "scene_mesh.h"
 
-#include "support/mesh_gen.h"
-#include "support/split_mix.h"
+#include "flak_support/mesh_gen.h"
+#include "flak_support/split_mix.h"
 
 #include <flak/bvh/mesh_leaf_pairs.h>
 #include <flak/bvh/mesh_mesh.h>

@@ -3,7 +3,7 @@
 // and FCL (all pairs and any contact, BVHModel<OBBRSS>).
 #pragma once
 
-#include "support/mesh_gen.h"
+#include "flak_support/mesh_gen.h"
 
 #include <string>
 

@@ -8,8 +8,8 @@
 #include <flak/geom/polygon_sat.h>
 #include <flak/geom/segment_polygon.h>
 
-#include "geom/gjk_families.h"
-#include "support/polygon_families.h"
+#include "flak_support/gjk_families.h"
+#include "flak_support/polygon_families.h"
 
 #include <benchmark/benchmark.h>
 

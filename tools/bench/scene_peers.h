@@ -2,7 +2,7 @@
 // (only when the peer is built in: FLAK_BENCH_EMBREE, FLAK_BENCH_BULLET).
 #pragma once
 
-#include "support/mesh_gen.h"
+#include "flak_support/mesh_gen.h"
 
 #include <algorithm>
 #include <chrono>

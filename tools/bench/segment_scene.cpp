@@ -2,7 +2,7 @@
 
 #include "scene_mesh.h"
 #include "scene_peers.h"
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <flak/bvh/segment_query.h>
 

@@ -2,7 +2,7 @@
 // when built in, Embree (rtcIntersect1) and Bullet (rayTest on a btBvhTriangleMeshShape).
 #pragma once
 
-#include "support/mesh_gen.h"
+#include "flak_support/mesh_gen.h"
 
 #include <string>
 

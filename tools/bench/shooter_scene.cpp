@@ -3,7 +3,7 @@
 #include "cluster_fit.h"
 #include "scene_mesh.h"
 #include "scene_peers.h"
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 #include "wall_build.h"
 
 #include <flak/bvh/mesh_mesh.h>

@@ -3,7 +3,7 @@
 // mesh by the baker) against the enemy mesh, versus the same pair as mesh-vs-mesh.
 #pragma once
 
-#include "support/mesh_gen.h"
+#include "flak_support/mesh_gen.h"
 
 #include <string>
 

@@ -3,7 +3,7 @@
 // btSphereShape against a btBvhTriangleMeshShape) on the same queries in the same process.
 #pragma once
 
-#include "support/mesh_gen.h"
+#include "flak_support/mesh_gen.h"
 
 #include <string>
 

@@ -4,7 +4,7 @@
 #include <flak/broad/dynamic_tree.h>
 #include <flak/geom/segment_aabb.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <algorithm>
 #include <chrono>

@@ -8,7 +8,7 @@
 #include <flak/geom/swept_sphere_triangle.h>
 #include <flak/geom/tri_tri.h>
 
-#include "support/triangle_families.h"
+#include "flak_support/triangle_families.h"
 
 #include <benchmark/benchmark.h>
 

@@ -2,7 +2,7 @@
 // NaN/Inf/denormal inputs included, and writes the raw result bytes to argv[1].
 #include <flak/math.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <cmath>
 #include <cstdio>

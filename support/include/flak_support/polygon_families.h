@@ -6,7 +6,7 @@
 
 #include <flak/math/vec2.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 // exactly on edges and faces), placements at very large and very small scales, non-finite values.
 #pragma once
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <flak/math/vec3.h>
 

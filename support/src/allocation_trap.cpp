@@ -1,4 +1,4 @@
-#include "allocation_trap.h"
+#include "flak_support/allocation_trap.h"
 
 #include <atomic>
 #include <cstdlib>

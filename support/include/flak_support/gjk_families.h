@@ -6,7 +6,7 @@
 #include <flak/math/quat.h>
 #include <flak/math/transform.h>
 
-#include "support/split_mix.h"
+#include "flak_support/split_mix.h"
 
 #include <cmath>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // relative. (The baker reads meshes through Assimp; the benchmarks need this exact definition.)
 #pragma once
 
-#include "support/mesh_gen.h"
+#include "flak_support/mesh_gen.h"
 
 #include <cstdlib>
 #include <fstream>

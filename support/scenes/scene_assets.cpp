@@ -8,7 +8,7 @@
 #include "cluster_fit.h"
 #include "prepare.h"
 #include "scene.h"
-#include "support/mesh_gen.h"
+#include "flak_support/mesh_gen.h"
 
 #include <cmath>
 #include <cstring>
