@@ -8,6 +8,7 @@
 #include "scene.h"
 
 #include "flak_support/allocation_trap.h"
+#include "flak_support/host_block.h"
 
 #include <chrono>
 #include <cstdio>
@@ -129,10 +130,8 @@ int main(int argc, char** argv) {
     }
     const std::size_t bytes = World::requiredBytes(config);
     // The host's one block for the world, allocated before the first frame.
-    std::vector<unsigned char> block(bytes + World::kAlignment);
-    void* memory = block.data() +
-                   ((World::kAlignment - reinterpret_cast<std::uintptr_t>(block.data()) % World::kAlignment) %
-                    World::kAlignment);
+    flak::support::HostBlock block(bytes, World::kAlignment);
+    void* memory = block.data();
     World world;
     const Status init = world.init(memory, bytes, config);
     if (init != Status::Ok) {

@@ -9,11 +9,12 @@
 // Headless: no window and no input; the scene's script alone drives N frames (default 120) and
 // the last one is drawn by SDL's software renderer into FILE.png. Same scene and seed, same
 // picture (timings in the overlay aside).
+#include "flak_support/host_block.h"
+#include "flak_support/png_io.h"
+#include "flak_support/shooter_view.h"
 #include "overlay.h"
 #include "player_control.h"
-#include "png_io.h"
 #include "scene_draw.h"
-#include "view.h"
 
 #include "scene.h"
 
@@ -51,9 +52,9 @@ struct Options {
 constexpr std::size_t kMaxFlashes = 20000;
 
 // One playing scene: its world, the player's control, and what is drawn.
-struct Session {
+struct Game {
     scenes::Scene scene;
-    std::vector<unsigned char> block;
+    flak::support::HostBlock block;
     World world;
     PlayerControl control;
     std::vector<BulletView> bullets;
@@ -70,11 +71,8 @@ struct Session {
         WorldConfig config = scene.worldConfig();
         config.clock = platform::sdlWorldClock;
         const std::size_t bytes = World::requiredBytes(config);
-        block.assign(bytes + World::kAlignment, 0);
-        void* memory =
-            block.data() +
-            ((World::kAlignment - reinterpret_cast<std::uintptr_t>(block.data()) % World::kAlignment) %
-             World::kAlignment);
+        block.reset(bytes, World::kAlignment);
+        void* memory = block.data();
         const Status init = world.init(memory, bytes, config);
         if (init != Status::Ok) {
             error = std::string("World::init: ") + statusName(init);
@@ -214,8 +212,8 @@ int main(int argc, char** argv) {
 
     std::fprintf(stderr, "flak_shooter: building scene \"%s\" (baking meshes, fitting the cluster)...\n",
                  opt.scene.c_str());
-    auto session = std::make_unique<Session>();
-    if (!session->start(opt.scene, opt.seed, error)) {
+    auto game = std::make_unique<Game>();
+    if (!game->start(opt.scene, opt.seed, error)) {
         std::fprintf(stderr, "flak_shooter: %s\n", error.c_str());
         return 1;
     }
@@ -230,50 +228,49 @@ int main(int argc, char** argv) {
     float zoom = 1.0f;
     // The whole arena, or zoomed in on the driven (else the selected) ship.
     auto viewCamera = [&]() {
-        const Camera whole =
-            Camera::fit(session->scene.params().arena_half_x, session->scene.params().arena_half_y,
-                        kArenaMargin, app.width(), app.height());
+        const Camera whole = Camera::fit(game->scene.params().arena_half_x, game->scene.params().arena_half_y,
+                                         kArenaMargin, app.width(), app.height());
         if (zoom <= 1.0f) return whole;
-        const std::vector<scenes::ScriptedShip>& ships = session->scene.ships();
-        const std::size_t follow = session->control.active()
-                                       ? static_cast<std::size_t>(session->control.shipIndex())
+        const std::vector<scenes::ScriptedShip>& ships = game->scene.ships();
+        const std::size_t follow = game->control.active()
+                                       ? static_cast<std::size_t>(game->control.shipIndex())
                                        : draw_options.selected;
         Transform t;
-        if (follow >= ships.size() || session->world.getShipTransform(ships[follow].id, t) != Status::Ok)
+        if (follow >= ships.size() || game->world.getShipTransform(ships[follow].id, t) != Status::Ok)
             return whole;
         return whole.zoomedAt(zoom, t.translation.x, t.translation.y, app.width(), app.height());
     };
     auto drawFrame = [&](double fps) {
         const Camera camera = viewCamera();
-        draw_options.controlled = session->control.active() ? session->control.shipIndex() : -1;
+        draw_options.controlled = game->control.active() ? game->control.shipIndex() : -1;
         draw_options.highlight = draw_options.bvh;
-        drawer.draw(app.renderer(), camera, session->scene, session->world, session->bullets,
-                    session->beamViews(), session->flashes, draw_options);
+        drawer.draw(app.renderer(), camera, game->scene, game->world, game->bullets, game->beamViews(),
+                    game->flashes, draw_options);
         if (overlay) {
             OverlayInfo info;
-            info.scene = session->scene.name();
-            info.seed = session->scene.seed();
-            info.frame = session->frame;
+            info.scene = game->scene.name();
+            info.seed = game->scene.seed();
+            info.frame = game->frame;
             info.fps = fps;
-            info.player = session->control.active();
+            info.player = game->control.active();
             info.paused = paused;
             info.bvh = draw_options.bvh;
             info.bvh_depth = draw_options.bvh_depth;
             info.tree = draw_options.tree;
-            info.selected = shipName(session->scene, draw_options.selected);
-            drawOverlay(app.renderer(), session->world, info);
+            info.selected = shipName(game->scene, draw_options.selected);
+            drawOverlay(app.renderer(), game->world, info);
         }
         if (help) drawHelp(app.renderer(), app.width(), app.height());
     };
 
     if (opt.headless) {
         const Camera camera =
-            Camera::fit(session->scene.params().arena_half_x, session->scene.params().arena_half_y,
-                        kArenaMargin, app.width(), app.height());
+            Camera::fit(game->scene.params().arena_half_x, game->scene.params().arena_half_y, kArenaMargin,
+                        app.width(), app.height());
         for (long f = 0; f < opt.frames; ++f) {
             app.pollInput(input);
             if (input.quit) break;
-            session->step(input, camera);
+            game->step(input, camera);
         }
         drawFrame(0.0);
         app.present();
@@ -283,15 +280,15 @@ int main(int argc, char** argv) {
         }
         std::printf("flak_shooter: scene %s seed %" PRIu64 " frames %u hits %u bullets %zu hash %016" PRIx64
                     " video %s renderer %s size %dx%d screenshot %s\n",
-                    session->scene.name().c_str(), session->scene.seed(), session->frame,
-                    session->world.hitCount(), session->bullets.size(), session->world.hitStreamHash(),
-                    app.videoDriver(), app.rendererName(), app.width(), app.height(), opt.screenshot.c_str());
+                    game->scene.name().c_str(), game->scene.seed(), game->frame, game->world.hitCount(),
+                    game->bullets.size(), game->world.hitStreamHash(), app.videoDriver(), app.rendererName(),
+                    app.width(), app.height(), opt.screenshot.c_str());
         return 0;
     }
 
     std::fprintf(stderr, "flak_shooter: video %s, renderer %s; press H for the controls\n", app.videoDriver(),
                  app.rendererName());
-    session->control.setActive(true, session->world, session->scene);
+    game->control.setActive(true, game->world, game->scene);
     platform::FrameClock clock;
     clock.start();
     double accumulator = 0.0;
@@ -302,7 +299,7 @@ int main(int argc, char** argv) {
         if (input.quit) break;
         bool step_once = false, screenshot = false;
         std::string restart;
-        const std::size_t ship_count = session->scene.ships().size();
+        const std::size_t ship_count = game->scene.ships().size();
         auto select = [&](int dir) {
             if (ship_count == 0) return;
             draw_options.selected = (draw_options.selected + (dir > 0 ? 1u : ship_count - 1u)) % ship_count;
@@ -311,7 +308,7 @@ int main(int argc, char** argv) {
         for (SDL_Keycode key : input.pressed_keys) {
             switch (key) {
             case SDLK_c:
-                session->control.setActive(!session->control.active(), session->world, session->scene);
+                game->control.setActive(!game->control.active(), game->world, game->scene);
                 break;
             case SDLK_b:
                 draw_options.bvh = !draw_options.bvh;
@@ -341,7 +338,7 @@ int main(int argc, char** argv) {
                 help = !help;
                 break;
             case SDLK_r:
-                restart = session->scene.name();
+                restart = game->scene.name();
                 break;
             case SDLK_1:
                 restart = names[0];
@@ -391,7 +388,7 @@ int main(int argc, char** argv) {
                 paused = !paused;
                 break;
             case SDL_CONTROLLER_BUTTON_B:
-                session->control.setActive(!session->control.active(), session->world, session->scene);
+                game->control.setActive(!game->control.active(), game->world, game->scene);
                 break;
             case SDL_CONTROLLER_BUTTON_DPAD_UP:
                 zoom = std::min(8.0f, zoom * 1.25f);
@@ -405,10 +402,10 @@ int main(int argc, char** argv) {
         }
         if (!restart.empty()) {
             std::fprintf(stderr, "flak_shooter: building scene \"%s\"...\n", restart.c_str());
-            auto next = std::make_unique<Session>();
+            auto next = std::make_unique<Game>();
             if (next->start(restart, opt.seed, error)) {
-                session = std::move(next);
-                session->control.setActive(true, session->world, session->scene);
+                game = std::move(next);
+                game->control.setActive(true, game->world, game->scene);
                 draw_options.selected = 0;
             } else {
                 std::fprintf(stderr, "flak_shooter: %s\n", error.c_str());
@@ -419,7 +416,7 @@ int main(int argc, char** argv) {
 
         // Fixed 60 Hz steps, at most four per drawn frame (slower machines run slow, not jumpy).
         const double elapsed = clock.tick();
-        const double dt = static_cast<double>(session->scene.dt());
+        const double dt = static_cast<double>(game->scene.dt());
         const Camera camera = viewCamera();
         if (!paused) {
             accumulator += elapsed;
@@ -428,14 +425,14 @@ int main(int argc, char** argv) {
         }
         int steps = 0;
         while (accumulator >= dt && steps < 4) {
-            session->step(input, camera);
+            game->step(input, camera);
             accumulator -= dt;
             ++steps;
         }
         if (steps == 4) accumulator = 0.0;
 
         drawFrame(clock.fps());
-        const bool last = opt.frames > 0 && session->frame >= static_cast<std::uint32_t>(opt.frames);
+        const bool last = opt.frames > 0 && game->frame >= static_cast<std::uint32_t>(opt.frames);
         if (screenshot || (last && !opt.screenshot.empty())) {
             char name[64];
             std::snprintf(name, sizeof(name), "shooter-%04d.png", shot++);

@@ -2,7 +2,7 @@
 #include "overlay.h"
 
 #include "bitmap_font.h"
-#include "view.h"
+#include "flak_support/shooter_view.h"
 
 #include <algorithm>
 #include <cinttypes>

@@ -3,7 +3,7 @@
 // fired and retired. Nothing in the scene library changes; the world simply gets newer calls.
 #pragma once
 
-#include "view.h"
+#include "flak_support/shooter_view.h"
 
 #include "scene.h"
 

@@ -3,7 +3,7 @@
 // debug boxes (a selected mesh's BVH, the broad phase's two trees).
 #pragma once
 
-#include "view.h"
+#include "flak_support/shooter_view.h"
 
 #include "scene.h"
 

@@ -6,9 +6,9 @@
 #include "blob_write.h"
 #include "bvh_build.h"
 #include "cluster_fit.h"
+#include "flak_support/mesh_gen.h"
 #include "prepare.h"
 #include "scene.h"
-#include "flak_support/mesh_gen.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,7 +1,7 @@
 // PNG (RFC 2083 / ISO 15948) for RGB8 screenshots: chunks with CRC-32, a zlib stream (RFC 1950)
 // with Adler-32, and the five row filters. Compression by zlib when FLAK_HAVE_ZLIB; otherwise
 // stored deflate blocks (RFC 1951 §3.2.4), which need no compressor at all.
-#include "png_io.h"
+#include "flak_support/png_io.h"
 
 #include <array>
 #include <cstdlib>

@@ -323,9 +323,9 @@ TEST(DynamicTree, RebuildKeepsIdsAndAnswers) {
     EXPECT_EQ(h.treePairs(), h.brutePairs());
 }
 
-TEST(DynamicTree, LongSessionRaisesNoInternalAssert) {
+TEST(DynamicTree, LongRandomRunRaisesNoInternalAssert) {
     // Nothing in the public API asserts on caller input (statuses instead); the recorder proves
-    // a long random session raises no internal assertion either.
+    // a long random run raises no internal assertion either.
     test::AssertRecorder recorder;
     TreeHarness h(64);
     test::SplitMix64 rng(0xA55E47u);
@@ -347,7 +347,7 @@ TEST(DynamicTree, LongSessionRaisesNoInternalAssert) {
         }
     }
     EXPECT_EQ(recorder.count(), 0) << recorder.lastMessage();
-    h.check("after session");
+    h.check("after the run");
 }
 
 // The checker itself must catch broken trees, or "valid after every step" means nothing.

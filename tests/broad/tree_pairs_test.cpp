@@ -14,7 +14,7 @@ using test::SplitMix64;
 using test::broad::keyOf;
 using test::broad::TreeHarness;
 
-// BENCH_SCENES (e) in miniature: 2,000 proxies, 20% moving per frame, every frame checked.
+// docs/bench_scenes.md (e) in miniature: 2,000 proxies, 20% moving per frame, every frame checked.
 TEST(TreePairs, ChurnSceneMatchesBruteForceEveryFrame) {
     const std::uint32_t n = 2000;
     TreeHarness h(n, 0.1f);

@@ -5,8 +5,8 @@
 #include "blob_inspect.h"
 #include "blob_write.h"
 #include "bvh_build.h"
-#include "prepare.h"
 #include "flak_support/mesh_gen.h"
+#include "prepare.h"
 
 #include <gtest/gtest.h>
 

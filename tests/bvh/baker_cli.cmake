@@ -6,7 +6,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/../support/cli_run.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 if(MODE STREQUAL "models")
-  # Real meshes of Debian's assimp-testmodels in every input format the issue names.
+  # Real meshes of Debian's assimp-testmodels in every input format the baker supports.
   foreach(model IN LISTS MODELS)
     get_filename_component(name "${model}" NAME)
     expect_run(0 ${BAKE} ${MODELS_DIR}/${model} -o ${WORK}/${name}.blob --json)

@@ -1,8 +1,8 @@
 # The benchmark's scenes on a real mesh, small counts: flak's hit counts must equal those of the
-# peers that answer the very same question (issue #5): Embree for spheres (its callback runs flak's
+# peers that answer the very same question: Embree for spheres (its callback runs flak's
 # kernel) and segments (closest hit, watertight), FCL for mesh-vs-mesh pairs and any contact.
 # Bullet's and GImpact's counts are printed, not required: Bullet's ray test is not watertight
-# and GImpact counts pairs its own way (docs/query_bench.md). A peer not built in is skipped.
+# and GImpact counts pairs its own way (docs/performance.md). A peer not built in is skipped.
 # Usage: cmake -DBENCH=flak_bench -DMESH=PATH.obj -P bench_hits.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/../support/cli_run.cmake)
 set(checked 0)

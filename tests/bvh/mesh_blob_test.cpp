@@ -10,8 +10,8 @@
 #include <flak/bvh/swept_query.h>
 
 #include "flak_support/obj_mesh.h"
-#include "support/case_count.h"
 #include "flak_support/split_mix.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 

@@ -51,7 +51,7 @@ void brutePairs(const BakedMesh& a, const BakedMesh& b, const Transform& b_to_a,
     }
 }
 
-// The pose of BENCH_SCENES (d): B rotated about A's box centre and shifted by up to 1.35 extents.
+// The pose of docs/bench_scenes.md (d): B rotated about A's box centre and shifted by up to 1.35 extents.
 void benchPose(const BakedMesh& m, SplitMix64& rng, Transform& out) {
     Transform rot;
     randomTransform(rng, 0.0f, rot);

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "bake_helpers.h"
-#include "flak_support/obj_mesh.h"
 #include "flak_support/mesh_gen.h"
+#include "flak_support/obj_mesh.h"
 #include "flak_support/split_mix.h"
 
 #include <flak/bvh/mesh_blob.h>
@@ -94,7 +94,7 @@ inline const std::vector<std::unique_ptr<BakedMesh>>& queryMeshes() {
     return meshes;
 }
 
-/// Query box Q of BENCH_SCENES.md: the mesh box grown to 1.1 times its size about its centre.
+/// Query box Q of docs/bench_scenes.md: the mesh box grown to 1.1 times its size about its centre.
 inline void randomPointInQ(const BakedMesh& m, SplitMix64& rng, Vec3& out) {
     for (int k = 0; k < 3; ++k) {
         const double c = 0.5 * (double(m.bounds.min[k]) + double(m.bounds.max[k]));

@@ -12,9 +12,9 @@
 #include "blob_write.h"
 #include "bvh_build.h"
 #include "cluster_fit.h"
-#include "prepare.h"
 #include "flak_support/mesh_gen.h"
 #include "flak_support/split_mix.h"
+#include "prepare.h"
 #include "wall_build.h"
 
 #include <flak/bvh/box_query.h>

@@ -7,7 +7,7 @@
 #      order, exactly the answers this machine prints for its own, and must refuse the blob in the
 #      other order with BlobWrongEndian, then swap it in place and print the same answers again;
 #   3. the world check: flak_world_digest (the scenes' hit-stream hashes) must print the same lines
-#      on the target as here (the issue asks it of aarch64; big-endian ppc64 passes it too).
+#      on the target as here (aarch64 and big-endian ppc64 alike).
 # FLAK_JOBS sets the build and ctest parallelism (default 2).
 set -euo pipefail
 arch=${1:-}

@@ -6,9 +6,9 @@
 // of directions.
 #include <flak/geom/circle_polygon.h>
 
+#include "flak_support/polygon_families.h"
 #include "support/case_count.h"
 #include "support/oracle.h"
-#include "flak_support/polygon_families.h"
 
 #include <gtest/gtest.h>
 

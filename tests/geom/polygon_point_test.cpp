@@ -3,9 +3,9 @@
 // boundary.
 #include <flak/geom/point_in_polygon.h>
 
+#include "flak_support/polygon_families.h"
 #include "support/case_count.h"
 #include "support/oracle.h"
-#include "flak_support/polygon_families.h"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 // needed axes: every edge normal and edge direction of both polygons plus the coordinate axes.
 #include <flak/geom/polygon_sat.h>
 
+#include "flak_support/polygon_families.h"
 #include "support/case_count.h"
 #include "support/oracle.h"
-#include "flak_support/polygon_families.h"
 
 #include <gtest/gtest.h>
 

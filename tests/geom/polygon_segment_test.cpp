@@ -5,9 +5,9 @@
 // and the reported point lies within the band of the solid.
 #include <flak/geom/segment_polygon.h>
 
+#include "flak_support/polygon_families.h"
 #include "support/case_count.h"
 #include "support/oracle.h"
-#include "flak_support/polygon_families.h"
 
 #include <gtest/gtest.h>
 

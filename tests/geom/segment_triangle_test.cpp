@@ -2,8 +2,8 @@
 // Wald) against a double-precision reference, plus the watertightness test on closed meshes.
 #include <flak/geom/segment_triangle.h>
 
-#include "support/case_count.h"
 #include "flak_support/triangle_families.h"
+#include "support/case_count.h"
 #include "support/triangle_reference.h"
 
 #include <gtest/gtest.h>

@@ -3,8 +3,8 @@
 #include <flak/geom/closest_point_triangle.h>
 #include <flak/geom/sphere_triangle.h>
 
-#include "support/case_count.h"
 #include "flak_support/triangle_families.h"
+#include "support/case_count.h"
 #include "support/triangle_reference.h"
 
 #include <gtest/gtest.h>

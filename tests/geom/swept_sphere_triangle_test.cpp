@@ -6,8 +6,8 @@
 //   sub-segment c0-c(t) never came closer than r (- band): touching at t, no deeper before.
 #include <flak/geom/swept_sphere_triangle.h>
 
-#include "support/case_count.h"
 #include "flak_support/triangle_families.h"
+#include "support/case_count.h"
 #include "support/triangle_reference.h"
 
 #include <gtest/gtest.h>

@@ -4,8 +4,8 @@
 #include <flak/geom/tri_tri.h>
 #include <flak/math/simd.h>
 
-#include "support/case_count.h"
 #include "flak_support/triangle_families.h"
+#include "support/case_count.h"
 #include "support/triangle_reference.h"
 
 #include <gtest/gtest.h>

@@ -4,8 +4,8 @@
 // (brute force) so every designed pair and every cross pair is compared. Exact equality.
 #include "gpu_harness.h"
 
-#include "support/oracle.h"
 #include "flak_support/triangle_families.h"
+#include "support/oracle.h"
 #include "support/triangle_reference.h"
 
 #include "flak_gpu_layout.h"

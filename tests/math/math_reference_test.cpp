@@ -6,8 +6,8 @@
 // ample for those chains and still catches any wrong sign, swapped axis or order mistake.
 #include <flak/math.h>
 
-#include "support/case_count.h"
 #include "flak_support/split_mix.h"
+#include "support/case_count.h"
 
 #include <gtest/gtest.h>
 

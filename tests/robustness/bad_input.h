@@ -9,8 +9,8 @@
 #pragma once
 
 #include "bvh/bake_helpers.h"
-#include "shooter/shooter_scenes.h"
 #include "flak_support/mesh_gen.h"
+#include "shooter/shooter_scenes.h"
 
 #include <flak/math/transform.h>
 

@@ -4,6 +4,7 @@
 // moves by parent links and slot parity, never by a float test alone, so none can loop on NaN;
 // the tree is validated after every mutation.
 #include "bad_input.h"
+#include "flak_support/host_block.h"
 
 #include <flak/arena.h>
 #include <flak/broad/dynamic_tree.h>
@@ -17,14 +18,12 @@ class TreeHost {
 public:
     explicit TreeHost(const DynamicTreeConfig& config) {
         bytes = DynamicTree::requiredBytes(config);
-        storage.resize(bytes + DynamicTree::kAlignment);
-        const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(storage.data());
-        memory = storage.data() +
-                 ((DynamicTree::kAlignment - p % DynamicTree::kAlignment) % DynamicTree::kAlignment);
+        block.reset(bytes, DynamicTree::kAlignment);
+        memory = block.data();
         status = tree.init(memory, bytes, config);
     }
     DynamicTree tree;
-    std::vector<unsigned char> storage;
+    flak::support::HostBlock block;
     unsigned char* memory = nullptr;
     std::size_t bytes = 0;
     Status status = Status::InvalidArgument;

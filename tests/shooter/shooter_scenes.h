@@ -15,8 +15,8 @@
 #include <flak/shooter/swept_bullet.h>
 #include <flak/shooter/wall_set.h>
 
-#include "support/oracle.h"
 #include "flak_support/split_mix.h"
+#include "support/oracle.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,9 @@
 // seed itself (the sample adds nothing without input) and checks the picture at the places it
 // now knows: wall interiors in the wall colour, hull pixels in the hull colours, each hit of the
 // last step under a hit marker, the normals drawn, and the colour counts of the whole picture.
-#include "png_io.h"
-#include "view.h"
+#include "flak_support/host_block.h"
+#include "flak_support/png_io.h"
+#include "flak_support/shooter_view.h"
 
 #include "scene.h"
 
@@ -94,7 +95,7 @@ struct Shared {
     RgbImage image;
     std::string png_error;
     scenes::Scene scene;
-    std::vector<unsigned char> block;
+    flak::support::HostBlock block;
     World world;
     std::vector<Transform> ship_transforms;
     std::string scene_error;
@@ -148,11 +149,8 @@ protected:
             return;
         const WorldConfig config = s.scene.worldConfig();
         const std::size_t bytes = World::requiredBytes(config);
-        s.block.assign(bytes + World::kAlignment, 0);
-        void* memory =
-            s.block.data() +
-            ((World::kAlignment - reinterpret_cast<std::uintptr_t>(s.block.data()) % World::kAlignment) %
-             World::kAlignment);
+        s.block.reset(bytes, World::kAlignment);
+        void* memory = s.block.data();
         if (s.world.init(memory, bytes, config) != Status::Ok || !s.scene.setup(s.world, s.scene_error)) {
             s.scene_error += " (world setup failed)";
             return;

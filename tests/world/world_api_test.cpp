@@ -23,11 +23,8 @@ TEST(WorldApi, InitReportsBadMemoryAndConfig) {
     WorldConfig config = smallConfig();
     const std::size_t bytes = World::requiredBytes(config);
     ASSERT_GT(bytes, 0u);
-    std::vector<unsigned char> storage(bytes + 2 * World::kAlignment);
-    unsigned char* aligned =
-        storage.data() +
-        ((World::kAlignment - reinterpret_cast<std::uintptr_t>(storage.data()) % World::kAlignment) %
-         World::kAlignment);
+    flak::support::HostBlock block(bytes + World::kAlignment, World::kAlignment);
+    unsigned char* aligned = block.data();
     World world;
     EXPECT_EQ(world.init(nullptr, bytes, config), Status::NullMemory);
     EXPECT_EQ(world.init(aligned + 16, bytes, config), Status::Misaligned);

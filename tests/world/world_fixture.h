@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bvh/bake_helpers.h"
+#include "flak_support/host_block.h"
 #include "flak_support/mesh_gen.h"
 #include "flak_support/split_mix.h"
 
@@ -26,10 +27,8 @@ class HostWorld {
 public:
     explicit HostWorld(const WorldConfig& config) : m_config(config) {
         m_bytes = World::requiredBytes(config);
-        m_storage.resize(m_bytes + World::kAlignment);
-        const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(m_storage.data());
-        m_memory = m_storage.data() + ((World::kAlignment - p % World::kAlignment) % World::kAlignment);
-        m_init = world.init(m_memory, m_bytes, config);
+        m_block.reset(m_bytes, World::kAlignment);
+        m_init = world.init(m_block.data(), m_bytes, config);
     }
     World world;
     Status initStatus() const { return m_init; }
@@ -37,8 +36,7 @@ public:
 
 private:
     WorldConfig m_config;
-    std::vector<unsigned char> m_storage;
-    unsigned char* m_memory = nullptr;
+    flak::support::HostBlock m_block;
     std::size_t m_bytes = 0;
     Status m_init = Status::InvalidArgument;
 };

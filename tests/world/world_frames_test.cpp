@@ -1,6 +1,7 @@
 // The World over many frames of the shared scenes: no allocation during frames, repeatable hit
 // streams, and nothing dropped at the scenes' capacities.
 #include "flak_support/allocation_trap.h"
+#include "flak_support/host_block.h"
 #include "scene.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +14,7 @@ namespace {
 
 struct SceneRun {
     std::unique_ptr<scenes::Scene> scene = std::make_unique<scenes::Scene>();
-    std::vector<unsigned char> storage;
+    flak::support::HostBlock block;
     World world;
 
     explicit SceneRun(const std::string& name, std::uint64_t seed = 1) {
@@ -23,10 +24,8 @@ struct SceneRun {
         EXPECT_TRUE(scene->build(name, params, seed, error)) << error;
         const WorldConfig config = scene->worldConfig();
         const std::size_t bytes = World::requiredBytes(config);
-        storage.resize(bytes + World::kAlignment);
-        const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(storage.data());
-        void* memory = storage.data() + ((World::kAlignment - p % World::kAlignment) % World::kAlignment);
-        EXPECT_EQ(world.init(memory, bytes, config), Status::Ok);
+        block.reset(bytes, World::kAlignment);
+        EXPECT_EQ(world.init(block.data(), bytes, config), Status::Ok);
         EXPECT_TRUE(scene->setup(world, error)) << error;
     }
 };

@@ -1,4 +1,4 @@
-// flak_bench — the shared benchmark scenes of ../shared/BENCH_SCENES.md, flak and (when built with
+// flak_bench — the shared benchmark scenes of docs/bench_scenes.md, flak and (when built with
 // them) peer libraries measured in the same process on the same input.
 //   flak_bench build --mesh PATH.obj [--repeat N] [--json]
 //   flak_bench build --generate icosphere8 [--repeat N] [--json]
@@ -6,8 +6,8 @@
 //   flak_bench sphere|segment|meshmesh --mesh PATH.obj [--count N] [--repeat N] [--json]  (best of N rounds)
 //   flak_bench shooter --mesh PATH.obj [--count N] [--repeat N] [--json]  (clusters, walls, beams, bullets)
 #include "build_scene.h"
-#include "meshmesh_scene.h"
 #include "flak_support/obj_mesh.h"
+#include "meshmesh_scene.h"
 #include "segment_scene.h"
 #include "shooter_scene.h"
 #include "sphere_scene.h"

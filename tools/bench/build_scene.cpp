@@ -32,7 +32,7 @@ int runBuildScene(const std::string& name, const test::Mesh& mesh, int repeat, b
     source.positions = mesh.positions;
     source.indices = mesh.indices;
     bake::PrepareOptions prepare;
-    prepare.keep_degenerate = true; // BENCH_SCENES: zero-area triangles are part of real data
+    prepare.keep_degenerate = true; // docs/bench_scenes.md: zero-area triangles are part of real data
     if (bake::BakeError e = bake::prepareMesh(source, prepare); e.failed()) {
         std::fprintf(stderr, "flak_bench: %s\n", e.message.c_str());
         return 1;

@@ -1,4 +1,4 @@
-// Scene (a) of BENCH_SCENES.md: build the static acceleration structure; time, bytes, ratios.
+// Scene (a) of docs/bench_scenes.md: build the static acceleration structure; time, bytes, ratios.
 #pragma once
 
 #include "flak_support/mesh_gen.h"

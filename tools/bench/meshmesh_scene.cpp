@@ -1,8 +1,8 @@
 #include "meshmesh_scene.h"
 
+#include "flak_support/split_mix.h"
 #include "scene_mesh.h"
 #include "scene_peers.h"
-#include "flak_support/split_mix.h"
 
 #include <flak/bvh/mesh_mesh.h>
 
@@ -17,7 +17,7 @@ namespace flak::bench {
 
 namespace {
 
-// BENCH_SCENES (d): Shoemake quaternion, its rotation R, then the shift t; B's points go to
+// docs/bench_scenes.md (d): Shoemake quaternion, its rotation R, then the shift t; B's points go to
 // R (x - c) + c + t, i.e. the rigid map (R, c + t - R c), formed in double, stored to float.
 struct Pose {
     double r[3][3];

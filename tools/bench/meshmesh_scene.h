@@ -1,4 +1,4 @@
-// Scene (d) of ../shared/BENCH_SCENES.md: a mesh against a posed copy of itself; all intersecting
+// Scene (d) of docs/bench_scenes.md: a mesh against a posed copy of itself; all intersecting
 // triangle pairs and any contact per pose; flak and, when built in, Bullet's GImpact (all pairs)
 // and FCL (all pairs and any contact, BVHModel<OBBRSS>).
 #pragma once

@@ -1,11 +1,11 @@
-// The mesh quantities of ../shared/BENCH_SCENES.md shared by the query scenes (spheres, segments,
+// The mesh quantities of docs/bench_scenes.md shared by the query scenes (spheres, segments,
 // mesh vs mesh), the mesh baked for flak, and a wall-clock timer.
 #pragma once
 
 #include "blob_write.h"
 #include "bvh_build.h"
-#include "prepare.h"
 #include "flak_support/mesh_gen.h"
+#include "prepare.h"
 
 #include <flak/bvh/mesh_blob.h>
 
@@ -53,7 +53,7 @@ inline SceneMesh sceneMesh(const test::Mesh& mesh) {
     return s;
 }
 
-/// The mesh baked with the baker's defaults, zero-area triangles kept (BENCH_SCENES: they are
+/// The mesh baked with the baker's defaults, zero-area triangles kept (docs/bench_scenes.md: they are
 /// part of real data), in 16-byte aligned storage, and its in-place view.
 struct BakedScene {
     std::vector<unsigned char> storage;

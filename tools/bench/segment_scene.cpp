@@ -1,8 +1,8 @@
 #include "segment_scene.h"
 
+#include "flak_support/split_mix.h"
 #include "scene_mesh.h"
 #include "scene_peers.h"
-#include "flak_support/split_mix.h"
 
 #include <flak/bvh/segment_query.h>
 
@@ -10,7 +10,7 @@ namespace flak::bench {
 
 namespace {
 
-// BENCH_SCENES (c), in double: origin in Q, direction from (z, phi), length. The segment is given
+// docs/bench_scenes.md (c), in double: origin in Q, direction from (z, phi), length. The segment is given
 // to flak as p0 = o and p1 = o + len d and to the peers as origin o, unit direction d, t in
 // [0, len]; each stored to float at the end.
 struct SceneSegment {

@@ -1,4 +1,4 @@
-// Scene (c) of ../shared/BENCH_SCENES.md: segment closest-hit queries against one mesh; flak and,
+// Scene (c) of docs/bench_scenes.md: segment closest-hit queries against one mesh; flak and,
 // when built in, Embree (rtcIntersect1) and Bullet (rayTest on a btBvhTriangleMeshShape).
 #pragma once
 

@@ -1,9 +1,9 @@
 #include "shooter_scene.h"
 
 #include "cluster_fit.h"
+#include "flak_support/split_mix.h"
 #include "scene_mesh.h"
 #include "scene_peers.h"
-#include "flak_support/split_mix.h"
 #include "wall_build.h"
 
 #include <flak/bvh/mesh_mesh.h>

@@ -1,8 +1,8 @@
 #include "sphere_scene.h"
 
+#include "flak_support/split_mix.h"
 #include "scene_mesh.h"
 #include "scene_peers.h"
-#include "flak_support/split_mix.h"
 
 #include <flak/bvh/sphere_query.h>
 #include <flak/geom/sphere_triangle.h>
@@ -11,7 +11,7 @@ namespace flak::bench {
 
 namespace {
 
-// BENCH_SCENES (b): centre uniform in Q, then the radius; double arithmetic, floats for the query.
+// docs/bench_scenes.md (b): centre uniform in Q, then the radius; double arithmetic, floats for the query.
 std::vector<Sphere> makeSpheres(const SceneMesh& s, long count) {
     test::SplitMix64 rng(0x5EED0001u);
     std::vector<Sphere> out(static_cast<std::size_t>(count));

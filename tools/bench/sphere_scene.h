@@ -1,4 +1,4 @@
-// Scene (b) of ../shared/BENCH_SCENES.md: sphere any-hit queries against one mesh; flak and, when
+// Scene (b) of docs/bench_scenes.md: sphere any-hit queries against one mesh; flak and, when
 // built in, Embree (rtcPointQuery with a sphere-triangle callback) and Bullet (contactTest of a
 // btSphereShape against a btBvhTriangleMeshShape) on the same queries in the same process.
 #pragma once

@@ -45,7 +45,7 @@ struct Move {
     float dy;
 };
 
-// BENCH_SCENES.md (e), exactly: the initial boxes, then per frame the moves in proxy order.
+// docs/bench_scenes.md (e), exactly: the initial boxes, then per frame the moves in proxy order.
 struct ChurnScript {
     std::vector<Aabb> boxes;
     std::vector<std::uint32_t> frame_begin; // frames + 1 offsets into moves
@@ -93,7 +93,7 @@ struct Segment {
     Vec3 p0, p1;
 };
 
-// Query sets of this benchmark (not in BENCH_SCENES; defined here): regions with centre uniform
+// Query sets of this benchmark (not among the shared scenes; defined here): regions with centre uniform
 // in [0,500]^2 and half extents range(1,10); segments with origin uniform in [0,500]^2, direction
 // angle 2 pi u(), length range(5,50). All at z = 0, like the proxies.
 std::vector<Region> makeRegions() {
@@ -583,10 +583,11 @@ int runTreeScene(int frames, int rounds, bool json) {
         for (std::size_t i = 0; i < count; ++i) printJson(libs[i], flak_ms, i + 1 == count);
         std::printf("  }\n}\n");
     } else {
-        std::printf("tree churn (BENCH_SCENES e): %u proxies, %d frames x %d rounds, 20%% moving; ms per "
-                    "frame = moves + "
-                    "all pairs (median over frames); flak node %zu bytes\n",
-                    kProxies, frames, rounds, sizeof(TreeNode));
+        std::printf(
+            "tree churn (docs/bench_scenes.md, e): %u proxies, %d frames x %d rounds, 20%% moving; ms per "
+            "frame = moves + "
+            "all pairs (median over frames); flak node %zu bytes\n",
+            kProxies, frames, rounds, sizeof(TreeNode));
         for (const Library& lib : libs) printRow(lib, flak_ms);
         std::printf("  flak closest-hit segment (clipping as hits shorten it): %.1f ns per query\n",
                     flak.closest_ns);

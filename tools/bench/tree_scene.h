@@ -1,4 +1,4 @@
-// Scene (e) of BENCH_SCENES.md: dynamic tree churn (10,000 proxies, 600 frames, 20% moving), flak's
+// Scene (e) of docs/bench_scenes.md: dynamic tree churn (10,000 proxies, 600 frames, 20% moving), flak's
 // DynamicTree against Box2D 2.4's b2DynamicTree and Bullet's btDbvt when built with them, plus
 // per-query costs of region and segment queries on the final tree.
 #pragma once

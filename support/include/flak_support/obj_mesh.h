@@ -1,4 +1,4 @@
-// Plain OBJ reading for the benchmarks, exactly as ../shared/BENCH_SCENES.md defines the mesh:
+// Plain OBJ reading for the benchmarks, exactly as docs/bench_scenes.md defines the mesh:
 // `v` and `f` lines only, polygons fan-triangulated, zero-area triangles kept, negative indices
 // relative. (The baker reads meshes through Assimp; the benchmarks need this exact definition.)
 #pragma once

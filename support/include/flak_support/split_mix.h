@@ -1,4 +1,4 @@
-// Seeded SplitMix64 (the generator of ../shared/BENCH_SCENES.md), shared by tests and benchmarks.
+// Seeded SplitMix64 (the generator of docs/bench_scenes.md), shared by tests and benchmarks.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // Prints the hit-stream hash of scripted scenes, for the cross-build determinism test: the same
 // scenes must hash the same whatever compiler, optimisation level or architecture built this.
 //   flak_world_digest [SCENE:FRAMES ...]   (default: skirmish:300 armada:8)
+#include "flak_support/host_block.h"
 #include "scene.h"
 
 #include <cinttypes>
@@ -31,10 +32,8 @@ int main(int argc, char** argv) {
         }
         const flak::WorldConfig config = scene.worldConfig();
         const std::size_t bytes = flak::World::requiredBytes(config);
-        std::vector<unsigned char> block(bytes + flak::World::kAlignment);
-        const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(block.data());
-        void* memory = block.data() +
-                       ((flak::World::kAlignment - p % flak::World::kAlignment) % flak::World::kAlignment);
+        flak::support::HostBlock block(bytes, flak::World::kAlignment);
+        void* memory = block.data();
         flak::World world;
         if (world.init(memory, bytes, config) != flak::Status::Ok || !scene.setup(world, error)) {
             std::fprintf(stderr, "world_digest: cannot set up %s\n", name.c_str());

@@ -69,7 +69,7 @@ public:
     /// Runs the composed frame on `frame` with step dt and the World's sweep_radii; times the
     /// phases with `clock`. Shots are counted as they are answered (an increment); the ship
     /// contacts are counted from the manifolds after the clock stops.
-    /// `contact_only`: every bullet is a contactTest where the step leaves it (the literal
+    /// `contact_only`: every bullet is a contactTest where the step leaves it (the benchmark scene's
     /// "sphere contact tests"; fast bullets may then pass through thin things), not a sweep.
     void runFrame(const ArmadaFrame& frame, float dt, float sweep_radii, bool contact_only, BenchClock clock,
                   BulletFrameResult& out);

@@ -14,6 +14,7 @@
 #include "armada_frame.h"
 #include "bench_clock.h"
 #include "bullet_armada.h"
+#include "flak_support/host_block.h"
 #include "scene.h"
 
 #include <algorithm>
@@ -280,10 +281,8 @@ int main(int argc, char** argv) {
     WorldConfig config = scene.worldConfig();
     config.clock = thread_clock ? threadCpuNs : steadyNs;
     const std::size_t bytes = World::requiredBytes(config);
-    std::vector<unsigned char> block(bytes + World::kAlignment);
-    void* memory = block.data() +
-                   ((World::kAlignment - reinterpret_cast<std::uintptr_t>(block.data()) % World::kAlignment) %
-                    World::kAlignment);
+    flak::support::HostBlock block(bytes, World::kAlignment);
+    void* memory = block.data();
     const std::uint32_t frame_count = static_cast<std::uint32_t>(frames);
     std::vector<PassResult> passes(static_cast<std::size_t>(repeat));
     for (std::size_t p = 0; p < passes.size(); ++p) {
