@@ -226,21 +226,28 @@ TEST(DynamicTree, PairBufferOverflowIsCountedNeverWrittenPast) {
     TreePair buffer[12];
     const TreePair sentinel{ProxyId{0xDEAD, 0xBEEF}, ProxyId{0xDEAD, 0xBEEF}};
     for (TreePair& p : buffer) p = sentinel;
-    PairCount count;
-    EXPECT_EQ(h.tree.findPairs(buffer, 10, count), Status::BufferFull);
-    EXPECT_EQ(count.found, 45u);
-    EXPECT_EQ(count.written, 10u);
-    EXPECT_EQ(count.dropped(), 35u);
+    OutBuffer<TreePair> out = OutBuffer<TreePair>::over(buffer, 10);
+    EXPECT_EQ(h.tree.findPairs(out), Status::BufferFull);
+    EXPECT_EQ(out.count, 10u);
+    EXPECT_EQ(out.dropped, 35u);
     EXPECT_EQ(buffer[10].a.index, 0xDEADu);
     EXPECT_EQ(buffer[11].b.generation, 0xBEEFu);
-    EXPECT_EQ(h.tree.findPairs(nullptr, 0, count), Status::BufferFull);
-    EXPECT_EQ(count.found, 45u);
-    EXPECT_EQ(count.written, 0u);
+    OutBuffer<TreePair> none = OutBuffer<TreePair>::over(nullptr, 0);
+    EXPECT_EQ(h.tree.findPairs(none), Status::BufferFull);
+    EXPECT_EQ(none.count, 0u);
+    EXPECT_EQ(none.dropped, 45u);
+    OutBuffer<TreePair> null_items = OutBuffer<TreePair>::over(nullptr, 64); // holds nothing
+    EXPECT_EQ(h.tree.findPairs(null_items), Status::BufferFull);
+    EXPECT_EQ(null_items.count, 0u);
+    EXPECT_EQ(null_items.dropped, 45u);
     TreePair big[64];
-    EXPECT_EQ(h.tree.findPairs(big, 64, count), Status::Ok);
-    EXPECT_EQ(count.written, 45u);
+    OutBuffer<TreePair> all = OutBuffer<TreePair>::over(big, 64);
+    EXPECT_EQ(h.tree.findPairs(all), Status::Ok);
+    EXPECT_EQ(all.count, 45u);
+    EXPECT_EQ(all.dropped, 0u);
     // The first ten of the full answer are exactly what the short buffer got.
-    EXPECT_EQ(h.tree.findPairs(buffer, 10, count), Status::BufferFull);
+    out.clear();
+    EXPECT_EQ(h.tree.findPairs(out), Status::BufferFull);
     for (int i = 0; i < 10; ++i) {
         EXPECT_EQ(buffer[i].a, big[i].a);
         EXPECT_EQ(buffer[i].b, big[i].b);
@@ -249,10 +256,10 @@ TEST(DynamicTree, PairBufferOverflowIsCountedNeverWrittenPast) {
 
 TEST(DynamicTree, EmptyAndSingleProxyTrees) {
     TreeHarness h(2);
-    PairCount count;
     TreePair p[1];
-    EXPECT_EQ(h.tree.findPairs(p, 1, count), Status::Ok);
-    EXPECT_EQ(count.found, 0u);
+    OutBuffer<TreePair> out = OutBuffer<TreePair>::over(p, 1);
+    EXPECT_EQ(h.tree.findPairs(out), Status::Ok);
+    EXPECT_EQ(out.count + out.dropped, 0u);
     EXPECT_TRUE(h.treeBox(Aabb{{-1, -1, -1}, {1, 1, 1}}, ~0u).empty());
     EXPECT_TRUE(h.treeSegment(Vec3{-1, 0, 0}, Vec3{1, 0, 0}, ~0u).empty());
     h.check("empty");
@@ -263,8 +270,8 @@ TEST(DynamicTree, EmptyAndSingleProxyTrees) {
     EXPECT_EQ(h.treeSegment(Vec3{-5, 0, 0}, Vec3{5, 0, 0}, ~0u).size(), 1u);
     EXPECT_EQ(h.treeSphere(Sphere{{0, 3, 0}, 2.0f}, ~0u).size(), 1u);
     EXPECT_EQ(h.treeSphere(Sphere{{0, 3, 0}, 1.9f}, ~0u).size(), 0u);
-    EXPECT_EQ(h.tree.findPairs(p, 1, count), Status::Ok);
-    EXPECT_EQ(count.found, 0u);
+    EXPECT_EQ(h.tree.findPairs(out), Status::Ok);
+    EXPECT_EQ(out.count + out.dropped, 0u);
     ASSERT_EQ(h.destroy(a), Status::Ok);
     const TreeReport r = h.check("empty again");
     EXPECT_EQ(r.free_pairs, 1u);

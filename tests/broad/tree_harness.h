@@ -141,15 +141,16 @@ public:
     std::set<std::pair<std::uint64_t, std::uint64_t>>
     treePairs(std::vector<TreePair>* out_list = nullptr) const {
         std::vector<TreePair> pairs(live.size() * 8 + 16);
-        PairCount count;
-        Status s = tree.findPairs(pairs.data(), std::uint32_t(pairs.size()), count);
+        OutBuffer<TreePair> found = OutBuffer<TreePair>::over(pairs.data(), std::uint32_t(pairs.size()));
+        Status s = tree.findPairs(found);
         if (s == Status::BufferFull) {
-            pairs.resize(count.found);
-            s = tree.findPairs(pairs.data(), std::uint32_t(pairs.size()), count);
+            pairs.resize(found.count + found.dropped);
+            found = OutBuffer<TreePair>::over(pairs.data(), std::uint32_t(pairs.size()));
+            s = tree.findPairs(found);
         }
         EXPECT_EQ(s, Status::Ok);
-        EXPECT_EQ(count.written, count.found);
-        pairs.resize(count.written);
+        EXPECT_EQ(found.dropped, 0u);
+        pairs.resize(found.count);
         std::set<std::pair<std::uint64_t, std::uint64_t>> out;
         for (const TreePair& p : pairs) {
             EXPECT_LT(p.a.index, p.b.index) << "pair not ordered";

@@ -64,11 +64,12 @@ std::uint64_t workload() {
                 if (tree.createProxy(d, g_ids[i]) != Status::Ok) return 0;
             }
         }
-        PairCount count;
-        (void)tree.findPairs(g_pairs, 4096, count);
-        checksum += count.found;
-        (void)findTreePairs(level, tree, g_pairs, 16, count); // overflows: counted, not grown
-        checksum += count.found;
+        OutBuffer<TreePair> self_pairs = OutBuffer<TreePair>::over(g_pairs, 4096);
+        (void)tree.findPairs(self_pairs);
+        checksum += self_pairs.count + self_pairs.dropped;
+        OutBuffer<TreePair> level_pairs = OutBuffer<TreePair>::over(g_pairs, 16);
+        (void)findTreePairs(level, tree, level_pairs); // overflows: counted, not grown
+        checksum += level_pairs.count + level_pairs.dropped;
         checksum += tree.queryBox(
             Aabb{{10, 10, -1}, {30, 30, 1}}, ~0u, [](void*, const ProxyId&) { return true; }, nullptr);
         checksum += tree.querySphere(

@@ -87,11 +87,10 @@ struct TwoTrees {
     std::set<std::pair<std::uint64_t, std::uint64_t>> tree(const TreeHarness& first,
                                                            const TreeHarness& second, bool swapped) const {
         std::vector<TreePair> pairs(first.live.size() * second.live.size() + 1);
-        PairCount count;
-        EXPECT_EQ(findTreePairs(first.tree, second.tree, pairs.data(), std::uint32_t(pairs.size()), count),
-                  Status::Ok);
+        OutBuffer<TreePair> found = OutBuffer<TreePair>::over(pairs.data(), std::uint32_t(pairs.size()));
+        EXPECT_EQ(findTreePairs(first.tree, second.tree, found), Status::Ok);
         std::set<std::pair<std::uint64_t, std::uint64_t>> out;
-        for (std::uint32_t i = 0; i < count.written; ++i) {
+        for (std::uint32_t i = 0; i < found.count; ++i) {
             const auto key = swapped ? std::make_pair(keyOf(pairs[i].b), keyOf(pairs[i].a))
                                      : std::make_pair(keyOf(pairs[i].a), keyOf(pairs[i].b));
             EXPECT_TRUE(out.insert(key).second) << "pair twice";
@@ -147,11 +146,11 @@ TEST(TreePairs, TreeVsTreeMatchesBruteForce) {
 
 TEST(TreePairs, TreeVsTreeRefusalsAndOverflow) {
     TwoTrees t;
-    PairCount count;
     TreePair buffer[4];
-    EXPECT_EQ(findTreePairs(t.fixed.tree, t.fixed.tree, buffer, 4, count), Status::InvalidArgument);
-    EXPECT_EQ(findTreePairs(t.fixed.tree, t.moving.tree, buffer, 4, count), Status::Ok); // both empty
-    EXPECT_EQ(count.found, 0u);
+    OutBuffer<TreePair> out = OutBuffer<TreePair>::over(buffer, 4);
+    EXPECT_EQ(findTreePairs(t.fixed.tree, t.fixed.tree, out), Status::InvalidArgument);
+    EXPECT_EQ(findTreePairs(t.fixed.tree, t.moving.tree, out), Status::Ok); // both empty
+    EXPECT_EQ(out.count + out.dropped, 0u);
     ProxyId id;
     for (int i = 0; i < 3; ++i) {
         ProxyDesc d;
@@ -161,12 +160,19 @@ TEST(TreePairs, TreeVsTreeRefusalsAndOverflow) {
     }
     const TreePair sentinel{ProxyId{9, 9}, ProxyId{9, 9}};
     for (TreePair& p : buffer) p = sentinel;
-    EXPECT_EQ(findTreePairs(t.fixed.tree, t.moving.tree, buffer, 3, count), Status::BufferFull);
-    EXPECT_EQ(count.found, 9u);
-    EXPECT_EQ(count.written, 3u);
+    OutBuffer<TreePair> three = OutBuffer<TreePair>::over(buffer, 3);
+    EXPECT_EQ(findTreePairs(t.fixed.tree, t.moving.tree, three), Status::BufferFull);
+    EXPECT_EQ(three.count, 3u);
+    EXPECT_EQ(three.dropped, 6u);
     EXPECT_EQ(buffer[3].a.index, 9u);
-    EXPECT_EQ(findTreePairs(t.fixed.tree, t.moving.tree, nullptr, 100, count), Status::BufferFull);
-    EXPECT_EQ(count.written, 0u);
+    // A second search appends after the first one's pairs: none fit, all nine are counted.
+    EXPECT_EQ(findTreePairs(t.fixed.tree, t.moving.tree, three), Status::BufferFull);
+    EXPECT_EQ(three.count, 3u);
+    EXPECT_EQ(three.dropped, 15u);
+    OutBuffer<TreePair> null_items = OutBuffer<TreePair>::over(nullptr, 100);
+    EXPECT_EQ(findTreePairs(t.fixed.tree, t.moving.tree, null_items), Status::BufferFull);
+    EXPECT_EQ(null_items.count, 0u);
+    EXPECT_EQ(null_items.dropped, 9u);
 }
 
 // One side a single leaf (the root is a leaf): the walk goes down the other side alone.

@@ -275,7 +275,7 @@ TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
                 const Sphere ball{blob.quant_origin, 1.0f};
                 (void)sphereAnyHit(blob, ball);
                 MeshContact contacts[4];
-                ContactBuffer cb{contacts, 4, 0, 0};
+                OutBuffer<MeshContact> cb{contacts, 4, 0, 0};
                 (void)sphereAllHits(blob, ball, cb);
                 MeshRayHit hit;
                 Vec3 far;
@@ -283,13 +283,13 @@ TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
                 (void)segmentClosestHit(blob, blob.quant_origin, far, hit);
                 (void)sweptSphereFirstHit(blob, blob.quant_origin, far, 0.5f, hit);
                 std::uint32_t ids[4];
-                TriangleBuffer tb{ids, 4, 0, 0};
+                OutBuffer<std::uint32_t> tb{ids, 4, 0, 0};
                 Aabb box;
                 set(-1.0f, -1.0f, -1.0f, box.min);
                 set(1.0f, 1.0f, 1.0f, box.max);
                 (void)aabbOverlapTriangles(blob, box, tb);
                 TrianglePair pairs[4];
-                PairBuffer pb{pairs, 4, 0, 0};
+                OutBuffer<TrianglePair> pb{pairs, 4, 0, 0};
                 (void)meshMeshPairs(blob, blob, shifted, pb);
             } else {
                 ++rejected;

@@ -150,15 +150,15 @@ TEST(MeshMesh, PairsMatchBruteForce) {
                 b_to_a.translation.x = c.a->diag * 1e-6f;
             }
             brutePairs(*c.a, *c.b, b_to_a, brute);
-            PairBuffer out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
+            OutBuffer<TrianglePair> out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
             if (i % 7 == 3) out.capacity = static_cast<std::uint32_t>(rng.next() % 16);
             const Status st = meshMeshPairs(c.a->blob, c.b->blob, b_to_a, out);
-            ASSERT_EQ(out.count + out.overflow, brute.size())
+            ASSERT_EQ(out.count + out.dropped, brute.size())
                 << c.a->name << "/" << c.b->name << " seed " << seed << " pose " << i;
             ASSERT_EQ(st, brute.size() > out.capacity ? Status::BufferFull : Status::Ok);
             std::vector<TrianglePair> got(buf.begin(), buf.begin() + out.count);
             std::sort(got.begin(), got.end());
-            if (out.overflow == 0) {
+            if (out.dropped == 0) {
                 ASSERT_TRUE(got == brute)
                     << c.a->name << "/" << c.b->name << " seed " << seed << " pose " << i;
             } else {
@@ -186,7 +186,7 @@ TEST(MeshMesh, PairsMatchBruteForce) {
             ++poses;
             contact_poses += !brute.empty();
             pairs += static_cast<long>(brute.size());
-            overflowed += out.overflow > 0;
+            overflowed += out.dropped > 0;
         }
     }
     std::printf("[mesh-mesh] %ld poses over %zu mesh pairs, %ld in contact, %ld intersecting triangle pairs, "
@@ -212,7 +212,7 @@ TEST(MeshMesh, AdversarialPlacementsMatchBruteForce) {
         if (expect_contact >= 0) {
             ASSERT_EQ(!brute.empty(), expect_contact == 1) << what;
         }
-        PairBuffer out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
+        OutBuffer<TrianglePair> out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
         ASSERT_EQ(meshMeshPairs(a.blob, b.blob, b_to_a, out), Status::Ok) << what;
         std::vector<TrianglePair> got(buf.begin(), buf.begin() + out.count);
         std::sort(got.begin(), got.end());
@@ -280,10 +280,10 @@ TEST(MeshMesh, NonFiniteTransformAndEmptyMeshGiveNoContact) {
     setIdentity(bad);
     bad.translation.y = std::numeric_limits<float>::quiet_NaN();
     TrianglePair item;
-    PairBuffer out{&item, 1, 0, 0};
+    OutBuffer<TrianglePair> out{&item, 1, 0, 0};
     EXPECT_FALSE(meshMeshAnyContact(m.blob, m.blob, bad));
     EXPECT_EQ(meshMeshPairs(m.blob, m.blob, bad, out), Status::Ok);
-    EXPECT_EQ(out.count + out.overflow, 0u);
+    EXPECT_EQ(out.count + out.dropped, 0u);
     bad.translation.y = std::numeric_limits<float>::infinity();
     MeshContactSummary sum;
     EXPECT_FALSE(meshMeshSummary(m.blob, m.blob, bad, sum));

@@ -131,14 +131,14 @@ TEST(SphereQuery, MatchesBruteForceOnEveryMesh) {
             ASSERT_EQ(any, !brute.empty()) << m.name << " seed " << seed << " query " << i;
             hits += any;
             // All hits; every third query with a small buffer to exercise the overflow count.
-            ContactBuffer out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
+            OutBuffer<MeshContact> out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
             if (i % 3 == 0) out.capacity = static_cast<std::uint32_t>(rng.next() % 4);
             const Status st = sphereAllHits(m.blob, s, out);
             const std::size_t expect_written = std::min<std::size_t>(brute.size(), out.capacity);
             ASSERT_EQ(out.count, expect_written) << m.name << " seed " << seed << " query " << i;
-            ASSERT_EQ(out.count + out.overflow, brute.size()) << m.name << " query " << i;
+            ASSERT_EQ(out.count + out.dropped, brute.size()) << m.name << " query " << i;
             ASSERT_EQ(st, brute.size() > out.capacity ? Status::BufferFull : Status::Ok);
-            overflow_checks += out.overflow > 0;
+            overflow_checks += out.dropped > 0;
             for (std::uint32_t k = 0; k < out.count; ++k) {
                 ASSERT_EQ(buf[k].triangle, brute[k].triangle) << m.name << " query " << i;
                 ASSERT_TRUE(contactEqual(buf[k].contact, brute[k].contact)) << m.name << " query " << i;
@@ -238,10 +238,10 @@ TEST(SphereQuery, NonFiniteAndInvalidSpheresHitNothing) {
     MeshContact item;
     for (const Sphere& s : bad) {
         EXPECT_FALSE(sphereAnyHit(m.blob, s));
-        ContactBuffer out{&item, 1, 0, 0};
+        OutBuffer<MeshContact> out{&item, 1, 0, 0};
         EXPECT_EQ(sphereAllHits(m.blob, s, out), Status::Ok);
         EXPECT_EQ(out.count, 0u);
-        EXPECT_EQ(out.overflow, 0u);
+        EXPECT_EQ(out.dropped, 0u);
     }
     MeshBlob empty;
     EXPECT_FALSE(sphereAnyHit(empty, Sphere{{0, 0, 0}, 1.0f}));
@@ -270,7 +270,7 @@ TEST(SphereQuery, WorldSpaceFormsTransformTheQueryOnce) {
             Sphere world, back;
             toWorldAndBack(xf, local, world, back);
             ASSERT_EQ(sphereAnyHit(m.blob, xf, world), sphereAnyHit(m.blob, back));
-            ContactBuffer wa{a.data(), 4096, 0, 0}, lb{b.data(), 4096, 0, 0};
+            OutBuffer<MeshContact> wa{a.data(), 4096, 0, 0}, lb{b.data(), 4096, 0, 0};
             ASSERT_EQ(sphereAllHits(m.blob, xf, world, wa), sphereAllHits(m.blob, back, lb));
             ASSERT_EQ(wa.count, lb.count);
             for (std::uint32_t k = 0; k < wa.count; ++k) {
@@ -738,18 +738,18 @@ TEST(BoxQuery, MatchesBruteForceOnEveryMesh) {
                              : triangleAabbOverlap(v[0], v[1], v[2], aabb))
                     brute.push_back(t);
             }
-            TriangleBuffer out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
+            OutBuffer<std::uint32_t> out{buf.data(), static_cast<std::uint32_t>(buf.size()), 0, 0};
             if (i % 5 == 0) out.capacity = static_cast<std::uint32_t>(rng.next() % 8);
             const Status st =
                 oriented ? obbOverlapTriangles(m.blob, box, out) : aabbOverlapTriangles(m.blob, aabb, out);
-            ASSERT_EQ(out.count + out.overflow, brute.size()) << m.name << " seed " << seed << " query " << i;
+            ASSERT_EQ(out.count + out.dropped, brute.size()) << m.name << " seed " << seed << " query " << i;
             ASSERT_EQ(out.count, std::min<std::size_t>(brute.size(), out.capacity));
             ASSERT_EQ(st, brute.size() > out.capacity ? Status::BufferFull : Status::Ok);
             for (std::uint32_t k = 0; k < out.count; ++k)
                 ASSERT_EQ(buf[k], brute[k]) << m.name << " seed " << seed << " query " << i;
             ++queries;
             ids += static_cast<long>(brute.size());
-            overflowed += out.overflow > 0;
+            overflowed += out.dropped > 0;
         }
     }
     std::printf("[box] %ld AABB/OBB queries, %ld triangle ids, %ld overflowed buffers, 0 disagreements\n",
@@ -759,7 +759,7 @@ TEST(BoxQuery, MatchesBruteForceOnEveryMesh) {
 TEST(BoxQuery, NonFiniteBoxesGiveNothingAndWorldFormMatches) {
     const BakedMesh& m = *queryMeshes()[1];
     std::uint32_t item = 0;
-    TriangleBuffer out{&item, 1, 0, 0};
+    OutBuffer<std::uint32_t> out{&item, 1, 0, 0};
     EXPECT_EQ(aabbOverlapTriangles(m.blob, Aabb{{kNan, 0, 0}, {1, 1, 1}}, out), Status::Ok);
     EXPECT_EQ(aabbOverlapTriangles(m.blob, Aabb{{1, 1, 1}, {0, 0, 0}}, out), Status::Ok); // inverted
     Obb bad;
@@ -767,7 +767,7 @@ TEST(BoxQuery, NonFiniteBoxesGiveNothingAndWorldFormMatches) {
     EXPECT_EQ(obbOverlapTriangles(m.blob, bad, out), Status::Ok);
     bad.halfExtents = Vec3{1, kInf, 1};
     EXPECT_EQ(obbOverlapTriangles(m.blob, bad, out), Status::Ok);
-    EXPECT_EQ(out.count + out.overflow, 0u);
+    EXPECT_EQ(out.count + out.dropped, 0u);
 
     SplitMix64 rng(0x5EED0402u);
     std::vector<std::uint32_t> a(4096), b(4096);
@@ -781,7 +781,7 @@ TEST(BoxQuery, NonFiniteBoxesGiveNothingAndWorldFormMatches) {
         inverseTransformPoint(xf, world.center, local.center);
         local.halfExtents = world.halfExtents;
         mulTransposed(xf.rotation, world.rotation, local.rotation);
-        TriangleBuffer wa{a.data(), 4096, 0, 0}, lb{b.data(), 4096, 0, 0};
+        OutBuffer<std::uint32_t> wa{a.data(), 4096, 0, 0}, lb{b.data(), 4096, 0, 0};
         ASSERT_EQ(obbOverlapTriangles(m.blob, xf, world, wa), obbOverlapTriangles(m.blob, local, lb));
         ASSERT_EQ(wa.count, lb.count);
         ASSERT_TRUE(std::equal(a.begin(), a.begin() + wa.count, b.begin()));

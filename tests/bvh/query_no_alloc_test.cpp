@@ -37,8 +37,8 @@ TEST(BvhQueryNoAlloc, EveryQueryKindAllocatesNothing) {
         }
         for (std::uint32_t k = 0; k < 64; ++k) {
             work += sphereAnyHit(m.blob, xf, spheres[k]) ? 1u : 0u;
-            ContactBuffer cb{contacts, 256, 0, 0};
-            work += sphereAllHits(m.blob, xf, spheres[k], cb) == Status::Ok ? cb.count : cb.overflow;
+            OutBuffer<MeshContact> cb{contacts, 256, 0, 0};
+            work += sphereAllHits(m.blob, xf, spheres[k], cb) == Status::Ok ? cb.count : cb.dropped;
             MeshContact deepest;
             work += sphereDeepestHit(m.blob, xf, spheres[k], deepest) ? deepest.triangle : 0u;
             MeshRayHit h;
@@ -48,12 +48,12 @@ TEST(BvhQueryNoAlloc, EveryQueryKindAllocatesNothing) {
             Obb box;
             box.center = spheres[k].center;
             set(spheres[k].radius, spheres[k].radius, spheres[k].radius, box.halfExtents);
-            TriangleBuffer tb{ids, 256, 0, 0};
+            OutBuffer<std::uint32_t> tb{ids, 256, 0, 0};
             (void)obbOverlapTriangles(m.blob, xf, box, tb);
             Aabb aabb;
             boundingAabb(box, aabb);
             (void)aabbOverlapTriangles(m.blob, aabb, tb);
-            work += tb.count + tb.overflow;
+            work += tb.count + tb.dropped;
         }
         work += sphereAnyHitBatch(m.blob, xf, spheres, 64, hit_flags);
         work += segmentClosestHitBatch(m.blob, xf, p0, p1, 64, hits, hit_flags);
@@ -68,9 +68,9 @@ TEST(BvhQueryNoAlloc, EveryQueryKindAllocatesNothing) {
         work += sphereAnyHitMeshes(&m.blob, &xf, 1, spheres[0], mesh_index) ? 1u : 0u;
         Transform shifted = xf;
         shifted.translation.x = m.diag * 0.1f;
-        PairBuffer pb{pairs, 256, 0, 0};
+        OutBuffer<TrianglePair> pb{pairs, 256, 0, 0};
         (void)meshMeshPairs(m.blob, m.blob, shifted, pb);
-        work += pb.count + pb.overflow;
+        work += pb.count + pb.dropped;
         work += meshMeshAnyContact(m.blob, m.blob, shifted) ? 1u : 0u;
         MeshContactSummary summary;
         work += meshMeshSummary(m.blob, m.blob, shifted, summary) ? summary.pair_count : 0u;

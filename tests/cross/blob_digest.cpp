@@ -240,13 +240,13 @@ void meshQueries(const std::string& name, const MeshBlob& blob) {
             ++ta.asked;
             ta.answered += hit;
             ta.digest.u32(hit);
-            ContactBuffer buf{contacts.data(), static_cast<std::uint32_t>(contacts.size()), 0, 0};
+            OutBuffer<MeshContact> buf{contacts.data(), static_cast<std::uint32_t>(contacts.size()), 0, 0};
             const Status st = world ? sphereAllHits(blob, xf, s, buf) : sphereAllHits(blob, s, buf);
             ++tl.asked;
             tl.answered += buf.count > 0;
             tl.digest.u32(static_cast<std::uint32_t>(st));
             tl.digest.u32(buf.count);
-            tl.digest.u32(buf.overflow);
+            tl.digest.u32(buf.dropped);
             for (std::uint32_t k = 0; k < buf.count; ++k) {
                 tl.digest.u32(contacts[k].triangle);
                 tl.digest.contact(contacts[k].contact);
@@ -297,13 +297,13 @@ void meshQueries(const std::string& name, const MeshBlob& blob) {
         Vec3 extent; // one draw per statement: argument evaluation order differs between ABIs
         for (int k = 0; k < 3; ++k) extent[k] = in.size(0.0, 0.3);
         add(box.min, extent, box.max);
-        TriangleBuffer buf{ids.data(), static_cast<std::uint32_t>(ids.size()), 0, 0};
+        OutBuffer<std::uint32_t> buf{ids.data(), static_cast<std::uint32_t>(ids.size()), 0, 0};
         Status st = aabbOverlapTriangles(blob, box, buf);
         ++aabb.asked;
         aabb.answered += buf.count > 0;
         aabb.digest.u32(static_cast<std::uint32_t>(st));
         aabb.digest.u32(buf.count);
-        aabb.digest.u32(buf.overflow);
+        aabb.digest.u32(buf.dropped);
         for (std::uint32_t k = 0; k < buf.count; ++k) aabb.digest.u32(ids[k]);
 
         Obb o;
@@ -314,13 +314,13 @@ void meshQueries(const std::string& name, const MeshBlob& blob) {
         o.rotation = xf.rotation;
         in.transform(0.3, xf);
         buf.count = 0;
-        buf.overflow = 0;
+        buf.dropped = 0;
         st = obbOverlapTriangles(blob, xf, o, buf);
         ++obb.asked;
         obb.answered += buf.count > 0;
         obb.digest.u32(static_cast<std::uint32_t>(st));
         obb.digest.u32(buf.count);
-        obb.digest.u32(buf.overflow);
+        obb.digest.u32(buf.dropped);
         for (std::uint32_t k = 0; k < buf.count; ++k) obb.digest.u32(ids[k]);
     }
     print(name, aabb);
@@ -335,13 +335,13 @@ void meshQueries(const std::string& name, const MeshBlob& blob) {
         ++mm_any.asked;
         mm_any.answered += hit;
         mm_any.digest.u32(hit);
-        PairBuffer buf{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
+        OutBuffer<TrianglePair> buf{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
         const Status st = meshMeshPairs(blob, blob, b_to_a, buf);
         ++mm_pairs.asked;
         mm_pairs.answered += buf.count > 0;
         mm_pairs.digest.u32(static_cast<std::uint32_t>(st));
         mm_pairs.digest.u32(buf.count);
-        mm_pairs.digest.u32(buf.overflow);
+        mm_pairs.digest.u32(buf.dropped);
         for (std::uint32_t k = 0; k < buf.count; ++k) {
             mm_pairs.digest.u32(pairs[k].a);
             mm_pairs.digest.u32(pairs[k].b);
@@ -382,13 +382,13 @@ void clusterQueries(const std::string& name, const MeshBlob& blob, const SphereC
         mesh_all.answered += buf.hits.count > 0;
         mesh_all.digest.u32(static_cast<std::uint32_t>(st));
         mesh_all.digest.u32(buf.hits.count);
-        mesh_all.digest.u32(buf.hits.overflow);
+        mesh_all.digest.u32(buf.hits.dropped);
         for (std::uint32_t k = 0; k < buf.hits.count; ++k) {
             mesh_all.digest.u32(spheres[k]);
             mesh_all.digest.u32(contacts[k].triangle);
             mesh_all.digest.contact(contacts[k].contact);
         }
-        ClusterPairBuffer pb{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
+        OutBuffer<ClusterPair> pb{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
         st = clusterClusterPairs(cluster, a, cluster, b, pb);
         ++cc.asked;
         cc.answered += pb.count > 0;
@@ -420,10 +420,10 @@ void wallQueries(const std::string& name, const WallSet& walls, const SphereClus
     std::vector<WallContact> contacts(256);
     Tally inside{"walls.point"}, circle{"walls.circle"}, segment{"walls.segment.first"},
         clus{"walls.cluster"};
-    auto addContacts = [&](Tally& t, Status st, const WallContactBuffer& buf, const WallPush& push) {
+    auto addContacts = [&](Tally& t, Status st, const OutBuffer<WallContact>& buf, const WallPush& push) {
         t.digest.u32(static_cast<std::uint32_t>(st));
         t.digest.u32(buf.count);
-        t.digest.u32(buf.overflow);
+        t.digest.u32(buf.dropped);
         for (std::uint32_t k = 0; k < buf.count; ++k) {
             const WallContact& c = contacts[k];
             t.digest.vec(c.point);
@@ -444,7 +444,7 @@ void wallQueries(const std::string& name, const WallSet& walls, const SphereClus
         inside.answered += is_inside;
         inside.digest.u32(is_inside);
 
-        WallContactBuffer buf{contacts.data(), static_cast<std::uint32_t>(contacts.size()), 0, 0};
+        OutBuffer<WallContact> buf{contacts.data(), static_cast<std::uint32_t>(contacts.size()), 0, 0};
         WallPush push;
         Status st = circleWalls(walls, c, in.size(0.01, 0.2), buf, push);
         ++circle.asked;
@@ -467,7 +467,7 @@ void wallQueries(const std::string& name, const WallSet& walls, const SphereClus
             in.transform(0.0, xf);
             set(c.x, c.y, 0.0f, xf.translation);
             buf.count = 0;
-            buf.overflow = 0;
+            buf.dropped = 0;
             st = clusterWalls(walls, *cluster, xf, buf, push);
             ++clus.asked;
             clus.answered += buf.count > 0;

@@ -52,7 +52,7 @@ inline void runAllQueries(const MeshBlob& blob, Params& p) {
     TrianglePair pairs[8];
     const Sphere sphere{c0, r};
     (void)sphereAnyHit(blob, sphere);
-    ContactBuffer cb{contacts, 8, 0, 0};
+    OutBuffer<MeshContact> cb{contacts, 8, 0, 0};
     (void)sphereAllHits(blob, xf, sphere, cb);
     MeshContact deepest;
     (void)sphereDeepestHit(blob, xf, sphere, deepest);
@@ -63,10 +63,10 @@ inline void runAllQueries(const MeshBlob& blob, Params& p) {
     Aabb box;
     set(c0.x < c1.x ? c0.x : c1.x, c0.y < c1.y ? c0.y : c1.y, c0.z < c1.z ? c0.z : c1.z, box.min);
     set(c0.x < c1.x ? c1.x : c0.x, c0.y < c1.y ? c1.y : c0.y, c0.z < c1.z ? c1.z : c0.z, box.max);
-    TriangleBuffer tb{ids, 8, 0, 0};
+    OutBuffer<std::uint32_t> tb{ids, 8, 0, 0};
     (void)aabbOverlapTriangles(blob, box, tb);
     (void)meshMeshAnyContact(blob, blob, xf);
-    PairBuffer pb{pairs, 8, 0, 0};
+    OutBuffer<TrianglePair> pb{pairs, 8, 0, 0};
     (void)meshMeshPairs(blob, blob, xf, pb);
     MeshContactSummary summary;
     (void)meshMeshSummary(blob, blob, xf, summary);
@@ -82,7 +82,7 @@ inline void runAllQueries(const MeshBlob& blob, Params& p) {
     if (loadSphereCluster(blob, cluster) == Status::Ok) {
         (void)clusterMeshAnyHit(cluster, xf, blob, xf);
         ClusterPair cp[8];
-        ClusterPairBuffer cpb{cp, 8, 0, 0};
+        OutBuffer<ClusterPair> cpb{cp, 8, 0, 0};
         (void)clusterClusterPairs(cluster, xf, cluster, xf, cpb);
         ClusterRayHit crh;
         (void)segmentClusterFirstHit(cluster, xf, c0, c1, crh);
@@ -96,7 +96,7 @@ inline void runAllQueries(const MeshBlob& blob, Params& p) {
         const Vec2 p0{c0.x, c0.y}, p1{c1.x, c1.y};
         (void)pointInWalls(walls, p0);
         WallContact wc[8];
-        WallContactBuffer wcb{wc, 8, 0, 0};
+        OutBuffer<WallContact> wcb{wc, 8, 0, 0};
         WallPush push;
         (void)circleWalls(walls, p0, r, wcb, push);
         WallRayHit wrh;

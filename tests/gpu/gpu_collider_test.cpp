@@ -116,12 +116,12 @@ TEST_F(GpuTest, OverflowSetsTheFlagCountsAndWritesNothingPastCapacity) {
               Status::Ok);
     // The caller's buffer is larger and fenced with sentinels.
     std::vector<GpuPair> items(expect.size() + 8, GpuPair{0xDEADu, 0xDEADu, 0xDEADu});
-    GpuPairBuffer out;
+    OutBuffer<GpuPair> out;
     out.items = items.data();
     out.capacity = static_cast<std::uint32_t>(expect.size() + 8);
     EXPECT_EQ(small.collect(ticket, &out, nullptr), Status::BufferFull);
     EXPECT_EQ(out.count, config.max_pairs);
-    EXPECT_EQ(out.count + out.overflow, expect.size());
+    EXPECT_EQ(out.count + out.dropped, expect.size());
     for (std::uint32_t k = out.count; k < items.size(); ++k) EXPECT_EQ(items[k].job, 0xDEADu);
     // What came back is a sorted subset of the answer.
     EXPECT_TRUE(std::is_sorted(items.begin(), items.begin() + out.count, pairLess));
@@ -135,12 +135,12 @@ TEST_F(GpuTest, OverflowSetsTheFlagCountsAndWritesNothingPastCapacity) {
                               GpuQuery::Pairs, ticket),
               Status::Ok);
     std::vector<GpuPair> few(100 + 4, GpuPair{0xBEEFu, 0, 0});
-    GpuPairBuffer small_out;
+    OutBuffer<GpuPair> small_out;
     small_out.items = few.data();
     small_out.capacity = 100;
     EXPECT_EQ(big.collect(ticket, &small_out, nullptr), Status::BufferFull);
     EXPECT_EQ(small_out.count, 100u);
-    EXPECT_EQ(small_out.overflow, expect.size() - 100);
+    EXPECT_EQ(small_out.dropped, expect.size() - 100);
     for (int k = 100; k < 104; ++k) EXPECT_EQ(few[k].job, 0xBEEFu);
 }
 
@@ -199,7 +199,7 @@ TEST_F(GpuTest, DoubleBufferedSubmitsRunWhileTheCpuWorks) {
     EXPECT_EQ(collider.wait(t2), Status::Ok);
     EXPECT_EQ(collider.poll(t2), Status::Ok);
     std::vector<GpuPair> items(1u << 20);
-    GpuPairBuffer out;
+    OutBuffer<GpuPair> out;
     out.items = items.data();
     out.capacity = static_cast<std::uint32_t>(items.size());
     ASSERT_EQ(collider.collect(t2, &out, nullptr), Status::Ok); // out of order is fine

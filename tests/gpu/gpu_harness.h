@@ -113,7 +113,7 @@ inline void bruteForcePairs(const BakedMesh& a, const BakedMesh& b, const Transf
 inline void walkPairs(const BakedMesh& a, const BakedMesh& b, const Transform& b_to_a, std::uint32_t job,
                       std::vector<GpuPair>& out) {
     std::vector<TrianglePair> items(a.tris.size() * b.tris.size() + 1);
-    PairBuffer buffer;
+    OutBuffer<TrianglePair> buffer;
     buffer.items = items.data();
     buffer.capacity = static_cast<std::uint32_t>(items.size());
     EXPECT_EQ(meshMeshPairs(a.blob, b.blob, b_to_a, buffer), Status::Ok);
@@ -129,7 +129,7 @@ inline std::vector<GpuPair> runBatch(GpuCollider& collider, const std::vector<Gp
                                    GpuQuery::Pairs, ticket),
               Status::Ok);
     std::vector<GpuPair> items(capacity);
-    GpuPairBuffer out;
+    OutBuffer<GpuPair> out;
     out.items = items.data();
     out.capacity = capacity;
     const Status s = collider.collect(ticket, &out, nullptr);

@@ -26,7 +26,7 @@ std::vector<GpuJobDesc> someJobs(const std::vector<GpuMeshId>& ids) {
 
 std::size_t batchAllocations(GpuCollider& collider, const std::vector<GpuJobDesc>& jobs,
                              std::vector<GpuPair>& items) {
-    GpuPairBuffer out;
+    OutBuffer<GpuPair> out;
     out.items = items.data();
     out.capacity = static_cast<std::uint32_t>(items.size());
     std::vector<std::uint8_t> any(jobs.size());
@@ -89,7 +89,7 @@ TEST(MeshLeafPairs, ExpandedLeafPairsAreTheWalkPairs) {
             const BakedMesh& b = *meshes[k];
             Transform t;
             randomTransform(rng, 0.5f * a.diag, t);
-            LeafPairBuffer buffer;
+            OutBuffer<MeshLeafPair> buffer;
             buffer.items = leaves.data();
             buffer.capacity = static_cast<std::uint32_t>(leaves.size());
             ASSERT_EQ(meshMeshLeafPairs(a.blob, b.blob, t, buffer), Status::Ok);
@@ -121,12 +121,12 @@ TEST(MeshLeafPairs, ExpandedLeafPairsAreTheWalkPairs) {
     setIdentity(id);
     MeshLeafPair two[3];
     two[2].a_first = 0xDEADu;
-    LeafPairBuffer small;
+    OutBuffer<MeshLeafPair> small;
     small.items = two;
     small.capacity = 2;
     EXPECT_EQ(meshMeshLeafPairs(m.blob, m.blob, id, small), Status::BufferFull);
     EXPECT_EQ(small.count, 2u);
-    EXPECT_GT(small.overflow, 0u);
+    EXPECT_GT(small.dropped, 0u);
     EXPECT_EQ(two[2].a_first, 0xDEADu);
 }
 

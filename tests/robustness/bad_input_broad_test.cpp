@@ -93,8 +93,8 @@ TEST(BadInputBroad, InitAndSizing) {
     EXPECT_TRUE(id.isNull());
     int visits = 0;
     EXPECT_EQ(tree.queryBox(desc.box, ~0u, countVisit, &visits), 0u);
-    PairCount count;
-    EXPECT_EQ(tree.findPairs(nullptr, 0, count), Status::Ok);
+    OutBuffer<TreePair> none;
+    EXPECT_EQ(tree.findPairs(none), Status::Ok);
     TreeReport report;
     EXPECT_FALSE(tree.validate(report)); // documented: a tree without a successful init
     EXPECT_STREQ(report.what, "tree not initialised");
@@ -255,17 +255,19 @@ TEST(BadInputBroad, PairSearchesAndRebuild) {
         ASSERT_EQ(tree.createProxy(desc, id), Status::Ok);
         ASSERT_EQ(other.tree.createProxy(desc, id), Status::Ok);
     }
-    PairCount count;
-    EXPECT_EQ(tree.findPairs(nullptr, 0, count), Status::BufferFull); // capacity 0, null buffer
-    EXPECT_EQ(count.written, 0u);
-    EXPECT_GT(count.found, 0u);
-    const std::uint32_t self_pairs = count.found;
+    OutBuffer<TreePair> none;
+    EXPECT_EQ(tree.findPairs(none), Status::BufferFull); // capacity 0, null buffer
+    EXPECT_EQ(none.count, 0u);
+    EXPECT_GT(none.dropped, 0u);
+    const std::uint32_t self_pairs = none.dropped;
     TreePair one[1];
-    EXPECT_EQ(tree.findPairs(one, 1, count), Status::BufferFull);
-    EXPECT_EQ(count.written, 1u);
-    EXPECT_EQ(findTreePairs(tree, tree, nullptr, 0, count), Status::InvalidArgument);
-    EXPECT_EQ(findTreePairs(tree, other.tree, nullptr, 0, count), Status::BufferFull);
-    EXPECT_EQ(count.written, 0u);
+    OutBuffer<TreePair> one_pair = OutBuffer<TreePair>::over(one, 1);
+    EXPECT_EQ(tree.findPairs(one_pair), Status::BufferFull);
+    EXPECT_EQ(one_pair.count, 1u);
+    OutBuffer<TreePair> other_pairs;
+    EXPECT_EQ(findTreePairs(tree, tree, other_pairs), Status::InvalidArgument);
+    EXPECT_EQ(findTreePairs(tree, other.tree, other_pairs), Status::BufferFull);
+    EXPECT_EQ(other_pairs.count, 0u);
     // Rebuild: without scratch, OutOfMemory and unchanged; with scratch, valid over the huge boxes.
     std::vector<unsigned char> scratch_bytes(DynamicTree::rebuildScratchBytes(tree.capacity()) + 64);
     void* aligned =
@@ -278,10 +280,10 @@ TEST(BadInputBroad, PairSearchesAndRebuild) {
     ASSERT_EQ(scratch.init(aligned, DynamicTree::rebuildScratchBytes(tree.capacity())), Status::Ok);
     EXPECT_EQ(tree.rebuild(scratch), Status::Ok);
     expectValid(tree);
-    PairCount after;
-    EXPECT_EQ(tree.findPairs(nullptr, 0, after), Status::BufferFull);
-    EXPECT_EQ(after.found, self_pairs); // a rebuild changes the tree's shape, not its pairs
-    Arena never;                        // an arena that was never initialised: OutOfMemory
+    OutBuffer<TreePair> after;
+    EXPECT_EQ(tree.findPairs(after), Status::BufferFull);
+    EXPECT_EQ(after.dropped, self_pairs); // a rebuild changes the tree's shape, not its pairs
+    Arena never;                          // an arena that was never initialised: OutOfMemory
     EXPECT_EQ(tree.rebuild(never), Status::OutOfMemory);
 }
 

@@ -99,10 +99,10 @@ TEST(BadInputBvh, SphereQueries) {
                 bad.center[k] = v;
                 EXPECT_FALSE(sphereAnyHit(*blob, bad));
                 EXPECT_FALSE(sphereAnyHit(*blob, id, bad));
-                ContactBuffer buf{storage.data(), 64, 0, 0};
+                OutBuffer<MeshContact> buf{storage.data(), 64, 0, 0};
                 EXPECT_EQ(sphereAllHits(*blob, bad, buf), Status::Ok);
                 EXPECT_EQ(sphereAllHits(*blob, id, bad, buf), Status::Ok);
-                EXPECT_EQ(buf.count + buf.overflow, 0u);
+                EXPECT_EQ(buf.count + buf.dropped, 0u);
                 MeshContact deepest;
                 EXPECT_FALSE(sphereDeepestHit(*blob, bad, deepest));
                 EXPECT_FALSE(sphereDeepestHit(*blob, id, bad, deepest));
@@ -110,14 +110,14 @@ TEST(BadInputBvh, SphereQueries) {
             Sphere bad = s;
             bad.radius = v;
             EXPECT_FALSE(sphereAnyHit(*blob, bad));
-            ContactBuffer buf{storage.data(), 64, 0, 0};
+            OutBuffer<MeshContact> buf{storage.data(), 64, 0, 0};
             EXPECT_EQ(sphereAllHits(*blob, bad, buf), Status::Ok);
             EXPECT_EQ(buf.count, 0u);
         }
         Sphere neg = s;
         neg.radius = -1.0f;
         EXPECT_FALSE(sphereAnyHit(*blob, neg));
-        ContactBuffer buf{storage.data(), 64, 0, 0};
+        OutBuffer<MeshContact> buf{storage.data(), 64, 0, 0};
         EXPECT_EQ(sphereAllHits(*blob, id, neg, buf), Status::Ok);
         EXPECT_EQ(buf.count, 0u);
         // Non-finite transforms: the query taken into mesh space is NaN: nothing.
@@ -134,29 +134,29 @@ TEST(BadInputBvh, SphereQueries) {
             Sphere big = s;
             big.radius = std::fabs(h);
             (void)sphereAnyHit(*blob, big);
-            ContactBuffer b2{storage.data(), 64, 0, 0};
+            OutBuffer<MeshContact> b2{storage.data(), 64, 0, 0};
             (void)sphereAllHits(*blob, big, b2);
             EXPECT_LE(b2.count, 64u);
             // The deepest contact exists exactly when some contact does.
-            EXPECT_EQ(sphereDeepestHit(*blob, big, deepest), b2.count + b2.overflow > 0);
+            EXPECT_EQ(sphereDeepestHit(*blob, big, deepest), b2.count + b2.dropped > 0);
             big.radius = 1.0f;
             big.center.x = h;
             EXPECT_FALSE(sphereAnyHit(*blob, big)); // far away from a mesh at the origin
         }
         for (const Transform& t : oddFiniteTransforms()) {
-            ContactBuffer b2{storage.data(), 64, 0, 0};
+            OutBuffer<MeshContact> b2{storage.data(), 64, 0, 0};
             (void)sphereAnyHit(*blob, t, s);
             (void)sphereAllHits(*blob, t, s, b2);
             EXPECT_LE(b2.count, 64u);
-            EXPECT_EQ(sphereDeepestHit(*blob, t, s, deepest), b2.count + b2.overflow > 0);
+            EXPECT_EQ(sphereDeepestHit(*blob, t, s, deepest), b2.count + b2.dropped > 0);
         }
         // A capacity-0 buffer (null items): every hit counted, none written.
-        ContactBuffer none{nullptr, 0, 0, 0};
+        OutBuffer<MeshContact> none{nullptr, 0, 0, 0};
         const Status st = sphereAllHits(*blob, s, none);
         EXPECT_EQ(none.count, 0u);
-        EXPECT_EQ(st, none.overflow > 0 ? Status::BufferFull : Status::Ok);
+        EXPECT_EQ(st, none.dropped > 0 ? Status::BufferFull : Status::Ok);
         if (blob == &m.good->blob) {
-            EXPECT_GT(none.overflow, 0u);
+            EXPECT_GT(none.dropped, 0u);
         }
     }
     // An empty mesh never hits, whatever the query.
@@ -238,24 +238,25 @@ TEST(BadInputBvh, BoxQueries) {
     for (const MeshBlob* blob : m.all()) {
         SCOPED_TRACE(blob->triangle_count);
         auto expectNothing = [&](auto&& query) {
-            TriangleBuffer buf{storage.data(), 256, 0, 0};
+            OutBuffer<std::uint32_t> buf{storage.data(), 256, 0, 0};
             EXPECT_EQ(query(buf), Status::Ok);
-            EXPECT_EQ(buf.count + buf.overflow, 0u);
+            EXPECT_EQ(buf.count + buf.dropped, 0u);
         };
         for (float v : nonFiniteValues())
             for (int k = 0; k < 3; ++k) {
                 Aabb bad = aabb;
                 bad.max[k] = v;
-                expectNothing([&](TriangleBuffer& b) { return aabbOverlapTriangles(*blob, bad, b); });
+                expectNothing(
+                    [&](OutBuffer<std::uint32_t>& b) { return aabbOverlapTriangles(*blob, bad, b); });
                 Obb bo = obb;
                 bo.center[k] = v;
-                expectNothing([&](TriangleBuffer& b) { return obbOverlapTriangles(*blob, bo, b); });
+                expectNothing([&](OutBuffer<std::uint32_t>& b) { return obbOverlapTriangles(*blob, bo, b); });
                 bo = obb;
                 bo.halfExtents[k] = v;
-                expectNothing([&](TriangleBuffer& b) { return obbOverlapTriangles(*blob, bo, b); });
+                expectNothing([&](OutBuffer<std::uint32_t>& b) { return obbOverlapTriangles(*blob, bo, b); });
                 bo = obb;
                 bo.rotation.c0[k] = v;
-                expectNothing([&](TriangleBuffer& b) {
+                expectNothing([&](OutBuffer<std::uint32_t>& b) {
                     return obbOverlapTriangles(*blob, identityTransform(), bo, b);
                 });
                 EXPECT_FALSE(triangleObbOverlap(vec3(v, 0, 0), vec3(1, 0, 0), vec3(0, 1, 0), obb));
@@ -263,15 +264,15 @@ TEST(BadInputBvh, BoxQueries) {
             }
         Aabb inverted = aabb;
         inverted.min.x = 5.0f;
-        expectNothing([&](TriangleBuffer& b) { return aabbOverlapTriangles(*blob, inverted, b); });
+        expectNothing([&](OutBuffer<std::uint32_t>& b) { return aabbOverlapTriangles(*blob, inverted, b); });
         Obb neg = obb;
         neg.halfExtents.z = -1.0f;
-        expectNothing([&](TriangleBuffer& b) { return obbOverlapTriangles(*blob, neg, b); });
+        expectNothing([&](OutBuffer<std::uint32_t>& b) { return obbOverlapTriangles(*blob, neg, b); });
         EXPECT_FALSE(triangleObbOverlap(vec3(0, 0, 0), vec3(1, 0, 0), vec3(0, 1, 0), neg));
         for (const Transform& t : nonFiniteTransforms())
-            expectNothing([&](TriangleBuffer& b) { return obbOverlapTriangles(*blob, t, obb, b); });
+            expectNothing([&](OutBuffer<std::uint32_t>& b) { return obbOverlapTriangles(*blob, t, obb, b); });
         for (const Transform& t : oddFiniteTransforms()) {
-            TriangleBuffer buf{storage.data(), 256, 0, 0};
+            OutBuffer<std::uint32_t> buf{storage.data(), 256, 0, 0};
             (void)obbOverlapTriangles(*blob, t, obb, buf);
             EXPECT_LE(buf.count, 256u);
         }
@@ -279,23 +280,23 @@ TEST(BadInputBvh, BoxQueries) {
             Aabb huge_box;
             set(-std::fabs(big), -std::fabs(big), -std::fabs(big), huge_box.min);
             set(std::fabs(big), std::fabs(big), std::fabs(big), huge_box.max);
-            TriangleBuffer buf{storage.data(), 256, 0, 0};
+            OutBuffer<std::uint32_t> buf{storage.data(), 256, 0, 0};
             EXPECT_EQ(aabbOverlapTriangles(*blob, huge_box, buf), Status::Ok);
             EXPECT_EQ(buf.count, blob->triangle_count); // the whole mesh, exactly once each
             Obb huge_obb = obb;
             set(std::fabs(big), std::fabs(big), std::fabs(big), huge_obb.halfExtents);
-            TriangleBuffer b2{storage.data(), 256, 0, 0};
+            OutBuffer<std::uint32_t> b2{storage.data(), 256, 0, 0};
             (void)obbOverlapTriangles(*blob, huge_obb, b2);
             EXPECT_LE(b2.count, blob->triangle_count);
         }
         // Capacity 0: counted, not written; as many as a roomy buffer gets.
-        TriangleBuffer roomy{storage.data(), 256, 0, 0};
+        OutBuffer<std::uint32_t> roomy{storage.data(), 256, 0, 0};
         ASSERT_EQ(aabbOverlapTriangles(*blob, aabb, roomy), Status::Ok);
-        TriangleBuffer none{nullptr, 0, 0, 0};
+        OutBuffer<std::uint32_t> none{nullptr, 0, 0, 0};
         const Status st = aabbOverlapTriangles(*blob, aabb, none);
         EXPECT_EQ(none.count, 0u);
-        EXPECT_EQ(st, none.overflow > 0 ? Status::BufferFull : Status::Ok);
-        EXPECT_EQ(none.overflow, roomy.count);
+        EXPECT_EQ(st, none.dropped > 0 ? Status::BufferFull : Status::Ok);
+        EXPECT_EQ(none.dropped, roomy.count);
     }
 }
 
@@ -310,12 +311,12 @@ TEST(BadInputBvh, MeshMesh) {
             SCOPED_TRACE(testing::Message() << a->triangle_count << " vs " << b->triangle_count);
             for (const Transform& t : nonFiniteTransforms()) {
                 EXPECT_FALSE(meshMeshAnyContact(*a, *b, t));
-                PairBuffer pb{pairs.data(), 4096, 0, 0};
+                OutBuffer<TrianglePair> pb{pairs.data(), 4096, 0, 0};
                 EXPECT_EQ(meshMeshPairs(*a, *b, t, pb), Status::Ok);
-                EXPECT_EQ(pb.count + pb.overflow, 0u);
-                LeafPairBuffer lb{leaves.data(), 1024, 0, 0};
+                EXPECT_EQ(pb.count + pb.dropped, 0u);
+                OutBuffer<MeshLeafPair> lb{leaves.data(), 1024, 0, 0};
                 EXPECT_EQ(meshMeshLeafPairs(*a, *b, t, lb), Status::Ok);
-                EXPECT_EQ(lb.count + lb.overflow, 0u);
+                EXPECT_EQ(lb.count + lb.dropped, 0u);
                 poison(summary);
                 EXPECT_FALSE(meshMeshSummary(*a, *b, t, summary));
                 EXPECT_EQ(summary.pair_count, 0u); // zeroed on false
@@ -324,30 +325,30 @@ TEST(BadInputBvh, MeshMesh) {
             const bool either_empty = a->triangle_count == 0 || b->triangle_count == 0;
             if (either_empty) {
                 EXPECT_FALSE(meshMeshAnyContact(*a, *b, id));
-                PairBuffer pb{pairs.data(), 4096, 0, 0};
+                OutBuffer<TrianglePair> pb{pairs.data(), 4096, 0, 0};
                 EXPECT_EQ(meshMeshPairs(*a, *b, id, pb), Status::Ok);
                 EXPECT_EQ(pb.count, 0u);
                 EXPECT_FALSE(meshMeshSummary(*a, *b, id, summary));
             }
             for (const Transform& t : oddFiniteTransforms()) {
-                PairBuffer pb{pairs.data(), 4096, 0, 0};
+                OutBuffer<TrianglePair> pb{pairs.data(), 4096, 0, 0};
                 (void)meshMeshAnyContact(*a, *b, t);
                 (void)meshMeshPairs(*a, *b, t, pb);
                 EXPECT_LE(pb.count, 4096u);
-                LeafPairBuffer lb{leaves.data(), 1024, 0, 0};
+                OutBuffer<MeshLeafPair> lb{leaves.data(), 1024, 0, 0};
                 (void)meshMeshLeafPairs(*a, *b, t, lb);
                 EXPECT_LE(lb.count, 1024u);
                 (void)meshMeshSummary(*a, *b, t, summary);
             }
             // Capacity-0 buffers: all counted, nothing written.
-            PairBuffer none{nullptr, 0, 0, 0};
+            OutBuffer<TrianglePair> none{nullptr, 0, 0, 0};
             const Status st = meshMeshPairs(*a, *b, id, none);
             EXPECT_EQ(none.count, 0u);
-            EXPECT_EQ(st, none.overflow > 0 ? Status::BufferFull : Status::Ok);
-            LeafPairBuffer lnone{nullptr, 0, 0, 0};
+            EXPECT_EQ(st, none.dropped > 0 ? Status::BufferFull : Status::Ok);
+            OutBuffer<MeshLeafPair> lnone{nullptr, 0, 0, 0};
             const Status ls = meshMeshLeafPairs(*a, *b, id, lnone);
             EXPECT_EQ(lnone.count, 0u);
-            EXPECT_EQ(ls, lnone.overflow > 0 ? Status::BufferFull : Status::Ok);
+            EXPECT_EQ(ls, lnone.dropped > 0 ? Status::BufferFull : Status::Ok);
         }
     // The good mesh against itself overlaps; with a degenerate mesh the summary adds no normal.
     EXPECT_TRUE(meshMeshAnyContact(m.good->blob, m.good->blob, id));

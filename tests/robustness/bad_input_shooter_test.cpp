@@ -87,18 +87,18 @@ TEST(BadInputShooter, ClusterQueries) {
         ClusterMeshBuffer cm{{contact_items.data(), 64, 0, 0}, sphere_items.data()};
         EXPECT_EQ(clusterMeshContacts(c, bad, mesh->blob, id, cm), Status::Ok);
         EXPECT_EQ(clusterMeshContacts(c, id, mesh->blob, bad, cm), Status::Ok);
-        EXPECT_EQ(cm.hits.count + cm.hits.overflow, 0u);
+        EXPECT_EQ(cm.hits.count + cm.hits.dropped, 0u);
         ClusterPair first;
         poison(first);
         EXPECT_FALSE(clusterClusterAnyHit(c, bad, c, id, &first));
         EXPECT_FALSE(clusterClusterAnyHit(c, id, c, bad));
         EXPECT_TRUE(isPoisoned(first));
-        ClusterPairBuffer pb{pair_items.data(), 64, 0, 0};
+        OutBuffer<ClusterPair> pb{pair_items.data(), 64, 0, 0};
         EXPECT_EQ(clusterClusterPairs(c, bad, c, id, pb), Status::Ok);
         Sphere bullet;
         bullet.radius = 1;
         EXPECT_EQ(clusterBullets(c, bad, &bullet, 1, pb), Status::Ok);
-        EXPECT_EQ(pb.count + pb.overflow, 0u);
+        EXPECT_EQ(pb.count + pb.dropped, 0u);
         ClusterRayHit rh;
         poison(rh);
         EXPECT_FALSE(segmentClusterFirstHit(c, bad, vec3(-9, 0, 0), vec3(9, 0, 0), rh));
@@ -120,7 +120,7 @@ TEST(BadInputShooter, ClusterQueries) {
         bullets[0].center = bad;
         bullets[0].radius = 1;
         bullets[1].radius = v;
-        ClusterPairBuffer pb{pair_items.data(), 64, 0, 0};
+        OutBuffer<ClusterPair> pb{pair_items.data(), 64, 0, 0};
         EXPECT_EQ(clusterBullets(c, id, bullets, 2, pb), Status::Ok);
         EXPECT_EQ(pb.count, 0u);
     }
@@ -129,7 +129,7 @@ TEST(BadInputShooter, ClusterQueries) {
     EXPECT_FALSE(sweptSphereClusterFirstHit(c, id, vec3(-9, 0, 0), vec3(9, 0, 0), -1.0f, rh));
     Sphere neg_bullet;
     neg_bullet.radius = -1;
-    ClusterPairBuffer pb{pair_items.data(), 64, 0, 0};
+    OutBuffer<ClusterPair> pb{pair_items.data(), 64, 0, 0};
     EXPECT_EQ(clusterBullets(c, id, &neg_bullet, 1, pb), Status::Ok);
     EXPECT_EQ(pb.count, 0u);
     // Empty inputs: the empty cluster, an empty mesh, null bullet arrays.
@@ -150,11 +150,11 @@ TEST(BadInputShooter, ClusterQueries) {
     ClusterMeshBuffer cm0{{nullptr, 0, 0, 0}, nullptr};
     EXPECT_EQ(clusterMeshContacts(c, id, mesh->blob, id, cm0), Status::BufferFull);
     EXPECT_EQ(cm0.hits.count, 0u);
-    EXPECT_GT(cm0.hits.overflow, 0u);
-    ClusterPairBuffer pb0{nullptr, 0, 0, 0};
+    EXPECT_GT(cm0.hits.dropped, 0u);
+    OutBuffer<ClusterPair> pb0{nullptr, 0, 0, 0};
     EXPECT_EQ(clusterClusterPairs(c, id, c, id, pb0), Status::BufferFull);
     EXPECT_EQ(pb0.count, 0u);
-    EXPECT_GT(pb0.overflow, 0u);
+    EXPECT_GT(pb0.dropped, 0u);
     // Zero-length segment inside a sphere: t = 0; outside: no hit.
     ASSERT_TRUE(segmentClusterFirstHit(c, id, c.spheres[0].center, c.spheres[0].center, rh));
     EXPECT_EQ(rh.hit.t, 0.0f);
@@ -219,11 +219,11 @@ TEST(BadInputShooter, WallQueries) {
             SCOPED_TRACE(v);
             const Vec2 bad{v, 2.0f};
             EXPECT_FALSE(pointInWalls(walls, bad));
-            WallContactBuffer buf{items.data(), 64, 0, 0};
+            OutBuffer<WallContact> buf{items.data(), 64, 0, 0};
             WallPush push;
             poison(push);
             EXPECT_EQ(circleWalls(walls, bad, 1.0f, buf, push), Status::Ok);
-            EXPECT_EQ(buf.count + buf.overflow, 0u);
+            EXPECT_EQ(buf.count + buf.dropped, 0u);
             EXPECT_EQ(push.push.x, 0.0f); // zero push, no contacts
             EXPECT_EQ(push.push.y, 0.0f);
             EXPECT_EQ(push.contact_count, 0u);
@@ -245,7 +245,7 @@ TEST(BadInputShooter, WallQueries) {
             EXPECT_FALSE(sweptCircleEdge(Vec2{-5, 5}, Vec2{5, 5}, v, Vec2{0, 0}, Vec2{0, 10}, h));
             EXPECT_TRUE(isPoisoned(h));
         }
-        WallContactBuffer buf{items.data(), 64, 0, 0};
+        OutBuffer<WallContact> buf{items.data(), 64, 0, 0};
         WallPush push;
         EXPECT_EQ(circleWalls(walls, Vec2{1, 1}, -1.0f, buf, push), Status::Ok);
         EXPECT_EQ(buf.count, 0u);
@@ -254,7 +254,7 @@ TEST(BadInputShooter, WallQueries) {
         EXPECT_FALSE(sweptCircleEdge(Vec2{-5, 5}, Vec2{5, 5}, -1.0f, Vec2{0, 0}, Vec2{0, 10}, h));
         // Huge radii and positions: bounded walks.
         for (float big : hugeValues()) {
-            WallContactBuffer b{items.data(), 64, 0, 0};
+            OutBuffer<WallContact> b{items.data(), 64, 0, 0};
             (void)circleWalls(walls, Vec2{1, 1}, std::fabs(big), b, push);
             EXPECT_LE(b.count, 64u);
             (void)circleWalls(walls, Vec2{big, big}, 1.0f, b, push);
@@ -265,7 +265,7 @@ TEST(BadInputShooter, WallQueries) {
             (void)sweptCircleEdge(Vec2{-big, 5}, Vec2{big, 5}, 1.0f, Vec2{0, 0}, Vec2{0, 10}, h);
         }
         for (const Transform& t : oddFiniteTransforms()) {
-            WallContactBuffer b{items.data(), 64, 0, 0};
+            OutBuffer<WallContact> b{items.data(), 64, 0, 0};
             (void)clusterWalls(walls, cluster->cluster, t, b, push);
             EXPECT_LE(b.count, 64u);
         }
@@ -285,11 +285,11 @@ TEST(BadInputShooter, WallQueries) {
     EXPECT_TRUE(sweptCircleEdge(Vec2{0, 0}, Vec2{0, 0}, 1.0f, Vec2{0.5f, 0}, Vec2{0.5f, 0}, h));
     EXPECT_EQ(h.t, 0.0f);
     // Capacity-0 buffers: counted, the push still uses every contact.
-    WallContactBuffer none{nullptr, 0, 0, 0};
+    OutBuffer<WallContact> none{nullptr, 0, 0, 0};
     WallPush push;
     EXPECT_EQ(circleWalls(w, Vec2{-0.5f, 5}, 1.0f, none, push), Status::BufferFull);
     EXPECT_EQ(none.count, 0u);
-    EXPECT_GT(none.overflow, 0u);
+    EXPECT_GT(none.dropped, 0u);
     EXPECT_GT(push.contact_count, 0u);
     EXPECT_LT(push.push.x, 0.0f); // pushed out to -x
     Vec2 a, b;

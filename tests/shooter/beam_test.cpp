@@ -236,7 +236,7 @@ TEST(SweptBullet, CatchesTheBulletAPerInstantTestMisses) {
     for (const float x0 : {-5.0f, 15.0f}) {
         const Vec3 c0{x0, 0.3f, 0.0f}, c1{x0 + 10.0f, 0.3f, 0.0f};
         WallContact items[8];
-        WallContactBuffer buf{items, 8, 0, 0};
+        OutBuffer<WallContact> buf{items, 8, 0, 0};
         WallPush push;
         for (const Vec3& c : {c0, c1}) { // per-instant tests: nothing
             ASSERT_EQ(circleWalls(level->walls, Vec2{c.x, c.y}, r, buf, push), Status::Ok);

@@ -81,7 +81,7 @@ TEST(ClusterQuery, ClusterVsMeshMatchesEverySphereAlone) {
         const bool any = clusterMeshAnyHit(cluster, cw, mesh, mw);
         MeshContact items[512];
         std::uint32_t ids[512];
-        ClusterMeshBuffer buf{ContactBuffer{items, 512, 0, 0}, ids};
+        ClusterMeshBuffer buf{OutBuffer<MeshContact>{items, 512, 0, 0}, ids};
         ASSERT_EQ(clusterMeshContacts(cluster, cw, mesh, mw, buf), Status::Ok);
         // Brute force: every sphere alone, in order.
         bool brute_any = false;
@@ -92,7 +92,7 @@ TEST(ClusterQuery, ClusterVsMeshMatchesEverySphereAlone) {
             clusterWorldSphere(cluster, cw, k, s);
             brute_any |= sphereAnyHit(mesh, mw, s);
             MeshContact one[512];
-            ContactBuffer b{one, 512, 0, 0};
+            OutBuffer<MeshContact> b{one, 512, 0, 0};
             ASSERT_EQ(sphereAllHits(mesh, mw, s, b), Status::Ok);
             for (std::uint32_t j = 0; j < b.count; ++j) brute.push_back(one[j]), brute_ids.push_back(k);
         }
@@ -137,7 +137,7 @@ TEST(ClusterQuery, ClusterVsClusterAndBulletsMatchEveryPair) {
                 if (sphereSphere(wa, wb, p.contact)) p.a = x, p.b = y, brute.push_back(p);
             }
         ClusterPair items[4096];
-        ClusterPairBuffer buf{items, 4096, 0, 0};
+        OutBuffer<ClusterPair> buf{items, 4096, 0, 0};
         ASSERT_EQ(clusterClusterPairs(a, ta, b, tb, buf), Status::Ok);
         ClusterPair first;
         const bool any = clusterClusterAnyHit(a, ta, b, tb, &first);
@@ -164,7 +164,7 @@ TEST(ClusterQuery, ClusterVsClusterAndBulletsMatchEveryPair) {
                 ClusterPair p;
                 if (sphereSphere(wa, bullets[j], p.contact)) p.a = x, p.b = j, bb.push_back(p);
             }
-        ClusterPairBuffer bbuf{items, 4096, 0, 0};
+        OutBuffer<ClusterPair> bbuf{items, 4096, 0, 0};
         ASSERT_EQ(clusterBullets(a, ta, bullets.data(), std::uint32_t(bullets.size()), bbuf), Status::Ok);
         tally.require(std::uint64_t(i),
                       bbuf.count == bb.size() &&
@@ -180,10 +180,10 @@ TEST(ClusterQuery, ClusterVsClusterAndBulletsMatchEveryPair) {
     Transform id;
     setIdentity(id);
     ClusterPair few[5];
-    ClusterPairBuffer small{few, 5, 0, 0};
+    OutBuffer<ClusterPair> small{few, 5, 0, 0};
     EXPECT_EQ(clusterClusterPairs(c, id, c, id, small), Status::BufferFull);
     EXPECT_EQ(small.count, 5u);
-    EXPECT_EQ(small.overflow, 400u - 5u);
+    EXPECT_EQ(small.dropped, 400u - 5u);
 }
 
 TEST(ClusterQuery, SegmentAndSweepMatchEverySphereAlone) {
@@ -236,7 +236,7 @@ TEST(ClusterQuery, ClusterWallsMatchEverySphereAlone) {
         Transform t = randomTransform(rng, 1.0);
         t.translation.x += rng.rangef(0, 30), t.translation.y += rng.rangef(0, 30);
         WallContact items[1024];
-        WallContactBuffer buf{items, 1024, 0, 0};
+        OutBuffer<WallContact> buf{items, 1024, 0, 0};
         WallPush push;
         ASSERT_EQ(clusterWalls(w, c, t, buf, push), Status::Ok);
         std::vector<WallContact> want;
@@ -249,7 +249,7 @@ TEST(ClusterQuery, ClusterWallsMatchEverySphereAlone) {
             Sphere s;
             clusterWorldSphere(c, t, k, s);
             WallContact one[256];
-            WallContactBuffer b{one, 256, 0, 0};
+            OutBuffer<WallContact> b{one, 256, 0, 0};
             WallPush p1;
             ASSERT_EQ(circleWalls(w, Vec2{s.center.x, s.center.y}, s.radius, b, p1), Status::Ok);
             bool inside = p1.inside != 0;

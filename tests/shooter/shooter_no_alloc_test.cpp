@@ -52,9 +52,9 @@ TEST(ShooterNoAlloc, EveryQueryAllocatesNothing) {
         Transform t = f->place;
         t.translation.x += x;
         answers += clusterMeshAnyHit(f->cluster, t, f->mesh, id) ? 1 : 0;
-        ClusterMeshBuffer cmb{ContactBuffer{mc, 256, 0, 0}, ids};
+        ClusterMeshBuffer cmb{OutBuffer<MeshContact>{mc, 256, 0, 0}, ids};
         answers += clusterMeshContacts(f->cluster, t, f->mesh, id, cmb) == Status::Ok ? 1 : 0;
-        ClusterPairBuffer pb{pairs, 1024, 0, 0};
+        OutBuffer<ClusterPair> pb{pairs, 1024, 0, 0};
         answers += clusterClusterPairs(f->cluster, t, f->cluster, f->place, pb) == Status::Ok ? 1 : 0;
         answers += clusterClusterAnyHit(f->cluster, t, f->cluster, f->place) ? 1 : 0;
         answers += clusterBullets(f->cluster, t, f->spheres.data(), 29, pb) == Status::Ok ? 1 : 0;
@@ -62,7 +62,7 @@ TEST(ShooterNoAlloc, EveryQueryAllocatesNothing) {
         answers += segmentClusterFirstHit(f->cluster, t, Vec3{-20, 0, 0}, Vec3{20, 0.1f, 0}, crh) ? 1 : 0;
         answers +=
             sweptSphereClusterFirstHit(f->cluster, t, Vec3{-20, 0, 0}, Vec3{20, 0.1f, 0}, 0.2f, crh) ? 1 : 0;
-        WallContactBuffer wb{wc, 256, 0, 0};
+        OutBuffer<WallContact> wb{wc, 256, 0, 0};
         WallPush push;
         answers += circleWalls(f->level->walls, Vec2{x, 0.5f * x}, 1.5f, wb, push) == Status::Ok ? 1 : 0;
         answers += clusterWalls(f->level->walls, f->cluster, t, wb, push) == Status::Ok ? 1 : 0;

@@ -180,7 +180,7 @@ TEST(WallQuery, CircleContactsMatchEveryEdgeAlone) {
             const Vec2 c = probePoint(rng, w, levels[l].lo, levels[l].hi);
             const float r = rng.u() < 0.05 ? 0.0f : rng.rangef(0.0, size * 0.08);
             WallContact items[256];
-            WallContactBuffer buf{items, 256, 0, 0};
+            OutBuffer<WallContact> buf{items, 256, 0, 0};
             WallPush push;
             ASSERT_EQ(circleWalls(w, c, r, buf, push), Status::Ok);
             bool inside = false;
@@ -263,7 +263,7 @@ TEST(WallQuery, CirclePushClearsSingleContacts) {
         const Vec2 c = probePoint(rng, w, levels[0].lo, levels[0].hi);
         const float r = rng.rangef(0.01, 1.5);
         WallContact items[64];
-        WallContactBuffer buf{items, 64, 0, 0};
+        OutBuffer<WallContact> buf{items, 64, 0, 0};
         WallPush push;
         ASSERT_EQ(circleWalls(w, c, r, buf, push), Status::Ok);
         if (push.inside != 0 || buf.count == 0) continue;
@@ -292,22 +292,22 @@ TEST(WallQuery, CircleBufferOverflowIsCounted) {
     const WallSet& w = levels[3].level->walls;
     const Vec2 c{12.0f, 2.0f}; // in the comb: touches many teeth with a big radius
     WallContact all[128];
-    WallContactBuffer big{all, 128, 0, 0};
+    OutBuffer<WallContact> big{all, 128, 0, 0};
     WallPush p_all, p_small;
     ASSERT_EQ(circleWalls(w, c, 3.0f, big, p_all), Status::Ok);
     ASSERT_GT(big.count, 3u);
     WallContact few[3];
-    WallContactBuffer small{few, 3, 0, 0};
+    OutBuffer<WallContact> small{few, 3, 0, 0};
     EXPECT_EQ(circleWalls(w, c, 3.0f, small, p_small), Status::BufferFull);
     EXPECT_EQ(small.count, 3u);
-    EXPECT_EQ(small.overflow, big.count - 3);
+    EXPECT_EQ(small.dropped, big.count - 3);
     EXPECT_EQ(std::memcmp(few, all, sizeof few), 0);
     EXPECT_EQ(std::memcmp(&p_all, &p_small, sizeof p_all), 0); // the push uses every contact
-    WallContactBuffer none{nullptr, 0, 0, 0};
+    OutBuffer<WallContact> none{nullptr, 0, 0, 0};
     EXPECT_EQ(circleWalls(w, c, 3.0f, none, p_small), Status::BufferFull);
-    EXPECT_EQ(none.overflow, big.count);
+    EXPECT_EQ(none.dropped, big.count);
     // Non-finite or negative input: nothing, Ok.
-    WallContactBuffer b2{all, 128, 0, 0};
+    OutBuffer<WallContact> b2{all, 128, 0, 0};
     EXPECT_EQ(circleWalls(w, Vec2{NAN, 1.0f}, 1.0f, b2, p_small), Status::Ok);
     EXPECT_EQ(circleWalls(w, c, -1.0f, b2, p_small), Status::Ok);
     EXPECT_EQ(circleWalls(w, c, INFINITY, b2, p_small), Status::Ok);
@@ -714,7 +714,7 @@ TEST(WallBlob, ResealedCorruptionIsRejectedOrSafe) {
         WallSet w;
         if (loadWallSet(blob, w) == Status::Ok) {
             WallContact items[64];
-            WallContactBuffer buf{items, 64, 0, 0};
+            OutBuffer<WallContact> buf{items, 64, 0, 0};
             WallPush push;
             WallRayHit h;
             for (int q = 0; q < 4; ++q) {

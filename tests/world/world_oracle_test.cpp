@@ -136,10 +136,10 @@ Hit shotHit(const RefScene& scene, HitKind kind, const BodyId& shooter, const Re
 bool sortedPairSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                        MeshContactSummary& out) {
     std::vector<TrianglePair> pairs(4096);
-    PairBuffer buffer{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
+    OutBuffer<TrianglePair> buffer{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
     while (meshMeshPairs(a, b, b_to_a, buffer) == Status::BufferFull) { // every pair, whatever it takes
         pairs.resize(pairs.size() * 4);
-        buffer = PairBuffer{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
+        buffer = OutBuffer<TrianglePair>{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
     }
     pairs.resize(buffer.count);
     std::sort(pairs.begin(), pairs.end(), [](const TrianglePair& x, const TrianglePair& y) {
@@ -204,7 +204,7 @@ std::vector<Hit> expectedHits(const RefScene& scene, float dt, float sweep_radii
         if (ship.cluster == nullptr) continue;
         for (const RefWalls& w : scene.walls) {
             std::vector<WallContact> items(4096);
-            WallContactBuffer buffer{items.data(), 4096, 0, 0};
+            OutBuffer<WallContact> buffer{items.data(), 4096, 0, 0};
             WallPush push;
             (void)clusterWalls(*w.walls, *ship.cluster, ship.xf, buffer, push);
             if (push.contact_count == 0) continue;
@@ -248,7 +248,7 @@ std::vector<Hit> expectedHits(const RefScene& scene, float dt, float sweep_radii
                 std::vector<MeshContact> items(4096);
                 std::vector<std::uint32_t> spheres(4096);
                 ClusterMeshBuffer buffer;
-                buffer.hits = ContactBuffer{items.data(), 4096, 0, 0};
+                buffer.hits = OutBuffer<MeshContact>{items.data(), 4096, 0, 0};
                 buffer.spheres = spheres.data();
                 (void)clusterMeshContacts(*b.cluster, b.xf, *a.mesh, a.xf, buffer);
                 if (buffer.hits.count == 0) continue;
@@ -262,7 +262,7 @@ std::vector<Hit> expectedHits(const RefScene& scene, float dt, float sweep_radii
                 hit.depth = items[best].contact.depth;
             } else {
                 std::vector<ClusterPair> items(4096);
-                ClusterPairBuffer buffer{items.data(), 4096, 0, 0};
+                OutBuffer<ClusterPair> buffer{items.data(), 4096, 0, 0};
                 (void)clusterClusterPairs(*a.cluster, a.xf, *b.cluster, b.xf, buffer);
                 if (buffer.count == 0) continue;
                 std::size_t best = 0;

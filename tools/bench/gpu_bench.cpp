@@ -106,7 +106,7 @@ std::uint64_t pairsCovered(const std::vector<GpuJobDesc>& batch, const MeshBlob&
             total += std::uint64_t{mesh.triangle_count} * mesh.triangle_count;
             continue;
         }
-        LeafPairBuffer buffer;
+        OutBuffer<MeshLeafPair> buffer;
         buffer.items = leaves.data();
         buffer.capacity = static_cast<std::uint32_t>(leaves.size());
         (void)meshMeshLeafPairs(mesh, mesh, job.b_to_a, buffer);
@@ -135,7 +135,7 @@ void runPairs(benchmark::State& state, bool use_gpu, GpuBatchMode mode, bool hig
             state.SkipWithError("submit failed");
             return;
         }
-        GpuPairBuffer out;
+        OutBuffer<GpuPair> out;
         out.items = items.data();
         out.capacity = static_cast<std::uint32_t>(items.size());
         (void)c.collect(ticket, &out, nullptr);
@@ -212,7 +212,7 @@ void BM_BatchLatency_Gpu(benchmark::State& state) {
         const auto t1 = Clock::now();
         (void)f.gpu.wait(ticket); // blocks on the fence: a spinning poll would steal lavapipe's cores
         const auto t2 = Clock::now();
-        GpuPairBuffer out;
+        OutBuffer<GpuPair> out;
         out.items = items.data();
         out.capacity = static_cast<std::uint32_t>(items.size());
         (void)f.gpu.collect(ticket, &out, nullptr);
@@ -244,7 +244,7 @@ void BM_BatchLatency_Cpu(benchmark::State& state) {
         GpuTicket ticket;
         (void)f.cpu.submitBatch(batch.data(), static_cast<std::uint32_t>(batch.size()), mode, GpuQuery::Pairs,
                                 ticket);
-        GpuPairBuffer out;
+        OutBuffer<GpuPair> out;
         out.items = items.data();
         out.capacity = static_cast<std::uint32_t>(items.size());
         (void)f.cpu.collect(ticket, &out, nullptr);

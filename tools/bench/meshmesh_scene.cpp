@@ -74,9 +74,9 @@ int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count
     auto run_pairs = [&] {
         long pairs = 0;
         for (const Pose& p : poses) {
-            PairBuffer out{buffer.data(), static_cast<std::uint32_t>(buffer.size()), 0, 0};
+            OutBuffer<TrianglePair> out{buffer.data(), static_cast<std::uint32_t>(buffer.size()), 0, 0};
             (void)meshMeshPairs(baked.blob, baked.blob, p.b_to_a, out); // an overflow is counted below
-            pairs += out.count + out.overflow;
+            pairs += out.count + out.dropped;
         }
         return pairs;
     };

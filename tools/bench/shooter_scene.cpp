@@ -206,37 +206,37 @@ int runShooterScene(const std::string& name, const test::Mesh& mesh, long count,
             long hits = 0;
             for (const Transform& p : poses) {
                 ClusterMeshBuffer out{
-                    ContactBuffer{contact_items.data(), std::uint32_t(contact_items.size()), 0, 0},
+                    OutBuffer<MeshContact>{contact_items.data(), std::uint32_t(contact_items.size()), 0, 0},
                     contact_ids.data()};
                 (void)clusterMeshContacts(ship, identity, baked.blob, p, out);
-                hits += out.hits.count + out.hits.overflow;
+                hits += out.hits.count + out.hits.dropped;
             }
             return hits;
         });
         timeRow(rows[3], n, [&] {
             long hits = 0;
             for (const Transform& r : relative) {
-                PairBuffer out{tri_pairs.data(), std::uint32_t(tri_pairs.size()), 0, 0};
+                OutBuffer<TrianglePair> out{tri_pairs.data(), std::uint32_t(tri_pairs.size()), 0, 0};
                 (void)meshMeshPairs(baked.blob, baked.blob, r, out);
-                hits += out.count + out.overflow;
+                hits += out.count + out.dropped;
             }
             return hits;
         });
         timeRow(rows[4], n, [&] {
             long hits = 0;
             for (const Transform& p : poses) {
-                ClusterPairBuffer out{pair_items.data(), std::uint32_t(pair_items.size()), 0, 0};
+                OutBuffer<ClusterPair> out{pair_items.data(), std::uint32_t(pair_items.size()), 0, 0};
                 (void)clusterClusterPairs(ship, identity, ship, p, out);
-                hits += out.count + out.overflow;
+                hits += out.count + out.dropped;
             }
             return hits;
         });
         timeRow(rows[5], n, [&] {
             long hits = 0;
             for (const Transform& p : poses) {
-                ClusterPairBuffer out{pair_items.data(), std::uint32_t(pair_items.size()), 0, 0};
+                OutBuffer<ClusterPair> out{pair_items.data(), std::uint32_t(pair_items.size()), 0, 0};
                 (void)clusterBullets(ship, p, bullets.data(), std::uint32_t(bullets.size()), out);
-                hits += out.count + out.overflow;
+                hits += out.count + out.dropped;
             }
             return hits;
         });
@@ -253,7 +253,7 @@ int runShooterScene(const std::string& name, const test::Mesh& mesh, long count,
         timeRow(rows[7], n, [&] {
             long hits = 0;
             for (const Q& q : qs) {
-                WallContactBuffer out{wall_items.data(), std::uint32_t(wall_items.size()), 0, 0};
+                OutBuffer<WallContact> out{wall_items.data(), std::uint32_t(wall_items.size()), 0, 0};
                 WallPush push;
                 (void)circleWalls(walls, q.a, q.r, out, push);
                 hits += push.contact_count > 0 ? 1 : 0;
@@ -284,7 +284,7 @@ int runShooterScene(const std::string& name, const test::Mesh& mesh, long count,
         timeRow(rows[11], n, [&] {
             long hits = 0;
             for (const Q& q : qs) {
-                WallContactBuffer out{wall_items.data(), std::uint32_t(wall_items.size()), 0, 0};
+                OutBuffer<WallContact> out{wall_items.data(), std::uint32_t(wall_items.size()), 0, 0};
                 WallPush push;
                 (void)clusterWalls(walls, ship, q.pose, out, push);
                 hits += push.contact_count > 0 ? 1 : 0;

@@ -207,7 +207,7 @@ ChurnResult runFlak(const ChurnScript& script, const std::vector<Region>& region
     }
     std::vector<TreePair> pairs(1u << 18);
     const int frames = int(script.frame_begin.size()) - 1;
-    PairCount count;
+    OutBuffer<TreePair> found = OutBuffer<TreePair>::over(pairs.data(), std::uint32_t(pairs.size()));
     for (int f = 0; f < frames; ++f) {
         const auto t0 = Clock::now();
         for (std::uint32_t k = script.frame_begin[f]; k < script.frame_begin[f + 1]; ++k) {
@@ -216,14 +216,15 @@ ChurnResult runFlak(const ChurnScript& script, const std::vector<Region>& region
             (void)tree.moveProxy(ids[m.proxy], boxes[m.proxy], Vec3{m.dx, m.dy, 0.0f});
         }
         r.move_ms.push_back(msSince(t0));
-        (void)tree.findPairs(pairs.data(), std::uint32_t(pairs.size()), count);
+        found.clear();
+        (void)tree.findPairs(found);
         r.frame_ms.push_back(msSince(t0));
-        r.pairs_total += count.found;
-        r.pairs_last = count.found;
-        if (count.written != count.found) r.note = "pair buffer too small";
+        r.pairs_total += found.count + found.dropped;
+        r.pairs_last = found.count + found.dropped;
+        if (found.dropped != 0) r.note = "pair buffer too small";
     }
     // Proxy index i is proxy i here (fresh tree, created in order).
-    for (std::uint32_t k = 0; k < count.written; ++k)
+    for (std::uint32_t k = 0; k < found.count; ++k)
         r.last_pairs.emplace_back(pairs[k].a.index, pairs[k].b.index);
     sortPairs(r.last_pairs);
     r.reinserts = tree.reinsertCount();

@@ -2,16 +2,36 @@
 #pragma once
 
 #include <flak/broad/tree_pair.h>
+#include <flak/out_buffer.h>
+#include <flak/status.h>
 
 #include <cstdint>
 
 namespace flak {
 
-/// Appends pairs while there is room and counts every pair; never writes past `capacity`.
+/// Writes pairs while there is room and counts every pair; never writes past `capacity`.
 struct PairSink {
     TreePair* pairs;
     std::uint32_t capacity;
     std::uint32_t found;
+
+    /// A sink over the free part of `buffer` (none when its storage is null).
+    static PairSink over(OutBuffer<TreePair>& buffer) {
+        const bool room = buffer.items != nullptr && buffer.count < buffer.capacity;
+        return PairSink{room ? buffer.items + buffer.count : nullptr,
+                        room ? buffer.capacity - buffer.count : 0u, 0};
+    }
+
+    /// Pairs written (the first `written()` of those found).
+    std::uint32_t written() const { return found < capacity ? found : capacity; }
+
+    /// Hands the result to `buffer`: the pairs written join its count, the rest its dropped.
+    /// Ok, or BufferFull when some were dropped.
+    Status finish(OutBuffer<TreePair>& buffer) const {
+        buffer.count += written();
+        buffer.drop(found - written());
+        return found == written() ? Status::Ok : Status::BufferFull;
+    }
 
     void add(const ProxyId& a, const ProxyId& b) {
         if (found < capacity) {

@@ -10,10 +10,8 @@ namespace flak {
 // boxes, so a leaf pair that reaches `emit` overlaps exactly. When no proxy filters (the usual
 // case) pairs are written as bare indices and their generations filled in by a second pass, so
 // the walk never waits on a proxy record; otherwise the filter reads both records per pair.
-Status DynamicTree::findPairs(TreePair* out_pairs, std::uint32_t capacity, PairCount& out_count) const {
-    out_count = PairCount{};
-    if (out_pairs == nullptr) capacity = 0;
-    PairSink sink{out_pairs, capacity, 0};
+Status DynamicTree::findPairs(OutBuffer<TreePair>& inout_pairs) const {
+    PairSink sink = PairSink::over(inout_pairs);
     if (m_proxy_count >= 2) {
         const TreeProxy* records = m_records;
         if (m_filtered == 0) {
@@ -24,7 +22,7 @@ Status DynamicTree::findPairs(TreePair* out_pairs, std::uint32_t capacity, PairC
                 const bool swap = index_b < index_a;
                 sink.add(ProxyId{swap ? index_b : index_a, 0}, ProxyId{swap ? index_a : index_b, 0});
             });
-            fillGenerations(out_pairs, sink.found < capacity ? sink.found : capacity, records, records);
+            fillGenerations(sink.pairs, sink.written(), records, records);
         } else {
             walkLeafPairs<true>(m_nodes, m_nodes, [&](const TreeNode& leaf_a, const TreeNode& leaf_b) {
                 const std::uint32_t index_a = leaf_a.child & ~kTreeLeafBit;
@@ -38,9 +36,7 @@ Status DynamicTree::findPairs(TreePair* out_pairs, std::uint32_t capacity, PairC
             });
         }
     }
-    out_count.found = sink.found;
-    out_count.written = sink.found < capacity ? sink.found : capacity;
-    return out_count.written == out_count.found ? Status::Ok : Status::BufferFull;
+    return sink.finish(inout_pairs);
 }
 
 } // namespace flak

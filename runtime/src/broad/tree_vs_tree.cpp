@@ -7,12 +7,9 @@
 namespace flak {
 
 // The two trees walked against each other without a stack (tree_product_walk.h).
-Status findTreePairs(const DynamicTree& first, const DynamicTree& second, TreePair* out_pairs,
-                     std::uint32_t capacity, PairCount& out_count) {
-    out_count = PairCount{};
+Status findTreePairs(const DynamicTree& first, const DynamicTree& second, OutBuffer<TreePair>& inout_pairs) {
     if (&first == &second) return Status::InvalidArgument;
-    if (out_pairs == nullptr) capacity = 0;
-    PairSink sink{out_pairs, capacity, 0};
+    PairSink sink = PairSink::over(inout_pairs);
     if (first.m_proxy_count > 0 && second.m_proxy_count > 0) {
         const TreeProxy* records_a = first.m_records;
         const TreeProxy* records_b = second.m_records;
@@ -21,7 +18,7 @@ Status findTreePairs(const DynamicTree& first, const DynamicTree& second, TreePa
                 false>(first.m_nodes, second.m_nodes, [&](const TreeNode& leaf_a, const TreeNode& leaf_b) {
                 sink.add(ProxyId{leaf_a.child & ~kTreeLeafBit, 0}, ProxyId{leaf_b.child & ~kTreeLeafBit, 0});
             });
-            fillGenerations(out_pairs, sink.found < capacity ? sink.found : capacity, records_a, records_b);
+            fillGenerations(sink.pairs, sink.written(), records_a, records_b);
         } else {
             walkLeafPairs<
                 false>(first.m_nodes, second.m_nodes, [&](const TreeNode& leaf_a, const TreeNode& leaf_b) {
@@ -34,9 +31,7 @@ Status findTreePairs(const DynamicTree& first, const DynamicTree& second, TreePa
             });
         }
     }
-    out_count.found = sink.found;
-    out_count.written = sink.found < capacity ? sink.found : capacity;
-    return out_count.written == out_count.found ? Status::Ok : Status::BufferFull;
+    return sink.finish(inout_pairs);
 }
 
 } // namespace flak

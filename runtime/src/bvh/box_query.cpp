@@ -9,13 +9,8 @@ namespace flak {
 
 namespace {
 
-void pushId(std::uint32_t id, TriangleBuffer& inout, bool& inout_full) {
-    if (inout.count < inout.capacity) {
-        inout.items[inout.count++] = id;
-    } else {
-        ++inout.overflow;
-        inout_full = true;
-    }
+void pushId(std::uint32_t id, OutBuffer<std::uint32_t>& inout, bool& inout_full) {
+    if (!inout.append(id)) inout_full = true;
 }
 
 bool validObb(const Obb& box) {
@@ -40,7 +35,7 @@ bool triangleObbOverlap(const Vec3& a, const Vec3& b, const Vec3& c, const Obb& 
     return triangleAabbOverlap(la, lb, lc, local);
 }
 
-Status aabbOverlapTriangles(const MeshBlob& blob, const Aabb& box, TriangleBuffer& inout_ids) {
+Status aabbOverlapTriangles(const MeshBlob& blob, const Aabb& box, OutBuffer<std::uint32_t>& inout_ids) {
     if (blob.node_count == 0 || !isFinite(box.min) || !isFinite(box.max) || !(box.min.x <= box.max.x) ||
         !(box.min.y <= box.max.y) || !(box.min.z <= box.max.z))
         return Status::Ok;
@@ -61,7 +56,7 @@ Status aabbOverlapTriangles(const MeshBlob& blob, const Aabb& box, TriangleBuffe
     return full ? Status::BufferFull : Status::Ok;
 }
 
-Status obbOverlapTriangles(const MeshBlob& blob, const Obb& box, TriangleBuffer& inout_ids) {
+Status obbOverlapTriangles(const MeshBlob& blob, const Obb& box, OutBuffer<std::uint32_t>& inout_ids) {
     if (blob.node_count == 0 || !validObb(box)) return Status::Ok;
     Aabb bounds;
     boundingAabb(box, bounds);
@@ -93,7 +88,7 @@ Status obbOverlapTriangles(const MeshBlob& blob, const Obb& box, TriangleBuffer&
 }
 
 Status obbOverlapTriangles(const MeshBlob& blob, const Transform& mesh_to_world, const Obb& box,
-                           TriangleBuffer& inout_ids) {
+                           OutBuffer<std::uint32_t>& inout_ids) {
     Obb local;
     inverseTransformPoint(mesh_to_world, box.center, local.center);
     local.halfExtents = box.halfExtents;

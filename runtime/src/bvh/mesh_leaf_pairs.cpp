@@ -11,19 +11,15 @@ namespace flak {
 // walkPairs is only a filter (it never drops an intersecting pair), so it is left to the
 // consumer's triangle test.
 Status meshMeshLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
-                         LeafPairBuffer& inout_pairs) {
+                         OutBuffer<MeshLeafPair>& inout_pairs) {
     bool full = false;
     auto visit = [&](const BvhNode& na, const BvhNode& nb, std::uint32_t, float) {
-        if (inout_pairs.count < inout_pairs.capacity) {
-            MeshLeafPair& p = inout_pairs.items[inout_pairs.count++];
-            p.a_first = leafFirst(na);
-            p.a_count = leafCount(na);
-            p.b_first = leafFirst(nb);
-            p.b_count = leafCount(nb);
-        } else {
-            ++inout_pairs.overflow;
-            full = true;
-        }
+        MeshLeafPair p;
+        p.a_first = leafFirst(na);
+        p.a_count = leafCount(na);
+        p.b_first = leafFirst(nb);
+        p.b_count = leafCount(nb);
+        if (!inout_pairs.append(p)) full = true;
         return false;
     };
     detail::walkLeafPairs(a, b, b_to_a, visit);

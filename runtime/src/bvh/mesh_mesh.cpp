@@ -189,17 +189,10 @@ struct AnySink {
 };
 
 struct PairSink {
-    PairBuffer* buffer;
+    OutBuffer<TrianglePair>* buffer;
     bool full = false;
     bool operator()(std::uint32_t ta, const Vec3*, std::uint32_t tb, const Vec3*) {
-        if (buffer->count < buffer->capacity) {
-            TrianglePair& p = buffer->items[buffer->count++];
-            p.a = ta;
-            p.b = tb;
-        } else {
-            ++buffer->overflow;
-            full = true;
-        }
+        if (!buffer->append(TrianglePair{ta, tb})) full = true;
         return false;
     }
 };
@@ -221,7 +214,8 @@ bool meshMeshAnyContact(const MeshBlob& a, const MeshBlob& b, const Transform& b
     return sink.found;
 }
 
-Status meshMeshPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, PairBuffer& inout_pairs) {
+Status meshMeshPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
+                     OutBuffer<TrianglePair>& inout_pairs) {
     PairSink sink{&inout_pairs};
     walkPairs(a, b, b_to_a, sink);
     return sink.full ? Status::BufferFull : Status::Ok;

@@ -110,7 +110,7 @@ bool sphereAnyHit(const MeshBlob& blob, const Transform& mesh_to_world, const Sp
     return sphereAnyHit(blob, local);
 }
 
-Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, ContactBuffer& inout_hits) {
+Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, OutBuffer<MeshContact>& inout_hits) {
     if (blob.node_count == 0 || !validSphere(sphere)) return Status::Ok;
     PreparedSphere prep;
     prepareSphere(blob, sphere, prep);
@@ -123,14 +123,10 @@ Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, ContactBuffer& 
             if (!triangleNear(sphere, prep, a, b, c)) return true;
             Contact contact;
             if (!sphereTriangle(sphere, a, b, c, contact)) return true;
-            if (inout_hits.count < inout_hits.capacity) {
-                MeshContact& out = inout_hits.items[inout_hits.count++];
-                out.contact = contact;
-                out.triangle = t;
-            } else {
-                ++inout_hits.overflow;
-                full = true;
-            }
+            MeshContact out;
+            out.contact = contact;
+            out.triangle = t;
+            if (!inout_hits.append(out)) full = true;
             return true;
         });
     return full ? Status::BufferFull : Status::Ok;
@@ -186,7 +182,7 @@ bool sphereDeepestHit(const MeshBlob& blob, const Transform& mesh_to_world, cons
 }
 
 Status sphereAllHits(const MeshBlob& blob, const Transform& mesh_to_world, const Sphere& sphere,
-                     ContactBuffer& inout_hits) {
+                     OutBuffer<MeshContact>& inout_hits) {
     Sphere local;
     sphereToMesh(mesh_to_world, sphere, local);
     const std::uint32_t first = inout_hits.count;

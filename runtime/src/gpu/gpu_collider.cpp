@@ -437,14 +437,14 @@ void runOnCpu(GpuColliderState& st, Slot& slot) {
             slot.cpu_any[j] = meshMeshAnyContact(a, b, job.b_to_a) ? 1u : 0u;
             continue;
         }
-        PairBuffer pairs;
+        OutBuffer<TrianglePair> pairs;
         pairs.items = st.scratch_pairs;
         pairs.capacity = st.config.max_pairs - slot.cpu_count;
         (void)meshMeshPairs(a, b, job.b_to_a, pairs);
         for (std::uint32_t k = 0; k < pairs.count; ++k)
             slot.cpu_pairs[slot.cpu_count + k] = GpuPair{j, pairs.items[k].a, pairs.items[k].b};
         slot.cpu_count += pairs.count;
-        slot.cpu_overflow += pairs.overflow;
+        slot.cpu_overflow += pairs.dropped;
     }
     slot.state = SlotState::Cpu;
 }
@@ -677,7 +677,7 @@ Status GpuCollider::submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count,
             if (!isFinite(job.b_to_a)) continue;
             if (!addRect(0, a.triangle_count, 0, b.triangle_count)) return Status::BufferFull;
         } else {
-            LeafPairBuffer leaves;
+            OutBuffer<MeshLeafPair> leaves;
             leaves.items = st->scratch_leaves;
             leaves.capacity = st->config.max_leaf_pairs;
             if (meshMeshLeafPairs(a, b, job.b_to_a, leaves) != Status::Ok) return Status::BufferFull;
@@ -746,7 +746,7 @@ Status GpuCollider::wait(const GpuTicket& ticket) {
     return r == VK_SUCCESS ? Status::Ok : Status::DeviceLost;
 }
 
-Status GpuCollider::collect(const GpuTicket& ticket, GpuPairBuffer* inout_pairs, std::uint8_t* out_any) {
+Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_pairs, std::uint8_t* out_any) {
     GpuColliderState* st = m_state;
     if (st == nullptr) return Status::InvalidArgument;
     Slot* slot = findSlot(*st, ticket);
@@ -764,10 +764,7 @@ Status GpuCollider::collect(const GpuTicket& ticket, GpuPairBuffer* inout_pairs,
     }
     const std::uint32_t first = inout_pairs != nullptr ? inout_pairs->count : 0u;
     const auto append = [&](std::uint32_t job, std::uint32_t a, std::uint32_t b) {
-        if (inout_pairs->count < inout_pairs->capacity)
-            inout_pairs->items[inout_pairs->count++] = GpuPair{job, a, b};
-        else
-            ++inout_pairs->overflow;
+        (void)inout_pairs->append(GpuPair{job, a, b});
     };
     bool batch_overflow = false;
     if (slot->state == SlotState::Cpu) {
@@ -776,7 +773,7 @@ Status GpuCollider::collect(const GpuTicket& ticket, GpuPairBuffer* inout_pairs,
         } else {
             for (std::uint32_t k = 0; k < slot->cpu_count; ++k)
                 append(slot->cpu_pairs[k].job, slot->cpu_pairs[k].a, slot->cpu_pairs[k].b);
-            inout_pairs->overflow += slot->cpu_overflow;
+            inout_pairs->drop(slot->cpu_overflow);
             batch_overflow = slot->cpu_overflow > 0;
         }
     } else if (slot->query == GpuQuery::AnyContact) {
@@ -791,13 +788,12 @@ Status GpuCollider::collect(const GpuTicket& ticket, GpuPairBuffer* inout_pairs,
         const std::uint32_t found = head->count;
         const std::uint32_t stored = std::min(found, st->config.max_pairs);
         for (std::uint32_t k = 0; k < stored; ++k) append(records[k].job, records[k].a, records[k].b);
-        inout_pairs->overflow += found - stored;
+        inout_pairs->drop(found - stored);
         batch_overflow = found > stored;
     }
     if (slot->query == GpuQuery::Pairs) {
         std::sort(inout_pairs->items + first, inout_pairs->items + inout_pairs->count, pairLess);
-        if ((batch_overflow || inout_pairs->overflow > 0) && result == Status::Ok)
-            result = Status::BufferFull;
+        if ((batch_overflow || inout_pairs->dropped > 0) && result == Status::Ok) result = Status::BufferFull;
     }
     slot->state = SlotState::Free;
     slot->serial = 0;

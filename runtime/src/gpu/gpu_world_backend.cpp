@@ -77,24 +77,20 @@ bool GpuWorldBackend::submit(void* user, const MeshMeshJob* jobs, std::uint32_t 
     return true;
 }
 
-std::int64_t GpuWorldBackend::collect(void* user, MeshMeshPair* out_pairs, std::uint32_t capacity) {
+Status GpuWorldBackend::collect(void* user, OutBuffer<MeshMeshPair>& inout_pairs) {
     GpuWorldBackend& self = *static_cast<GpuWorldBackend*>(user);
-    if (!self.m_in_flight) return -1;
+    if (!self.m_in_flight) return Status::InvalidArgument;
     self.m_in_flight = false;
-    GpuPairBuffer buffer;
-    buffer.items = self.m_pairs;
-    buffer.capacity = self.m_max_pairs;
+    OutBuffer<GpuPair> buffer = OutBuffer<GpuPair>::over(self.m_pairs, self.m_max_pairs);
     const Status status = self.m_collider->collect(self.m_ticket, &buffer, nullptr);
     // DeviceLost still hands over the CPU's answer; anything else but Ok / BufferFull is lost.
-    if (status != Status::Ok && status != Status::BufferFull && status != Status::DeviceLost) return -1;
-    if (buffer.overflow > 0) return -1; // which pairs came back is then arbitrary: let the CPU answer
-    const std::uint32_t n = buffer.count < capacity ? buffer.count : capacity;
-    for (std::uint32_t k = 0; k < n; ++k) {
-        out_pairs[k].job = self.m_pairs[k].job;
-        out_pairs[k].a = self.m_pairs[k].a;
-        out_pairs[k].b = self.m_pairs[k].b;
-    }
-    return static_cast<std::int64_t>(buffer.count);
+    if (status != Status::Ok && status != Status::BufferFull && status != Status::DeviceLost) return status;
+    // The batch's own buffer was full: which pairs came back is then arbitrary, so the CPU answers.
+    if (buffer.dropped > 0) return Status::OutOfMemory;
+    const std::uint32_t dropped_before = inout_pairs.dropped;
+    for (std::uint32_t k = 0; k < buffer.count; ++k)
+        (void)inout_pairs.append(MeshMeshPair{self.m_pairs[k].job, self.m_pairs[k].a, self.m_pairs[k].b});
+    return inout_pairs.dropped == dropped_before ? Status::Ok : Status::BufferFull;
 }
 
 } // namespace flak

@@ -16,14 +16,6 @@ void project(Vec2& inout_push, const Vec2& normal, float depth) {
     if (need > 0.0f) addScaled(inout_push, normal, need, inout_push);
 }
 
-void append(WallContactBuffer& out, const WallContact& c) {
-    if (out.count < out.capacity && out.items != nullptr) {
-        out.items[out.count++] = c;
-    } else {
-        ++out.overflow;
-    }
-}
-
 void fillIds(const WallSet& walls, std::uint32_t edge_id, std::uint32_t sphere, WallContact& c) {
     const WallEdge& e = walls.edges[edge_id];
     c.ring = e.ring;
@@ -70,7 +62,7 @@ void closestOnSegment(const Vec2& p, const Vec2& a, const Vec2& b, Vec2& out) {
 
 // One circle: its contacts appended, its push folded into inout_push, counts updated.
 void circleContacts(const WallSet& walls, const Vec2& center, float radius, std::uint32_t sphere,
-                    WallContactBuffer& out, WallPush& inout_push) {
+                    OutBuffer<WallContact>& out, WallPush& inout_push) {
     if (!isFinite(center) || !std::isfinite(radius) || !(radius >= 0.0f) || walls.node_count == 0) return;
     const bool inside = pointInWalls(walls, center);
     const float m = detail::wallMargin(walls, detail::largestAbs(center) + radius);
@@ -88,7 +80,7 @@ void circleContacts(const WallSet& walls, const Vec2& center, float radius, std:
             WallContact c;
             orient(center, radius, inside, ab[0], ab[1], k, c);
             fillIds(walls, e, sphere, c);
-            append(out, c);
+            (void)out.append(c);
             ++inout_push.contact_count;
             if (!inside) {
                 project(inout_push.push, c.normal, c.depth);
@@ -141,7 +133,7 @@ void circleContacts(const WallSet& walls, const Vec2& center, float radius, std:
         }
         nearest.depth = radius + d;
         fillIds(walls, best_edge, sphere, nearest);
-        append(out, nearest);
+        (void)out.append(nearest);
         ++inout_push.contact_count;
     }
     project(inout_push.push, nearest.normal, nearest.depth);
@@ -149,18 +141,18 @@ void circleContacts(const WallSet& walls, const Vec2& center, float radius, std:
 
 } // namespace
 
-Status circleWalls(const WallSet& walls, const Vec2& center, float radius, WallContactBuffer& inout_contacts,
-                   WallPush& out_push) {
-    const std::uint32_t dropped = inout_contacts.overflow;
+Status circleWalls(const WallSet& walls, const Vec2& center, float radius,
+                   OutBuffer<WallContact>& inout_contacts, WallPush& out_push) {
+    const std::uint32_t dropped = inout_contacts.dropped;
     WallPush push;
     circleContacts(walls, center, radius, 0, inout_contacts, push);
     out_push = push;
-    return inout_contacts.overflow == dropped ? Status::Ok : Status::BufferFull;
+    return inout_contacts.dropped == dropped ? Status::Ok : Status::BufferFull;
 }
 
 Status clusterWalls(const WallSet& walls, const SphereCluster& cluster, const Transform& cluster_to_world,
-                    WallContactBuffer& inout_contacts, WallPush& out_push) {
-    const std::uint32_t dropped = inout_contacts.overflow;
+                    OutBuffer<WallContact>& inout_contacts, WallPush& out_push) {
+    const std::uint32_t dropped = inout_contacts.dropped;
     WallPush push;
     if (cluster.spheres != nullptr && cluster.count <= kMaxClusterSpheres && isFinite(cluster_to_world) &&
         walls.node_count > 0) {
@@ -194,7 +186,7 @@ Status clusterWalls(const WallSet& walls, const SphereCluster& cluster, const Tr
         }
     }
     out_push = push;
-    return inout_contacts.overflow == dropped ? Status::Ok : Status::BufferFull;
+    return inout_contacts.dropped == dropped ? Status::Ok : Status::BufferFull;
 }
 
 } // namespace flak

@@ -11,14 +11,6 @@ bool validCluster(const SphereCluster& c, const Transform& t) {
     return c.spheres != nullptr && c.count > 0 && c.count <= kMaxClusterSpheres && isFinite(t);
 }
 
-void append(ClusterPairBuffer& out, const ClusterPair& pair) {
-    if (out.count < out.capacity && out.items != nullptr) {
-        out.items[out.count++] = pair;
-    } else {
-        ++out.overflow;
-    }
-}
-
 // The pair walk shared by the any-hit and all-pairs forms: B's spheres placed once (stack array of
 // kMaxClusterSpheres), each A sphere tested against B's bound, then against B's spheres in order.
 // `visit` returns false to stop.
@@ -60,19 +52,19 @@ bool clusterClusterAnyHit(const SphereCluster& a, const Transform& a_to_world, c
 }
 
 Status clusterClusterPairs(const SphereCluster& a, const Transform& a_to_world, const SphereCluster& b,
-                           const Transform& b_to_world, ClusterPairBuffer& inout_pairs) {
-    const std::uint32_t dropped = inout_pairs.overflow;
+                           const Transform& b_to_world, OutBuffer<ClusterPair>& inout_pairs) {
+    const std::uint32_t dropped = inout_pairs.dropped;
     walkPairs(a, a_to_world, b, b_to_world, [&](const ClusterPair& pair) {
-        append(inout_pairs, pair);
+        (void)inout_pairs.append(pair);
         return true;
     });
-    return inout_pairs.overflow == dropped ? Status::Ok : Status::BufferFull;
+    return inout_pairs.dropped == dropped ? Status::Ok : Status::BufferFull;
 }
 
 Status clusterBullets(const SphereCluster& cluster, const Transform& cluster_to_world, const Sphere* bullets,
-                      std::uint32_t bullet_count, ClusterPairBuffer& inout_pairs) {
+                      std::uint32_t bullet_count, OutBuffer<ClusterPair>& inout_pairs) {
     if (!validCluster(cluster, cluster_to_world) || bullets == nullptr) return Status::Ok;
-    const std::uint32_t dropped = inout_pairs.overflow;
+    const std::uint32_t dropped = inout_pairs.dropped;
     Sphere bound;
     clusterWorldBound(cluster, cluster_to_world, bound);
     Sphere ws[kMaxClusterSpheres];
@@ -85,10 +77,10 @@ Status clusterBullets(const SphereCluster& cluster, const Transform& cluster_to_
             if (!sphereSphere(ws[i], bullet, pair.contact)) continue;
             pair.a = i;
             pair.b = j;
-            append(inout_pairs, pair);
+            (void)inout_pairs.append(pair);
         }
     }
-    return inout_pairs.overflow == dropped ? Status::Ok : Status::BufferFull;
+    return inout_pairs.dropped == dropped ? Status::Ok : Status::BufferFull;
 }
 
 } // namespace flak

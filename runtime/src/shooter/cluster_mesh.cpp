@@ -51,7 +51,7 @@ bool clusterMeshAnyHit(const SphereCluster& cluster, const Transform& cluster_to
     return false;
 }
 
-// Each sphere's sphereAllHits appends straight into the caller's ContactBuffer; the parallel
+// Each sphere's sphereAllHits appends straight into the caller's OutBuffer<MeshContact>; the parallel
 // sphere ids are filled for the records it added.
 Status clusterMeshContacts(const SphereCluster& cluster, const Transform& cluster_to_world,
                            const MeshBlob& mesh, const Transform& mesh_to_world,

@@ -142,7 +142,7 @@ template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink
     (void)state->static_tree.init(static_tree, static_bytes, static_cfg);
     (void)state->moving_tree.init(moving_tree, moving_bytes, moving_cfg);
     state->pairs = static_cast<TreePair*>(pairs);
-    state->hits = static_cast<Hit*>(hits);
+    state->hits = OutBuffer<Hit>::over(static_cast<Hit*>(hits), config.max_hits);
     (void)state->scratch.init(scratch, scratch_bytes);
 }
 
@@ -498,17 +498,16 @@ std::uint64_t now(const WorldConfig& config) {
 
 void findPairs(WorldState& s) {
     s.body_pair_count = 0;
-    PairCount moving;
-    (void)s.moving_tree.findPairs(s.pairs, s.config.max_pairs, moving);
-    PairCount fixed;
-    const std::uint32_t room = s.config.max_pairs - moving.written;
+    OutBuffer<TreePair> pairs = OutBuffer<TreePair>::over(s.pairs, s.config.max_pairs);
+    (void)s.moving_tree.findPairs(pairs);
+    const std::uint32_t moving_written = pairs.count;
     if (s.static_tree.proxyCount() > 0 && s.moving_tree.proxyCount() > 0) {
-        (void)findTreePairs(s.static_tree, s.moving_tree, s.pairs + moving.written, room, fixed);
+        (void)findTreePairs(s.static_tree, s.moving_tree, pairs);
     }
-    s.pair_count = moving.written + fixed.written;
-    s.stats.pairs = moving.found + fixed.found;
-    s.stats.pairs_dropped = moving.dropped() + fixed.dropped();
-    classifyPairs(s, moving.written);
+    s.pair_count = pairs.count;
+    s.stats.pairs = pairs.count + pairs.dropped;
+    s.stats.pairs_dropped = pairs.dropped;
+    classifyPairs(s, moving_written);
     startMeshMeshPhase(s);
 }
 
@@ -531,7 +530,7 @@ Status World::step(float dt) {
     if (m_state == nullptr || !(dt >= 0.0f) || !std::isfinite(dt)) return Status::InvalidArgument;
     WorldState& s = *m_state;
     s.stats = StepStats{};
-    s.hit_count = 0;
+    s.hits.clear();
     s.scratch.reset();
     s.mesh_jobs = nullptr; // the mesh-mesh phase's scratch is made again below
     s.mesh_pairs = nullptr;
@@ -560,20 +559,21 @@ Status World::step(float dt) {
     runMeshMeshPhase(s);
     lap(WorldPhase::MeshMesh);
     advanceBullets(s, dt);
-    sortHits(s.hits, s.hit_count, s.scratch);
+    sortHits(s.hits.items, s.hits.count, s.scratch);
     std::uint64_t hash = s.hash;
-    for (std::uint32_t i = 0; i < s.hit_count; ++i) hash = hashHit(s.hits[i], hash);
-    s.hash = (hash ^ s.hit_count) * 0x100000001B3ull;
+    for (std::uint32_t i = 0; i < s.hits.count; ++i) hash = hashHit(s.hits.items[i], hash);
+    s.hash = (hash ^ s.hits.count) * 0x100000001B3ull;
     ++s.steps;
-    s.stats.hits = s.hit_count;
+    s.stats.hits = s.hits.count;
+    s.stats.hits_dropped = s.hits.dropped;
     lap(WorldPhase::Output);
     s.stats.total_ns = t0 - start;
     if (s.scratch.highWater() > s.scratch_high_water) s.scratch_high_water = s.scratch.highWater();
     return s.stats.hits_dropped > 0 || s.stats.pairs_dropped > 0 ? Status::BufferFull : Status::Ok;
 }
 
-const Hit* World::hits() const { return m_state != nullptr ? m_state->hits : nullptr; }
-std::uint32_t World::hitCount() const { return m_state != nullptr ? m_state->hit_count : 0; }
+const Hit* World::hits() const { return m_state != nullptr ? m_state->hits.items : nullptr; }
+std::uint32_t World::hitCount() const { return m_state != nullptr ? m_state->hits.count : 0; }
 
 const StepStats& World::stats() const { return m_state != nullptr ? m_state->stats : kNoStats; }
 

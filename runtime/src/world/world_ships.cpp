@@ -71,11 +71,11 @@ void enemyVsPlayer(WorldState& s, const BodyId& enemy_id, const ShipBody& enemy,
 void playerVsPlayer(WorldState& s, const BodyId& a_id, const ShipBody& a, const BodyId& b_id,
                     const ShipBody& b) {
     const ArenaMarker marker = s.scratch.mark();
-    ClusterPairBuffer buffer; // room for every sphere pair: nothing is ever dropped here
+    OutBuffer<ClusterPair> buffer; // room for every sphere pair: nothing is ever dropped here
     buffer.items = s.scratch.allocateArray<ClusterPair>(kClusterPairCapacity);
     buffer.capacity = buffer.items != nullptr ? kClusterPairCapacity : 0;
     (void)clusterClusterPairs(*a.cluster, a.ship_to_world, *b.cluster, b.ship_to_world, buffer);
-    s.stats.contacts_dropped += buffer.overflow;
+    s.stats.contacts_dropped += buffer.dropped;
     if (buffer.count > 0) {
         const ClusterPair& p = buffer.items[deepest(buffer.items, buffer.count,
                                                     [](const ClusterPair& c) { return c.contact.depth; })];
@@ -88,8 +88,8 @@ void playerVsPlayer(WorldState& s, const BodyId& a_id, const ShipBody& a, const 
         hit.normal = p.contact.normal; // from b towards a
         hit.depth = p.contact.depth;
         emitHit(s, hit);
-    } else if (buffer.overflow > 0) {
-        ++s.stats.hits_dropped;
+    } else if (buffer.dropped > 0) {
+        s.hits.drop(1);
     }
     (void)s.scratch.rewind(marker);
 }
@@ -104,7 +104,7 @@ void runWallPhase(WorldState& s) {
         const WallsBody* walls = s.walls.get(toHandle<WallsBody>(pair.b));
         if (ship == nullptr || walls == nullptr || ship->cluster == nullptr) continue;
         const ArenaMarker marker = s.scratch.mark();
-        WallContactBuffer buffer;
+        OutBuffer<WallContact> buffer;
         buffer.items = s.scratch.allocateArray<WallContact>(s.config.max_contacts);
         buffer.capacity = buffer.items != nullptr ? s.config.max_contacts : 0;
         WallPush push;
@@ -122,19 +122,19 @@ void runWallPhase(WorldState& s) {
                     }
                 }
             };
-            if (buffer.overflow == 0) {
+            if (buffer.dropped == 0) {
                 consider(buffer.items, buffer.count);
             } else {
                 for (std::uint32_t k = 0; k < ship->cluster->count; ++k) {
                     Sphere sphere;
                     clusterWorldSphere(*ship->cluster, ship->ship_to_world, k, sphere);
                     buffer.count = 0;
-                    buffer.overflow = 0;
+                    buffer.dropped = 0;
                     WallPush one;
                     Vec2 center;
                     set(sphere.center.x, sphere.center.y, center);
                     (void)circleWalls(*walls->walls, center, sphere.radius, buffer, one);
-                    s.stats.contacts_dropped += buffer.overflow;
+                    s.stats.contacts_dropped += buffer.dropped;
                     for (std::uint32_t c = 0; c < buffer.count; ++c) buffer.items[c].sphere = k;
                     consider(buffer.items, buffer.count);
                 }
@@ -207,14 +207,12 @@ void startMeshMeshPhase(WorldState& s) {
 void collectMeshMeshPhase(WorldState& s) {
     if (!s.mesh_submitted) return;
     const MeshMeshBackend* backend = s.config.mesh_mesh_backend;
-    const std::int64_t found = backend->collect(backend->user, s.mesh_pairs, s.config.max_mesh_pairs);
-    s.mesh_submitted = found >= 0; // lost results: the CPU answers below
-    if (found < 0) return;
-    const std::uint64_t kept = static_cast<std::uint64_t>(found) < s.config.max_mesh_pairs
-                                   ? static_cast<std::uint64_t>(found)
-                                   : s.config.max_mesh_pairs;
-    s.mesh_pair_count = static_cast<std::uint32_t>(kept);
-    s.stats.contacts_dropped += static_cast<std::uint32_t>(static_cast<std::uint64_t>(found) - kept);
+    OutBuffer<MeshMeshPair> pairs = OutBuffer<MeshMeshPair>::over(s.mesh_pairs, s.config.max_mesh_pairs);
+    const Status status = backend->collect(backend->user, pairs);
+    s.mesh_submitted = status == Status::Ok || status == Status::BufferFull; // else the CPU answers below
+    if (!s.mesh_submitted) return;
+    s.mesh_pair_count = pairs.count;
+    s.stats.contacts_dropped += pairs.dropped;
     s.stats.mesh_jobs_on_backend = true;
 }
 
@@ -225,15 +223,15 @@ namespace {
 void cpuMeshPairs(WorldState& s) {
     s.mesh_pair_count = 0;
     const ArenaMarker marker = s.scratch.mark();
-    PairBuffer one;
+    OutBuffer<TrianglePair> one;
     one.items = s.scratch.allocateArray<TrianglePair>(s.config.max_mesh_pairs);
     for (std::uint32_t j = 0; j < s.mesh_job_count && one.items != nullptr; ++j) {
         const MeshMeshJob& job = s.mesh_jobs[j];
         one.capacity = s.config.max_mesh_pairs - s.mesh_pair_count; // what the step has left
         one.count = 0;
-        one.overflow = 0;
+        one.dropped = 0;
         (void)meshMeshPairs(*job.a, *job.b, job.b_to_a, one);
-        s.stats.contacts_dropped += one.overflow;
+        s.stats.contacts_dropped += one.dropped;
         stableSort(one.items, one.count, s.scratch, [](const TrianglePair& x, const TrianglePair& y) {
             return x.a != y.a ? x.a < y.a : x.b < y.b;
         });

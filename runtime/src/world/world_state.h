@@ -5,6 +5,7 @@
 #include <flak/arena.h>
 #include <flak/broad/dynamic_tree.h>
 #include <flak/fixed_pool.h>
+#include <flak/out_buffer.h>
 #include <flak/world/world.h>
 
 #include <cstdint>
@@ -76,8 +77,7 @@ struct WorldState {
     std::uint32_t mesh_pair_count = 0;
     bool mesh_submitted = false;
 
-    Hit* hits = nullptr; // max_hits
-    std::uint32_t hit_count = 0;
+    OutBuffer<Hit> hits; // max_hits; its dropped becomes StepStats::hits_dropped
 
     Arena scratch; // per-step scratch, reset at each step start
     std::size_t scratch_high_water = 0;
@@ -114,13 +114,7 @@ template <typename T> Handle<T> toHandle(const BodyId& id) { return Handle<T>{id
 BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index);
 
 /// Appends a hit unless the buffer is full (then counts it as dropped).
-inline void emitHit(WorldState& state, const Hit& hit) {
-    if (state.hit_count < state.config.max_hits) {
-        state.hits[state.hit_count++] = hit;
-    } else {
-        ++state.stats.hits_dropped;
-    }
-}
+inline void emitHit(WorldState& state, const Hit& hit) { (void)state.hits.append(hit); }
 
 // The narrow phases of a step (world_bullets.cpp, world_beams.cpp, world_ships.cpp); each runs
 // over the step's pairs and emits hits.

@@ -18,6 +18,7 @@
 #include <flak/math/aabb.h>
 #include <flak/math/sphere.h>
 #include <flak/math/vec3.h>
+#include <flak/out_buffer.h>
 #include <flak/status.h>
 
 #include <cstddef>
@@ -139,10 +140,10 @@ public:
     /// and a depth difference). Order: depth first over pairs of nodes, the children of a node
     /// against itself taken as (first, first), (first, second), (second, second), and of two
     /// different nodes as (first, first), (first, second), (second, first), (second, second).
-    /// Deterministic for a given sequence of calls. Writes at most `capacity` pairs to out_pairs
-    /// (may be null when capacity is 0) and counts the rest: Ok, or BufferFull when some were
+    /// Deterministic for a given sequence of calls. Appends the pairs to inout_pairs from its
+    /// count on and counts those that do not fit in its dropped: Ok, or BufferFull when some were
     /// dropped (those written are the first ones of the full answer).
-    [[nodiscard]] Status findPairs(TreePair* out_pairs, std::uint32_t capacity, PairCount& out_count) const;
+    [[nodiscard]] Status findPairs(OutBuffer<TreePair>& inout_pairs) const;
 
     /// Checks every invariant: parent and child links, pair alignment, leaf <-> proxy links,
     /// boxes containing the children's fat boxes (internal) and fat boxes containing tight boxes
@@ -164,8 +165,8 @@ public:
     std::uint32_t nodeSlots() const { return m_slot_count; } ///< length of nodes()
 
 private:
-    friend Status findTreePairs(const DynamicTree& first, const DynamicTree& second, TreePair* out_pairs,
-                                std::uint32_t capacity, PairCount& out_count);
+    friend Status findTreePairs(const DynamicTree& first, const DynamicTree& second,
+                                OutBuffer<TreePair>& inout_pairs);
 
     TreeProxy* findProxy(const ProxyId& id);
     const TreeProxy* findProxy(const ProxyId& id) const;
@@ -202,11 +203,11 @@ private:
 
 /// Finds every pair (a in `first`, b in `second`) whose tight boxes overlap and whose filters
 /// accept each other: the static-vs-dynamic search. The two trees are walked against each other
-/// without a stack, in the order findPairs() describes for two different nodes. Writes at most
-/// `capacity` pairs and counts the rest: Ok, or BufferFull when some were dropped. The two trees
+/// without a stack, in the order findPairs() describes for two different nodes. Appends to
+/// inout_pairs as findPairs() does: Ok, or BufferFull when some were dropped. The two trees
 /// must be distinct objects (InvalidArgument otherwise; use findPairs() for a self search).
 /// Read-only on both trees.
-[[nodiscard]] Status findTreePairs(const DynamicTree& first, const DynamicTree& second, TreePair* out_pairs,
-                                   std::uint32_t capacity, PairCount& out_count);
+[[nodiscard]] Status findTreePairs(const DynamicTree& first, const DynamicTree& second,
+                                   OutBuffer<TreePair>& inout_pairs);
 
 } // namespace flak

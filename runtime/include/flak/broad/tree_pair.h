@@ -16,14 +16,4 @@ struct TreePair {
 };
 static_assert(sizeof(TreePair) == 16, "a pair is two handles");
 
-/// How a pair search went: `found` pairs in all, the first `written` of them in the caller's
-/// buffer (written = min(found, capacity)); found - written were dropped for want of room.
-struct PairCount {
-    std::uint32_t written = 0; ///< pairs written to the caller's buffer
-    std::uint32_t found = 0;   ///< pairs found, written or not
-
-    /// Pairs found but not written (the buffer was full).
-    std::uint32_t dropped() const { return found - written; }
-};
-
 } // namespace flak

@@ -21,17 +21,19 @@ namespace flak {
 bool triangleObbOverlap(const Vec3& a, const Vec3& b, const Vec3& c, const Obb& box);
 
 /// Ids of every triangle that touches the closed box (mesh space), appended to inout_ids in
-/// increasing id. Returns Ok, or BufferFull when some did not fit (counted in overflow, never
+/// increasing id. Returns Ok, or BufferFull when some did not fit (counted in dropped, never
 /// written). NaN/Inf or an inverted box: nothing, Ok.
-[[nodiscard]] Status aabbOverlapTriangles(const MeshBlob& blob, const Aabb& box, TriangleBuffer& inout_ids);
+[[nodiscard]] Status aabbOverlapTriangles(const MeshBlob& blob, const Aabb& box,
+                                          OutBuffer<std::uint32_t>& inout_ids);
 
 /// Ids of every triangle that touches the closed oriented box (mesh space), as
 /// aabbOverlapTriangles. Rotation orthonormal to within 1e-6.
-[[nodiscard]] Status obbOverlapTriangles(const MeshBlob& blob, const Obb& box, TriangleBuffer& inout_ids);
+[[nodiscard]] Status obbOverlapTriangles(const MeshBlob& blob, const Obb& box,
+                                         OutBuffer<std::uint32_t>& inout_ids);
 
 /// obbOverlapTriangles for a world-space box against the mesh placed by `mesh_to_world` (the box
 /// is taken into mesh space once). A world AABB is an Obb with the identity rotation.
 [[nodiscard]] Status obbOverlapTriangles(const MeshBlob& blob, const Transform& mesh_to_world, const Obb& box,
-                                         TriangleBuffer& inout_ids);
+                                         OutBuffer<std::uint32_t>& inout_ids);
 
 } // namespace flak

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <flak/geom/contact.h>
+#include <flak/out_buffer.h>
 
 #include <cstdint>
 
@@ -30,32 +31,5 @@ struct TrianglePair {
     std::uint32_t b = 0; ///< triangle id in mesh B
 };
 static_assert(sizeof(TrianglePair) == 8, "TrianglePair is two ids");
-
-/// Caller-owned output for MeshContact results. The caller points `items` at storage for
-/// `capacity` records and sets `count` (usually 0); queries append from `count` on. When full, a
-/// query writes nothing more and adds each dropped record to `overflow` (never writes past
-/// capacity). The buffer does not own `items`. Not thread-safe: one writer at a time.
-struct ContactBuffer {
-    MeshContact* items = nullptr; ///< caller's storage for `capacity` records (not owned)
-    std::uint32_t capacity = 0;   ///< records `items` can hold
-    std::uint32_t count = 0;      ///< records written so far (queries append from here)
-    std::uint32_t overflow = 0;   ///< records dropped because the buffer was full
-};
-
-/// Caller-owned output for triangle ids; same rules as ContactBuffer.
-struct TriangleBuffer {
-    std::uint32_t* items = nullptr; ///< caller's storage for `capacity` ids (not owned)
-    std::uint32_t capacity = 0;     ///< ids `items` can hold
-    std::uint32_t count = 0;        ///< ids written so far (queries append from here)
-    std::uint32_t overflow = 0;     ///< ids dropped because the buffer was full
-};
-
-/// Caller-owned output for triangle pairs; same rules as ContactBuffer.
-struct PairBuffer {
-    TrianglePair* items = nullptr; ///< caller's storage for `capacity` pairs (not owned)
-    std::uint32_t capacity = 0;    ///< pairs `items` can hold
-    std::uint32_t count = 0;       ///< pairs written so far (queries append from here)
-    std::uint32_t overflow = 0;    ///< pairs dropped because the buffer was full
-};
 
 } // namespace flak

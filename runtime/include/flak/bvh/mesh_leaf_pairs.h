@@ -4,6 +4,7 @@
 
 #include <flak/bvh/mesh_blob.h>
 #include <flak/math/transform.h>
+#include <flak/out_buffer.h>
 #include <flak/status.h>
 
 #include <cstdint>
@@ -20,22 +21,13 @@ struct MeshLeafPair {
 };
 static_assert(sizeof(MeshLeafPair) == 16, "MeshLeafPair layout");
 
-/// Caller-owned output for leaf pairs; same rules as PairBuffer (mesh_hit.h): append from
-/// `count`, at capacity count the rest in `overflow` and write nothing past `capacity`.
-struct LeafPairBuffer {
-    MeshLeafPair* items = nullptr; ///< caller's storage for `capacity` pairs (not owned)
-    std::uint32_t capacity = 0;    ///< pairs `items` can hold
-    std::uint32_t count = 0;       ///< pairs written so far
-    std::uint32_t overflow = 0;    ///< pairs dropped because the buffer was full
-};
-
 /// Every leaf pair that meshMeshPairs' walk (mesh_mesh.h: same tandem walk, same grown boxes)
 /// tests triangle by triangle, in walk order, each at most once. Every intersecting triangle
 /// pair triTriOverlap(A triangle, B triangle mapped by b_to_a with transformPoint) lies in
 /// exactly one of them, so testing all triangle pairs of all leaf pairs gives exactly the pairs of
-/// meshMeshPairs. Returns Ok, or BufferFull when some did not fit (counted in overflow). Empty
+/// meshMeshPairs. Returns Ok, or BufferFull when some did not fit (counted in dropped). Empty
 /// meshes or a non-finite transform: nothing, Ok. Thread-safe on shared blobs; no allocation.
 [[nodiscard]] Status meshMeshLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
-                                       LeafPairBuffer& inout_pairs);
+                                       OutBuffer<MeshLeafPair>& inout_pairs);
 
 } // namespace flak

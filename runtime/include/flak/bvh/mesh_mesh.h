@@ -49,10 +49,10 @@ bool meshMeshAnyContact(const MeshBlob& a, const MeshBlob& b, const Transform& b
 
 /// Every intersecting triangle pair, appended to inout_pairs in walk order (deterministic; by A
 /// group, then B leaf, then A triangle, then B triangle: sort by (a, b) if a total order is
-/// needed). Returns Ok, or BufferFull when some pairs did not fit (counted in overflow, never
+/// needed). Returns Ok, or BufferFull when some pairs did not fit (counted in dropped, never
 /// written). Empty meshes or a non-finite transform: nothing, Ok.
 [[nodiscard]] Status meshMeshPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
-                                   PairBuffer& inout_pairs);
+                                   OutBuffer<TrianglePair>& inout_pairs);
 
 /// The contact summary over every intersecting pair (no buffer needed, so no capacity limit);
 /// returns true when there is at least one pair. On false, out_summary is zeroed. The

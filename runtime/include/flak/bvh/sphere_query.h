@@ -37,13 +37,14 @@ bool sphereAnyHit(const MeshBlob& blob, const Transform& mesh_to_world, const Sp
 /// Every triangle the closed ball touches, appended to inout_hits in increasing triangle id:
 /// the contact of sphereTriangle (point on the triangle, unit normal towards the centre, depth =
 /// radius - distance) with the triangle id. Query and results in mesh space. Returns Ok, or
-/// BufferFull when some hits did not fit (they are counted in inout_hits.overflow, never
+/// BufferFull when some hits did not fit (they are counted in inout_hits.dropped, never
 /// written). NaN/Inf in the sphere or a negative radius: no hits, Ok.
-[[nodiscard]] Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, ContactBuffer& inout_hits);
+[[nodiscard]] Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere,
+                                   OutBuffer<MeshContact>& inout_hits);
 
 /// sphereAllHits for a sphere in world space; points and normals come back in world space.
 [[nodiscard]] Status sphereAllHits(const MeshBlob& blob, const Transform& mesh_to_world, const Sphere& sphere,
-                                   ContactBuffer& inout_hits);
+                                   OutBuffer<MeshContact>& inout_hits);
 
 /// The deepest contact of the closed ball with the mesh: of the contacts sphereAllHits would
 /// report, the one with the greatest depth, ties to the lowest triangle id. The very same contact,

@@ -17,6 +17,7 @@
 
 #include <flak/bvh/mesh_blob.h>
 #include <flak/math/transform.h>
+#include <flak/out_buffer.h>
 #include <flak/status.h>
 
 #include <vulkan/vulkan_core.h>
@@ -83,15 +84,6 @@ struct GpuPair {
     std::uint32_t b = 0;   ///< triangle id in mesh B (leaf order)
 };
 static_assert(sizeof(GpuPair) == 12, "GpuPair layout");
-
-/// Caller-owned output for GpuPair; the rules of PairBuffer (mesh_hit.h): appended from `count`,
-/// at capacity the rest is counted in `overflow`, nothing is written past `capacity`.
-struct GpuPairBuffer {
-    GpuPair* items = nullptr;   ///< caller's storage for `capacity` pairs (not owned)
-    std::uint32_t capacity = 0; ///< pairs `items` can hold
-    std::uint32_t count = 0;    ///< pairs written so far
-    std::uint32_t overflow = 0; ///< pairs dropped because a buffer (the caller's or the batch's) was full
-};
 
 /// A submitted batch (0 is never a valid ticket).
 struct GpuTicket {
@@ -160,11 +152,12 @@ public:
 
     /// Waits for the batch if needed, then hands its results over and frees its buffer.
     /// Pairs query: appends the pairs to inout_pairs sorted by (job, a, b); BufferFull when the
-    /// batch's max_pairs or the caller's capacity was exceeded (the rest counted in overflow; on a
-    /// batch overflow which pairs came back is arbitrary). AnyContact: out_any[job] = 1 or 0 for
+    /// batch's max_pairs or the caller's capacity was exceeded (the rest counted in dropped; on a
+    /// full batch which pairs came back is arbitrary). AnyContact: out_any[job] = 1 or 0 for
     /// each job (out_any must hold job_count bytes; inout_pairs untouched). DeviceLost when the
     /// device died: the results are then the CPU's. InvalidArgument for an unknown ticket.
-    [[nodiscard]] Status collect(const GpuTicket& ticket, GpuPairBuffer* inout_pairs, std::uint8_t* out_any);
+    [[nodiscard]] Status collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_pairs,
+                                 std::uint8_t* out_any);
 
     /// Which back end answers now.
     GpuBackend backend() const;

@@ -44,7 +44,7 @@ public:
 
 private:
     static bool submit(void* user, const MeshMeshJob* jobs, std::uint32_t count);
-    static std::int64_t collect(void* user, MeshMeshPair* out_pairs, std::uint32_t capacity);
+    static Status collect(void* user, OutBuffer<MeshMeshPair>& inout_pairs);
     bool findMesh(const MeshBlob* blob, GpuMeshId& out_id) const;
 
     GpuCollider* m_collider = nullptr;

@@ -16,6 +16,7 @@
 #include <flak/geom/contact.h>
 #include <flak/math/sphere.h>
 #include <flak/math/transform.h>
+#include <flak/out_buffer.h>
 #include <flak/status.h>
 
 #include <cstdint>
@@ -50,20 +51,11 @@ struct ClusterPair {
 };
 static_assert(sizeof(ClusterPair) == 36, "ClusterPair is a Contact and two indices");
 
-/// Caller-owned output for ClusterPair records: the rules of mesh_hit.h's ContactBuffer (append
-/// from `count`, never past `capacity`, dropped records counted in `overflow`, not owned).
-struct ClusterPairBuffer {
-    ClusterPair* items = nullptr; ///< caller's storage for `capacity` pairs (not owned)
-    std::uint32_t capacity = 0;
-    std::uint32_t count = 0;
-    std::uint32_t overflow = 0;
-};
-
 /// Caller-owned output for cluster-vs-mesh contacts: `hits` receives sphereAllHits' MeshContact
-/// records (rules of ContactBuffer) and `spheres[k]` the cluster sphere of hits.items[k] (caller
+/// records (rules of OutBuffer) and `spheres[k]` the cluster sphere of hits.items[k] (caller
 /// storage for hits.capacity ids, not owned). Both are appended together.
 struct ClusterMeshBuffer {
-    ContactBuffer hits;
+    OutBuffer<MeshContact> hits;
     std::uint32_t* spheres = nullptr;
 };
 
@@ -95,7 +87,7 @@ bool clusterMeshAnyHit(const SphereCluster& cluster, const Transform& cluster_to
 
 /// Every (sphere, triangle) contact, appended to inout_contacts by sphere index, then triangle id
 /// (sphereAllHits' contacts, world space). Returns Ok, or BufferFull when some did not fit
-/// (counted in inout_contacts.hits.overflow, never written).
+/// (counted in inout_contacts.hits.dropped, never written).
 [[nodiscard]] Status clusterMeshContacts(const SphereCluster& cluster, const Transform& cluster_to_world,
                                          const MeshBlob& mesh, const Transform& mesh_to_world,
                                          ClusterMeshBuffer& inout_contacts);
@@ -108,7 +100,7 @@ bool clusterClusterAnyHit(const SphereCluster& a, const Transform& a_to_world, c
 /// Every overlapping sphere pair, appended in (a, b) order. Ok or BufferFull (rules above).
 [[nodiscard]] Status clusterClusterPairs(const SphereCluster& a, const Transform& a_to_world,
                                          const SphereCluster& b, const Transform& b_to_world,
-                                         ClusterPairBuffer& inout_pairs);
+                                         OutBuffer<ClusterPair>& inout_pairs);
 
 /// Every (cluster sphere, bullet) overlap of `bullets[0..bullet_count)` (world-space spheres)
 /// with the cluster, appended by bullet index, then sphere index: pair.a = cluster sphere, pair.b
@@ -116,7 +108,7 @@ bool clusterClusterAnyHit(const SphereCluster& a, const Transform& a_to_world, c
 /// radius never hit. Ok or BufferFull (rules above).
 [[nodiscard]] Status clusterBullets(const SphereCluster& cluster, const Transform& cluster_to_world,
                                     const Sphere* bullets, std::uint32_t bullet_count,
-                                    ClusterPairBuffer& inout_pairs);
+                                    OutBuffer<ClusterPair>& inout_pairs);
 
 /// First hit of the segment p0 -> p1 (world space) on the cluster: the smallest segmentSphere t
 /// over the spheres, ties to the lowest sphere index. False (out_hit untouched) on no hit or NaN.

@@ -22,6 +22,7 @@
 #include <flak/geom/segment_polygon.h>
 #include <flak/math/transform.h>
 #include <flak/math/vec2.h>
+#include <flak/out_buffer.h>
 #include <flak/shooter/sphere_cluster.h>
 #include <flak/status.h>
 
@@ -63,15 +64,6 @@ struct WallContact {
     std::uint32_t edge_id = 0; ///< edge id in the set (leaf order)
 };
 static_assert(sizeof(WallContact) == 40, "WallContact is 40 bytes");
-
-/// Caller-owned output for WallContact records: the rules of mesh_hit.h's ContactBuffer (append
-/// from `count`, never past `capacity`, dropped records counted in `overflow`, not owned).
-struct WallContactBuffer {
-    WallContact* items = nullptr;
-    std::uint32_t capacity = 0;
-    std::uint32_t count = 0;
-    std::uint32_t overflow = 0;
-};
 
 /// The combined push-out of a circle (or cluster) against a wall set (16 bytes).
 struct WallPush {
@@ -116,14 +108,14 @@ bool pointInWalls(const WallSet& walls, const Vec2& point);
 /// contacts did not fit (the push still uses them all). NaN/Inf or a negative radius: no
 /// contacts, zero push, Ok.
 [[nodiscard]] Status circleWalls(const WallSet& walls, const Vec2& center, float radius,
-                                 WallContactBuffer& inout_contacts, WallPush& out_push);
+                                 OutBuffer<WallContact>& inout_contacts, WallPush& out_push);
 
 /// circleWalls for every sphere of a cluster (as the circle at its world centre's (x, y)), sphere
 /// by sphere; WallContact::sphere names the sphere. out_push combines every contact of every
 /// sphere in that order by the projection pass, an inside sphere contributing its
 /// nearest-boundary push as one more contact. Ok or BufferFull.
 [[nodiscard]] Status clusterWalls(const WallSet& walls, const SphereCluster& cluster,
-                                  const Transform& cluster_to_world, WallContactBuffer& inout_contacts,
+                                  const Transform& cluster_to_world, OutBuffer<WallContact>& inout_contacts,
                                   WallPush& out_push);
 
 /// First hit of the segment p0 -> p1 on the solid. A start inside the solid (pointInWalls) hits

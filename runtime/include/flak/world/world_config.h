@@ -3,6 +3,8 @@
 
 #include <flak/bvh/mesh_blob.h>
 #include <flak/math/transform.h>
+#include <flak/out_buffer.h>
+#include <flak/status.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -35,11 +37,11 @@ struct MeshMeshBackend {
     /// Starts the jobs (the array is valid until collect returns). False: not started (no room,
     /// device lost, ...), and the world answers on the CPU this step.
     bool (*submit)(void* user, const MeshMeshJob* jobs, std::uint32_t count) = nullptr;
-    /// Waits for the submitted jobs and writes their pairs, sorted by (job, a, b), to
-    /// out_pairs[0 .. capacity). Returns how many pairs there are in all (more than `capacity`
-    /// when some were dropped), or a negative value when the results are lost (then the world
-    /// answers on the CPU this step).
-    std::int64_t (*collect)(void* user, MeshMeshPair* out_pairs, std::uint32_t capacity) = nullptr;
+    /// Waits for the submitted jobs and appends their pairs, sorted by (job, a, b), to
+    /// inout_pairs (empty when called), counting those that do not fit in its dropped. Returns Ok,
+    /// or BufferFull when some were dropped; any other status means the results are lost, and
+    /// the world answers on the CPU this step.
+    Status (*collect)(void* user, OutBuffer<MeshMeshPair>& inout_pairs) = nullptr;
 };
 
 /// Host clock for per-phase timings: monotonic nanoseconds. Called a few times per step.
@@ -56,8 +58,9 @@ struct WorldConfig {
     std::uint32_t max_beam_points = 65; ///< points per beam polyline (segments = points - 1), >= 2
     std::uint32_t max_hits = 8192;      ///< hit records per step; more are counted, not written
     std::uint32_t max_pairs = 4096; ///< ship-ship and ship-walls pairs per step; more are counted, not tested
-    std::uint32_t max_contacts =
-        256; ///< contacts one cluster-vs-walls query may gather (a player vs an enemy mesh keeps only each sphere's deepest contact and gathers none)
+    /// Contacts one cluster-vs-walls query may gather (a player vs an enemy mesh keeps only each
+    /// sphere's deepest contact and gathers none).
+    std::uint32_t max_contacts = 256;
     /// Intersecting triangle pairs the mesh-mesh phase can hold in one step, over all enemy pairs
     /// (a pair whose triangle pairs do not all fit gets its hit from those that did; the rest are
     /// counted in StepStats::contacts_dropped).
