@@ -1,5 +1,5 @@
 // The overlay: per-phase step timings, pool usage, dropped work and the toggles, in the
-// top-left panel (view.h: kOverlay*); and the controls help.
+// top-left panel (flak_support/shooter_view.h: kOverlay*); and the controls help.
 #pragma once
 
 #include <flak/world/world.h>

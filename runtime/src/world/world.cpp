@@ -175,10 +175,6 @@ Status validateId(const WorldState* state, const BodyId& id) {
     return Status::Ok;
 }
 
-template <typename T> Status checkIn(const FixedPool<T>& pool, const BodyId& id) {
-    return pool.check(toHandle<T>(id));
-}
-
 } // namespace
 
 std::size_t stepScratchBytes(const WorldConfig& c) {

@@ -116,7 +116,7 @@ BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index);
 /// Appends a hit unless the buffer is full (then counts it as dropped).
 inline void emitHit(WorldState& state, const Hit& hit) { (void)state.hits.append(hit); }
 
-// The narrow phases of a step (world_bullets.cpp, world_beams.cpp, world_ships.cpp); each runs
+// The narrow phases of a step (world_shots.cpp: bullets, beams; world_ships.cpp: walls, ships); each runs
 // over the step's pairs and emits hits.
 void runBulletPhase(WorldState& state, float dt);
 void runBeamPhase(WorldState& state);
