@@ -213,14 +213,8 @@ void destroyVulkan(GpuColliderState& st) {
     st.device = VK_NULL_HANDLE;
 }
 
-// Everything Vulkan: entry points, feature checks, the two device blocks, the pipeline, one
-// descriptor set, command buffer and fence per slot (the slot command buffers are recorded here,
-// once: a batch only rewrites mapped memory and resubmits).
-Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
-    if (info.get_instance_proc_addr == nullptr || info.instance == VK_NULL_HANDLE ||
-        info.physical_device == VK_NULL_HANDLE || info.device == VK_NULL_HANDLE)
-        return Status::NoDevice;
-    gpu::VkFunctions& vk = st.vk;
+// The instance and device entry points the collider calls. GpuUnsupported when one is missing.
+Status loadEntryPoints(gpu::VkFunctions& vk, const GpuDeviceInfo& info) {
 #define FLAK_VK_LOAD_INSTANCE(name)                                                                          \
     vk.name = reinterpret_cast<PFN_##name>(info.get_instance_proc_addr(info.instance, #name));               \
     if (vk.name == nullptr) return Status::GpuUnsupported;
@@ -231,7 +225,21 @@ Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
     if (vk.name == nullptr) return Status::GpuUnsupported;
     FLAK_VK_DEVICE_FUNCTIONS(FLAK_VK_LOAD_DEVICE)
 #undef FLAK_VK_LOAD_DEVICE
+    return Status::Ok;
+}
 
+// The sizes of the device's buffers for the collider's config.
+struct BufferSizes {
+    VkDeviceSize mesh = 0;  // every mesh's triangles (device-local)
+    VkDeviceSize out = 0;   // one slot's output header and pair records
+    VkDeviceSize rects = 0; // one slot's leaf-pair rectangles (or per-job ones)
+    VkDeviceSize align = 0; // storage buffer offset alignment (at least 16)
+};
+
+// The device's features, queue and limits against what the collider needs. GpuUnsupported when
+// one falls short.
+Status checkDevice(const GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes& out_sizes) {
+    const gpu::VkFunctions& vk = st.vk;
     VkPhysicalDeviceProperties props;
     vk.vkGetPhysicalDeviceProperties(info.physical_device, &props);
     VkPhysicalDeviceFeatures features;
@@ -246,23 +254,24 @@ Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
         info.queue_index >= families[info.queue_family].queueCount)
         return Status::GpuUnsupported;
     const GpuColliderConfig& c = st.config;
-    const VkDeviceSize mesh_bytes =
-        VkDeviceSize{c.max_triangles} * gpu::kGpuFloatsPerTriangle * sizeof(float);
-    const VkDeviceSize align = std::max<VkDeviceSize>(props.limits.minStorageBufferOffsetAlignment, 16);
-    const VkDeviceSize out_bytes =
-        sizeof(gpu::GpuOutHeader) + VkDeviceSize{c.max_pairs} * sizeof(gpu::GpuPairRecord);
-    const VkDeviceSize rect_bytes =
+    out_sizes.mesh = VkDeviceSize{c.max_triangles} * gpu::kGpuFloatsPerTriangle * sizeof(float);
+    out_sizes.align = std::max<VkDeviceSize>(props.limits.minStorageBufferOffsetAlignment, 16);
+    out_sizes.out = sizeof(gpu::GpuOutHeader) + VkDeviceSize{c.max_pairs} * sizeof(gpu::GpuPairRecord);
+    out_sizes.rects =
         VkDeviceSize{c.max_leaf_pairs > c.max_jobs ? c.max_leaf_pairs : c.max_jobs} * sizeof(gpu::GpuRect);
     const VkDeviceSize limit = props.limits.maxStorageBufferRange;
-    if (mesh_bytes > limit || out_bytes > limit || rect_bytes > limit) return Status::GpuUnsupported;
+    if (out_sizes.mesh > limit || out_sizes.out > limit || out_sizes.rects > limit)
+        return Status::GpuUnsupported;
+    return Status::Ok;
+}
 
-    st.device = info.device;
-    vk.vkGetDeviceQueue(st.device, info.queue_family, info.queue_index, &st.queue);
-
-    // Host-visible block: staging, then per slot params, indirect args, jobs, rects, out, flags.
+// Host-visible block: staging, then per slot params, indirect args, jobs, rects, out, flags.
+// Sets every slot's regions and returns the block's size.
+VkDeviceSize layOutHostBlock(GpuColliderState& st, const BufferSizes& sizes) {
+    const GpuColliderConfig& c = st.config;
     VkDeviceSize offset = kStagingBytes;
     const auto place = [&](VkDeviceSize bytes) {
-        offset = alignUp(static_cast<std::size_t>(offset), static_cast<std::size_t>(align));
+        offset = alignUp(static_cast<std::size_t>(offset), static_cast<std::size_t>(sizes.align));
         const VkDeviceSize at = offset;
         offset += bytes;
         return at;
@@ -273,15 +282,21 @@ Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
         r.indirect = place(sizeof(VkDispatchIndirectCommand));
         r.jobs_size = VkDeviceSize{c.max_jobs} * sizeof(gpu::GpuJob);
         r.jobs = place(r.jobs_size);
-        r.rects_size = rect_bytes;
+        r.rects_size = sizes.rects;
         r.rects = place(r.rects_size);
-        r.out_size = out_bytes;
+        r.out_size = sizes.out;
         r.out = place(r.out_size);
         r.any_size = VkDeviceSize{c.max_jobs} * sizeof(std::uint32_t);
         r.any = place(r.any_size);
     }
-    const VkDeviceSize host_bytes = offset;
+    return offset;
+}
 
+// The two device blocks: the meshes (device-local where there is such memory) and the mapped
+// host-visible block.
+Status makeBlocks(GpuColliderState& st, const GpuDeviceInfo& info, VkDeviceSize mesh_bytes,
+                  VkDeviceSize host_bytes) {
+    const gpu::VkFunctions& vk = st.vk;
     VkPhysicalDeviceMemoryProperties mem_props;
     vk.vkGetPhysicalDeviceMemoryProperties(info.physical_device, &mem_props);
     const VkMemoryPropertyFlags device_prefs[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
@@ -299,11 +314,15 @@ Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
                    host_prefs, 2, st.host_buffer, st.host_memory);
     if (s != Status::Ok) return s;
     void* mapped = nullptr;
-    VkResult r = vk.vkMapMemory(st.device, st.host_memory, 0, VK_WHOLE_SIZE, 0, &mapped);
+    const VkResult r = vk.vkMapMemory(st.device, st.host_memory, 0, VK_WHOLE_SIZE, 0, &mapped);
     if (r != VK_SUCCESS) return vkStatus(r);
     st.mapped = static_cast<unsigned char*>(mapped);
+    return Status::Ok;
+}
 
-    // Pipeline.
+// The descriptor set layout, pipeline layout and compute pipeline of the embedded shader.
+Status makePipeline(GpuColliderState& st) {
+    const gpu::VkFunctions& vk = st.vk;
     VkDescriptorSetLayoutBinding bindings[kBindings];
     for (std::uint32_t b = 0; b < kBindings; ++b) {
         bindings[b] = VkDescriptorSetLayoutBinding{};
@@ -316,7 +335,7 @@ Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
     set_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
     set_info.bindingCount = kBindings;
     set_info.pBindings = bindings;
-    r = vk.vkCreateDescriptorSetLayout(st.device, &set_info, &st.callbacks, &st.set_layout);
+    VkResult r = vk.vkCreateDescriptorSetLayout(st.device, &set_info, &st.callbacks, &st.set_layout);
     if (r != VK_SUCCESS) return vkStatus(r);
     VkPipelineLayoutCreateInfo layout_info{};
     layout_info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
@@ -342,14 +361,19 @@ Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
     vk.vkDestroyShaderModule(st.device, module, &st.callbacks);
     if (r != VK_SUCCESS) return vkStatus(r);
 
-    // Descriptor sets.
+    return Status::Ok;
+}
+
+// One descriptor set per slot, over the mesh block and the slot's regions of the host block.
+Status makeDescriptorSets(GpuColliderState& st) {
+    const gpu::VkFunctions& vk = st.vk;
     VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBindings * kSlots};
     VkDescriptorPoolCreateInfo pool_info{};
     pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
     pool_info.maxSets = kSlots;
     pool_info.poolSizeCount = 1;
     pool_info.pPoolSizes = &pool_size;
-    r = vk.vkCreateDescriptorPool(st.device, &pool_info, &st.callbacks, &st.descriptor_pool);
+    VkResult r = vk.vkCreateDescriptorPool(st.device, &pool_info, &st.callbacks, &st.descriptor_pool);
     if (r != VK_SUCCESS) return vkStatus(r);
     for (Slot& slot : st.slots) {
         VkDescriptorSetAllocateInfo alloc{};
@@ -377,12 +401,18 @@ Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
         vk.vkUpdateDescriptorSets(st.device, kBindings, writes, 0, nullptr);
     }
 
-    // Command buffers and fences.
+    return Status::Ok;
+}
+
+// The command pool, the upload command buffer and fence, and per slot a fence and a command
+// buffer recorded once (bind, indirect dispatch, barrier to the host).
+Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
+    const gpu::VkFunctions& vk = st.vk;
     VkCommandPoolCreateInfo cmd_pool{};
     cmd_pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
     cmd_pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    cmd_pool.queueFamilyIndex = info.queue_family;
-    r = vk.vkCreateCommandPool(st.device, &cmd_pool, &st.callbacks, &st.command_pool);
+    cmd_pool.queueFamilyIndex = queue_family;
+    VkResult r = vk.vkCreateCommandPool(st.device, &cmd_pool, &st.callbacks, &st.command_pool);
     if (r != VK_SUCCESS) return vkStatus(r);
     VkCommandBuffer cmds[kSlots + 1];
     VkCommandBufferAllocateInfo cmd_alloc{};
@@ -420,6 +450,28 @@ Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
         if (r != VK_SUCCESS) return vkStatus(r);
     }
     return Status::Ok;
+}
+
+// Everything Vulkan: entry points, feature checks, the two device blocks, the pipeline, one
+// descriptor set, command buffer and fence per slot (the slot command buffers are recorded here,
+// once: a batch only rewrites mapped memory and resubmits).
+Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
+    if (info.get_instance_proc_addr == nullptr || info.instance == VK_NULL_HANDLE ||
+        info.physical_device == VK_NULL_HANDLE || info.device == VK_NULL_HANDLE)
+        return Status::NoDevice;
+    Status s = loadEntryPoints(st.vk, info);
+    if (s != Status::Ok) return s;
+    BufferSizes sizes;
+    s = checkDevice(st, info, sizes);
+    if (s != Status::Ok) return s;
+    st.device = info.device;
+    st.vk.vkGetDeviceQueue(st.device, info.queue_family, info.queue_index, &st.queue);
+    const VkDeviceSize host_bytes = layOutHostBlock(st, sizes);
+    s = makeBlocks(st, info, sizes.mesh, host_bytes);
+    if (s == Status::Ok) s = makePipeline(st);
+    if (s == Status::Ok) s = makeDescriptorSets(st);
+    if (s == Status::Ok) s = recordSlotCommands(st, info.queue_family);
+    return s;
 }
 
 bool validMesh(const GpuColliderState& st, const GpuMeshId& id) { return id.index < st.mesh_count; }
@@ -600,6 +652,122 @@ Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
                : (st->device_status == Status::DeviceLost ? Status::DeviceLost : Status::Ok);
 }
 
+namespace {
+
+// The rectangles of a batch (runs of triangle pairs, each a leaf pair or a whole mesh pair),
+// written straight into a slot's mapped memory, with the pair and invocation counts so far.
+struct RectWriter {
+    gpu::GpuRect* rects;
+    std::uint32_t max_rects;
+    std::uint32_t count = 0;
+    std::uint64_t total = 0;       // triangle pairs
+    std::uint64_t invocations = 0; // shader invocations (runs of pairs sharing an A triangle)
+
+    // False when the rectangle does not fit or the invocations outgrow 32 bits.
+    bool add(std::uint32_t job, std::uint32_t a_first, std::uint32_t a_count, std::uint32_t b_first,
+             std::uint32_t b_count) {
+        if (a_count == 0 || b_count == 0) return true;
+        if (count >= max_rects) return false;
+        rects[count] = gpu::GpuRect{
+            job, a_first, a_count, b_first, b_count, static_cast<std::uint32_t>(invocations), 0u, 0u};
+        ++count;
+        total += std::uint64_t{a_count} * b_count;
+        invocations += std::uint64_t{a_count} *
+                       ((b_count + gpu::kGpuPairsPerInvocation - 1) / gpu::kGpuPairsPerInvocation);
+        return invocations <= 0xFFFFFFFFull;
+    }
+};
+
+// A free slot, or null when both are in flight.
+Slot* freeSlot(GpuColliderState& st) {
+    for (Slot& s : st.slots)
+        if (s.state == SlotState::Free) return &s;
+    return nullptr;
+}
+
+// Writes each job's transform and mesh bases and its rectangles: every leaf pair of the tandem
+// walk (Candidates) or the whole mesh pair (BruteForce). BufferFull when they do not fit.
+Status writeBatch(GpuColliderState& st, const SlotRegions& g, const GpuJobDesc* jobs, std::uint32_t job_count,
+                  GpuBatchMode mode, RectWriter& out_rects) {
+    gpu::GpuJob* gjobs = reinterpret_cast<gpu::GpuJob*>(st.mapped + g.jobs);
+    for (std::uint32_t j = 0; j < job_count; ++j) {
+        const GpuJobDesc& job = jobs[j];
+        const MeshBlob& a = st.meshes[job.a.index];
+        const MeshBlob& b = st.meshes[job.b.index];
+        const Mat33& m = job.b_to_a.rotation;
+        const Vec3& t = job.b_to_a.translation;
+        gjobs[j] = gpu::GpuJob{m.c0.x,
+                               m.c0.y,
+                               m.c0.z,
+                               m.c1.x,
+                               m.c1.y,
+                               m.c1.z,
+                               m.c2.x,
+                               m.c2.y,
+                               m.c2.z,
+                               t.x,
+                               t.y,
+                               t.z,
+                               st.mesh_base[job.a.index],
+                               st.mesh_base[job.b.index],
+                               0u,
+                               0u};
+        if (mode == GpuBatchMode::BruteForce) {
+            // A non-finite transform gives nothing on the CPU; the shader would agree pair by pair
+            // (non-finite vertices never overlap), but there is no point testing them.
+            if (!isFinite(job.b_to_a)) continue;
+            if (!out_rects.add(j, 0, a.triangle_count, 0, b.triangle_count)) return Status::BufferFull;
+        } else {
+            OutBuffer<MeshLeafPair> leaves =
+                OutBuffer<MeshLeafPair>::over(st.scratch_leaves, st.config.max_leaf_pairs);
+            if (meshMeshLeafPairs(a, b, job.b_to_a, leaves) != Status::Ok) return Status::BufferFull;
+            for (std::uint32_t k = 0; k < leaves.count; ++k) {
+                const MeshLeafPair& p = leaves.items[k];
+                if (!out_rects.add(j, p.a_first, p.a_count, p.b_first, p.b_count)) return Status::BufferFull;
+            }
+        }
+    }
+    return Status::Ok;
+}
+
+// The slot's parameters and indirect dispatch size, its output cleared, and its recorded command
+// buffer submitted. A failed submit is answered by the CPU (DeviceLost when the device died).
+Status dispatchSlot(GpuColliderState& st, Slot& slot, const RectWriter& rects, std::uint32_t job_count,
+                    GpuQuery query) {
+    const SlotRegions& g = slot.regions;
+    gpu::GpuParams* params = reinterpret_cast<gpu::GpuParams*>(st.mapped + g.params);
+    params->rect_count = rects.count;
+    params->total_pairs = static_cast<std::uint32_t>(rects.invocations);
+    params->capacity = st.config.max_pairs;
+    params->flags = query == GpuQuery::AnyContact ? gpu::kGpuFlagAnyContact : 0u;
+    const std::uint64_t groups = (rects.invocations + gpu::kGpuLocalSize - 1) / gpu::kGpuLocalSize;
+    VkDispatchIndirectCommand* args = reinterpret_cast<VkDispatchIndirectCommand*>(st.mapped + g.indirect);
+    args->x = static_cast<std::uint32_t>(groups < gpu::kGpuRowGroups ? groups : gpu::kGpuRowGroups);
+    args->y = static_cast<std::uint32_t>((groups + gpu::kGpuRowGroups - 1) / gpu::kGpuRowGroups);
+    args->z = 1;
+    std::memset(st.mapped + g.out, 0, sizeof(gpu::GpuOutHeader));
+    std::memset(st.mapped + g.any, 0, sizeof(std::uint32_t) * job_count);
+
+    VkResult r = st.vk.vkResetFences(st.device, 1, &slot.fence);
+    if (r == VK_SUCCESS) {
+        VkSubmitInfo submit{};
+        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &slot.cmd;
+        r = st.vk.vkQueueSubmit(st.queue, 1, &submit, slot.fence);
+    }
+    if (r != VK_SUCCESS) {
+        // The batch is answered by the CPU; a lost device stays lost.
+        if (r == VK_ERROR_DEVICE_LOST) markLost(st);
+        runOnCpu(st, slot);
+        return r == VK_ERROR_DEVICE_LOST ? Status::DeviceLost : Status::Ok;
+    }
+    slot.dispatched = true;
+    return Status::Ok;
+}
+
+} // namespace
+
 Status GpuCollider::submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count, GpuBatchMode mode,
                                 GpuQuery query, GpuTicket& out_ticket) {
     GpuColliderState* st = m_state;
@@ -608,12 +776,7 @@ Status GpuCollider::submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count,
         return Status::InvalidArgument;
     for (std::uint32_t j = 0; j < job_count; ++j)
         if (!validMesh(*st, jobs[j].a) || !validMesh(*st, jobs[j].b)) return Status::InvalidArgument;
-    Slot* slot = nullptr;
-    for (Slot& s : st->slots)
-        if (s.state == SlotState::Free) {
-            slot = &s;
-            break;
-        }
+    Slot* slot = freeSlot(*st);
     if (slot == nullptr) return Status::PoolFull;
     std::memcpy(slot->jobs, jobs, sizeof(GpuJobDesc) * job_count);
     slot->job_count = job_count;
@@ -629,100 +792,18 @@ Status GpuCollider::submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count,
         return Status::Ok;
     }
 
-    // The batch's rectangles, written straight into the slot's mapped memory.
     const SlotRegions& g = slot->regions;
-    gpu::GpuJob* gjobs = reinterpret_cast<gpu::GpuJob*>(st->mapped + g.jobs);
-    gpu::GpuRect* rects = reinterpret_cast<gpu::GpuRect*>(st->mapped + g.rects);
-    const std::uint32_t max_rects = static_cast<std::uint32_t>(g.rects_size / sizeof(gpu::GpuRect));
-    std::uint32_t rect_count = 0;
-    std::uint64_t total = 0;       // triangle pairs
-    std::uint64_t invocations = 0; // shader invocations (runs of pairs sharing an A triangle)
-    for (std::uint32_t j = 0; j < job_count; ++j) {
-        const GpuJobDesc& job = jobs[j];
-        const MeshBlob& a = st->meshes[job.a.index];
-        const MeshBlob& b = st->meshes[job.b.index];
-        const Mat33& m = job.b_to_a.rotation;
-        const Vec3& t = job.b_to_a.translation;
-        gjobs[j] = gpu::GpuJob{m.c0.x,
-                               m.c0.y,
-                               m.c0.z,
-                               m.c1.x,
-                               m.c1.y,
-                               m.c1.z,
-                               m.c2.x,
-                               m.c2.y,
-                               m.c2.z,
-                               t.x,
-                               t.y,
-                               t.z,
-                               st->mesh_base[job.a.index],
-                               st->mesh_base[job.b.index],
-                               0u,
-                               0u};
-        const auto addRect = [&](std::uint32_t a_first, std::uint32_t a_count, std::uint32_t b_first,
-                                 std::uint32_t b_count) {
-            if (a_count == 0 || b_count == 0) return true;
-            if (rect_count >= max_rects) return false;
-            rects[rect_count] = gpu::GpuRect{
-                j, a_first, a_count, b_first, b_count, static_cast<std::uint32_t>(invocations), 0u, 0u};
-            ++rect_count;
-            total += std::uint64_t{a_count} * b_count;
-            invocations += std::uint64_t{a_count} *
-                           ((b_count + gpu::kGpuPairsPerInvocation - 1) / gpu::kGpuPairsPerInvocation);
-            return invocations <= 0xFFFFFFFFull;
-        };
-        if (mode == GpuBatchMode::BruteForce) {
-            // A non-finite transform gives nothing on the CPU; the shader would agree pair by pair
-            // (non-finite vertices never overlap), but there is no point testing them.
-            if (!isFinite(job.b_to_a)) continue;
-            if (!addRect(0, a.triangle_count, 0, b.triangle_count)) return Status::BufferFull;
-        } else {
-            OutBuffer<MeshLeafPair> leaves;
-            leaves.items = st->scratch_leaves;
-            leaves.capacity = st->config.max_leaf_pairs;
-            if (meshMeshLeafPairs(a, b, job.b_to_a, leaves) != Status::Ok) return Status::BufferFull;
-            for (std::uint32_t k = 0; k < leaves.count; ++k) {
-                const MeshLeafPair& p = leaves.items[k];
-                if (!addRect(p.a_first, p.a_count, p.b_first, p.b_count)) return Status::BufferFull;
-            }
-        }
-    }
+    RectWriter rects{reinterpret_cast<gpu::GpuRect*>(st->mapped + g.rects),
+                     static_cast<std::uint32_t>(g.rects_size / sizeof(gpu::GpuRect))};
+    const Status written = writeBatch(*st, g, jobs, job_count, mode, rects);
+    if (written != Status::Ok) return written;
     ++st->next_serial;
     ++st->stats.batches;
-    st->stats.tested_pairs += total;
+    st->stats.tested_pairs += rects.total;
     out_ticket.serial = slot->serial;
     slot->state = SlotState::Gpu;
-    if (total == 0) return Status::Ok; // nothing to test: an empty answer, no dispatch
-
-    gpu::GpuParams* params = reinterpret_cast<gpu::GpuParams*>(st->mapped + g.params);
-    params->rect_count = rect_count;
-    params->total_pairs = static_cast<std::uint32_t>(invocations);
-    params->capacity = st->config.max_pairs;
-    params->flags = query == GpuQuery::AnyContact ? gpu::kGpuFlagAnyContact : 0u;
-    const std::uint64_t groups = (invocations + gpu::kGpuLocalSize - 1) / gpu::kGpuLocalSize;
-    VkDispatchIndirectCommand* args = reinterpret_cast<VkDispatchIndirectCommand*>(st->mapped + g.indirect);
-    args->x = static_cast<std::uint32_t>(groups < gpu::kGpuRowGroups ? groups : gpu::kGpuRowGroups);
-    args->y = static_cast<std::uint32_t>((groups + gpu::kGpuRowGroups - 1) / gpu::kGpuRowGroups);
-    args->z = 1;
-    std::memset(st->mapped + g.out, 0, sizeof(gpu::GpuOutHeader));
-    std::memset(st->mapped + g.any, 0, sizeof(std::uint32_t) * job_count);
-
-    VkResult r = st->vk.vkResetFences(st->device, 1, &slot->fence);
-    if (r == VK_SUCCESS) {
-        VkSubmitInfo submit{};
-        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-        submit.commandBufferCount = 1;
-        submit.pCommandBuffers = &slot->cmd;
-        r = st->vk.vkQueueSubmit(st->queue, 1, &submit, slot->fence);
-    }
-    if (r != VK_SUCCESS) {
-        // The batch is answered by the CPU; a lost device stays lost.
-        if (r == VK_ERROR_DEVICE_LOST) markLost(*st);
-        runOnCpu(*st, *slot);
-        return r == VK_ERROR_DEVICE_LOST ? Status::DeviceLost : Status::Ok;
-    }
-    slot->dispatched = true;
-    return Status::Ok;
+    if (rects.total == 0) return Status::Ok; // nothing to test: an empty answer, no dispatch
+    return dispatchSlot(*st, *slot, rects, job_count, query);
 }
 
 Status GpuCollider::poll(const GpuTicket& ticket) {
