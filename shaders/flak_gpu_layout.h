@@ -20,7 +20,7 @@ namespace flak::gpu {
 // Threads per workgroup of the pair shader (x); the dispatch is 2D: y rows of kGpuRowGroups groups.
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuLocalSize, 64u);
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuRowGroups, 32768u);
-// Bits of tri_tri.cpp's kMinSinSq = 2.5e-3f (the sliver guard), passed as bits so that no decimal
+// Bits of tri_tri_impl.h's kMinSinSq = 2.5e-3f (the sliver guard), passed as bits so that no decimal
 // to float conversion (GLSL front ends go through double: two roundings) can change it.
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuMinSinSqBits, 0x3B23D70Au);
 // Batch modes (GpuParams::flags).

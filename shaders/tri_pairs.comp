@@ -83,7 +83,7 @@ bool pos(int s) { return s == 1; }
 bool neg(int s) { return s == -1; }
 bool sameSide(int a, int b, int c) { return (pos(a) && pos(b) && pos(c)) || (neg(a) && neg(b) && neg(c)); }
 
-// wellConditioned of tri_tri.cpp: lengthSq(n) > kMinSinSq * (lengthSq(e1) * lengthSq(e2)).
+// wellConditioned of tri_tri_impl.h: lengthSq(n) > kMinSinSq * (lengthSq(e1) * lengthSq(e2)).
 bool wellConditioned(vec3 e1, vec3 e2, vec3 n) {
     precise float l1 = dot3(e1, e1);
     precise float l2 = dot3(e2, e2);
@@ -113,7 +113,7 @@ void planeSidesDouble(vec3 o, vec3 p, vec3 q, vec3 x, vec3 y, vec3 z, out vec3 o
     }
 }
 
-// ---- coplanar pairs: 2D separating axes (tri_tri.cpp coplanarOverlap) ----
+// ---- coplanar pairs: 2D separating axes (tri_tri_scalar.cpp coplanarOverlap) ----
 precise float orient2d(vec2 a, vec2 b, vec2 c) {
     precise float l = (a.x - c.x) * (b.y - c.y);
     precise float r = (a.y - c.y) * (b.x - c.x);
@@ -328,7 +328,7 @@ int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, ve
     return result;
 }
 
-// classify / classifySlow of tri_tri.cpp: each plane in float when well-conditioned, else in
+// classify / classifySlow of tri_tri_scalar.cpp: each plane in float when well-conditioned, else in
 // double (the fast and slow CPU paths compute the very same values for a well-conditioned plane).
 bool triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     if (!(finite3(p1) && finite3(q1) && finite3(r1) && finite3(p2) && finite3(q2) && finite3(r2))) return false;

@@ -235,7 +235,7 @@ TEST_F(GpuTest, RandomTrianglesEqualCpuExactly) {
 
 // The constants the shader takes as bits are the CPU's.
 TEST(GpuLayout, ConstantsMatchTheCpuKernel) {
-    const float min_sin_sq = 2.5e-3f; // tri_tri.cpp kMinSinSq
+    const float min_sin_sq = 2.5e-3f; // tri_tri_impl.h kMinSinSq
     std::uint32_t bits = 0;
     std::memcpy(&bits, &min_sin_sq, 4);
     EXPECT_EQ(bits, gpu::kGpuMinSinSqBits);
