@@ -148,147 +148,330 @@ std::string shipName(const scenes::Scene& scene, std::size_t index) {
     return (ships[index].player ? "PLAYER " : "ENEMY ") + std::to_string(n);
 }
 
-} // namespace
+// parseOptions' answer when the program goes on (any other value is main's exit status).
+constexpr int kRun = -1;
 
-int main(int argc, char** argv) {
-    Options opt;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        auto value = [&](const char* what) -> const char* {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "flak_shooter: %s needs a value\n", what);
-                std::exit(2);
-            }
-            return argv[++i];
-        };
-        char* end = nullptr;
-        if (arg == "--scene") {
-            opt.scene = value("--scene");
-        } else if (arg == "--seed") {
-            opt.seed = std::strtoull(value("--seed"), &end, 10);
-            if (*end != '\0') return usage("--seed must be an unsigned integer");
-        } else if (arg == "--frames") {
-            opt.frames = std::strtol(value("--frames"), &end, 10);
-            if (*end != '\0' || opt.frames < 1) return usage("--frames must be a positive integer");
-        } else if (arg == "--size") {
-            const char* v = value("--size");
-            if (std::sscanf(v, "%dx%d", &opt.width, &opt.height) != 2) return usage("--size must be WxH");
-        } else if (arg == "--headless") {
-            opt.headless = true;
-        } else if (arg == "--screenshot") {
-            opt.screenshot = value("--screenshot");
-        } else if (arg == "--bvh") {
-            opt.bvh = true;
-        } else if (arg == "--tree") {
-            opt.tree = true;
-        } else if (arg == "--no-overlay") {
-            opt.overlay = false;
-        } else if (arg == "--no-vsync") {
-            opt.vsync = false;
-        } else if (arg == "-h" || arg == "--help") {
-            usage(nullptr);
-            return 0;
-        } else {
-            return usage(("unknown argument " + arg).c_str());
+// One command-line argument at argv[i] (and its value, which advances i) into out: kRun, or the
+// status to exit with.
+int parseArgument(int argc, char** argv, int& i, Options& out) {
+    const std::string arg = argv[i];
+    auto value = [&](const char* what) -> const char* {
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "flak_shooter: %s needs a value\n", what);
+            std::exit(2);
         }
+        return argv[++i];
+    };
+    char* end = nullptr;
+    if (arg == "--scene") {
+        out.scene = value("--scene");
+    } else if (arg == "--seed") {
+        out.seed = std::strtoull(value("--seed"), &end, 10);
+        if (*end != '\0') return usage("--seed must be an unsigned integer");
+    } else if (arg == "--frames") {
+        out.frames = std::strtol(value("--frames"), &end, 10);
+        if (*end != '\0' || out.frames < 1) return usage("--frames must be a positive integer");
+    } else if (arg == "--size") {
+        const char* v = value("--size");
+        if (std::sscanf(v, "%dx%d", &out.width, &out.height) != 2) return usage("--size must be WxH");
+    } else if (arg == "--headless") {
+        out.headless = true;
+    } else if (arg == "--screenshot") {
+        out.screenshot = value("--screenshot");
+    } else if (arg == "--bvh") {
+        out.bvh = true;
+    } else if (arg == "--tree") {
+        out.tree = true;
+    } else if (arg == "--no-overlay") {
+        out.overlay = false;
+    } else if (arg == "--no-vsync") {
+        out.vsync = false;
+    } else if (arg == "-h" || arg == "--help") {
+        usage(nullptr);
+        return 0;
+    } else {
+        return usage(("unknown argument " + arg).c_str());
+    }
+    return kRun;
+}
+
+// The command line into out, checked as a whole (a known scene; headless needs a screenshot and
+// plays 120 frames unless told): kRun, or the status to exit with (a usage error, --help).
+int parseOptions(int argc, char** argv, Options& out) {
+    for (int i = 1; i < argc; ++i) {
+        const int status = parseArgument(argc, argv, i, out);
+        if (status != kRun) return status;
     }
     scenes::SceneParams check;
-    if (!scenes::sceneParams(opt.scene, check)) return usage(("unknown scene " + opt.scene).c_str());
-    if (opt.headless && opt.screenshot.empty()) return usage("--headless needs --screenshot FILE.png");
-    if (opt.headless && opt.frames < 0) opt.frames = 120;
+    if (!scenes::sceneParams(out.scene, check)) return usage(("unknown scene " + out.scene).c_str());
+    if (out.headless && out.screenshot.empty()) return usage("--headless needs --screenshot FILE.png");
+    if (out.headless && out.frames < 0) out.frames = 120;
+    return kRun;
+}
 
-    platform::SdlApp app;
+bool initApp(platform::SdlApp& app, const Options& opt, std::string& error) {
     platform::AppConfig config;
     config.title = "flak shooter";
     config.width = opt.width;
     config.height = opt.height;
     config.headless = opt.headless;
     config.vsync = opt.vsync;
-    std::string error;
-    if (!app.init(config, error)) {
-        std::fprintf(stderr, "flak_shooter: %s\n", error.c_str());
-        return 1;
-    }
+    return app.init(config, error);
+}
 
-    std::fprintf(stderr, "flak_shooter: building scene \"%s\" (baking meshes, fitting the cluster)...\n",
-                 opt.scene.c_str());
-    auto game = std::make_unique<Game>();
-    if (!game->start(opt.scene, opt.seed, error)) {
-        std::fprintf(stderr, "flak_shooter: %s\n", error.c_str());
-        return 1;
-    }
-
+// What the player toggles, and how the scene is looked at and drawn.
+struct ViewState {
     DrawOptions draw_options;
-    draw_options.bvh = opt.bvh;
-    draw_options.tree = opt.tree;
-    bool overlay = opt.overlay, help = false, paused = false;
-    SceneDraw drawer;
-    platform::InputState input;
-
+    bool overlay = true, help = false, paused = false;
     float zoom = 1.0f;
-    // The whole arena, or zoomed in on the driven (else the selected) ship.
-    auto viewCamera = [&]() {
-        const Camera whole = Camera::fit(game->scene.params().arena_half_x, game->scene.params().arena_half_y,
-                                         kArenaMargin, app.width(), app.height());
-        if (zoom <= 1.0f) return whole;
-        const std::vector<scenes::ScriptedShip>& ships = game->scene.ships();
-        const std::size_t follow = game->control.active()
-                                       ? static_cast<std::size_t>(game->control.shipIndex())
-                                       : draw_options.selected;
-        Transform t;
-        if (follow >= ships.size() || game->world.getShipTransform(ships[follow].id, t) != Status::Ok)
-            return whole;
-        return whole.zoomedAt(zoom, t.translation.x, t.translation.y, app.width(), app.height());
-    };
-    auto drawFrame = [&](double fps) {
-        const Camera camera = viewCamera();
-        draw_options.controlled = game->control.active() ? game->control.shipIndex() : -1;
-        draw_options.highlight = draw_options.bvh;
-        drawer.draw(app.renderer(), camera, game->scene, game->world, game->bullets, game->beamViews(),
-                    game->flashes, draw_options);
-        if (overlay) {
-            OverlayInfo info;
-            info.scene = game->scene.name();
-            info.seed = game->scene.seed();
-            info.frame = game->frame;
-            info.fps = fps;
-            info.player = game->control.active();
-            info.paused = paused;
-            info.bvh = draw_options.bvh;
-            info.bvh_depth = draw_options.bvh_depth;
-            info.tree = draw_options.tree;
-            info.selected = shipName(game->scene, draw_options.selected);
-            drawOverlay(app.renderer(), game->world, info);
-        }
-        if (help) drawHelp(app.renderer(), app.width(), app.height());
-    };
+    SceneDraw drawer;
+};
 
-    if (opt.headless) {
-        const Camera camera =
-            Camera::fit(game->scene.params().arena_half_x, game->scene.params().arena_half_y, kArenaMargin,
-                        app.width(), app.height());
-        for (long f = 0; f < opt.frames; ++f) {
-            app.pollInput(input);
-            if (input.quit) break;
-            game->step(input, camera);
-        }
-        drawFrame(0.0);
-        app.present();
-        if (!saveScreenshot(app, opt.screenshot, error)) {
-            std::fprintf(stderr, "flak_shooter: screenshot: %s\n", error.c_str());
-            return 1;
-        }
-        std::printf("flak_shooter: scene %s seed %" PRIu64 " frames %u hits %u bullets %zu hash %016" PRIx64
-                    " video %s renderer %s size %dx%d screenshot %s\n",
-                    game->scene.name().c_str(), game->scene.seed(), game->frame, game->world.hitCount(),
-                    game->bullets.size(), game->world.hitStreamHash(), app.videoDriver(), app.rendererName(),
-                    app.width(), app.height(), opt.screenshot.c_str());
-        return 0;
+// The whole arena, or zoomed in on the driven (else the selected) ship.
+Camera viewCamera(const Game& game, const platform::SdlApp& app, const ViewState& view) {
+    const Camera whole = Camera::fit(game.scene.params().arena_half_x, game.scene.params().arena_half_y,
+                                     kArenaMargin, app.width(), app.height());
+    if (view.zoom <= 1.0f) return whole;
+    const std::vector<scenes::ScriptedShip>& ships = game.scene.ships();
+    const std::size_t follow = game.control.active() ? static_cast<std::size_t>(game.control.shipIndex())
+                                                     : view.draw_options.selected;
+    Transform t;
+    if (follow >= ships.size() || game.world.getShipTransform(ships[follow].id, t) != Status::Ok)
+        return whole;
+    return whole.zoomedAt(view.zoom, t.translation.x, t.translation.y, app.width(), app.height());
+}
+
+// The scene, then the overlay and the help when they are on.
+void drawFrame(platform::SdlApp& app, const Game& game, ViewState& view, double fps) {
+    const Camera camera = viewCamera(game, app, view);
+    DrawOptions& draw_options = view.draw_options;
+    draw_options.controlled = game.control.active() ? game.control.shipIndex() : -1;
+    draw_options.highlight = draw_options.bvh;
+    view.drawer.draw(app.renderer(), camera, game.scene, game.world, game.bullets, game.beamViews(),
+                     game.flashes, draw_options);
+    if (view.overlay) {
+        OverlayInfo info;
+        info.scene = game.scene.name();
+        info.seed = game.scene.seed();
+        info.frame = game.frame;
+        info.fps = fps;
+        info.player = game.control.active();
+        info.paused = view.paused;
+        info.bvh = draw_options.bvh;
+        info.bvh_depth = draw_options.bvh_depth;
+        info.tree = draw_options.tree;
+        info.selected = shipName(game.scene, draw_options.selected);
+        drawOverlay(app.renderer(), game.world, info);
     }
+    if (view.help) drawHelp(app.renderer(), app.width(), app.height());
+}
 
+// Headless: the script alone drives opt.frames frames over the whole arena; the last one is
+// drawn into the screenshot and the run summed up on stdout.
+int runHeadless(platform::SdlApp& app, Game& game, const Options& opt, ViewState& view, std::string& error) {
+    const Camera camera = Camera::fit(game.scene.params().arena_half_x, game.scene.params().arena_half_y,
+                                      kArenaMargin, app.width(), app.height());
+    platform::InputState input;
+    for (long f = 0; f < opt.frames; ++f) {
+        app.pollInput(input);
+        if (input.quit) break;
+        game.step(input, camera);
+    }
+    drawFrame(app, game, view, 0.0);
+    app.present();
+    if (!saveScreenshot(app, opt.screenshot, error)) {
+        std::fprintf(stderr, "flak_shooter: screenshot: %s\n", error.c_str());
+        return 1;
+    }
+    std::printf("flak_shooter: scene %s seed %" PRIu64 " frames %u hits %u bullets %zu hash %016" PRIx64
+                " video %s renderer %s size %dx%d screenshot %s\n",
+                game.scene.name().c_str(), game.scene.seed(), game.frame, game.world.hitCount(),
+                game.bullets.size(), game.world.hitStreamHash(), app.videoDriver(), app.rendererName(),
+                app.width(), app.height(), opt.screenshot.c_str());
+    return 0;
+}
+
+// What one frame's input asks of the interactive loop besides changing the view.
+struct FrameRequests {
+    bool step_once = false;
+    bool screenshot = false;
+    std::string restart; // the scene to start again with, or empty
+};
+
+void zoomIn(ViewState& view) { view.zoom = std::min(8.0f, view.zoom * 1.25f); }
+void zoomOut(ViewState& view) { view.zoom = std::max(1.0f, view.zoom / 1.25f); }
+
+void toggleControl(Game& game) { game.control.setActive(!game.control.active(), game.world, game.scene); }
+
+// The next (dir > 0) or previous ship becomes the selected one, with its BVH shown.
+void selectShip(const Game& game, int dir, ViewState& view) {
+    const std::size_t ship_count = game.scene.ships().size();
+    if (ship_count == 0) return;
+    DrawOptions& draw_options = view.draw_options;
+    draw_options.selected = (draw_options.selected + (dir > 0 ? 1u : ship_count - 1u)) % ship_count;
+    draw_options.bvh = true;
+}
+
+// One key press (the keys listed by controlsText).
+void handleKey(SDL_Keycode key, Game& game, const std::vector<std::string>& names, ViewState& view,
+               FrameRequests& inout) {
+    DrawOptions& draw_options = view.draw_options;
+    switch (key) {
+    case SDLK_c:
+        toggleControl(game);
+        break;
+    case SDLK_b:
+        draw_options.bvh = !draw_options.bvh;
+        break;
+    case SDLK_t:
+        draw_options.tree = !draw_options.tree;
+        break;
+    case SDLK_TAB:
+        selectShip(game, (SDL_GetModState() & KMOD_SHIFT) != 0 ? -1 : 1, view);
+        break;
+    case SDLK_LEFTBRACKET:
+        draw_options.bvh_depth = std::max(0, draw_options.bvh_depth - 1);
+        break;
+    case SDLK_RIGHTBRACKET:
+        draw_options.bvh_depth = std::min(40, draw_options.bvh_depth + 1);
+        break;
+    case SDLK_o:
+        view.overlay = !view.overlay;
+        break;
+    case SDLK_p:
+        view.paused = !view.paused;
+        break;
+    case SDLK_n:
+        inout.step_once = view.paused;
+        break;
+    case SDLK_h:
+        view.help = !view.help;
+        break;
+    case SDLK_r:
+        inout.restart = game.scene.name();
+        break;
+    case SDLK_1:
+        inout.restart = names[0];
+        break;
+    case SDLK_2:
+        inout.restart = names.size() > 1 ? names[1] : names[0];
+        break;
+    case SDLK_3:
+        inout.restart = names.size() > 2 ? names[2] : names[0];
+        break;
+    case SDLK_F12:
+        inout.screenshot = true;
+        break;
+    case SDLK_EQUALS:
+    case SDLK_PLUS:
+    case SDLK_KP_PLUS:
+        zoomIn(view);
+        break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS:
+        zoomOut(view);
+        break;
+    default:
+        break;
+    }
+}
+
+// One gamepad button press.
+void handleButton(SDL_GameControllerButton button, Game& game, ViewState& view) {
+    DrawOptions& draw_options = view.draw_options;
+    switch (button) {
+    case SDL_CONTROLLER_BUTTON_Y:
+        draw_options.bvh = !draw_options.bvh;
+        break;
+    case SDL_CONTROLLER_BUTTON_X:
+        draw_options.tree = !draw_options.tree;
+        break;
+    case SDL_CONTROLLER_BUTTON_LEFTSHOULDER:
+        selectShip(game, -1, view);
+        break;
+    case SDL_CONTROLLER_BUTTON_RIGHTSHOULDER:
+        selectShip(game, 1, view);
+        break;
+    case SDL_CONTROLLER_BUTTON_BACK:
+        view.overlay = !view.overlay;
+        break;
+    case SDL_CONTROLLER_BUTTON_START:
+        view.paused = !view.paused;
+        break;
+    case SDL_CONTROLLER_BUTTON_B:
+        toggleControl(game);
+        break;
+    case SDL_CONTROLLER_BUTTON_DPAD_UP:
+        zoomIn(view);
+        break;
+    case SDL_CONTROLLER_BUTTON_DPAD_DOWN:
+        zoomOut(view);
+        break;
+    default:
+        break;
+    }
+}
+
+// The frame's key presses, mouse wheel and button presses, in that order.
+FrameRequests handleInput(const platform::InputState& input, Game& game,
+                          const std::vector<std::string>& names, ViewState& view) {
+    FrameRequests requests;
+    for (SDL_Keycode key : input.pressed_keys) handleKey(key, game, names, view, requests);
+    if (input.wheel > 0) zoomIn(view);
+    if (input.wheel < 0) zoomOut(view);
+    for (SDL_GameControllerButton button : input.pressed_buttons) handleButton(button, game, view);
+    return requests;
+}
+
+// A fresh game of scene `name`, driven by the player; on failure the old one plays on.
+void restartGame(const std::string& name, std::uint64_t seed, std::unique_ptr<Game>& inout_game,
+                 ViewState& view, std::string& error) {
+    std::fprintf(stderr, "flak_shooter: building scene \"%s\"...\n", name.c_str());
+    auto next = std::make_unique<Game>();
+    if (next->start(name, seed, error)) {
+        inout_game = std::move(next);
+        inout_game->control.setActive(true, inout_game->world, inout_game->scene);
+        view.draw_options.selected = 0;
+    } else {
+        std::fprintf(stderr, "flak_shooter: %s\n", error.c_str());
+    }
+}
+
+// Fixed 60 Hz steps, at most four per drawn frame (slower machines run slow, not jumpy).
+void stepFixed(Game& game, const platform::InputState& input, const Camera& camera, double elapsed,
+               bool paused, bool step_once, double& inout_accumulator) {
+    const double dt = static_cast<double>(game.scene.dt());
+    if (!paused) {
+        inout_accumulator += elapsed;
+    } else if (step_once) {
+        inout_accumulator = dt;
+    }
+    int steps = 0;
+    while (inout_accumulator >= dt && steps < 4) {
+        game.step(input, camera);
+        inout_accumulator -= dt;
+        ++steps;
+    }
+    if (steps == 4) inout_accumulator = 0.0;
+}
+
+// Saves the frame drawn to `path` and says so (or why not) on stderr.
+void writeScreenshot(platform::SdlApp& app, const std::string& path, std::string& error) {
+    if (saveScreenshot(app, path, error)) {
+        std::fprintf(stderr, "flak_shooter: wrote %s\n", path.c_str());
+    } else {
+        std::fprintf(stderr, "flak_shooter: screenshot: %s\n", error.c_str());
+    }
+}
+
+// The window: the player drives ship 0 and beam 0 until quit (or until opt.frames, when given).
+// F12 saves numbered screenshots; --screenshot names the last frame's.
+int runInteractive(platform::SdlApp& app, std::unique_ptr<Game>& game, const Options& opt, ViewState& view,
+                   std::string& error) {
     std::fprintf(stderr, "flak_shooter: video %s, renderer %s; press H for the controls\n", app.videoDriver(),
                  app.rendererName());
     game->control.setActive(true, game->world, game->scene);
+    platform::InputState input;
     platform::FrameClock clock;
     clock.start();
     double accumulator = 0.0;
@@ -297,154 +480,54 @@ int main(int argc, char** argv) {
     while (true) {
         app.pollInput(input);
         if (input.quit) break;
-        bool step_once = false, screenshot = false;
-        std::string restart;
-        const std::size_t ship_count = game->scene.ships().size();
-        auto select = [&](int dir) {
-            if (ship_count == 0) return;
-            draw_options.selected = (draw_options.selected + (dir > 0 ? 1u : ship_count - 1u)) % ship_count;
-            draw_options.bvh = true;
-        };
-        for (SDL_Keycode key : input.pressed_keys) {
-            switch (key) {
-            case SDLK_c:
-                game->control.setActive(!game->control.active(), game->world, game->scene);
-                break;
-            case SDLK_b:
-                draw_options.bvh = !draw_options.bvh;
-                break;
-            case SDLK_t:
-                draw_options.tree = !draw_options.tree;
-                break;
-            case SDLK_TAB:
-                select((SDL_GetModState() & KMOD_SHIFT) != 0 ? -1 : 1);
-                break;
-            case SDLK_LEFTBRACKET:
-                draw_options.bvh_depth = std::max(0, draw_options.bvh_depth - 1);
-                break;
-            case SDLK_RIGHTBRACKET:
-                draw_options.bvh_depth = std::min(40, draw_options.bvh_depth + 1);
-                break;
-            case SDLK_o:
-                overlay = !overlay;
-                break;
-            case SDLK_p:
-                paused = !paused;
-                break;
-            case SDLK_n:
-                step_once = paused;
-                break;
-            case SDLK_h:
-                help = !help;
-                break;
-            case SDLK_r:
-                restart = game->scene.name();
-                break;
-            case SDLK_1:
-                restart = names[0];
-                break;
-            case SDLK_2:
-                restart = names.size() > 1 ? names[1] : names[0];
-                break;
-            case SDLK_3:
-                restart = names.size() > 2 ? names[2] : names[0];
-                break;
-            case SDLK_F12:
-                screenshot = true;
-                break;
-            case SDLK_EQUALS:
-            case SDLK_PLUS:
-            case SDLK_KP_PLUS:
-                zoom = std::min(8.0f, zoom * 1.25f);
-                break;
-            case SDLK_MINUS:
-            case SDLK_KP_MINUS:
-                zoom = std::max(1.0f, zoom / 1.25f);
-                break;
-            default:
-                break;
-            }
-        }
-        if (input.wheel > 0) zoom = std::min(8.0f, zoom * 1.25f);
-        if (input.wheel < 0) zoom = std::max(1.0f, zoom / 1.25f);
-        for (SDL_GameControllerButton button : input.pressed_buttons) {
-            switch (button) {
-            case SDL_CONTROLLER_BUTTON_Y:
-                draw_options.bvh = !draw_options.bvh;
-                break;
-            case SDL_CONTROLLER_BUTTON_X:
-                draw_options.tree = !draw_options.tree;
-                break;
-            case SDL_CONTROLLER_BUTTON_LEFTSHOULDER:
-                select(-1);
-                break;
-            case SDL_CONTROLLER_BUTTON_RIGHTSHOULDER:
-                select(1);
-                break;
-            case SDL_CONTROLLER_BUTTON_BACK:
-                overlay = !overlay;
-                break;
-            case SDL_CONTROLLER_BUTTON_START:
-                paused = !paused;
-                break;
-            case SDL_CONTROLLER_BUTTON_B:
-                game->control.setActive(!game->control.active(), game->world, game->scene);
-                break;
-            case SDL_CONTROLLER_BUTTON_DPAD_UP:
-                zoom = std::min(8.0f, zoom * 1.25f);
-                break;
-            case SDL_CONTROLLER_BUTTON_DPAD_DOWN:
-                zoom = std::max(1.0f, zoom / 1.25f);
-                break;
-            default:
-                break;
-            }
-        }
-        if (!restart.empty()) {
-            std::fprintf(stderr, "flak_shooter: building scene \"%s\"...\n", restart.c_str());
-            auto next = std::make_unique<Game>();
-            if (next->start(restart, opt.seed, error)) {
-                game = std::move(next);
-                game->control.setActive(true, game->world, game->scene);
-                draw_options.selected = 0;
-            } else {
-                std::fprintf(stderr, "flak_shooter: %s\n", error.c_str());
-            }
+        const FrameRequests requests = handleInput(input, *game, names, view);
+        if (!requests.restart.empty()) {
+            restartGame(requests.restart, opt.seed, game, view, error);
             clock.tick();
             accumulator = 0.0;
         }
-
-        // Fixed 60 Hz steps, at most four per drawn frame (slower machines run slow, not jumpy).
         const double elapsed = clock.tick();
-        const double dt = static_cast<double>(game->scene.dt());
-        const Camera camera = viewCamera();
-        if (!paused) {
-            accumulator += elapsed;
-        } else if (step_once) {
-            accumulator = dt;
-        }
-        int steps = 0;
-        while (accumulator >= dt && steps < 4) {
-            game->step(input, camera);
-            accumulator -= dt;
-            ++steps;
-        }
-        if (steps == 4) accumulator = 0.0;
+        const Camera camera = viewCamera(*game, app, view);
+        stepFixed(*game, input, camera, elapsed, view.paused, requests.step_once, accumulator);
 
-        drawFrame(clock.fps());
+        drawFrame(app, *game, view, clock.fps());
         const bool last = opt.frames > 0 && game->frame >= static_cast<std::uint32_t>(opt.frames);
-        if (screenshot || (last && !opt.screenshot.empty())) {
+        if (requests.screenshot || (last && !opt.screenshot.empty())) {
             char name[64];
             std::snprintf(name, sizeof(name), "shooter-%04d.png", shot++);
-            const std::string path = screenshot ? std::string(name) : opt.screenshot;
-            if (saveScreenshot(app, path, error)) {
-                std::fprintf(stderr, "flak_shooter: wrote %s\n", path.c_str());
-            } else {
-                std::fprintf(stderr, "flak_shooter: screenshot: %s\n", error.c_str());
-            }
+            writeScreenshot(app, requests.screenshot ? std::string(name) : opt.screenshot, error);
         }
         app.present();
         if (last) break;
     }
     return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options opt;
+    const int status = parseOptions(argc, argv, opt);
+    if (status != kRun) return status;
+
+    platform::SdlApp app;
+    std::string error;
+    if (!initApp(app, opt, error)) {
+        std::fprintf(stderr, "flak_shooter: %s\n", error.c_str());
+        return 1;
+    }
+    std::fprintf(stderr, "flak_shooter: building scene \"%s\" (baking meshes, fitting the cluster)...\n",
+                 opt.scene.c_str());
+    auto game = std::make_unique<Game>();
+    if (!game->start(opt.scene, opt.seed, error)) {
+        std::fprintf(stderr, "flak_shooter: %s\n", error.c_str());
+        return 1;
+    }
+
+    ViewState view;
+    view.draw_options.bvh = opt.bvh;
+    view.draw_options.tree = opt.tree;
+    view.overlay = opt.overlay;
+    if (opt.headless) return runHeadless(app, *game, opt, view, error);
+    return runInteractive(app, game, opt, view, error);
 }

@@ -41,6 +41,37 @@ const Vec3 kLight = [] {
     return l;
 }();
 
+// The arena's bounds.
+void drawArenaFrame(SDL_Renderer* renderer, const Camera& camera, const scenes::SceneParams& params) {
+    const float x0 = camera.toScreenX(-params.arena_half_x), x1 = camera.toScreenX(params.arena_half_x);
+    const float y0 = camera.toScreenY(params.arena_half_y), y1 = camera.toScreenY(-params.arena_half_y);
+    const SDL_FRect frame{x0, y0, x1 - x0, y1 - y0};
+    setColor(renderer, palette::kArenaFrame);
+    SDL_RenderDrawRectF(renderer, &frame);
+}
+
+const MeshBlob& shipMesh(const scenes::SceneAssets& assets, const scenes::ScriptedShip& ship) {
+    return ship.player ? assets.player_mesh->mesh : assets.enemy_meshes[ship.mesh]->mesh;
+}
+
+// The beam's hit parameter t in the world's hits (the last one listed wins), or -1 without one.
+float beamHitT(const World& world, BodyId beam) {
+    float hit_t = -1.0f;
+    for (std::uint32_t h = 0; h < world.hitCount(); ++h) {
+        if (world.hits()[h].kind == HitKind::Beam && world.hits()[h].a == beam) hit_t = world.hits()[h].t;
+    }
+    return hit_t;
+}
+
+// One hit's normal in the play plane for drawing: the unit direction (out_nx, out_ny) and its
+// length in pixels, shorter when the normal leans out of the plane.
+void hitNormalOnScreen(const Hit& h, int normal_pixels, float& out_nx, float& out_ny, float& out_reach) {
+    const float nlen = std::sqrt(h.normal.x * h.normal.x + h.normal.y * h.normal.y);
+    out_nx = nlen > 1e-3f ? h.normal.x / nlen : 0.0f;
+    out_ny = nlen > 1e-3f ? h.normal.y / nlen : 0.0f;
+    out_reach = static_cast<float>(normal_pixels) * (nlen > 1e-3f ? std::min(1.0f, nlen + 0.35f) : 0.0f);
+}
+
 } // namespace
 
 void SceneDraw::addThickLine(float x0, float y0, float x1, float y1, float width, SDL_Color c) {
@@ -207,33 +238,14 @@ void SceneDraw::drawTree(SDL_Renderer* renderer, const Camera& camera, const Dyn
     }
 }
 
-void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene,
-                     const World& world, const std::vector<BulletView>& bullets,
-                     const std::vector<BeamView>& beams, const std::vector<HitFlash>& flashes,
-                     const DrawOptions& options) {
-    int width = 0, height = 0;
-    SDL_GetRendererOutputSize(renderer, &width, &height);
-    SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
-    setColor(renderer, palette::kBackground);
-    SDL_RenderClear(renderer);
-
-    const scenes::SceneParams& params = scene.params();
-    const scenes::SceneAssets& assets = scene.assets();
-    {
-        const float x0 = camera.toScreenX(-params.arena_half_x), x1 = camera.toScreenX(params.arena_half_x);
-        const float y0 = camera.toScreenY(params.arena_half_y), y1 = camera.toScreenY(-params.arena_half_y);
-        const SDL_FRect frame{x0, y0, x1 - x0, y1 - y0};
-        setColor(renderer, palette::kArenaFrame);
-        SDL_RenderDrawRectF(renderer, &frame);
-    }
-    drawWalls(renderer, camera, assets.walls, width, height);
-
+void SceneDraw::drawHulls(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene,
+                          const World& world) {
     // Asteroids, then the ships (enemies in the scene's mesh order, then players).
+    const scenes::SceneAssets& assets = scene.assets();
     for (std::size_t i = 0; i < assets.level_meshes.size(); ++i) {
         addMesh(assets.level_meshes[i]->mesh, assets.level_placements[i], palette::kLevel, camera);
     }
-    const std::vector<scenes::ScriptedShip>& ships = scene.ships();
-    for (const scenes::ScriptedShip& ship : ships) {
+    for (const scenes::ScriptedShip& ship : scene.ships()) {
         Transform t;
         if (world.getShipTransform(ship.id, t) != Status::Ok) continue;
         if (ship.player) {
@@ -243,12 +255,16 @@ void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes:
         }
     }
     flushGeometry(renderer);
+}
+
+void SceneDraw::drawClusters(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene,
+                             const World& world) {
     // The players' sphere clusters: the circle each sphere makes in the play plane.
     setColor(renderer, palette::kCluster, 200);
-    for (const scenes::ScriptedShip& ship : ships) {
+    for (const scenes::ScriptedShip& ship : scene.ships()) {
         Transform t;
         if (!ship.player || world.getShipTransform(ship.id, t) != Status::Ok) continue;
-        const SphereCluster& cluster = assets.player_cluster;
+        const SphereCluster& cluster = scene.assets().player_cluster;
         for (std::uint32_t s = 0; s < cluster.count; ++s) {
             Vec3 c;
             transformPoint(t, cluster.spheres[s].center, c);
@@ -256,7 +272,10 @@ void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes:
                        cluster.spheres[s].radius * camera.scale, 20);
         }
     }
+}
 
+void SceneDraw::drawBullets(SDL_Renderer* renderer, const Camera& camera,
+                            const std::vector<BulletView>& bullets) {
     // Bullets: a short streak behind each, then the ball.
     const float streak = 1.0f / 120.0f;
     for (const BulletView& b : bullets) {
@@ -268,46 +287,51 @@ void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes:
         addDisc(x, y, r, color(palette::kBullet), r > 3.0f ? 10 : 6);
     }
     flushGeometry(renderer);
+}
 
+// One beam: dim over its whole length, bright (a halo and a core) up to the distance hit_t along it
+// (all of it when hit_t < 0).
+void SceneDraw::addBeam(const Camera& camera, const BeamView& beam, float hit_t) {
+    float along = 0.0f;
+    for (std::uint32_t i = 0; i + 1 < beam.count; ++i) {
+        const Vec3& p = beam.points[i];
+        const Vec3& q = beam.points[i + 1];
+        const float len = std::sqrt(distanceSq(p, q));
+        const float x0 = camera.toScreenX(p.x), y0 = camera.toScreenY(p.y);
+        float x1 = camera.toScreenX(q.x), y1 = camera.toScreenY(q.y);
+        const bool lit = hit_t < 0.0f || along < hit_t;
+        addThickLine(x0, y0, x1, y1, 3.0f, color(palette::kBeam, lit ? 255 : 60));
+        if (lit) {
+            if (hit_t >= 0.0f && along + len > hit_t && len > 0.0f) {
+                const float f = (hit_t - along) / len;
+                x1 = x0 + (x1 - x0) * f;
+                y1 = y0 + (y1 - y0) * f;
+            }
+            addThickLine(x0, y0, x1, y1, 9.0f, color(palette::kBeam, 60));
+            addThickLine(x0, y0, x1, y1, 1.5f, color(palette::kBeamCore));
+        }
+        along += len;
+    }
+}
+
+void SceneDraw::drawBeams(SDL_Renderer* renderer, const Camera& camera, const World& world,
+                          const std::vector<BeamView>& beams) {
     // Beams: dim over their whole length, bright up to their first hit.
     for (const BeamView& beam : beams) {
         if (beam.count < 2) continue;
-        float hit_t = -1.0f;
-        for (std::uint32_t h = 0; h < world.hitCount(); ++h) {
-            if (world.hits()[h].kind == HitKind::Beam && world.hits()[h].a == beam.id)
-                hit_t = world.hits()[h].t;
-        }
-        float along = 0.0f;
-        for (std::uint32_t i = 0; i + 1 < beam.count; ++i) {
-            const Vec3& p = beam.points[i];
-            const Vec3& q = beam.points[i + 1];
-            const float len = std::sqrt(distanceSq(p, q));
-            const float x0 = camera.toScreenX(p.x), y0 = camera.toScreenY(p.y);
-            float x1 = camera.toScreenX(q.x), y1 = camera.toScreenY(q.y);
-            const bool lit = hit_t < 0.0f || along < hit_t;
-            addThickLine(x0, y0, x1, y1, 3.0f, color(palette::kBeam, lit ? 255 : 60));
-            if (lit) {
-                if (hit_t >= 0.0f && along + len > hit_t && len > 0.0f) {
-                    const float f = (hit_t - along) / len;
-                    x1 = x0 + (x1 - x0) * f;
-                    y1 = y0 + (y1 - y0) * f;
-                }
-                addThickLine(x0, y0, x1, y1, 9.0f, color(palette::kBeam, 60));
-                addThickLine(x0, y0, x1, y1, 1.5f, color(palette::kBeamCore));
-            }
-            along += len;
-        }
+        addBeam(camera, beam, beamHitT(world, beam.id));
     }
     flushGeometry(renderer);
+}
 
+void SceneDraw::drawDebugBoxes(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene,
+                               const World& world, const DrawOptions& options) {
+    const std::vector<scenes::ScriptedShip>& ships = scene.ships();
     if (options.bvh && options.selected < ships.size()) {
         const scenes::ScriptedShip& ship = ships[options.selected];
         Transform t;
-        if (world.getShipTransform(ship.id, t) == Status::Ok) {
-            const MeshBlob& mesh =
-                ship.player ? assets.player_mesh->mesh : assets.enemy_meshes[ship.mesh]->mesh;
-            drawBvh(renderer, camera, mesh, t, options.bvh_depth);
-        }
+        if (world.getShipTransform(ship.id, t) == Status::Ok)
+            drawBvh(renderer, camera, shipMesh(scene.assets(), ship), t, options.bvh_depth);
     }
     if (options.tree) {
         if (world.staticTree() != nullptr)
@@ -315,6 +339,12 @@ void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes:
         if (world.movingTree() != nullptr)
             drawTree(renderer, camera, *world.movingTree(), palette::kTreeMoving);
     }
+}
+
+void SceneDraw::drawShipRings(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene,
+                              const World& world, const DrawOptions& options) {
+    // A ring around the selected ship, and a small hexagon on the player-controlled one.
+    const std::vector<scenes::ScriptedShip>& ships = scene.ships();
     if (options.highlight && options.selected < ships.size()) {
         Transform t;
         if (world.getShipTransform(ships[options.selected].id, t) == Status::Ok) {
@@ -331,9 +361,11 @@ void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes:
                        4.5f * camera.scale, 6);
         }
     }
+}
 
-    // Hit flashes: older ones fading first, then this frame's normals, then its markers on top
-    // (dark frames first, so no frame covers another hit's marker).
+void SceneDraw::drawHitFlashes(SDL_Renderer* renderer, const Camera& camera,
+                               const std::vector<HitFlash>& flashes) {
+    // Older flashes fading first, then this frame's normals.
     const float half = static_cast<float>(hitMarkerHalf(camera.scale));
     const int normal_pixels = hitNormalPixels(camera.scale);
     for (int pass = 0; pass < 2; ++pass) {
@@ -344,12 +376,8 @@ void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes:
             const float fade = 1.0f - static_cast<float>(f.age) / static_cast<float>(kHitFlashFrames);
             const std::uint8_t alpha = static_cast<std::uint8_t>(std::clamp(fade, 0.0f, 1.0f) * 255.0f);
             const Rgb c = hitColor(h.kind);
-            // The normal's direction in the play plane; shorter when it leans out of the plane.
-            const float nlen = std::sqrt(h.normal.x * h.normal.x + h.normal.y * h.normal.y);
-            const float nx = nlen > 1e-3f ? h.normal.x / nlen : 0.0f,
-                        ny = nlen > 1e-3f ? h.normal.y / nlen : 0.0f;
-            const float reach =
-                static_cast<float>(normal_pixels) * (nlen > 1e-3f ? std::min(1.0f, nlen + 0.35f) : 0.0f);
+            float nx, ny, reach;
+            hitNormalOnScreen(h, normal_pixels, nx, ny, reach);
             if (pass == 0) {
                 addThickLine(x, y, x + nx * reach, y - ny * reach, 1.5f, color(c, alpha));
                 addDisc(x, y, half * (0.75f + 1.5f * (1.0f - fade)),
@@ -361,6 +389,12 @@ void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes:
         }
         flushGeometry(renderer);
     }
+}
+
+void SceneDraw::drawHitMarkers(SDL_Renderer* renderer, const Camera& camera,
+                               const std::vector<HitFlash>& flashes) {
+    // This frame's markers on top, dark frames first, so no frame covers another hit's marker.
+    const float half = static_cast<float>(hitMarkerHalf(camera.scale));
     m_frects.clear();
     for (const HitFlash& f : flashes) {
         if (f.age > 0) continue;
@@ -379,6 +413,30 @@ void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes:
         setColor(renderer, hitColor(f.hit.kind));
         SDL_RenderFillRectF(renderer, &marker);
     }
+}
+
+void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene,
+                     const World& world, const std::vector<BulletView>& bullets,
+                     const std::vector<BeamView>& beams, const std::vector<HitFlash>& flashes,
+                     const DrawOptions& options) {
+    int width = 0, height = 0;
+    SDL_GetRendererOutputSize(renderer, &width, &height);
+    SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
+    setColor(renderer, palette::kBackground);
+    SDL_RenderClear(renderer);
+
+    drawArenaFrame(renderer, camera, scene.params());
+    drawWalls(renderer, camera, scene.assets().walls, width, height);
+    drawHulls(renderer, camera, scene, world);
+    drawClusters(renderer, camera, scene, world);
+    drawBullets(renderer, camera, bullets);
+    drawBeams(renderer, camera, world, beams);
+    drawDebugBoxes(renderer, camera, scene, world, options);
+    drawShipRings(renderer, camera, scene, world, options);
+    // Hit flashes: older ones fading first, then this frame's normals, then its markers on top
+    // (dark frames first, so no frame covers another hit's marker).
+    drawHitFlashes(renderer, camera, flashes);
+    drawHitMarkers(renderer, camera, flashes);
 }
 
 void collectBullets(const World& world, std::vector<BulletView>& out) {

@@ -69,6 +69,21 @@ private:
     void drawBvh(SDL_Renderer* renderer, const Camera& camera, const MeshBlob& mesh,
                  const Transform& to_world, int max_depth);
     void drawTree(SDL_Renderer* renderer, const Camera& camera, const DynamicTree& tree, Rgb color);
+    // The layers of draw(), bottom to top.
+    void drawHulls(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene,
+                   const World& world);
+    void drawClusters(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene,
+                      const World& world);
+    void drawBullets(SDL_Renderer* renderer, const Camera& camera, const std::vector<BulletView>& bullets);
+    void addBeam(const Camera& camera, const BeamView& beam, float hit_t);
+    void drawBeams(SDL_Renderer* renderer, const Camera& camera, const World& world,
+                   const std::vector<BeamView>& beams);
+    void drawDebugBoxes(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene,
+                        const World& world, const DrawOptions& options);
+    void drawShipRings(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene,
+                       const World& world, const DrawOptions& options);
+    void drawHitFlashes(SDL_Renderer* renderer, const Camera& camera, const std::vector<HitFlash>& flashes);
+    void drawHitMarkers(SDL_Renderer* renderer, const Camera& camera, const std::vector<HitFlash>& flashes);
 
     std::vector<SDL_Vertex> m_vertices;
     std::vector<Vec3> m_world_points;

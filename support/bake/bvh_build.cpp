@@ -317,22 +317,22 @@ void toAabb(const F4& lo, const F4& hi, Aabb& out) {
     set(h[0], h[1], h[2], out.max);
 }
 
-} // namespace
+constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
-BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::uint32_t>& indices,
-                   const BuildOptions& options) {
-    const auto t0 = std::chrono::steady_clock::now();
-    BuiltTree tree;
-    const std::uint32_t n = static_cast<std::uint32_t>(indices.size() / 3);
-    if (n == 0) return tree;
-    const std::uint32_t max_leaf = std::clamp(options.max_leaf, 1u, 16u);
-    const std::uint32_t nbins = std::clamp(options.bins, 4u, 64u);
-
-    std::vector<PrimRef> refs(n);
+// Empty bounds: +inf minimum, -inf maximum.
+void setEmpty(F4& out_lo, F4& out_hi) {
     const float inf = std::numeric_limits<float>::infinity();
+    f4Set(inf, inf, inf, inf, out_lo);
+    f4Set(-inf, -inf, -inf, -inf, out_hi);
+}
+
+// Every triangle's reference (its box, the id in the spare lane) into out_refs (n entries), and
+// the root's task: the bounds of all boxes and of all centroids.
+Task makeReferences(const std::vector<Vec3>& positions, const std::vector<std::uint32_t>& indices,
+                    std::vector<PrimRef>& out_refs) {
+    const std::uint32_t n = static_cast<std::uint32_t>(out_refs.size());
     F4 clo, chi, root_lo, root_hi;
-    f4Set(inf, inf, inf, inf, clo);
-    f4Set(-inf, -inf, -inf, -inf, chi);
+    setEmpty(clo, chi);
     root_lo = clo;
     root_hi = chi;
     for (std::uint32_t t = 0; t < n; ++t) {
@@ -344,7 +344,7 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
         min(lo, c, lo);
         max(a, b, hi);
         max(hi, c, hi);
-        PrimRef& r = refs[t];
+        PrimRef& r = out_refs[t];
         r.lo[0] = lo.x, r.lo[1] = lo.y, r.lo[2] = lo.z;
         const std::uint32_t bits = t + kIdBias;
         std::memcpy(&r.lo[3], &bits, 4);
@@ -358,158 +358,242 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
         f4Min(root_lo, l, root_lo);
         f4Max(root_hi, h, root_hi);
     }
-    const float root_half_area = halfArea(root_lo, root_hi);
-    const float root_area = std::max(root_half_area, std::numeric_limits<float>::min());
+    return Task{0, n, kNone, 1, root_lo, root_hi, clo, chi};
+}
+
+// The state of one build that every node shares: the settings, the references, the stack of
+// nodes still to build, the scratch, and the running totals.
+struct Builder {
+    const BuildOptions* options = nullptr;
+    std::uint32_t n = 0, max_leaf = 0, nbins = 0;
+    bool plain = false;     // see buildBvh: the shortcuts that need plain coordinates are allowed
+    float root_area = 0.0f; // the root's half area, at least the smallest normal float
+    std::vector<PrimRef> refs;
+    std::vector<std::uint32_t> parent; // per node, its parent (kNone for the root)
+    std::vector<Task> stack;
+    Bins bins;
+    std::unique_ptr<Sweep> sweep;
+    GatherScratch gather;
+    std::uint32_t done = 0, last_report = 0; // triangles in leaves so far, and at the last report
+    double sah = 0.0;
+};
+
+// Reserves the tree and sizes the scratch: bins for the most bins per axis, the gather for the
+// largest range it will be given (only used with plain coordinates).
+void reserveScratch(Builder& b, BuiltTree& tree) {
+    tree.nodes.reserve(2 * (b.n / std::max(1u, b.max_leaf / 2)) + 2);
+    tree.order.reserve(b.n);
+    b.parent.reserve(tree.nodes.capacity());
+    b.bins.stride = 3 * b.nbins;
+    b.bins.box.resize(kSets * b.bins.stride);
+    b.bins.count.resize(kSets * b.bins.stride);
+    b.sweep = std::make_unique<Sweep>();
+    if (b.plain) {
+        const std::uint32_t most = std::min(b.n, kGatherMax);
+        b.gather.copy.resize(most + 1);
+        b.gather.left.resize(most + 1);
+        b.gather.xs.resize(most + 1);
+        b.gather.ys.resize(most + 1);
+    }
+}
+
+// A node's best binned SAH split: axis -1 when there is none (or it was not looked for).
+struct SplitChoice {
+    std::uint32_t nb = 0; // bins per axis
+    int axis = -1;
+    std::uint32_t bin = 0;
+    float cost = std::numeric_limits<float>::infinity();
+    alignas(16) float scale[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // centroid offset to bin, per axis
+};
+
+// Best binned SAH split over the three axes, one pass over the references.
+// Small nodes get as many bins as references: resetting and sweeping 16 bins per axis
+// would cost more than the binning itself near the leaves.
+void chooseSplit(Builder& b, const Task& task, SplitChoice& out) {
+    const std::uint32_t count = task.end - task.begin;
+    out.nb = std::min(b.nbins, std::max(4u, count));
+    const bool sure_leaf =
+        b.plain && count <= b.max_leaf && static_cast<float>(count) <= b.options->traversal_cost;
+    if (count <= 1 || sure_leaf) return;
+    alignas(16) float cl[4], ch[4];
+    f4Store(task.clo, cl);
+    f4Store(task.chi, ch);
+    for (int a = 0; a < 3; ++a) {
+        const float extent = ch[a] - cl[a];
+        out.scale[a] = extent > 0.0f ? static_cast<float>(out.nb) * (1.0f - 1e-6f) / extent : 0.0f;
+    }
+    const std::uint32_t sets = b.plain && count <= kOneSetMax ? 1u : kSets;
+    binReferences(b.refs.data(), task.begin, task.end, task.clo, out.scale, out.nb, sets, b.bins);
+    findBestSplit(b.bins, out.nb, out.scale, *b.sweep, out.axis, out.bin, out.cost);
+}
+
+// The node becomes a leaf of the task's triangles, which join the tree's order.
+void makeLeaf(Builder& b, const Task& task, std::uint32_t node, float area, BuiltTree& tree) {
+    const std::uint32_t count = task.end - task.begin;
+    BuiltNode& leaf = tree.nodes[node];
+    leaf.first = static_cast<std::uint32_t>(tree.order.size());
+    leaf.count = count;
+    for (std::uint32_t i = task.begin; i < task.end; ++i) tree.order.push_back(idOf(b.refs[i]));
+    ++tree.leaf_count;
+    tree.depth = std::max(tree.depth, task.depth);
+    b.sah += static_cast<double>(area) / b.root_area * count;
+    b.done += count;
+    if (b.options->progress && b.done - b.last_report >= 65536) {
+        b.options->progress(b.done, b.n);
+        b.last_report = b.done;
+    }
+}
+
+// The plain swap walk (i from the front, j from the back; a right-going reference at i is
+// swapped with the one before j), gathering each side's centroid bounds. Returns mid.
+std::uint32_t swapWalkPartition(PrimRef* refs, std::uint32_t begin, std::uint32_t end, int a, float cmin,
+                                float scale, std::uint32_t nb, std::uint32_t best_bin, F4& lclo, F4& lchi,
+                                F4& rclo, F4& rchi) {
+    std::uint32_t i = begin, j = end;
+    while (i < j) {
+        F4 l, h, cen;
+        f4Load(refs[i].lo, l);
+        f4Load(refs[i].hi, h);
+        f4Add(l, h, cen);
+        if (binOf(refs[i], a, cmin, scale, nb) <= best_bin) {
+            f4Min(lclo, cen, lclo);
+            f4Max(lchi, cen, lchi);
+            ++i;
+        } else {
+            f4Min(rclo, cen, rclo);
+            f4Max(rchi, cen, rchi);
+            --j;
+            std::swap(refs[i], refs[j]);
+        }
+    }
+    return i;
+}
+
+// Partition by the chosen binned plane: the children's bounds from the bins, their centroid
+// bounds gathered on the way. Returns mid.
+std::uint32_t partitionBinned(Builder& b, const Task& task, const SplitChoice& split, Task& inout_left,
+                              Task& inout_right) {
+    const int a = split.axis;
+    const std::uint32_t count = task.end - task.begin;
+    childBounds(&b.bins.box[static_cast<std::uint32_t>(a) * split.nb], split.nb, split.bin, inout_left.lo,
+                inout_left.hi, inout_right.lo, inout_right.hi);
+    const float cmin = cl_of(task, a);
+    if (b.plain && count <= kGatherMax)
+        return task.begin + gatherPartition(&b.refs[task.begin], count, a, cmin, split.scale[a], split.nb,
+                                            split.bin, b.gather, inout_left.clo, inout_left.chi,
+                                            inout_right.clo, inout_right.chi);
+    return swapWalkPartition(b.refs.data(), task.begin, task.end, a, cmin, split.scale[a], split.nb,
+                             split.bin, inout_left.clo, inout_left.chi, inout_right.clo, inout_right.chi);
+}
+
+// Without a usable binned split (all centroids equal): the range halved at mid, each side's
+// bounds and centroid bounds recomputed.
+void halveRange(const PrimRef* refs, const Task& task, std::uint32_t mid, Task& inout_left,
+                Task& inout_right) {
+    setEmpty(inout_left.lo, inout_left.hi);
+    setEmpty(inout_right.lo, inout_right.hi);
+    for (std::uint32_t i = task.begin; i < task.end; ++i) {
+        F4 l, h, cen;
+        f4Load(refs[i].lo, l);
+        f4Load(refs[i].hi, h);
+        f4Add(l, h, cen);
+        if (i < mid) {
+            f4Min(inout_left.clo, cen, inout_left.clo), f4Max(inout_left.chi, cen, inout_left.chi);
+            f4Min(inout_left.lo, l, inout_left.lo), f4Max(inout_left.hi, h, inout_left.hi);
+        } else {
+            f4Min(inout_right.clo, cen, inout_right.clo), f4Max(inout_right.chi, cen, inout_right.chi);
+            f4Min(inout_right.lo, l, inout_right.lo), f4Max(inout_right.hi, h, inout_right.hi);
+        }
+    }
+}
+
+// Partition, gathering each side's centroid bounds on the way, into the children's tasks. Without
+// a usable binned split (all centroids equal) the range is halved and each side's bounds recomputed.
+void splitTask(Builder& b, const Task& task, std::uint32_t node, const SplitChoice& split, Task& out_left,
+               Task& out_right) {
+    setEmpty(out_left.clo, out_left.chi);
+    setEmpty(out_right.clo, out_right.chi);
+    std::uint32_t mid = task.begin + (task.end - task.begin) / 2;
+    if (split.axis >= 0)
+        mid = partitionBinned(b, task, split, out_left, out_right);
+    else
+        halveRange(b.refs.data(), task, mid, out_left, out_right);
+    out_left.begin = task.begin, out_left.end = mid;
+    out_right.begin = mid, out_right.end = task.end;
+    out_left.parent = out_right.parent = node;
+    out_left.depth = out_right.depth = task.depth + 1;
+}
+
+// One popped task: its node, then a leaf, or two children's tasks pushed (the right half first).
+// Nodes are numbered when their task is popped: a stack walk that pushes the right half first
+// pops in depth-first preorder, so children always follow their parent.
+void buildTask(Builder& b, const Task& task, BuiltTree& tree) {
+    const std::uint32_t node = static_cast<std::uint32_t>(tree.nodes.size());
+    tree.nodes.push_back(BuiltNode{});
+    b.parent.push_back(task.parent);
+    const std::uint32_t count = task.end - task.begin;
+    const float area = halfArea(task.lo, task.hi);
+    toAabb(task.lo, task.hi, tree.nodes[node].bounds);
+
+    SplitChoice split;
+    chooseSplit(b, task, split);
+    const float leaf_cost = static_cast<float>(count);
+    const float split_cost = split.axis >= 0 ? b.options->traversal_cost + split.cost / std::max(area, 1e-30f)
+                                             : std::numeric_limits<float>::infinity();
+    const bool must_split = count > b.max_leaf;
+    if (!must_split && (count == 1 || leaf_cost <= split_cost)) {
+        makeLeaf(b, task, node, area, tree);
+        return;
+    }
+    Task left, right;
+    splitTask(b, task, node, split, left, right);
+    b.sah += static_cast<double>(area) / b.root_area * b.options->traversal_cost;
+    b.stack.push_back(right);
+    b.stack.push_back(left);
+}
+
+// Subtree sizes: children have larger indices than their parent, so one reverse pass adds
+// every finished subtree into its parent.
+void sumSubtreeSizes(const std::vector<std::uint32_t>& parent, BuiltTree& tree) {
+    for (std::uint32_t i = static_cast<std::uint32_t>(tree.nodes.size()); i-- > 1;)
+        tree.nodes[parent[i]].skip += tree.nodes[i].skip;
+}
+
+} // namespace
+
+BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::uint32_t>& indices,
+                   const BuildOptions& options) {
+    const auto t0 = std::chrono::steady_clock::now();
+    BuiltTree tree;
+    const std::uint32_t n = static_cast<std::uint32_t>(indices.size() / 3);
+    if (n == 0) return tree;
+    Builder b;
+    b.options = &options;
+    b.n = n;
+    b.max_leaf = std::clamp(options.max_leaf, 1u, 16u);
+    b.nbins = std::clamp(options.bins, 4u, 64u);
+    b.refs.resize(n);
+    const Task root = makeReferences(positions, indices, b.refs);
+    const float root_half_area = halfArea(root.lo, root.hi);
+    b.root_area = std::max(root_half_area, std::numeric_limits<float>::min());
     // With plain coordinates (allPlain), a finite root area and a finite traversal cost, min and
     // max give the same bits in any order, and every area and SAH cost is finite and >= 0 (or an
     // unused +inf). Three shortcuts rely on it and are taken only then, so that every input keeps
     // exactly the tree of the plain walk: a node of at most traversal_cost triangles becomes a
     // leaf without binning (its split cost is never below traversal_cost), small nodes bin into
     // one set of bins, and small nodes are partitioned by gatherPartition.
-    const bool plain =
-        std::isfinite(root_half_area) && std::isfinite(options.traversal_cost) && allPlain(positions);
+    b.plain = std::isfinite(root_half_area) && std::isfinite(options.traversal_cost) && allPlain(positions);
+    reserveScratch(b, tree);
 
-    tree.nodes.reserve(2 * (n / std::max(1u, max_leaf / 2)) + 2);
-    tree.order.reserve(n);
-    constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-    std::vector<std::uint32_t> parent;
-    parent.reserve(tree.nodes.capacity());
-    std::vector<Task> stack;
-    stack.push_back(Task{0, n, kNone, 1, root_lo, root_hi, clo, chi});
-    Bins bins;
-    bins.stride = 3 * nbins;
-    bins.box.resize(kSets * bins.stride);
-    bins.count.resize(kSets * bins.stride);
-    std::unique_ptr<Sweep> sweep = std::make_unique<Sweep>();
-    GatherScratch gather;
-    if (plain) {
-        const std::uint32_t most = std::min(n, kGatherMax);
-        gather.copy.resize(most + 1);
-        gather.left.resize(most + 1);
-        gather.xs.resize(most + 1);
-        gather.ys.resize(most + 1);
-    }
-    std::uint32_t done = 0, last_report = 0;
-    double sah = 0.0;
-
-    while (!stack.empty()) {
-        const Task task = stack.back();
-        stack.pop_back();
-        // Nodes are numbered when their task is popped: a stack walk that pushes the right half
-        // first pops in depth-first preorder, so children always follow their parent.
-        const std::uint32_t node = static_cast<std::uint32_t>(tree.nodes.size());
-        tree.nodes.push_back(BuiltNode{});
-        parent.push_back(task.parent);
-        const std::uint32_t count = task.end - task.begin;
-        const float area = halfArea(task.lo, task.hi);
-        toAabb(task.lo, task.hi, tree.nodes[node].bounds);
-
-        // Best binned SAH split over the three axes, one pass over the references.
-        // Small nodes get as many bins as references: resetting and sweeping 16 bins per axis
-        // would cost more than the binning itself near the leaves.
-        const std::uint32_t nb = std::min(nbins, std::max(4u, count));
-        int best_axis = -1;
-        std::uint32_t best_bin = 0;
-        float best_cost = inf;
-        alignas(16) float scale[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        const bool sure_leaf =
-            plain && count <= max_leaf && static_cast<float>(count) <= options.traversal_cost;
-        if (count > 1 && !sure_leaf) {
-            alignas(16) float cl[4], ch[4];
-            f4Store(task.clo, cl);
-            f4Store(task.chi, ch);
-            for (int a = 0; a < 3; ++a) {
-                const float extent = ch[a] - cl[a];
-                scale[a] = extent > 0.0f ? static_cast<float>(nb) * (1.0f - 1e-6f) / extent : 0.0f;
-            }
-            const std::uint32_t sets = plain && count <= kOneSetMax ? 1u : kSets;
-            binReferences(refs.data(), task.begin, task.end, task.clo, scale, nb, sets, bins);
-            findBestSplit(bins, nb, scale, *sweep, best_axis, best_bin, best_cost);
-        }
-
-        const float leaf_cost = static_cast<float>(count);
-        const float split_cost =
-            best_axis >= 0 ? options.traversal_cost + best_cost / std::max(area, 1e-30f) : inf;
-        const bool must_split = count > max_leaf;
-        if (!must_split && (count == 1 || leaf_cost <= split_cost)) {
-            BuiltNode& leaf = tree.nodes[node];
-            leaf.first = static_cast<std::uint32_t>(tree.order.size());
-            leaf.count = count;
-            for (std::uint32_t i = task.begin; i < task.end; ++i) tree.order.push_back(idOf(refs[i]));
-            ++tree.leaf_count;
-            tree.depth = std::max(tree.depth, task.depth);
-            sah += static_cast<double>(area) / root_area * count;
-            done += count;
-            if (options.progress && done - last_report >= 65536) {
-                options.progress(done, n);
-                last_report = done;
-            }
-            continue;
-        }
-
-        // Partition, gathering each side's centroid bounds on the way. Without a usable binned
-        // split (all centroids equal) the range is halved and each side's bounds recomputed.
-        std::uint32_t mid = task.begin + count / 2;
-        F4 lclo, lchi, rclo, rchi, best_llo, best_lhi, best_rlo, best_rhi;
-        f4Set(inf, inf, inf, inf, lclo);
-        f4Set(-inf, -inf, -inf, -inf, lchi);
-        rclo = lclo;
-        rchi = lchi;
-        if (best_axis >= 0) {
-            const int a = best_axis;
-            childBounds(&bins.box[static_cast<std::uint32_t>(a) * nb], nb, best_bin, best_llo, best_lhi,
-                        best_rlo, best_rhi);
-            const float cmin = cl_of(task, a);
-            if (plain && count <= kGatherMax) {
-                mid = task.begin + gatherPartition(&refs[task.begin], count, a, cmin, scale[a], nb, best_bin,
-                                                   gather, lclo, lchi, rclo, rchi);
-            } else {
-                std::uint32_t i = task.begin, j = task.end;
-                while (i < j) {
-                    F4 l, h, cen;
-                    f4Load(refs[i].lo, l);
-                    f4Load(refs[i].hi, h);
-                    f4Add(l, h, cen);
-                    if (binOf(refs[i], a, cmin, scale[a], nb) <= best_bin) {
-                        f4Min(lclo, cen, lclo);
-                        f4Max(lchi, cen, lchi);
-                        ++i;
-                    } else {
-                        f4Min(rclo, cen, rclo);
-                        f4Max(rchi, cen, rchi);
-                        --j;
-                        std::swap(refs[i], refs[j]);
-                    }
-                }
-                mid = i;
-            }
-        } else {
-            best_llo = lclo, best_lhi = lchi, best_rlo = lclo, best_rhi = lchi;
-            for (std::uint32_t i = task.begin; i < task.end; ++i) {
-                F4 l, h, cen;
-                f4Load(refs[i].lo, l);
-                f4Load(refs[i].hi, h);
-                f4Add(l, h, cen);
-                if (i < mid) {
-                    f4Min(lclo, cen, lclo), f4Max(lchi, cen, lchi);
-                    f4Min(best_llo, l, best_llo), f4Max(best_lhi, h, best_lhi);
-                } else {
-                    f4Min(rclo, cen, rclo), f4Max(rchi, cen, rchi);
-                    f4Min(best_rlo, l, best_rlo), f4Max(best_rhi, h, best_rhi);
-                }
-            }
-        }
-        sah += static_cast<double>(area) / root_area * options.traversal_cost;
-        stack.push_back(Task{mid, task.end, node, task.depth + 1, best_rlo, best_rhi, rclo, rchi});
-        stack.push_back(Task{task.begin, mid, node, task.depth + 1, best_llo, best_lhi, lclo, lchi});
+    b.stack.push_back(root);
+    while (!b.stack.empty()) {
+        const Task task = b.stack.back();
+        b.stack.pop_back();
+        buildTask(b, task, tree);
     }
     if (options.progress) options.progress(n, n);
-
-    // Subtree sizes: children have larger indices than their parent, so one reverse pass adds
-    // every finished subtree into its parent.
-    for (std::uint32_t i = static_cast<std::uint32_t>(tree.nodes.size()); i-- > 1;)
-        tree.nodes[parent[i]].skip += tree.nodes[i].skip;
-    tree.sah_cost = sah;
+    sumSubtreeSizes(b.parent, tree);
+    tree.sah_cost = b.sah;
     tree.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return tree;
 }

@@ -198,6 +198,240 @@ void buildInsideNode(const std::vector<Vec2>& pts, const std::vector<WallRing>& 
     nodes[at].skip = static_cast<std::uint32_t>(nodes.size() - at);
 }
 
+// One ring of the input: polygons[polygon].rings[ring].
+struct RingRef {
+    std::size_t polygon, ring;
+};
+
+const std::vector<Vec2>& ringOf(const std::vector<WallPolygon>& polygons, const RingRef& r) {
+    return polygons[r.polygon].rings[r.ring];
+}
+
+std::string describeRing(const std::vector<WallPolygon>& polygons, const RingRef& r) {
+    return describe(polygons[r.polygon], r.polygon) + ", " + ringName(r.ring);
+}
+
+// Every point finite, within max_abs_coordinate, and not equal to the next one.
+BakeError checkRingPoints(const std::vector<Vec2>& ring, const std::string& where,
+                          const WallBuildOptions& options) {
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+        if (!isFinite(ring[i])) return {where + ": point " + std::to_string(i) + " is NaN or infinite"};
+        if (std::fabs(ring[i].x) > options.max_abs_coordinate ||
+            std::fabs(ring[i].y) > options.max_abs_coordinate)
+            return {where + ": point " + std::to_string(i) + " has an absurd coordinate"};
+        const Vec2& n = ring[(i + 1) % ring.size()];
+        if (n.x == ring[i].x && n.y == ring[i].y)
+            return {where + ": point " + std::to_string(i) + " repeats the next point (zero-length edge)"};
+    }
+    return {};
+}
+
+// No two edges of the ring meet, except adjacent ones at their shared end (and those must not
+// fold back over each other).
+BakeError checkRingSimple(const std::vector<Vec2>& ring, const std::string& where) {
+    const std::size_t n = ring.size();
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) {
+            const bool adjacent = j == i + 1 || (i == 0 && j == n - 1);
+            const Vec2 &a = ring[i], &b = ring[(i + 1) % n], &c = ring[j], &d = ring[(j + 1) % n];
+            if (adjacent) {
+                // Adjacent edges share one end; they must not fold back over each other.
+                const Vec2& shared = j == i + 1 ? b : a;
+                const Vec2& u = j == i + 1 ? a : b;
+                const Vec2& v = j == i + 1 ? d : c;
+                (void)shared;
+                if (orient(u, shared, v) == 0.0 &&
+                    (double(u.x) - shared.x) * (double(v.x) - shared.x) +
+                            (double(u.y) - shared.y) * (double(v.y) - shared.y) >
+                        0.0)
+                    return {where + ": self-intersecting (edges " + std::to_string(i) + " and " +
+                            std::to_string(j) + " fold back over each other)"};
+            } else if (segmentsMeet(a, b, c, d)) {
+                return {where + ": self-intersecting (edge " + std::to_string(i) + " meets edge " +
+                        std::to_string(j) + ")"};
+            }
+        }
+    return {};
+}
+
+// The checks of one ring on its own: at least 3 points, its points, non-zero area, simple.
+BakeError checkRing(const std::vector<Vec2>& ring, const std::string& where,
+                    const WallBuildOptions& options) {
+    if (ring.size() < 3) return {where + ": fewer than 3 points (" + std::to_string(ring.size()) + ")"};
+    BakeError e = checkRingPoints(ring, where, options);
+    if (e.failed()) return e;
+    const std::size_t n = ring.size();
+    bool collinear = true;
+    for (std::size_t i = 2; i < n && collinear; ++i) collinear = orient(ring[0], ring[1], ring[i]) == 0.0;
+    if (collinear) return {where + ": zero area (all points on a line)"};
+    e = checkRingSimple(ring, where);
+    if (e.failed()) return e;
+    if (signedArea2(ring) == 0.0) return {where + ": zero area (all points on a line)"};
+    return {};
+}
+
+// Per ring checks, in input order; every ring in out_all, and its points counted in out_points.
+BakeError collectRings(const std::vector<WallPolygon>& polygons, const WallBuildOptions& options,
+                       std::vector<RingRef>& out_all, std::size_t& out_points) {
+    for (std::size_t p = 0; p < polygons.size(); ++p) {
+        const WallPolygon& poly = polygons[p];
+        if (poly.rings.empty()) return {describe(poly, p) + ": no points"};
+        for (std::size_t r = 0; r < poly.rings.size(); ++r) {
+            const BakeError e = checkRing(poly.rings[r], describe(poly, p) + ", " + ringName(r), options);
+            if (e.failed()) return e;
+            out_all.push_back({p, r});
+            out_points += poly.rings[r].size();
+        }
+    }
+    return {};
+}
+
+// Rings pairwise disjoint (touching included): boxes first, then every edge pair.
+BakeError checkRingsDisjoint(const std::vector<WallPolygon>& polygons, const std::vector<RingRef>& all) {
+    std::vector<std::array<float, 4>> boxes;
+    for (const RingRef& r : all) {
+        std::array<float, 4> b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+        for (const Vec2& v : ringOf(polygons, r))
+            b = {std::min(b[0], v.x), std::min(b[1], v.y), std::max(b[2], v.x), std::max(b[3], v.y)};
+        boxes.push_back(b);
+    }
+    for (std::size_t i = 0; i < all.size(); ++i)
+        for (std::size_t j = i + 1; j < all.size(); ++j) {
+            if (boxes[i][2] < boxes[j][0] || boxes[j][2] < boxes[i][0] || boxes[i][3] < boxes[j][1] ||
+                boxes[j][3] < boxes[i][1])
+                continue;
+            const auto& a = ringOf(polygons, all[i]);
+            const auto& b = ringOf(polygons, all[j]);
+            for (std::size_t u = 0; u < a.size(); ++u)
+                for (std::size_t v = 0; v < b.size(); ++v)
+                    if (segmentsMeet(a[u], a[(u + 1) % a.size()], b[v], b[(v + 1) % b.size()]))
+                        return {describeRing(polygons, all[i]) + " touches or crosses " +
+                                describeRing(polygons, all[j]) +
+                                " (rings must be disjoint; merge touching polygons)"};
+        }
+    return {};
+}
+
+// Nesting: how many other rings hold each ring (its first point; rings are disjoint). Outer rings
+// at even depth, holes at odd depth and inside their own outer ring.
+BakeError checkNesting(const std::vector<WallPolygon>& polygons, const std::vector<RingRef>& all) {
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        int depth = 0;
+        for (std::size_t j = 0; j < all.size(); ++j)
+            if (j != i && insideRing(ringOf(polygons, all[j]), ringOf(polygons, all[i])[0])) ++depth;
+        const WallPolygon& poly = polygons[all[i].polygon];
+        const std::string where = describeRing(polygons, all[i]);
+        if (all[i].ring > 0 && !insideRing(poly.rings[0], ringOf(polygons, all[i])[0]))
+            return {where + ": the hole is not inside its outer ring"};
+        if (all[i].ring == 0 && depth % 2 != 0)
+            return {where + ": the polygon overlaps another polygon's solid"};
+        if (all[i].ring > 0 && depth % 2 != 1) return {where + ": the hole overlaps another polygon's solid"};
+    }
+    return {};
+}
+
+// Rings in order, oriented with the solid on the left: the ring table and the points.
+void orientRings(const std::vector<WallPolygon>& polygons, const std::vector<RingRef>& all,
+                 std::vector<WallRing>& out_rings, std::vector<Vec2>& out_pts) {
+    for (const RingRef& r : all) {
+        std::vector<Vec2> ring = ringOf(polygons, r);
+        const bool hole = r.ring > 0;
+        if ((signedArea2(ring) > 0.0) == hole) std::reverse(ring.begin(), ring.end());
+        WallRing wr;
+        wr.first_point = static_cast<std::uint32_t>(out_pts.size());
+        wr.point_count = static_cast<std::uint32_t>(ring.size());
+        wr.polygon = static_cast<std::uint32_t>(r.polygon);
+        wr.flags = hole ? kWallHoleFlag : 0u;
+        out_rings.push_back(wr);
+        out_pts.insert(out_pts.end(), ring.begin(), ring.end());
+    }
+}
+
+// Every edge of every ring, in ring order, with its box and centre.
+std::vector<EdgeRef> collectEdges(const std::vector<WallRing>& rings, const std::vector<Vec2>& pts) {
+    std::vector<EdgeRef> edges;
+    for (std::uint32_t r = 0; r < rings.size(); ++r)
+        for (std::uint32_t i = 0; i < rings[r].point_count; ++i) {
+            const Vec2& a = pts[rings[r].first_point + i];
+            const Vec2& b = pts[rings[r].first_point + (i + 1) % rings[r].point_count];
+            EdgeRef e;
+            e.ring = r;
+            e.index = i;
+            e.lo[0] = std::min(a.x, b.x), e.lo[1] = std::min(a.y, b.y);
+            e.hi[0] = std::max(a.x, b.x), e.hi[1] = std::max(a.y, b.y);
+            e.c[0] = 0.5f * (e.lo[0] + e.hi[0]), e.c[1] = 0.5f * (e.lo[1] + e.hi[1]);
+            edges.push_back(e);
+        }
+    return edges;
+}
+
+// The inside tree: ring boxes of the oriented points, leaves as large as the format allows (the
+// crossing vote per edge is cheaper than a node test).
+std::vector<InsideNode> buildInsideTree(const std::vector<WallRing>& rings, const std::vector<Vec2>& pts) {
+    std::vector<std::array<float, 4>> ring_boxes;
+    std::vector<std::uint32_t> ring_order;
+    for (std::uint32_t r = 0; r < rings.size(); ++r) {
+        float lo[2], hi[2];
+        boxOfPoints(pts, rings[r].first_point, rings[r].first_point + rings[r].point_count, lo, hi);
+        ring_boxes.push_back({lo[0], lo[1], hi[0], hi[1]});
+        ring_order.push_back(r);
+    }
+    std::vector<InsideNode> inside;
+    buildInsideNode(pts, rings, ring_boxes, ring_order, 0, static_cast<std::uint32_t>(rings.size()),
+                    kMaxWallLeafEdges, inside);
+    return inside;
+}
+
+// Appends raw bytes to the section words.
+struct WordWriter {
+    unsigned char* p;
+    std::size_t at = 0;
+    void put(const void* src, std::size_t n) {
+        std::memcpy(p + at, src, n);
+        at += n;
+    }
+};
+
+// The Walls section: header, rings, points, edge tree nodes, edges, inside tree nodes.
+void writeWallWords(std::size_t polygon_count, const std::vector<WallRing>& rings,
+                    const std::vector<Vec2>& pts, const std::vector<Node>& nodes,
+                    const std::vector<EdgeRef>& edges, const std::vector<InsideNode>& inside,
+                    std::vector<std::uint32_t>& out_words) {
+    WallsHeader h{};
+    h.polygon_count = static_cast<std::uint32_t>(polygon_count);
+    h.ring_count = static_cast<std::uint32_t>(rings.size());
+    h.point_count = static_cast<std::uint32_t>(pts.size());
+    h.node_count = static_cast<std::uint32_t>(nodes.size());
+    h.bounds_min[0] = nodes[0].lo[0], h.bounds_min[1] = nodes[0].lo[1];
+    h.bounds_max[0] = nodes[0].hi[0], h.bounds_max[1] = nodes[0].hi[1];
+    h.inside_node_count = static_cast<std::uint32_t>(inside.size());
+    h.reserved = 0;
+    out_words.assign(static_cast<std::size_t>(
+                         wallSectionWords(h.ring_count, h.point_count, h.node_count, h.inside_node_count)),
+                     0u);
+    WordWriter out{reinterpret_cast<unsigned char*>(out_words.data())};
+    out.put(&h, sizeof h);
+    out.put(rings.data(), rings.size() * sizeof(WallRing));
+    out.put(pts.data(), pts.size() * sizeof(Vec2));
+    for (const Node& n : nodes) {
+        WallNode w;
+        w.min[0] = n.lo[0], w.min[1] = n.lo[1], w.max[0] = n.hi[0], w.max[1] = n.hi[1];
+        w.info = n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip;
+        out.put(&w, sizeof w);
+    }
+    for (const EdgeRef& e : edges) {
+        const WallEdge w{e.ring, e.index};
+        out.put(&w, sizeof w);
+    }
+    for (const InsideNode& n : inside) {
+        WallInsideNode w;
+        w.min[0] = n.lo[0], w.min[1] = n.lo[1], w.max[0] = n.hi[0], w.max[1] = n.hi[1];
+        w.info = n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip;
+        w.ring = (n.count > 0 ? n.ring : 0u) | (n.whole ? kWallWholeRings : 0u);
+        out.put(&w, sizeof w);
+    }
+}
+
 } // namespace
 
 BakeError parseLevelFile(const std::string& text, std::vector<WallPolygon>& out) {
@@ -260,185 +494,24 @@ BakeError buildWallSection(const std::vector<WallPolygon>& polygons, const WallB
     out_words.clear();
     if (polygons.empty()) return {"no polygons"};
     if (options.max_leaf < 1 || options.max_leaf > kMaxWallLeafEdges) return {"wall leaf size out of range"};
-    // Per ring checks.
-    struct RingRef {
-        std::size_t polygon, ring;
-    };
     std::vector<RingRef> all;
     std::size_t points = 0;
-    for (std::size_t p = 0; p < polygons.size(); ++p) {
-        const WallPolygon& poly = polygons[p];
-        if (poly.rings.empty()) return {describe(poly, p) + ": no points"};
-        for (std::size_t r = 0; r < poly.rings.size(); ++r) {
-            const std::vector<Vec2>& ring = poly.rings[r];
-            const std::string where = describe(poly, p) + ", " + ringName(r);
-            if (ring.size() < 3)
-                return {where + ": fewer than 3 points (" + std::to_string(ring.size()) + ")"};
-            for (std::size_t i = 0; i < ring.size(); ++i) {
-                if (!isFinite(ring[i]))
-                    return {where + ": point " + std::to_string(i) + " is NaN or infinite"};
-                if (std::fabs(ring[i].x) > options.max_abs_coordinate ||
-                    std::fabs(ring[i].y) > options.max_abs_coordinate)
-                    return {where + ": point " + std::to_string(i) + " has an absurd coordinate"};
-                const Vec2& n = ring[(i + 1) % ring.size()];
-                if (n.x == ring[i].x && n.y == ring[i].y)
-                    return {where + ": point " + std::to_string(i) +
-                            " repeats the next point (zero-length edge)"};
-            }
-            const std::size_t n = ring.size();
-            bool collinear = true;
-            for (std::size_t i = 2; i < n && collinear; ++i)
-                collinear = orient(ring[0], ring[1], ring[i]) == 0.0;
-            if (collinear) return {where + ": zero area (all points on a line)"};
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t j = i + 1; j < n; ++j) {
-                    const bool adjacent = j == i + 1 || (i == 0 && j == n - 1);
-                    const Vec2 &a = ring[i], &b = ring[(i + 1) % n], &c = ring[j], &d = ring[(j + 1) % n];
-                    if (adjacent) {
-                        // Adjacent edges share one end; they must not fold back over each other.
-                        const Vec2& shared = j == i + 1 ? b : a;
-                        const Vec2& u = j == i + 1 ? a : b;
-                        const Vec2& v = j == i + 1 ? d : c;
-                        (void)shared;
-                        if (orient(u, shared, v) == 0.0 &&
-                            (double(u.x) - shared.x) * (double(v.x) - shared.x) +
-                                    (double(u.y) - shared.y) * (double(v.y) - shared.y) >
-                                0.0)
-                            return {where + ": self-intersecting (edges " + std::to_string(i) + " and " +
-                                    std::to_string(j) + " fold back over each other)"};
-                    } else if (segmentsMeet(a, b, c, d)) {
-                        return {where + ": self-intersecting (edge " + std::to_string(i) + " meets edge " +
-                                std::to_string(j) + ")"};
-                    }
-                }
-            if (signedArea2(ring) == 0.0) return {where + ": zero area (all points on a line)"};
-            all.push_back({p, r});
-            points += n;
-        }
-    }
+    BakeError e = collectRings(polygons, options, all, points);
+    if (e.failed()) return e;
     if (points > kMaxBlobTriangles) return {"too many wall points"};
-    // Rings pairwise disjoint (touching included): boxes first, then every edge pair.
-    auto ringOf = [&](const RingRef& r) -> const std::vector<Vec2>& {
-        return polygons[r.polygon].rings[r.ring];
-    };
-    std::vector<std::array<float, 4>> boxes;
-    for (const RingRef& r : all) {
-        std::array<float, 4> b = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-        for (const Vec2& v : ringOf(r))
-            b = {std::min(b[0], v.x), std::min(b[1], v.y), std::max(b[2], v.x), std::max(b[3], v.y)};
-        boxes.push_back(b);
-    }
-    for (std::size_t i = 0; i < all.size(); ++i)
-        for (std::size_t j = i + 1; j < all.size(); ++j) {
-            if (boxes[i][2] < boxes[j][0] || boxes[j][2] < boxes[i][0] || boxes[i][3] < boxes[j][1] ||
-                boxes[j][3] < boxes[i][1])
-                continue;
-            const auto& a = ringOf(all[i]);
-            const auto& b = ringOf(all[j]);
-            for (std::size_t u = 0; u < a.size(); ++u)
-                for (std::size_t v = 0; v < b.size(); ++v)
-                    if (segmentsMeet(a[u], a[(u + 1) % a.size()], b[v], b[(v + 1) % b.size()]))
-                        return {describe(polygons[all[i].polygon], all[i].polygon) + ", " +
-                                ringName(all[i].ring) + " touches or crosses " +
-                                describe(polygons[all[j].polygon], all[j].polygon) + ", " +
-                                ringName(all[j].ring) + " (rings must be disjoint; merge touching polygons)"};
-        }
-    // Nesting: how many other rings hold each ring (its first point; rings are disjoint).
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        int depth = 0;
-        for (std::size_t j = 0; j < all.size(); ++j)
-            if (j != i && insideRing(ringOf(all[j]), ringOf(all[i])[0])) ++depth;
-        const WallPolygon& poly = polygons[all[i].polygon];
-        const std::string where = describe(poly, all[i].polygon) + ", " + ringName(all[i].ring);
-        if (all[i].ring > 0 && !insideRing(poly.rings[0], ringOf(all[i])[0]))
-            return {where + ": the hole is not inside its outer ring"};
-        if (all[i].ring == 0 && depth % 2 != 0)
-            return {where + ": the polygon overlaps another polygon's solid"};
-        if (all[i].ring > 0 && depth % 2 != 1) return {where + ": the hole overlaps another polygon's solid"};
-    }
+    e = checkRingsDisjoint(polygons, all);
+    if (e.failed()) return e;
+    e = checkNesting(polygons, all);
+    if (e.failed()) return e;
 
-    // Rings in order, oriented with the solid on the left.
     std::vector<WallRing> rings;
     std::vector<Vec2> pts;
-    for (const RingRef& r : all) {
-        std::vector<Vec2> ring = ringOf(r);
-        const bool hole = r.ring > 0;
-        if ((signedArea2(ring) > 0.0) == hole) std::reverse(ring.begin(), ring.end());
-        WallRing wr;
-        wr.first_point = static_cast<std::uint32_t>(pts.size());
-        wr.point_count = static_cast<std::uint32_t>(ring.size());
-        wr.polygon = static_cast<std::uint32_t>(r.polygon);
-        wr.flags = hole ? kWallHoleFlag : 0u;
-        rings.push_back(wr);
-        pts.insert(pts.end(), ring.begin(), ring.end());
-    }
-    std::vector<EdgeRef> edges;
-    for (std::uint32_t r = 0; r < rings.size(); ++r)
-        for (std::uint32_t i = 0; i < rings[r].point_count; ++i) {
-            const Vec2& a = pts[rings[r].first_point + i];
-            const Vec2& b = pts[rings[r].first_point + (i + 1) % rings[r].point_count];
-            EdgeRef e;
-            e.ring = r;
-            e.index = i;
-            e.lo[0] = std::min(a.x, b.x), e.lo[1] = std::min(a.y, b.y);
-            e.hi[0] = std::max(a.x, b.x), e.hi[1] = std::max(a.y, b.y);
-            e.c[0] = 0.5f * (e.lo[0] + e.hi[0]), e.c[1] = 0.5f * (e.lo[1] + e.hi[1]);
-            edges.push_back(e);
-        }
+    orientRings(polygons, all, rings, pts);
+    std::vector<EdgeRef> edges = collectEdges(rings, pts);
     std::vector<Node> nodes;
     buildNode(edges, 0, static_cast<std::uint32_t>(edges.size()), options.max_leaf, nodes);
-    // The inside tree: ring boxes of the oriented points, leaves as large as the format allows (the
-    // crossing vote per edge is cheaper than a node test).
-    std::vector<std::array<float, 4>> ring_boxes;
-    std::vector<std::uint32_t> ring_order;
-    for (std::uint32_t r = 0; r < rings.size(); ++r) {
-        float lo[2], hi[2];
-        boxOfPoints(pts, rings[r].first_point, rings[r].first_point + rings[r].point_count, lo, hi);
-        ring_boxes.push_back({lo[0], lo[1], hi[0], hi[1]});
-        ring_order.push_back(r);
-    }
-    std::vector<InsideNode> inside;
-    buildInsideNode(pts, rings, ring_boxes, ring_order, 0, static_cast<std::uint32_t>(rings.size()),
-                    kMaxWallLeafEdges, inside);
-
-    WallsHeader h{};
-    h.polygon_count = static_cast<std::uint32_t>(polygons.size());
-    h.ring_count = static_cast<std::uint32_t>(rings.size());
-    h.point_count = static_cast<std::uint32_t>(pts.size());
-    h.node_count = static_cast<std::uint32_t>(nodes.size());
-    h.bounds_min[0] = nodes[0].lo[0], h.bounds_min[1] = nodes[0].lo[1];
-    h.bounds_max[0] = nodes[0].hi[0], h.bounds_max[1] = nodes[0].hi[1];
-    h.inside_node_count = static_cast<std::uint32_t>(inside.size());
-    h.reserved = 0;
-    out_words.assign(static_cast<std::size_t>(
-                         wallSectionWords(h.ring_count, h.point_count, h.node_count, h.inside_node_count)),
-                     0u);
-    unsigned char* p = reinterpret_cast<unsigned char*>(out_words.data());
-    std::size_t at = 0;
-    auto put = [&](const void* src, std::size_t n) {
-        std::memcpy(p + at, src, n);
-        at += n;
-    };
-    put(&h, sizeof h);
-    put(rings.data(), rings.size() * sizeof(WallRing));
-    put(pts.data(), pts.size() * sizeof(Vec2));
-    for (const Node& n : nodes) {
-        WallNode w;
-        w.min[0] = n.lo[0], w.min[1] = n.lo[1], w.max[0] = n.hi[0], w.max[1] = n.hi[1];
-        w.info = n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip;
-        put(&w, sizeof w);
-    }
-    for (const EdgeRef& e : edges) {
-        const WallEdge w{e.ring, e.index};
-        put(&w, sizeof w);
-    }
-    for (const InsideNode& n : inside) {
-        WallInsideNode w;
-        w.min[0] = n.lo[0], w.min[1] = n.lo[1], w.max[0] = n.hi[0], w.max[1] = n.hi[1];
-        w.info = n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip;
-        w.ring = (n.count > 0 ? n.ring : 0u) | (n.whole ? kWallWholeRings : 0u);
-        put(&w, sizeof w);
-    }
+    const std::vector<InsideNode> inside = buildInsideTree(rings, pts);
+    writeWallWords(polygons.size(), rings, pts, nodes, edges, inside, out_words);
     return {};
 }
 
