@@ -17,16 +17,11 @@ VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT 
 
 int typeRank(VkPhysicalDeviceType type, bool prefer_cpu) {
     switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
-        return prefer_cpu ? 1 : 4;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
-        return prefer_cpu ? 1 : 3;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
-        return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU:
-        return prefer_cpu ? 5 : 1;
-    default:
-        return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return prefer_cpu ? 1 : 4;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return prefer_cpu ? 1 : 3;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return prefer_cpu ? 5 : 1;
+    default: return 0;
     }
 }
 

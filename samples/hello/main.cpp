@@ -37,16 +37,11 @@ bool readBlobFile(const char* path, std::vector<unsigned char>& out_bytes, std::
 
 const char* hitKindText(flak::HitKind kind) {
     switch (kind) {
-    case flak::HitKind::Bullet:
-        return "bullet";
-    case flak::HitKind::Beam:
-        return "beam";
-    case flak::HitKind::ShipShip:
-        return "ship-ship";
-    case flak::HitKind::ShipWall:
-        return "ship-wall";
-    default:
-        return "?";
+    case flak::HitKind::Bullet: return "bullet";
+    case flak::HitKind::Beam: return "beam";
+    case flak::HitKind::ShipShip: return "ship-ship";
+    case flak::HitKind::ShipWall: return "ship-wall";
+    default: return "?";
     }
 }
 

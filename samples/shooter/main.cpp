@@ -317,62 +317,27 @@ void handleKey(SDL_Keycode key, Game& game, const std::vector<std::string>& name
                FrameRequests& inout) {
     DrawOptions& draw_options = view.draw_options;
     switch (key) {
-    case SDLK_c:
-        toggleControl(game);
-        break;
-    case SDLK_b:
-        draw_options.bvh = !draw_options.bvh;
-        break;
-    case SDLK_t:
-        draw_options.tree = !draw_options.tree;
-        break;
-    case SDLK_TAB:
-        selectShip(game, (SDL_GetModState() & KMOD_SHIFT) != 0 ? -1 : 1, view);
-        break;
-    case SDLK_LEFTBRACKET:
-        draw_options.bvh_depth = std::max(0, draw_options.bvh_depth - 1);
-        break;
-    case SDLK_RIGHTBRACKET:
-        draw_options.bvh_depth = std::min(40, draw_options.bvh_depth + 1);
-        break;
-    case SDLK_o:
-        view.overlay = !view.overlay;
-        break;
-    case SDLK_p:
-        view.paused = !view.paused;
-        break;
-    case SDLK_n:
-        inout.step_once = view.paused;
-        break;
-    case SDLK_h:
-        view.help = !view.help;
-        break;
-    case SDLK_r:
-        inout.restart = game.scene.name();
-        break;
-    case SDLK_1:
-        inout.restart = names[0];
-        break;
-    case SDLK_2:
-        inout.restart = names.size() > 1 ? names[1] : names[0];
-        break;
-    case SDLK_3:
-        inout.restart = names.size() > 2 ? names[2] : names[0];
-        break;
-    case SDLK_F12:
-        inout.screenshot = true;
-        break;
+    case SDLK_c: toggleControl(game); break;
+    case SDLK_b: draw_options.bvh = !draw_options.bvh; break;
+    case SDLK_t: draw_options.tree = !draw_options.tree; break;
+    case SDLK_TAB: selectShip(game, (SDL_GetModState() & KMOD_SHIFT) != 0 ? -1 : 1, view); break;
+    case SDLK_LEFTBRACKET: draw_options.bvh_depth = std::max(0, draw_options.bvh_depth - 1); break;
+    case SDLK_RIGHTBRACKET: draw_options.bvh_depth = std::min(40, draw_options.bvh_depth + 1); break;
+    case SDLK_o: view.overlay = !view.overlay; break;
+    case SDLK_p: view.paused = !view.paused; break;
+    case SDLK_n: inout.step_once = view.paused; break;
+    case SDLK_h: view.help = !view.help; break;
+    case SDLK_r: inout.restart = game.scene.name(); break;
+    case SDLK_1: inout.restart = names[0]; break;
+    case SDLK_2: inout.restart = names.size() > 1 ? names[1] : names[0]; break;
+    case SDLK_3: inout.restart = names.size() > 2 ? names[2] : names[0]; break;
+    case SDLK_F12: inout.screenshot = true; break;
     case SDLK_EQUALS:
     case SDLK_PLUS:
-    case SDLK_KP_PLUS:
-        zoomIn(view);
-        break;
+    case SDLK_KP_PLUS: zoomIn(view); break;
     case SDLK_MINUS:
-    case SDLK_KP_MINUS:
-        zoomOut(view);
-        break;
-    default:
-        break;
+    case SDLK_KP_MINUS: zoomOut(view); break;
+    default: break;
     }
 }
 
@@ -380,35 +345,16 @@ void handleKey(SDL_Keycode key, Game& game, const std::vector<std::string>& name
 void handleButton(SDL_GameControllerButton button, Game& game, ViewState& view) {
     DrawOptions& draw_options = view.draw_options;
     switch (button) {
-    case SDL_CONTROLLER_BUTTON_Y:
-        draw_options.bvh = !draw_options.bvh;
-        break;
-    case SDL_CONTROLLER_BUTTON_X:
-        draw_options.tree = !draw_options.tree;
-        break;
-    case SDL_CONTROLLER_BUTTON_LEFTSHOULDER:
-        selectShip(game, -1, view);
-        break;
-    case SDL_CONTROLLER_BUTTON_RIGHTSHOULDER:
-        selectShip(game, 1, view);
-        break;
-    case SDL_CONTROLLER_BUTTON_BACK:
-        view.overlay = !view.overlay;
-        break;
-    case SDL_CONTROLLER_BUTTON_START:
-        view.paused = !view.paused;
-        break;
-    case SDL_CONTROLLER_BUTTON_B:
-        toggleControl(game);
-        break;
-    case SDL_CONTROLLER_BUTTON_DPAD_UP:
-        zoomIn(view);
-        break;
-    case SDL_CONTROLLER_BUTTON_DPAD_DOWN:
-        zoomOut(view);
-        break;
-    default:
-        break;
+    case SDL_CONTROLLER_BUTTON_Y: draw_options.bvh = !draw_options.bvh; break;
+    case SDL_CONTROLLER_BUTTON_X: draw_options.tree = !draw_options.tree; break;
+    case SDL_CONTROLLER_BUTTON_LEFTSHOULDER: selectShip(game, -1, view); break;
+    case SDL_CONTROLLER_BUTTON_RIGHTSHOULDER: selectShip(game, 1, view); break;
+    case SDL_CONTROLLER_BUTTON_BACK: view.overlay = !view.overlay; break;
+    case SDL_CONTROLLER_BUTTON_START: view.paused = !view.paused; break;
+    case SDL_CONTROLLER_BUTTON_B: toggleControl(game); break;
+    case SDL_CONTROLLER_BUTTON_DPAD_UP: zoomIn(view); break;
+    case SDL_CONTROLLER_BUTTON_DPAD_DOWN: zoomOut(view); break;
+    default: break;
     }
 }
 

@@ -243,8 +243,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         case SectionKind::Walls: // every field is one 4-byte word (shooter_sections.h)
             for (std::uint32_t word : options.walls) w.put<std::uint32_t>(o, word), o += 4;
             break;
-        default:
-            break;
+        default: break;
         }
     }
     const std::uint64_t sum = blobChecksum(out.data(), total);

@@ -76,16 +76,11 @@ int paeth(int a, int b, int c) {
 // neighbours; 0 for type 0 and unknown types.
 int predictor(int filter, int a, int b, int c) {
     switch (filter) {
-    case 1:
-        return a;
-    case 2:
-        return b;
-    case 3:
-        return (a + b) / 2;
-    case 4:
-        return paeth(a, b, c);
-    default:
-        return 0;
+    case 1: return a;
+    case 2: return b;
+    case 3: return (a + b) / 2;
+    case 4: return paeth(a, b, c);
+    default: return 0;
     }
 }
 

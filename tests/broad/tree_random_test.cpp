@@ -21,22 +21,14 @@ enum class Family { Uniform, Clustered, Flat, Points, Identical, Grid, Sorted, H
 
 const char* familyName(Family f) {
     switch (f) {
-    case Family::Uniform:
-        return "Uniform";
-    case Family::Clustered:
-        return "Clustered";
-    case Family::Flat:
-        return "Flat";
-    case Family::Points:
-        return "Points";
-    case Family::Identical:
-        return "Identical";
-    case Family::Grid:
-        return "Grid";
-    case Family::Sorted:
-        return "Sorted";
-    case Family::Huge:
-        return "Huge";
+    case Family::Uniform: return "Uniform";
+    case Family::Clustered: return "Clustered";
+    case Family::Flat: return "Flat";
+    case Family::Points: return "Points";
+    case Family::Identical: return "Identical";
+    case Family::Grid: return "Grid";
+    case Family::Sorted: return "Sorted";
+    case Family::Huge: return "Huge";
     }
     return "?";
 }
@@ -49,22 +41,19 @@ struct SceneGen {
     Aabb box() {
         ++serial;
         switch (family) {
-        case Family::Uniform:
-            return test::broad::randomBox(rng, 0, 100, 0.1f, 6.0f);
+        case Family::Uniform: return test::broad::randomBox(rng, 0, 100, 0.1f, 6.0f);
         case Family::Clustered: {
             const float c = float(rng.next() % 4) * 40.0f;
             Aabb b = test::broad::randomBox(rng, 0, 8, 0.05f, 2.0f);
             for (int a = 0; a < 3; ++a) b.min[a] += c, b.max[a] += c;
             return b;
         }
-        case Family::Flat:
-            return test::broad::randomBox(rng, 0, 100, 0.5f, 5.0f, true);
+        case Family::Flat: return test::broad::randomBox(rng, 0, 100, 0.5f, 5.0f, true);
         case Family::Points: {
             const Vec3 p{float(rng.next() % 8), float(rng.next() % 8), 0.0f};
             return Aabb{p, p};
         }
-        case Family::Identical:
-            return Aabb{{1, 2, 3}, {4, 5, 6}};
+        case Family::Identical: return Aabb{{1, 2, 3}, {4, 5, 6}};
         case Family::Grid: {
             // Unit cells sharing faces, edges and corners exactly: touching counts as overlap.
             const float x = float(rng.next() % 10), y = float(rng.next() % 10);
@@ -74,22 +63,17 @@ struct SceneGen {
             const float x = float(serial % 400) * 1.5f;
             return Aabb{{x, 0, 0}, {x + 2, 1, 1}};
         }
-        case Family::Huge:
-            return test::broad::randomBox(rng, -3e7f, 3e7f, 1e5f, 4e6f);
+        case Family::Huge: return test::broad::randomBox(rng, -3e7f, 3e7f, 1e5f, 4e6f);
         }
         return Aabb{};
     }
     float span() const {
         switch (family) {
-        case Family::Huge:
-            return 3e7f;
-        case Family::Sorted:
-            return 600.0f;
+        case Family::Huge: return 3e7f;
+        case Family::Sorted: return 600.0f;
         case Family::Points:
-        case Family::Grid:
-            return 10.0f;
-        default:
-            return 120.0f;
+        case Family::Grid: return 10.0f;
+        default: return 120.0f;
         }
     }
     Aabb queryBox() {

@@ -621,17 +621,10 @@ TEST(SweptQuery, MatchesBruteForceOnEveryMesh) {
             makeSegment(m, rng, i, c0, c1);
             float r = m.diag * static_cast<float>(0.03 * rng.u());
             switch (i % 5) {
-            case 0:
-                r = 0.0f;
-                break; // a segment
-            case 1:
-                c1 = c0;
-                break; // a static sphere
-            case 2:
-                r = m.diag * 1e-6f;
-                break; // tiny
-            default:
-                break;
+            case 0: r = 0.0f; break;           // a segment
+            case 1: c1 = c0; break;            // a static sphere
+            case 2: r = m.diag * 1e-6f; break; // tiny
+            default: break;
             }
             if (i % 97 == 0) r = m.diag * 5.0f; // huge
             if (i % 11 == 4 || i % 11 == 7) {   // touching at the end, or grazing along a face

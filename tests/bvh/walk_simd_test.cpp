@@ -40,12 +40,9 @@ BvhNode randomNode(SplitMix64& rng, std::uint32_t cells) {
 
 float gridCoord(SplitMix64& rng) {
     switch (rng.next() % 4u) {
-    case 0:
-        return static_cast<float>(rng.next() % 1001u); // on a cell boundary
-    case 1:
-        return static_cast<float>(rng.next() % 1001u) - 2.5f; // on a plane grown by the slack
-    default:
-        return rng.rangef(-50.0, 1050.0);
+    case 0: return static_cast<float>(rng.next() % 1001u);        // on a cell boundary
+    case 1: return static_cast<float>(rng.next() % 1001u) - 2.5f; // on a plane grown by the slack
+    default: return rng.rangef(-50.0, 1050.0);
     }
 }
 

@@ -169,24 +169,12 @@ TEST(SegmentAabb, ZeroDirectionAndGrazing300k) {
                 const int axis = (first + z) % 3;
                 float v = 0.0f;
                 switch (rng.next() % 6) {
-                case 0:
-                    v = box.min[axis];
-                    break;
-                case 1:
-                    v = box.max[axis];
-                    break;
-                case 2:
-                    v = std::nextafter(box.min[axis], -INFINITY);
-                    break;
-                case 3:
-                    v = std::nextafter(box.max[axis], INFINITY);
-                    break;
-                case 4:
-                    v = std::nextafter(box.min[axis], INFINITY);
-                    break;
-                default:
-                    v = float(rng.range(box.min[axis], box.max[axis]));
-                    break;
+                case 0: v = box.min[axis]; break;
+                case 1: v = box.max[axis]; break;
+                case 2: v = std::nextafter(box.min[axis], -INFINITY); break;
+                case 3: v = std::nextafter(box.max[axis], INFINITY); break;
+                case 4: v = std::nextafter(box.min[axis], INFINITY); break;
+                default: v = float(rng.range(box.min[axis], box.max[axis])); break;
                 }
                 p0[axis] = v;
                 p1[axis] = kind == 0 ? v : -0.0f + v; // kind 1: the same value (direction +0)

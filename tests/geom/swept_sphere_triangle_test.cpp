@@ -118,18 +118,12 @@ enum class SweepFamily {
 };
 const char* familyName(SweepFamily f) {
     switch (f) {
-    case SweepFamily::Grazing:
-        return "grazing";
-    case SweepFamily::ParallelToFace:
-        return "parallel to face";
-    case SweepFamily::AlongEdge:
-        return "along an edge";
-    case SweepFamily::StartsOverlapping:
-        return "starts overlapping";
-    case SweepFamily::ZeroRadius:
-        return "zero radius";
-    default:
-        return "zero motion";
+    case SweepFamily::Grazing: return "grazing";
+    case SweepFamily::ParallelToFace: return "parallel to face";
+    case SweepFamily::AlongEdge: return "along an edge";
+    case SweepFamily::StartsOverlapping: return "starts overlapping";
+    case SweepFamily::ZeroRadius: return "zero radius";
+    default: return "zero motion";
     }
 }
 
@@ -172,14 +166,9 @@ SweepCase familyCase(SplitMix64& rng, SweepFamily f, Shape shape, const Placemen
         k.c0 = vec(p.x, p.y, p.z);
         break;
     }
-    case SweepFamily::ZeroRadius:
-        k.radius = 0.0f;
-        break;
-    case SweepFamily::ZeroMotion:
-        k.c1 = k.c0;
-        break;
-    default:
-        break;
+    case SweepFamily::ZeroRadius: k.radius = 0.0f; break;
+    case SweepFamily::ZeroMotion: k.c1 = k.c0; break;
+    default: break;
     }
     k.t = place(where, k.t);
     k.c0 = place(where, k.c0);

@@ -166,20 +166,13 @@ enum class PairFamily {
 };
 const char* familyName(PairFamily f) {
     switch (f) {
-    case PairFamily::Coplanar:
-        return "coplanar";
-    case PairFamily::EdgeOnEdge:
-        return "edge on edge";
-    case PairFamily::VertexOnFace:
-        return "vertex on face";
-    case PairFamily::SharedEdge:
-        return "shared edge";
-    case PairFamily::SharedVertex:
-        return "shared vertex";
-    case PairFamily::Grazing:
-        return "grazing";
-    default:
-        return "slivers+zero-area";
+    case PairFamily::Coplanar: return "coplanar";
+    case PairFamily::EdgeOnEdge: return "edge on edge";
+    case PairFamily::VertexOnFace: return "vertex on face";
+    case PairFamily::SharedEdge: return "shared edge";
+    case PairFamily::SharedVertex: return "shared vertex";
+    case PairFamily::Grazing: return "grazing";
+    default: return "slivers+zero-area";
     }
 }
 

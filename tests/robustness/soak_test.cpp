@@ -284,15 +284,9 @@ private:
             Sphere s = before.sphere;
             Vec3 vel = before.velocity;
             switch (m_rng.next() % 3) {
-            case 0:
-                s.center[static_cast<int>(m_rng.next() % 3)] = v;
-                break;
-            case 1:
-                s.radius = std::isnan(v) ? v : -1.0f;
-                break;
-            default:
-                vel[static_cast<int>(m_rng.next() % 3)] = v;
-                break;
+            case 0: s.center[static_cast<int>(m_rng.next() % 3)] = v; break;
+            case 1: s.radius = std::isnan(v) ? v : -1.0f; break;
+            default: vel[static_cast<int>(m_rng.next() % 3)] = v; break;
             }
             EXPECT_EQ(world().setBullet(id, s, vel), Status::InvalidArgument);
             BulletDesc after;

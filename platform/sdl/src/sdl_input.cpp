@@ -46,9 +46,7 @@ void SdlInput::poll(InputState& state) {
     SDL_Event event;
     while (SDL_PollEvent(&event) != 0) {
         switch (event.type) {
-        case SDL_QUIT:
-            state.quit = true;
-            break;
+        case SDL_QUIT: state.quit = true; break;
         case SDL_KEYDOWN:
             if (event.key.repeat == 0) {
                 state.pressed_keys.push_back(event.key.keysym.sym);
@@ -81,8 +79,7 @@ void SdlInput::poll(InputState& state) {
         case SDL_CONTROLLERBUTTONDOWN:
             state.pressed_buttons.push_back(static_cast<SDL_GameControllerButton>(event.cbutton.button));
             break;
-        default:
-            break;
+        default: break;
         }
     }
     state.controllers = static_cast<int>(m_controllers.size());

@@ -70,26 +70,13 @@ bool DynamicTree::rotate(std::uint32_t slot) {
     const std::uint32_t d = b_leaf ? kTreeNullNode : m_nodes[b].child;
     const std::uint32_t f = c_leaf ? kTreeNullNode : m_nodes[c].child;
     switch (best) {
-    case Rotation::BF:
-        swapNodes(b, f);
-        break;
-    case Rotation::BG:
-        swapNodes(b, f + 1);
-        break;
-    case Rotation::CD:
-        swapNodes(c, d);
-        break;
-    case Rotation::CE:
-        swapNodes(c, d + 1);
-        break;
-    case Rotation::DF:
-        swapNodes(d, f);
-        break;
-    case Rotation::DG:
-        swapNodes(d, f + 1);
-        break;
-    case Rotation::None:
-        break;
+    case Rotation::BF: swapNodes(b, f); break;
+    case Rotation::BG: swapNodes(b, f + 1); break;
+    case Rotation::CD: swapNodes(c, d); break;
+    case Rotation::CE: swapNodes(c, d + 1); break;
+    case Rotation::DF: swapNodes(d, f); break;
+    case Rotation::DG: swapNodes(d, f + 1); break;
+    case Rotation::None: break;
     }
     // Refit the children of A that gained a node (A's own box is unchanged).
     for (std::uint32_t child = b; child <= c; ++child) {

@@ -21,26 +21,16 @@ template <typename T> inline T readField(const unsigned char* p, bool foreign) {
 /// Size of one element of a section kind; 0 for kinds this version does not know.
 inline std::uint32_t sectionElementBytes(std::uint32_t kind) {
     switch (static_cast<SectionKind>(kind)) {
-    case SectionKind::Nodes:
-        return sizeof(BvhNode);
-    case SectionKind::Vertices:
-        return 12;
-    case SectionKind::Triangles:
-        return 2;
-    case SectionKind::BlockBases:
-        return 4;
-    case SectionKind::Materials:
-        return 2;
-    case SectionKind::SourceIds:
-        return 4;
-    case SectionKind::BuildStats:
-        return sizeof(BuildStats);
-    case SectionKind::SphereCluster:
-        return 16;
-    case SectionKind::Walls:
-        return 4;
-    default:
-        return 0;
+    case SectionKind::Nodes: return sizeof(BvhNode);
+    case SectionKind::Vertices: return 12;
+    case SectionKind::Triangles: return 2;
+    case SectionKind::BlockBases: return 4;
+    case SectionKind::Materials: return 2;
+    case SectionKind::SourceIds: return 4;
+    case SectionKind::BuildStats: return sizeof(BuildStats);
+    case SectionKind::SphereCluster: return 16;
+    case SectionKind::Walls: return 4;
+    default: return 0;
     }
 }
 

@@ -34,26 +34,15 @@ Status swapBlobByteOrder(void* data, std::size_t size, BlobError* out_error) {
                 swapArray<std::uint32_t>(node + offsetof(BvhNode, info), 1);
             }
             break;
-        case SectionKind::Vertices:
-            swapArray<std::uint32_t>(at, 3 * s.count);
-            break;
+        case SectionKind::Vertices: swapArray<std::uint32_t>(at, 3 * s.count); break;
         case SectionKind::Triangles:
-        case SectionKind::Materials:
-            swapArray<std::uint16_t>(at, s.count);
-            break;
+        case SectionKind::Materials: swapArray<std::uint16_t>(at, s.count); break;
         case SectionKind::BlockBases:
         case SectionKind::Walls: // every field of a Walls section is one 4-byte word
-        case SectionKind::SourceIds:
-            swapArray<std::uint32_t>(at, s.count);
-            break;
-        case SectionKind::SphereCluster:
-            swapArray<std::uint32_t>(at, 4 * s.count);
-            break;
-        case SectionKind::BuildStats:
-            swapArray<std::uint32_t>(at, sizeof(BuildStats) / 4);
-            break;
-        default:
-            break; // parseBlob refuses unknown kinds
+        case SectionKind::SourceIds: swapArray<std::uint32_t>(at, s.count); break;
+        case SectionKind::SphereCluster: swapArray<std::uint32_t>(at, 4 * s.count); break;
+        case SectionKind::BuildStats: swapArray<std::uint32_t>(at, sizeof(BuildStats) / 4); break;
+        default: break; // parseBlob refuses unknown kinds
         }
     }
     swapArray<std::uint32_t>(p + sizeof(BlobHeader), 4 * parsed.section_count); // the table

@@ -37,10 +37,8 @@ void makeHull(const Vec3* points, std::uint32_t count, ConvexShape& out) {
 bool isValid(const ConvexShape& shape) {
     if (!std::isfinite(shape.radius) || !(shape.radius >= 0.0f)) return false;
     switch (shape.kind) {
-    case ConvexKind::Sphere:
-        return isFinite(shape.center);
-    case ConvexKind::Capsule:
-        return isFinite(shape.center) && isFinite(shape.extent);
+    case ConvexKind::Sphere: return isFinite(shape.center);
+    case ConvexKind::Capsule: return isFinite(shape.center) && isFinite(shape.extent);
     case ConvexKind::Box:
         return isFinite(shape.center) && isFinite(shape.extent) && isFinite(shape.axes) &&
                shape.extent.x >= 0.0f && shape.extent.y >= 0.0f && shape.extent.z >= 0.0f;
@@ -69,9 +67,7 @@ void corePoint(const ConvexShape& shape, Vec3& out) {
 
 void supportCore(const ConvexShape& shape, const Vec3& direction, Vec3& out) {
     switch (shape.kind) {
-    case ConvexKind::Sphere:
-        out = shape.center;
-        return;
+    case ConvexKind::Sphere: out = shape.center; return;
     case ConvexKind::Capsule: {
         Vec3 e;
         sub(shape.extent, shape.center, e);

@@ -125,15 +125,11 @@ bool validConfig(const GpuColliderConfig& c) {
 
 Status vkStatus(VkResult r) {
     switch (r) {
-    case VK_SUCCESS:
-        return Status::Ok;
+    case VK_SUCCESS: return Status::Ok;
     case VK_ERROR_OUT_OF_HOST_MEMORY:
-    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
-        return Status::OutOfMemory;
-    case VK_ERROR_DEVICE_LOST:
-        return Status::DeviceLost;
-    default:
-        return Status::GpuUnsupported;
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return Status::OutOfMemory;
+    case VK_ERROR_DEVICE_LOST: return Status::DeviceLost;
+    default: return Status::GpuUnsupported;
     }
 }
 

@@ -26,15 +26,11 @@ constexpr std::uint32_t kShipCats = kEnemyCat | kPlayerCat;
 // take part only in the shots' queries (bullets and beams are queries, not proxies).
 std::uint32_t maskOf(BodyKind kind) {
     switch (kind) {
-    case BodyKind::Level:
-        return 0;
-    case BodyKind::Walls:
-        return kShipCats;
+    case BodyKind::Level: return 0;
+    case BodyKind::Walls: return kShipCats;
     case BodyKind::Enemy:
-    case BodyKind::Player:
-        return kShipCats | kWallsCat;
-    default:
-        return 0;
+    case BodyKind::Player: return kShipCats | kWallsCat;
+    default: return 0;
     }
 }
 
@@ -201,43 +197,27 @@ std::size_t stepScratchBytes(const WorldConfig& c) {
 
 const char* worldPhaseName(WorldPhase phase) {
     switch (phase) {
-    case WorldPhase::Broad:
-        return "broad";
-    case WorldPhase::Bullets:
-        return "bullets";
-    case WorldPhase::Beams:
-        return "beams";
-    case WorldPhase::Walls:
-        return "walls";
-    case WorldPhase::Ships:
-        return "ships";
-    case WorldPhase::MeshMesh:
-        return "mesh_mesh";
-    case WorldPhase::GpuWait:
-        return "gpu_wait";
-    case WorldPhase::Output:
-        return "output";
-    default:
-        return "unknown";
+    case WorldPhase::Broad: return "broad";
+    case WorldPhase::Bullets: return "bullets";
+    case WorldPhase::Beams: return "beams";
+    case WorldPhase::Walls: return "walls";
+    case WorldPhase::Ships: return "ships";
+    case WorldPhase::MeshMesh: return "mesh_mesh";
+    case WorldPhase::GpuWait: return "gpu_wait";
+    case WorldPhase::Output: return "output";
+    default: return "unknown";
     }
 }
 
 BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index) {
     switch (kind) {
-    case BodyKind::Level:
-        return toBodyId(kind, state.levels.handleAt(index));
-    case BodyKind::Walls:
-        return toBodyId(kind, state.walls.handleAt(index));
-    case BodyKind::Enemy:
-        return toBodyId(kind, state.enemies.handleAt(index));
-    case BodyKind::Player:
-        return toBodyId(kind, state.players.handleAt(index));
-    case BodyKind::Bullet:
-        return toBodyId(kind, state.bullets.handleAt(index));
-    case BodyKind::Beam:
-        return toBodyId(kind, state.beams.handleAt(index));
-    default:
-        return BodyId{};
+    case BodyKind::Level: return toBodyId(kind, state.levels.handleAt(index));
+    case BodyKind::Walls: return toBodyId(kind, state.walls.handleAt(index));
+    case BodyKind::Enemy: return toBodyId(kind, state.enemies.handleAt(index));
+    case BodyKind::Player: return toBodyId(kind, state.players.handleAt(index));
+    case BodyKind::Bullet: return toBodyId(kind, state.bullets.handleAt(index));
+    case BodyKind::Beam: return toBodyId(kind, state.beams.handleAt(index));
+    default: return BodyId{};
     }
 }
 
@@ -427,12 +407,9 @@ Status World::despawn(const BodyId& id) {
         if (const ShipBody* b = pool.get(h)) (void)s.moving_tree.destroyProxy(b->proxy);
         return pool.destroy(h);
     }
-    case BodyKind::Bullet:
-        return s.bullets.destroy(toHandle<BulletBody>(id));
-    case BodyKind::Beam:
-        return s.beams.destroy(toHandle<BeamBody>(id));
-    default:
-        return Status::StaleHandle;
+    case BodyKind::Bullet: return s.bullets.destroy(toHandle<BulletBody>(id));
+    case BodyKind::Beam: return s.beams.destroy(toHandle<BeamBody>(id));
+    default: return Status::StaleHandle;
     }
 }
 
@@ -619,26 +596,13 @@ PoolUsage World::poolUsage(BodyKind kind) const {
         usage.capacity = pool.capacity();
     };
     switch (kind) {
-    case BodyKind::Level:
-        fill(s.levels);
-        break;
-    case BodyKind::Walls:
-        fill(s.walls);
-        break;
-    case BodyKind::Enemy:
-        fill(s.enemies);
-        break;
-    case BodyKind::Player:
-        fill(s.players);
-        break;
-    case BodyKind::Bullet:
-        fill(s.bullets);
-        break;
-    case BodyKind::Beam:
-        fill(s.beams);
-        break;
-    default:
-        break;
+    case BodyKind::Level: fill(s.levels); break;
+    case BodyKind::Walls: fill(s.walls); break;
+    case BodyKind::Enemy: fill(s.enemies); break;
+    case BodyKind::Player: fill(s.players); break;
+    case BodyKind::Bullet: fill(s.bullets); break;
+    case BodyKind::Beam: fill(s.beams); break;
+    default: break;
     }
     return usage;
 }

@@ -150,8 +150,7 @@ void fillTargets(const WorldState& s, const BodyId* bodies, std::uint32_t count,
             arrays.clusters[targets.cluster_count++] = ClusterTarget{ship.cluster, ship.ship_to_world, i};
             break;
         }
-        default:
-            break;
+        default: break;
         }
     }
 }

@@ -90,20 +90,13 @@ inline Vec3 randomPointOn(SplitMix64& rng, const Tri& t) {
 enum class Shape { Random, Needle, Cap, Collinear, Coincident, Point, Count };
 inline const char* shapeName(Shape s) {
     switch (s) {
-    case Shape::Random:
-        return "random";
-    case Shape::Needle:
-        return "needle";
-    case Shape::Cap:
-        return "cap";
-    case Shape::Collinear:
-        return "collinear";
-    case Shape::Coincident:
-        return "coincident";
-    case Shape::Point:
-        return "point";
-    default:
-        return "?";
+    case Shape::Random: return "random";
+    case Shape::Needle: return "needle";
+    case Shape::Cap: return "cap";
+    case Shape::Collinear: return "collinear";
+    case Shape::Coincident: return "coincident";
+    case Shape::Point: return "point";
+    default: return "?";
     }
 }
 
@@ -111,18 +104,12 @@ inline const char* shapeName(Shape s) {
 inline Tri shuffled(SplitMix64& rng, const Tri& t) {
     const int k = static_cast<int>(rng.next() % 6u);
     switch (k) {
-    case 0:
-        return t;
-    case 1:
-        return {t.b, t.c, t.a};
-    case 2:
-        return {t.c, t.a, t.b};
-    case 3:
-        return {t.a, t.c, t.b};
-    case 4:
-        return {t.c, t.b, t.a};
-    default:
-        return {t.b, t.a, t.c};
+    case 0: return t;
+    case 1: return {t.b, t.c, t.a};
+    case 2: return {t.c, t.a, t.b};
+    case 3: return {t.a, t.c, t.b};
+    case 4: return {t.c, t.b, t.a};
+    default: return {t.b, t.a, t.c};
     }
 }
 
@@ -132,9 +119,7 @@ inline Tri shuffled(SplitMix64& rng, const Tri& t) {
 inline Tri makeShape(SplitMix64& rng, Shape shape, double size) {
     Tri t;
     switch (shape) {
-    case Shape::Random:
-        t = {randomPoint(rng, size), randomPoint(rng, size), randomPoint(rng, size)};
-        break;
+    case Shape::Random: t = {randomPoint(rng, size), randomPoint(rng, size), randomPoint(rng, size)}; break;
     case Shape::Needle: {
         // Two long edges and a short one: c = b + thin * |ab| * random direction.
         t.a = randomPoint(rng, size);
@@ -206,12 +191,9 @@ inline Tri place(const Placement& p, const Tri& t) { return {place(p, t.a), plac
 /// NaN, +Inf or -Inf.
 inline float nonFinite(SplitMix64& rng) {
     switch (rng.next() % 3u) {
-    case 0:
-        return std::numeric_limits<float>::quiet_NaN();
-    case 1:
-        return std::numeric_limits<float>::infinity();
-    default:
-        return -std::numeric_limits<float>::infinity();
+    case 0: return std::numeric_limits<float>::quiet_NaN();
+    case 1: return std::numeric_limits<float>::infinity();
+    default: return -std::numeric_limits<float>::infinity();
     }
 }
 

@@ -30,20 +30,13 @@ template <typename T> void emit(const T& value) {
 
 float special(flak::test::SplitMix64& rng) {
     switch (rng.next() % 12) {
-    case 0:
-        return std::numeric_limits<float>::quiet_NaN();
-    case 1:
-        return std::numeric_limits<float>::infinity();
-    case 2:
-        return -std::numeric_limits<float>::infinity();
-    case 3:
-        return std::numeric_limits<float>::denorm_min() * 7.0f;
-    case 4:
-        return -0.0f;
-    case 5:
-        return 1e30f;
-    default:
-        return rng.rangef(-100.0, 100.0);
+    case 0: return std::numeric_limits<float>::quiet_NaN();
+    case 1: return std::numeric_limits<float>::infinity();
+    case 2: return -std::numeric_limits<float>::infinity();
+    case 3: return std::numeric_limits<float>::denorm_min() * 7.0f;
+    case 4: return -0.0f;
+    case 5: return 1e30f;
+    default: return rng.rangef(-100.0, 100.0);
     }
 }
 

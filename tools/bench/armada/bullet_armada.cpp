@@ -138,18 +138,12 @@ const char* const kBulletTargetNames[kBulletTargetKinds] = {"level", "walls", "e
 
 const char* bulletPhaseName(BulletPhase phase) {
     switch (phase) {
-    case BulletPhase::Broad:
-        return "broad";
-    case BulletPhase::Bullets:
-        return "bullets";
-    case BulletPhase::Beams:
-        return "beams";
-    case BulletPhase::Ships:
-        return "ships";
-    case BulletPhase::MeshMesh:
-        return "mesh-mesh";
-    default:
-        return "?";
+    case BulletPhase::Broad: return "broad";
+    case BulletPhase::Bullets: return "bullets";
+    case BulletPhase::Beams: return "beams";
+    case BulletPhase::Ships: return "ships";
+    case BulletPhase::MeshMesh: return "mesh-mesh";
+    default: return "?";
     }
 }
 

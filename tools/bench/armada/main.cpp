@@ -79,14 +79,10 @@ struct HitCounts {
 // Index into HitCounts::bullets_on of a body kind.
 int targetIndex(BodyKind kind) {
     switch (kind) {
-    case BodyKind::Level:
-        return 0;
-    case BodyKind::Walls:
-        return 1;
-    case BodyKind::Enemy:
-        return 2;
-    default:
-        return 3;
+    case BodyKind::Level: return 0;
+    case BodyKind::Walls: return 1;
+    case BodyKind::Enemy: return 2;
+    default: return 3;
     }
 }
 
@@ -150,20 +146,15 @@ bool runPass(scenes::Scene& scene, const WorldConfig& config, void* memory, std:
                 ++flak_hits.bullets_on[targetIndex(h.b.kind)];
                 if (h.b.kind == BodyKind::Walls && h.feature == kNoFeature) ++flak_hits.bullets_inside_walls;
                 break;
-            case HitKind::Beam:
-                ++flak_hits.beams;
-                break;
-            case HitKind::ShipWall:
-                ++flak_hits.ship_wall;
-                break;
+            case HitKind::Beam: ++flak_hits.beams; break;
+            case HitKind::ShipWall: ++flak_hits.ship_wall; break;
             case HitKind::ShipShip:
                 if (h.a.kind == BodyKind::Enemy && h.b.kind == BodyKind::Enemy)
                     ++flak_hits.enemy_enemy;
                 else
                     ++flak_hits.ship_ship;
                 break;
-            default:
-                break;
+            default: break;
             }
         }
 
