@@ -118,10 +118,8 @@ bool distanceImpl(const ConvexShape& a, const Transform* xa, const ConvexShape& 
                   GjkResult& out) {
     if (!validPair(a, xa, b, xb)) return false;
     Vec3 origin;
-    detail::queryOrigin(a, xa, origin);
     PlacedShape pa, pb;
-    detail::placeShape(a, xa, origin, pa);
-    detail::placeShape(b, xb, origin, pb);
+    detail::placePair(a, xa, b, xb, origin, pa, pb);
     GjkRun run;
     runGjk(pa, pb, -1.0, run);
     DVec3 wa, wb;
@@ -156,21 +154,16 @@ bool intersectImpl(const ConvexShape& a, const Transform* xa, const ConvexShape&
         return false;
     }
     Vec3 origin;
-    detail::queryOrigin(a, xa, origin);
     PlacedShape pa, pb;
-    detail::placeShape(a, xa, origin, pa);
-    detail::placeShape(b, xb, origin, pb);
+    detail::placePair(a, xa, b, xb, origin, pa, pb);
     GjkRun run;
     const double radii = double(a.radius) + double(b.radius);
     runGjk(pa, pb, radii, run);
     if (out_info != nullptr) *out_info = run.info;
     switch (run.info.exit) {
-    case GjkExit::Overlap:
-        return true;
-    case GjkExit::Separated:
-        return false;
-    default:
-        return !(std::sqrt(run.vv) > radii);
+    case GjkExit::Overlap: return true;
+    case GjkExit::Separated: return false;
+    default: return !(std::sqrt(run.vv) > radii);
     }
 }
 

@@ -28,10 +28,8 @@ bool castImpl(const ConvexShape& a, const Transform* xa, const ConvexShape& b, c
     if (!isValid(a) || !isValid(b) || !isFinite(translation)) return false;
     if ((xa != nullptr && !isFinite(*xa)) || (xb != nullptr && !isFinite(*xb))) return false;
     Vec3 origin;
-    detail::queryOrigin(a, xa, origin);
     PlacedShape pa, pb;
-    detail::placeShape(a, xa, origin, pa);
-    detail::placeShape(b, xb, origin, pb);
+    detail::placePair(a, xa, b, xb, origin, pa, pb);
 
     const double radii = double(a.radius) + double(b.radius);
     const DVec3 r = detail::toDVec(translation);

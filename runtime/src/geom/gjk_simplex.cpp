@@ -30,15 +30,20 @@ void placeShape(const ConvexShape& shape, const Transform* xf, const Vec3& origi
     }
 }
 
+void placePair(const ConvexShape& a, const Transform* xa, const ConvexShape& b, const Transform* xb,
+               Vec3& out_origin, PlacedShape& out_a, PlacedShape& out_b) {
+    queryOrigin(a, xa, out_origin);
+    placeShape(a, xa, out_origin, out_a);
+    placeShape(b, xb, out_origin, out_b);
+}
+
 void supportPlaced(const PlacedShape& placed, const Vec3& direction, Vec3& out) {
     const ConvexShape& shape = *placed.shape;
     Vec3 d = direction;
     if (placed.rotated) mulTransposed(placed.rotation, direction, d);
     Vec3 rel; // local support minus the core point
     switch (shape.kind) {
-    case ConvexKind::Sphere:
-        set(0.0f, 0.0f, 0.0f, rel);
-        break;
+    case ConvexKind::Sphere: set(0.0f, 0.0f, 0.0f, rel); break;
     case ConvexKind::Capsule: {
         Vec3 e;
         sub(shape.extent, shape.center, e);
@@ -255,18 +260,10 @@ bool solveSimplex(Simplex& simplex, DVec3& out_closest) {
     Feature f;
     bool outside = true;
     switch (simplex.count) {
-    case 1:
-        setVertex(p, 0, f);
-        break;
-    case 2:
-        solveSegment(p, 0, 1, f);
-        break;
-    case 3:
-        solveTriangle(p, 0, 1, 2, f);
-        break;
-    default:
-        outside = solveTetrahedron(p, f);
-        break;
+    case 1: setVertex(p, 0, f); break;
+    case 2: solveSegment(p, 0, 1, f); break;
+    case 3: solveTriangle(p, 0, 1, 2, f); break;
+    default: outside = solveTetrahedron(p, f); break;
     }
     Simplex reduced;
     reduced.count = f.count;

@@ -62,6 +62,10 @@ void queryOrigin(const ConvexShape& a, const Transform* xa, Vec3& out);
 /// Places `shape` (with optional transform `xf`, null for identity) in the frame at `origin`.
 void placeShape(const ConvexShape& shape, const Transform* xf, const Vec3& origin, PlacedShape& out);
 
+/// Both shapes of a query placed in one frame, at A's query origin (queryOrigin, also returned).
+void placePair(const ConvexShape& a, const Transform* xa, const ConvexShape& b, const Transform* xb,
+               Vec3& out_origin, PlacedShape& out_a, PlacedShape& out_b);
+
 /// Core support point in world direction `direction`, relative to the query origin. Computed as
 /// rotation * (local support - core point) + offset, so rounding follows the shape's own size.
 void supportPlaced(const PlacedShape& placed, const Vec3& direction, Vec3& out);

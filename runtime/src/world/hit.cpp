@@ -7,20 +7,21 @@ namespace flak {
 
 namespace {
 
+// The key fields of a hit, in sort order.
+void sortKey(const Hit& h, std::uint32_t out_key[6]) {
+    out_key[0] = static_cast<std::uint32_t>(h.kind);
+    out_key[1] = static_cast<std::uint32_t>(h.a.kind);
+    out_key[2] = h.a.index;
+    out_key[3] = static_cast<std::uint32_t>(h.b.kind);
+    out_key[4] = h.b.index;
+    out_key[5] = h.feature;
+}
+
 // Lexicographic compare of the key fields; -1, 0 or 1.
 int compareKeys(const Hit& x, const Hit& y) {
-    const std::uint32_t kx[6] = {static_cast<std::uint32_t>(x.kind),
-                                 static_cast<std::uint32_t>(x.a.kind),
-                                 x.a.index,
-                                 static_cast<std::uint32_t>(x.b.kind),
-                                 x.b.index,
-                                 x.feature};
-    const std::uint32_t ky[6] = {static_cast<std::uint32_t>(y.kind),
-                                 static_cast<std::uint32_t>(y.a.kind),
-                                 y.a.index,
-                                 static_cast<std::uint32_t>(y.b.kind),
-                                 y.b.index,
-                                 y.feature};
+    std::uint32_t kx[6], ky[6];
+    sortKey(x, kx);
+    sortKey(y, ky);
     for (int i = 0; i < 6; ++i) {
         if (kx[i] != ky[i]) return kx[i] < ky[i] ? -1 : 1;
     }
