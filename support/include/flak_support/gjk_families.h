@@ -158,14 +158,10 @@ inline TestPair randomPair(SplitMix64& rng, ConvexKind ka, ConvexKind kb, HullFa
 /// Prints a shape exactly (hex floats), for replaying a failure.
 inline const char* kindName(ConvexKind k) {
     switch (k) {
-    case ConvexKind::Sphere:
-        return "sphere";
-    case ConvexKind::Capsule:
-        return "capsule";
-    case ConvexKind::Box:
-        return "box";
-    case ConvexKind::Hull:
-        return "hull";
+    case ConvexKind::Sphere: return "sphere";
+    case ConvexKind::Capsule: return "capsule";
+    case ConvexKind::Box: return "box";
+    case ConvexKind::Hull: return "hull";
     }
     return "?";
 }
