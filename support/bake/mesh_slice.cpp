@@ -8,23 +8,6 @@
 
 namespace flak::bake {
 
-namespace {
-
-bool insideRing(const std::vector<Vec2>& r, const Vec2& p) {
-    bool in = false;
-    for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++) {
-        const Vec2& a = r[i];
-        const Vec2& b = r[j];
-        if ((a.y > p.y) != (b.y > p.y)) {
-            const double x = a.x + (double(p.y) - a.y) * (double(b.x) - a.x) / (double(b.y) - a.y);
-            if (p.x < x) in = !in;
-        }
-    }
-    return in;
-}
-
-} // namespace
-
 BakeError sliceMesh(const SourceMesh& mesh, double height, std::vector<WallPolygon>& out) {
     out.clear();
     if (!std::isfinite(height)) return {"the slice height is not a number"};

@@ -54,20 +54,6 @@ double signedArea2(const std::vector<Vec2>& r) {
     return s;
 }
 
-// Even-odd containment of a point that lies on no edge of the ring (the rings are disjoint).
-bool insideRing(const std::vector<Vec2>& r, const Vec2& p) {
-    bool in = false;
-    for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++) {
-        const Vec2& a = r[i];
-        const Vec2& b = r[j];
-        if ((a.y > p.y) != (b.y > p.y)) {
-            const double x = a.x + (double(p.y) - a.y) * (double(b.x) - a.x) / (double(b.y) - a.y);
-            if (p.x < x) in = !in;
-        }
-    }
-    return in;
-}
-
 struct EdgeRef {
     std::uint32_t ring, index;
     float lo[2], hi[2];
@@ -433,6 +419,19 @@ void writeWallWords(std::size_t polygon_count, const std::vector<WallRing>& ring
 }
 
 } // namespace
+
+bool insideRing(const std::vector<Vec2>& r, const Vec2& p) {
+    bool in = false;
+    for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++) {
+        const Vec2& a = r[i];
+        const Vec2& b = r[j];
+        if ((a.y > p.y) != (b.y > p.y)) {
+            const double x = a.x + (double(p.y) - a.y) * (double(b.x) - a.x) / (double(b.y) - a.y);
+            if (p.x < x) in = !in;
+        }
+    }
+    return in;
+}
 
 BakeError parseLevelFile(const std::string& text, std::vector<WallPolygon>& out) {
     out.clear();

@@ -26,6 +26,9 @@ BakeError parseLevelFile(const std::string& text, std::vector<WallPolygon>& out)
 /// Reads and parses a level file from disk.
 BakeError readLevelFile(const std::string& path, std::vector<WallPolygon>& out);
 
+/// Even-odd containment of a point that lies on no edge of the ring (the ring need not be oriented).
+bool insideRing(const std::vector<Vec2>& ring, const Vec2& p);
+
 struct WallBuildOptions {
     std::uint32_t max_leaf = 4;        ///< edges per tree leaf (1..kMaxWallLeafEdges)
     double max_abs_coordinate = 1.0e7; ///< larger coordinates are rejected as absurd
