@@ -104,9 +104,8 @@ void runWallPhase(WorldState& s) {
         const WallsBody* walls = s.walls.get(toHandle<WallsBody>(pair.b));
         if (ship == nullptr || walls == nullptr || ship->cluster == nullptr) continue;
         const ArenaMarker marker = s.scratch.mark();
-        OutBuffer<WallContact> buffer;
-        buffer.items = s.scratch.allocateArray<WallContact>(s.config.max_contacts);
-        buffer.capacity = buffer.items != nullptr ? s.config.max_contacts : 0;
+        OutBuffer<WallContact> buffer =
+            OutBuffer<WallContact>::over(s.scratch.allocateArray<WallContact>(s.config.max_contacts), s.config.max_contacts);
         WallPush push;
         (void)clusterWalls(*walls->walls, *ship->cluster, ship->ship_to_world, buffer, push);
         if (push.contact_count > 0) {
@@ -128,8 +127,7 @@ void runWallPhase(WorldState& s) {
                 for (std::uint32_t k = 0; k < ship->cluster->count; ++k) {
                     Sphere sphere;
                     clusterWorldSphere(*ship->cluster, ship->ship_to_world, k, sphere);
-                    buffer.count = 0;
-                    buffer.dropped = 0;
+                    buffer.clear();
                     WallPush one;
                     Vec2 center;
                     set(sphere.center.x, sphere.center.y, center);
@@ -228,8 +226,7 @@ void cpuMeshPairs(WorldState& s) {
     for (std::uint32_t j = 0; j < s.mesh_job_count && one.items != nullptr; ++j) {
         const MeshMeshJob& job = s.mesh_jobs[j];
         one.capacity = s.config.max_mesh_pairs - s.mesh_pair_count; // what the step has left
-        one.count = 0;
-        one.dropped = 0;
+        one.clear();
         (void)meshMeshPairs(*job.a, *job.b, job.b_to_a, one);
         s.stats.contacts_dropped += one.dropped;
         stableSort(one.items, one.count, s.scratch, [](const TrianglePair& x, const TrianglePair& y) {
