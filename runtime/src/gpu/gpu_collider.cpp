@@ -846,7 +846,8 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
             std::memcpy(out_any, slot->cpu_any, slot->job_count);
         } else {
             for (std::uint32_t k = 0; k < slot->cpu_count; ++k)
-                (void)inout_pairs->append(GpuPair{slot->cpu_pairs[k].job, slot->cpu_pairs[k].a, slot->cpu_pairs[k].b});
+                (void)inout_pairs->append(
+                    GpuPair{slot->cpu_pairs[k].job, slot->cpu_pairs[k].a, slot->cpu_pairs[k].b});
             inout_pairs->drop(slot->cpu_overflow);
             batch_overflow = slot->cpu_overflow > 0;
         }
@@ -861,7 +862,8 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
             st->mapped + slot->regions.out + sizeof(gpu::GpuOutHeader));
         const std::uint32_t found = head->count;
         const std::uint32_t stored = std::min(found, st->config.max_pairs);
-        for (std::uint32_t k = 0; k < stored; ++k) (void)inout_pairs->append(GpuPair{records[k].job, records[k].a, records[k].b});
+        for (std::uint32_t k = 0; k < stored; ++k)
+            (void)inout_pairs->append(GpuPair{records[k].job, records[k].a, records[k].b});
         inout_pairs->drop(found - stored);
         batch_overflow = found > stored;
     }

@@ -104,8 +104,8 @@ void runWallPhase(WorldState& s) {
         const WallsBody* walls = s.walls.get(toHandle<WallsBody>(pair.b));
         if (ship == nullptr || walls == nullptr || ship->cluster == nullptr) continue;
         const ArenaMarker marker = s.scratch.mark();
-        OutBuffer<WallContact> buffer =
-            OutBuffer<WallContact>::over(s.scratch.allocateArray<WallContact>(s.config.max_contacts), s.config.max_contacts);
+        OutBuffer<WallContact> buffer = OutBuffer<WallContact>::over(
+            s.scratch.allocateArray<WallContact>(s.config.max_contacts), s.config.max_contacts);
         WallPush push;
         (void)clusterWalls(*walls->walls, *ship->cluster, ship->ship_to_world, buffer, push);
         if (push.contact_count > 0) {
