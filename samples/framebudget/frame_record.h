@@ -62,12 +62,23 @@ struct RunReport {
     std::string gpu_status;                ///< with --gpu: the collider's deviceStatus at the end
     std::uint64_t gpu_submitted_steps = 0; ///< steps whose enemy pairs ran on the collider
     std::uint64_t gpu_declined_steps = 0;  ///< steps the back end declined (CPU answered)
+    std::uint32_t workers = 1;             ///< the step's workers (--threads)
+    std::vector<double> worker_busy_ms;    ///< per worker: mean ms per frame spent running work items
+    int critical_phase = 0;                ///< the phase with the largest mean time (WorldPhase)
+    /// With more than one worker: the same scene on one worker in the same run.
+    bool compared = false;
+    std::vector<FrameTimes> one_worker_frame_times;
+    Percentiles one_worker_total;
+    std::uint64_t one_worker_hash = 0;
+    double speedup_p50 = 0; ///< one worker's p50 / this run's p50
+    bool hashes_match = true;
     std::uint32_t frames_over_budget = 0;
     bool pass = false;
 };
 
 /// Fills the percentiles, counts and the verdict from frame_times and the counters. PASS: every
-/// frame within the budget, no hit, pair or contact dropped, no allocation during frames.
+/// frame within the budget, no hit, pair or contact dropped, no allocation during frames, and
+/// (when compared) the same hit stream as one worker.
 void summarize(RunReport& report);
 
 /// The human report (stdout).

@@ -75,8 +75,19 @@ void summarize(RunReport& r) {
         if (ms(f.total_ns) > r.budget_ms) ++r.frames_over_budget;
         r.total_hits += f.hits;
     }
+    r.critical_phase = 0;
+    for (int ph = 1; ph < kPhaseCount; ++ph) {
+        if (r.phases[ph].mean_ms > r.phases[r.critical_phase].mean_ms) r.critical_phase = ph;
+    }
+    if (r.compared) {
+        for (std::size_t i = 0; i < series.size() && i < r.one_worker_frame_times.size(); ++i)
+            series[i] = r.one_worker_frame_times[i].total_ns;
+        r.one_worker_total = percentiles(series);
+        r.speedup_p50 = r.total.p50_ms > 0.0 ? r.one_worker_total.p50_ms / r.total.p50_ms : 0.0;
+        r.hashes_match = r.one_worker_hash == r.hit_stream_hash;
+    }
     r.pass = r.frames_over_budget == 0 && r.dropped_hits == 0 && r.dropped_pairs == 0 &&
-             r.dropped_contacts == 0 && r.allocations == 0;
+             r.dropped_contacts == 0 && r.allocations == 0 && r.hashes_match;
 }
 
 std::string textReport(const RunReport& r) {
@@ -96,6 +107,20 @@ std::string textReport(const RunReport& r) {
     out << format("  spikes, p99 / p50: %.3f wall clock, %.3f thread CPU clock\n", spikeRatio(r.total),
                   spikeRatio(r.total_cpu));
     out << format("  frames over budget: %u of %u\n", r.frames_over_budget, r.frames);
+    out << format("  workers: %u; busy ms per frame:", r.workers);
+    for (double busy : r.worker_busy_ms) out << format(" %.4f", busy);
+    if (r.worker_busy_ms.empty()) out << " (no pool: the calling thread alone)";
+    out << format("\n  critical path: %s (mean %.4f ms of %.4f)\n",
+                  worldPhaseName(static_cast<WorldPhase>(r.critical_phase)),
+                  r.phases[r.critical_phase].mean_ms, r.total.mean_ms);
+    if (r.compared) {
+        out << format(
+            "  one worker, same run: p50 %.4f ms, p99 %.4f ms; speedup at p50 %.3fx (p50 ratio %.3f); "
+            "hash %s (%s)\n",
+            r.one_worker_total.p50_ms, r.one_worker_total.p99_ms, r.speedup_p50,
+            r.one_worker_total.p50_ms > 0.0 ? r.total.p50_ms / r.one_worker_total.p50_ms : 0.0,
+            hex(r.one_worker_hash).c_str(), r.hashes_match ? "the same" : "DIFFERENT");
+    }
     out << "  pools (high water / capacity):";
     for (const PoolLine& p : r.pools)
         out << format(" %s %u/%u", p.name.c_str(), p.usage.high_water, p.usage.capacity);
@@ -134,7 +159,11 @@ std::string textReport(const RunReport& r) {
             out << sep << "work dropped at capacity";
             sep = ", ";
         }
-        if (r.allocations > 0) out << sep << "allocations during frames";
+        if (r.allocations > 0) {
+            out << sep << "allocations during frames";
+            sep = ", ";
+        }
+        if (!r.hashes_match) out << sep << "hit stream differs from one worker's";
         out << ")";
     }
     out << format(": max %.4f ms against a budget of %.3f ms\n", r.total.max_ms, r.budget_ms);
@@ -160,6 +189,18 @@ std::string jsonReport(const RunReport& r) {
     }
     out << "\n  },\n";
     out << "  \"frames_over_budget\": " << r.frames_over_budget << ",\n";
+    out << "  \"workers\": " << r.workers << ",\n";
+    out << "  \"worker_busy_ms\": [";
+    for (std::size_t i = 0; i < r.worker_busy_ms.size(); ++i)
+        out << (i ? ", " : "") << format("%.4f", r.worker_busy_ms[i]);
+    out << "],\n";
+    out << "  \"critical_phase\": \"" << worldPhaseName(static_cast<WorldPhase>(r.critical_phase)) << "\",\n";
+    if (r.compared) {
+        out << "  \"one_worker\": {\"total\": " << jsonPercentiles(r.one_worker_total)
+            << format(", \"speedup_p50\": %.4f", r.speedup_p50) << ", \"hit_stream_hash\": \""
+            << hex(r.one_worker_hash) << "\", \"same_hash\": " << (r.hashes_match ? "true" : "false")
+            << "},\n";
+    }
     out << "  \"allocations\": " << r.allocations << ",\n";
     out << "  \"allocations_malloc_counted\": " << (r.allocations_counted ? "true" : "false") << ",\n";
     out << "  \"dropped_hits\": " << r.dropped_hits << ",\n";

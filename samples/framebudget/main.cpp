@@ -2,20 +2,28 @@
 // per-phase and total frame times (p50/p95/p99/max), pool high-water marks, dropped work,
 // allocations during frames, the hit-stream hash, and PASS or FAIL against a budget.
 //
-//   flak_framebudget --scene NAME --frames N --budget-ms X [--seed S] [--gpu] [--json FILE] [--svg FILE]
+//   flak_framebudget --scene NAME --frames N --budget-ms X [--threads N] [--seed S] [--gpu]
+//                    [--json FILE] [--svg FILE]
+//
+// With --threads N above 1 the World runs on a pool of N workers (support/'s ThreadPool behind
+// the TaskSystem), and the same scene also plays on one worker in the same run, frame by frame in
+// turn, for the speedup and to check that both give the same hit stream.
 #include "frame_record.h"
 #include "gpu_backend.h"
 #include "scene.h"
 
 #include "flak_support/allocation_trap.h"
 #include "flak_support/host_block.h"
+#include "flak_support/thread_pool.h"
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <thread>
 #include <time.h>
 #include <unistd.h>
 #include <vector>
@@ -42,10 +50,13 @@ int usage(const char* message) {
     if (message != nullptr) std::fprintf(stderr, "flak_framebudget: %s\n", message);
     std::fprintf(
         stderr,
-        "usage: flak_framebudget --scene NAME --frames N --budget-ms X [--seed S] [--gpu] [--json FILE] "
-        "[--svg FILE]\n"
+        "usage: flak_framebudget --scene NAME --frames N --budget-ms X [--threads N] [--seed S] [--gpu]\n"
+        "                        [--json FILE] [--svg FILE]\n"
+        "  --threads N: workers for the step (default: the machine's hardware threads, %u here); above\n"
+        "               1 the scene also plays on one worker in the same run, for the speedup\n"
         "  --gpu: enemy-vs-enemy mesh-mesh on the Vulkan compute back end (its wait is the gpu_wait phase)\n"
-        "scenes:");
+        "scenes:",
+        std::thread::hardware_concurrency());
     for (const std::string& name : scenes::sceneNames()) std::fprintf(stderr, " %s", name.c_str());
     std::fprintf(stderr, "\n");
     return 2;
@@ -57,6 +68,91 @@ bool writeFile(const std::string& path, const std::string& text) {
     return static_cast<bool>(out);
 }
 
+// One World playing the scene: its script, workers, memory and what its frames measured.
+struct Pass {
+    scenes::Scene scene;
+    std::unique_ptr<flak::support::ThreadPool> pool;
+    std::unique_ptr<GpuBackendHost> gpu;
+    flak::support::HostBlock block;
+    World world;
+    std::size_t bytes = 0;
+    std::vector<FrameTimes> frames;
+    std::vector<std::uint64_t> busy_ns; // per worker, summed over the frames
+    std::uint64_t dropped_hits = 0, dropped_pairs = 0, dropped_contacts = 0, allocations = 0;
+};
+
+bool setupPass(Pass& pass, const std::string& name, const scenes::SceneParams& params, std::uint64_t seed,
+               std::uint32_t workers, bool use_gpu, std::uint32_t frames, std::string& error) {
+    if (!pass.scene.build(name, params, seed, error)) {
+        error = "cannot build the scene: " + error;
+        return false;
+    }
+    WorldConfig config = pass.scene.worldConfig();
+    config.clock = steadyNs;
+    if (workers > 1) {
+        pass.pool = std::make_unique<flak::support::ThreadPool>(workers);
+        config.tasks = pass.pool->tasks();
+    }
+    if (use_gpu) {
+        pass.gpu = std::make_unique<GpuBackendHost>();
+        std::vector<const MeshBlob*> meshes;
+        for (const auto& blob : pass.scene.assets().enemy_meshes) meshes.push_back(&blob->mesh);
+        const std::uint32_t jobs =
+            config.max_enemies * (config.max_enemies > 0 ? config.max_enemies - 1 : 0) / 2;
+        if (!pass.gpu->create(meshes, jobs > 0 ? jobs : 1, config.max_mesh_pairs, error)) {
+            error = "--gpu: " + error;
+            return false;
+        }
+        config.mesh_mesh_backend = pass.gpu->backend();
+    }
+    pass.bytes = World::requiredBytes(config);
+    // The host's one block for the world, allocated before the first frame.
+    pass.block.reset(pass.bytes, World::kAlignment);
+    const Status init = pass.world.init(pass.block.data(), pass.bytes, config);
+    if (init != Status::Ok) {
+        error = std::string("World::init: ") + statusName(init);
+        return false;
+    }
+    if (!pass.scene.setup(pass.world, error)) {
+        error = "scene setup: " + error;
+        return false;
+    }
+    pass.frames.resize(frames);
+    pass.busy_ns.assign(workers, 0);
+    return true;
+}
+
+// One frame of one pass: the script, the step, and their times.
+void runFrame(Pass& pass, std::uint32_t f) {
+    FrameTimes& times = pass.frames[f];
+    flak::test::armAllocationTrap();
+    const std::uint64_t c0 = threadCpuNs();
+    const std::uint64_t t0 = steadyNs(nullptr);
+    pass.scene.update(pass.world, f);
+    const std::uint64_t t1 = steadyNs(nullptr);
+    const Status status = pass.world.step(pass.scene.dt());
+    const std::uint64_t t2 = steadyNs(nullptr);
+    const std::uint64_t c1 = threadCpuNs();
+    pass.allocations += flak::test::disarmAllocationTrap();
+    (void)status; // BufferFull shows in the counters below
+    const StepStats& stats = pass.world.stats();
+    times.script_ns = t1 - t0;
+    for (int ph = 0; ph < kPhaseCount; ++ph)
+        times.phase_ns[static_cast<std::size_t>(ph)] = stats.phase_ns[ph];
+    times.step_ns = t2 - t1;
+    times.total_ns = t2 - t0;
+    times.total_cpu_ns = c1 - c0;
+    times.hits = stats.hits;
+    pass.dropped_hits += stats.hits_dropped;
+    pass.dropped_pairs += stats.pairs_dropped;
+    pass.dropped_contacts += stats.contacts_dropped;
+    if (pass.pool) {
+        std::uint64_t busy[kMaxWorkers];
+        pass.pool->takeBusyNs(busy);
+        for (std::size_t w = 0; w < pass.busy_ns.size(); ++w) pass.busy_ns[w] += busy[w];
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -65,6 +161,9 @@ int main(int argc, char** argv) {
     double budget_ms = -1;
     std::uint64_t seed = 1;
     bool use_gpu = false;
+    unsigned long threads = std::thread::hardware_concurrency();
+    if (threads < 1) threads = 1;
+    if (threads > kMaxWorkers) threads = kMaxWorkers;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         auto value = [&](const char* what) -> const char* {
@@ -83,6 +182,11 @@ int main(int argc, char** argv) {
         } else if (arg == "--budget-ms") {
             budget_ms = std::strtod(value("--budget-ms"), &end);
             if (*end != '\0' || !(budget_ms > 0)) return usage("--budget-ms must be a positive number");
+        } else if (arg == "--threads") {
+            const char* text = value("--threads");
+            threads = std::strtoul(text, &end, 10);
+            if (*end != '\0' || *text == '-' || threads < 1 || threads > kMaxWorkers)
+                return usage("--threads must be an integer from 1 to 64");
         } else if (arg == "--seed") {
             seed = std::strtoull(value("--seed"), &end, 10);
             if (*end != '\0') return usage("--seed must be an unsigned integer");
@@ -106,98 +210,74 @@ int main(int argc, char** argv) {
     if (!scenes::sceneParams(scene_name, params)) return usage(("unknown scene " + scene_name).c_str());
 
     const bool tty = isatty(STDERR_FILENO) != 0;
+    const std::uint32_t workers = static_cast<std::uint32_t>(threads);
+    const std::uint32_t frame_count = static_cast<std::uint32_t>(frames);
     std::fprintf(stderr, "building scene \"%s\" (baking meshes, fitting the cluster, laying out walls)...\n",
                  scene_name.c_str());
-    scenes::Scene scene;
     std::string error;
-    if (!scene.build(scene_name, params, seed, error)) {
-        std::fprintf(stderr, "flak_framebudget: cannot build the scene: %s\n", error.c_str());
+    Pass main_pass;
+    if (!setupPass(main_pass, scene_name, params, seed, workers, use_gpu, frame_count, error)) {
+        std::fprintf(stderr, "flak_framebudget: %s\n", error.c_str());
         return 1;
     }
-    WorldConfig config = scene.worldConfig();
-    config.clock = steadyNs;
-    GpuBackendHost gpu;
-    if (use_gpu) {
-        std::vector<const MeshBlob*> meshes;
-        for (const auto& blob : scene.assets().enemy_meshes) meshes.push_back(&blob->mesh);
-        const std::uint32_t jobs =
-            config.max_enemies * (config.max_enemies > 0 ? config.max_enemies - 1 : 0) / 2;
-        if (!gpu.create(meshes, jobs > 0 ? jobs : 1, config.max_mesh_pairs, error)) {
-            std::fprintf(stderr, "flak_framebudget: --gpu: %s\n", error.c_str());
+    // The one-worker pass of the same run (on the CPU): the speedup's baseline and a second hit
+    // stream that must be the same.
+    std::unique_ptr<Pass> one;
+    if (workers > 1) {
+        one = std::make_unique<Pass>();
+        if (!setupPass(*one, scene_name, params, seed, 1, false, frame_count, error)) {
+            std::fprintf(stderr, "flak_framebudget: %s\n", error.c_str());
             return 1;
         }
-        config.mesh_mesh_backend = gpu.backend();
     }
-    const std::size_t bytes = World::requiredBytes(config);
-    // The host's one block for the world, allocated before the first frame.
-    flak::support::HostBlock block(bytes, World::kAlignment);
-    void* memory = block.data();
-    World world;
-    const Status init = world.init(memory, bytes, config);
-    if (init != Status::Ok) {
-        std::fprintf(stderr, "flak_framebudget: World::init: %s\n", statusName(init));
-        return 1;
+
+    for (std::uint32_t f = 0; f < frame_count; ++f) {
+        if (one) runFrame(*one, f);
+        runFrame(main_pass, f);
+        if (tty && (f % 16 == 0 || f + 1 == frame_count)) {
+            std::fprintf(stderr, "\r  frame %u/%u  %.3f ms  hits %u   ", f + 1, frame_count,
+                         static_cast<double>(main_pass.frames[f].total_ns) / 1e6, main_pass.frames[f].hits);
+        }
     }
-    if (!scene.setup(world, error)) {
-        std::fprintf(stderr, "flak_framebudget: scene setup: %s\n", error.c_str());
-        return 1;
-    }
+    if (tty) std::fprintf(stderr, "\n");
 
     RunReport report;
     report.scene = scene_name;
     report.seed = seed;
-    report.frames = static_cast<std::uint32_t>(frames);
+    report.frames = frame_count;
     report.budget_ms = budget_ms;
-    report.world_bytes = bytes;
-    report.frame_times.resize(static_cast<std::size_t>(frames));
+    report.workers = workers;
+    report.world_bytes = main_pass.bytes;
+    report.frame_times = main_pass.frames;
     report.allocations_counted = flak::test::mallocIsTrapped();
-
-    for (std::uint32_t f = 0; f < report.frames; ++f) {
-        FrameTimes& times = report.frame_times[f];
-        flak::test::armAllocationTrap();
-        const std::uint64_t c0 = threadCpuNs();
-        const std::uint64_t t0 = steadyNs(nullptr);
-        scene.update(world, f);
-        const std::uint64_t t1 = steadyNs(nullptr);
-        const Status status = world.step(scene.dt());
-        const std::uint64_t t2 = steadyNs(nullptr);
-        const std::uint64_t c1 = threadCpuNs();
-        report.allocations += flak::test::disarmAllocationTrap();
-        (void)status; // BufferFull shows in the counters below
-        const StepStats& stats = world.stats();
-        times.script_ns = t1 - t0;
-        for (int ph = 0; ph < kPhaseCount; ++ph)
-            times.phase_ns[static_cast<std::size_t>(ph)] = stats.phase_ns[ph];
-        times.step_ns = t2 - t1;
-        times.total_ns = t2 - t0;
-        times.total_cpu_ns = c1 - c0;
-        times.hits = stats.hits;
-        report.dropped_hits += stats.hits_dropped;
-        report.dropped_pairs += stats.pairs_dropped;
-        report.dropped_contacts += stats.contacts_dropped;
-        if (tty && (f % 16 == 0 || f + 1 == report.frames)) {
-            std::fprintf(stderr, "\r  frame %u/%u  %.3f ms  hits %u   ", f + 1, report.frames,
-                         static_cast<double>(times.total_ns) / 1e6, stats.hits);
-        }
+    report.allocations = main_pass.allocations + (one ? one->allocations : 0);
+    report.dropped_hits = main_pass.dropped_hits;
+    report.dropped_pairs = main_pass.dropped_pairs;
+    report.dropped_contacts = main_pass.dropped_contacts;
+    report.hit_stream_hash = main_pass.world.hitStreamHash();
+    for (std::uint64_t ns : main_pass.busy_ns)
+        report.worker_busy_ms.push_back(static_cast<double>(ns) / 1e6 / static_cast<double>(frame_count));
+    if (one) {
+        report.compared = true;
+        report.one_worker_frame_times = one->frames;
+        report.one_worker_hash = one->world.hitStreamHash();
     }
-    if (tty) std::fprintf(stderr, "\n");
-    report.hit_stream_hash = world.hitStreamHash();
     const struct {
         const char* name;
         BodyKind kind;
     } kinds[] = {{"levels", BodyKind::Level},   {"walls", BodyKind::Walls},    {"enemies", BodyKind::Enemy},
                  {"players", BodyKind::Player}, {"bullets", BodyKind::Bullet}, {"beams", BodyKind::Beam}};
-    for (const auto& k : kinds) report.pools.push_back(PoolLine{k.name, world.poolUsage(k.kind)});
+    for (const auto& k : kinds) report.pools.push_back(PoolLine{k.name, main_pass.world.poolUsage(k.kind)});
     if (use_gpu) {
-        const GpuRunInfo info = gpu.info();
+        const GpuRunInfo info = main_pass.gpu->info();
         report.mesh_mesh_backend = "gpu";
         report.gpu_device = info.device;
         report.gpu_status = info.collider_status;
         report.gpu_submitted_steps = info.submitted_steps;
         report.gpu_declined_steps = info.declined_steps;
     }
-    report.scratch_high_water = world.scratchHighWater();
-    report.scratch_capacity = world.scratchCapacity();
+    report.scratch_high_water = main_pass.world.scratchHighWater();
+    report.scratch_capacity = main_pass.world.scratchCapacity();
     summarize(report);
 
     std::fputs(textReport(report).c_str(), stdout);

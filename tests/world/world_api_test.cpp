@@ -291,6 +291,102 @@ TEST(WorldApi, SameCallsGiveTheSameHash) {
     EXPECT_NE(first, kHitHashSeed);
 }
 
+// A host task system on one thread that runs the ranges in an odd order (last first, ranges of
+// min_range items) with worker indices cycling over the declared count, or everything inline
+// (returning null), as the interface allows.
+struct OddHost {
+    std::uint32_t calls = 0;
+    bool inline_all = false;
+};
+
+void* oddEnqueue(TaskFunction fn, std::uint32_t count, std::uint32_t min_range, void* context, void* user) {
+    OddHost& host = *static_cast<OddHost*>(user);
+    ++host.calls;
+    if (host.inline_all) {
+        fn(0, count, 0, context);
+        return nullptr;
+    }
+    const std::uint32_t range = min_range > 0 ? min_range : 1;
+    std::uint32_t worker = 0;
+    for (std::uint32_t end = count; end > 0;) {
+        const std::uint32_t last = (end - 1) / range * range; // the start of the last range left
+        fn(last, end, worker, context);
+        worker = (worker + 1) % 3;
+        end = last;
+    }
+    return &host;
+}
+
+void oddFinish(void*, void*) {}
+
+TEST(WorldApi, TaskSystemIsCheckedAndSizesTheScratch) {
+    WorldConfig config = smallConfig();
+    const std::size_t one = World::requiredBytes(config);
+    OddHost host;
+    TaskSystem tasks{3, oddEnqueue, oddFinish, &host};
+    config.tasks = &tasks;
+    EXPECT_GT(World::requiredBytes(config), one); // per-worker scratch
+    TaskSystem bad = tasks;
+    bad.worker_count = 0;
+    config.tasks = &bad;
+    EXPECT_EQ(World::requiredBytes(config), 0u);
+    bad.worker_count = kMaxWorkers + 1;
+    EXPECT_EQ(World::requiredBytes(config), 0u);
+    bad = tasks;
+    bad.finish = nullptr;
+    EXPECT_EQ(World::requiredBytes(config), 0u);
+    bad = tasks;
+    bad.enqueue = nullptr;
+    EXPECT_EQ(World::requiredBytes(config), 0u);
+}
+
+// The same bullets through a world on one thread, one whose host splits the items in reverse
+// order over three workers, and one whose host runs everything inline: the same hash.
+TEST(WorldApi, HowTheHostSplitsTheItemsChangesNothing) {
+    auto run = [](OddHost* host) {
+        WorldConfig config = smallConfig();
+        config.max_bullets = 256;
+        TaskSystem tasks{3, oddEnqueue, oddFinish, host};
+        if (host != nullptr) config.tasks = &tasks;
+        HostWorld hw(config);
+        World& world = hw.world;
+        auto mesh = makeTestMesh(icosphere(2, 2.0f));
+        ShipDesc enemy;
+        enemy.mesh = &mesh->blob;
+        enemy.team = 1;
+        setIdentity(enemy.ship_to_world);
+        BodyId enemy_id;
+        EXPECT_EQ(world.spawnEnemy(enemy, enemy_id), Status::Ok);
+        ShipDesc other = enemy;
+        set(1.5f, 0.5f, 0.0f, other.ship_to_world.translation);
+        EXPECT_EQ(world.spawnEnemy(other, enemy_id), Status::Ok); // mesh-mesh with the first
+        SplitMix64 rng(9);
+        std::uint32_t hits = 0;
+        for (int f = 0; f < 30; ++f) {
+            for (int k = 0; k < 6; ++k) {
+                BulletDesc b;
+                set(-20.0f, static_cast<float>(rng.u() * 6.0 - 3.0), static_cast<float>(rng.u() * 6.0 - 3.0),
+                    b.sphere.center);
+                b.sphere.radius = 0.2f;
+                set(static_cast<float>(200.0 + rng.u() * 1000.0), 0.0f, 0.0f, b.velocity);
+                BodyId id;
+                (void)world.spawnBullet(b, id);
+            }
+            EXPECT_NE(world.step(1.0f / 60.0f), Status::InvalidArgument);
+            hits += world.hitCount();
+        }
+        EXPECT_GT(hits, 30u);
+        return world.hitStreamHash();
+    };
+    const std::uint64_t alone = run(nullptr);
+    OddHost odd, inline_host;
+    inline_host.inline_all = true;
+    EXPECT_EQ(run(&odd), alone);
+    EXPECT_EQ(run(&inline_host), alone);
+    EXPECT_GT(odd.calls, 0u);
+    EXPECT_GT(inline_host.calls, 0u);
+}
+
 TEST(WorldApi, PhaseNamesAreStable) {
     EXPECT_STREQ(worldPhaseName(WorldPhase::Broad), "broad");
     EXPECT_STREQ(worldPhaseName(WorldPhase::MeshMesh), "mesh_mesh");

@@ -1,11 +1,13 @@
 // The World over many frames of the shared scenes: no allocation during frames, repeatable hit
-// streams, and nothing dropped at the scenes' capacities.
+// streams, nothing dropped at the scenes' capacities, and the same hits for any worker count.
 #include "flak_support/allocation_trap.h"
 #include "flak_support/host_block.h"
+#include "flak_support/thread_pool.h"
 #include "scene.h"
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -17,12 +19,19 @@ struct SceneRun {
     flak::support::HostBlock block;
     World world;
 
-    explicit SceneRun(const std::string& name, std::uint64_t seed = 1) {
+    // workers > 1: the step runs on a ThreadPool of that many workers.
+    std::unique_ptr<flak::support::ThreadPool> pool;
+
+    explicit SceneRun(const std::string& name, std::uint64_t seed = 1, std::uint32_t workers = 1) {
         scenes::SceneParams params;
         EXPECT_TRUE(scenes::sceneParams(name, params));
         std::string error;
         EXPECT_TRUE(scene->build(name, params, seed, error)) << error;
-        const WorldConfig config = scene->worldConfig();
+        WorldConfig config = scene->worldConfig();
+        if (workers > 1) {
+            pool = std::make_unique<flak::support::ThreadPool>(workers);
+            config.tasks = pool->tasks();
+        }
         const std::size_t bytes = World::requiredBytes(config);
         block.reset(bytes, World::kAlignment);
         EXPECT_EQ(world.init(block.data(), bytes, config), Status::Ok);
@@ -79,6 +88,98 @@ TEST(WorldFrames, SeedsChangeTheStream) {
         (void)two.world.step(two.scene->dt());
     }
     EXPECT_NE(one.world.hitStreamHash(), two.world.hitStreamHash());
+}
+
+// Everything a step reports but its timings.
+void expectSameStep(const World& want, const World& got, const std::string& what) {
+    const StepStats& x = want.stats();
+    const StepStats& y = got.stats();
+    EXPECT_EQ(x.pairs, y.pairs) << what;
+    EXPECT_EQ(x.shot_candidates, y.shot_candidates) << what;
+    EXPECT_EQ(x.pairs_dropped, y.pairs_dropped) << what;
+    EXPECT_EQ(x.hits, y.hits) << what;
+    EXPECT_EQ(x.hits_dropped, y.hits_dropped) << what;
+    EXPECT_EQ(x.contacts_dropped, y.contacts_dropped) << what;
+    EXPECT_EQ(x.skipped_bodies, y.skipped_bodies) << what;
+    EXPECT_EQ(x.mesh_jobs, y.mesh_jobs) << what;
+    ASSERT_EQ(want.hitCount(), got.hitCount()) << what;
+    EXPECT_EQ(std::memcmp(want.hits(), got.hits(), sizeof(Hit) * want.hitCount()), 0) << what;
+    EXPECT_EQ(want.hitStreamHash(), got.hitStreamHash()) << what;
+}
+
+// Every scene on 1, 2, 3, 4 and 8 workers: the same hits, stats and hash, frame by frame, and no
+// allocation during the frames (the pools' threads start before).
+TEST(WorldFrames, EveryWorkerCountGivesTheSameStep) {
+    const struct {
+        const char* scene;
+        std::uint32_t frames;
+    } runs[] = {{"skirmish", 120}, {"armada", 24}, {"worst", 12}};
+    const std::uint32_t counts[] = {2, 3, 4, 8};
+    for (const auto& r : runs) {
+        SceneRun one(r.scene);
+        std::vector<std::unique_ptr<SceneRun>> many;
+        for (std::uint32_t n : counts) many.push_back(std::make_unique<SceneRun>(r.scene, 1, n));
+        std::uint64_t hits = 0;
+        for (std::uint32_t f = 0; f < r.frames; ++f) {
+            one.scene->update(one.world, f);
+            const Status want = one.world.step(one.scene->dt());
+            hits += one.world.hitCount();
+            for (std::size_t k = 0; k < many.size(); ++k) {
+                SceneRun& run = *many[k];
+                armAllocationTrap();
+                run.scene->update(run.world, f);
+                const Status got = run.world.step(run.scene->dt());
+                const std::size_t allocations = disarmAllocationTrap();
+                const std::string what = std::string(r.scene) + " frame " + std::to_string(f) + ", " +
+                                         std::to_string(counts[k]) + " workers";
+                EXPECT_EQ(allocations, 0u) << what;
+                EXPECT_EQ(want, got) << what;
+                expectSameStep(one.world, run.world, what);
+            }
+        }
+        EXPECT_GT(hits, 100u) << r.scene;
+    }
+}
+
+// At capacity the workers keep the same hits as one thread: the first max_hits in phase and item
+// order, the rest counted.
+TEST(WorldFrames, WorkersDropTheSameHitsAtCapacity) {
+    auto play = [](std::uint32_t workers, std::vector<Hit>& out, std::uint32_t& out_dropped) {
+        scenes::Scene scene;
+        scenes::SceneParams params;
+        ASSERT_TRUE(scenes::sceneParams("armada", params));
+        std::string error;
+        ASSERT_TRUE(scene.build("armada", params, 1, error)) << error;
+        WorldConfig config = scene.worldConfig();
+        config.max_hits = 97;
+        flak::support::ThreadPool pool(workers);
+        if (workers > 1) config.tasks = pool.tasks();
+        flak::support::HostBlock block(World::requiredBytes(config), World::kAlignment);
+        World world;
+        ASSERT_EQ(world.init(block.data(), block.size(), config), Status::Ok);
+        ASSERT_TRUE(scene.setup(world, error)) << error;
+        out_dropped = 0;
+        for (std::uint32_t f = 0; f < 12; ++f) {
+            scene.update(world, f);
+            const Status status = world.step(scene.dt());
+            out_dropped += world.stats().hits_dropped;
+            if (world.stats().hits_dropped > 0) {
+                EXPECT_EQ(status, Status::BufferFull);
+            }
+            out.insert(out.end(), world.hits(), world.hits() + world.hitCount());
+        }
+    };
+    std::vector<Hit> want, got;
+    std::uint32_t want_dropped = 0, got_dropped = 0;
+    play(1, want, want_dropped);
+    EXPECT_GT(want_dropped, 0u);
+    for (std::uint32_t workers : {2u, 5u}) {
+        got.clear();
+        play(workers, got, got_dropped);
+        EXPECT_EQ(want_dropped, got_dropped) << workers;
+        ASSERT_EQ(want.size(), got.size()) << workers;
+        EXPECT_EQ(std::memcmp(want.data(), got.data(), sizeof(Hit) * want.size()), 0) << workers;
+    }
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 // sorted. Random scenes with moving ships, fast and slow bullets, bent beams and piled ships.
 #include "world_fixture.h"
 
+#include "flak_support/thread_pool.h"
+
 #include "wall_build.h"
 
 #include <flak/bvh/mesh_mesh.h>
@@ -12,6 +14,8 @@
 #include <flak/geom/triangle_normal.h>
 #include <flak/shooter/wall_set.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 
@@ -130,11 +134,18 @@ Hit shotHit(const RefScene& scene, HitKind kind, const BodyId& shooter, const Re
     return hit;
 }
 
-// The world's enemy-vs-enemy summary, from meshMeshPairs sorted by (a, b): mean of the
-// intersection segments' midpoints and unit means of both sides' normals, summed in double, B
-// mapped into A's space vertex by vertex with transformPoint.
-bool sortedPairSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
-                       MeshContactSummary& out) {
+// The world's enemy-vs-enemy summary (mesh_mesh.h: meshMeshSummary), from every pair of
+// meshMeshPairs: each pair's midpoint of the intersection segment and both unit normals, B mapped
+// into A's space vertex by vertex with transformPoint, each term truncated to fixed point (2^32
+// steps per unit; a midpoint as its offset from the centre of A's bounds in units of the smallest
+// power of two at least A's largest half extent) and summed as integers, so in any order.
+std::int64_t toFixed(double v) {
+    const double limit = 1099511627776.0; // 2^40
+    if (std::isnan(v)) return 0;
+    return static_cast<std::int64_t>(std::max(-limit, std::min(limit, v)));
+}
+
+bool pairSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, MeshContactSummary& out) {
     std::vector<TrianglePair> pairs(4096);
     OutBuffer<TrianglePair> buffer{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
     while (meshMeshPairs(a, b, b_to_a, buffer) == Status::BufferFull) { // every pair, whatever it takes
@@ -142,12 +153,19 @@ bool sortedPairSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_
         buffer = OutBuffer<TrianglePair>{pairs.data(), static_cast<std::uint32_t>(pairs.size()), 0, 0};
     }
     pairs.resize(buffer.count);
-    std::sort(pairs.begin(), pairs.end(), [](const TrianglePair& x, const TrianglePair& y) {
-        return x.a != y.a ? x.a < y.a : x.b < y.b;
-    });
     out = MeshContactSummary{};
     if (pairs.empty()) return false;
-    double point[3] = {0, 0, 0}, na[3] = {0, 0, 0}, nb[3] = {0, 0, 0};
+    double center[3], half = 0.0;
+    for (int c = 0; c < 3; ++c) {
+        center[c] = 0.5 * (double(a.bounds.min[c]) + double(a.bounds.max[c]));
+        half = std::max(half, 0.5 * (double(a.bounds.max[c]) - double(a.bounds.min[c])));
+    }
+    double unit = 1.0; // the smallest power of two at least `half`
+    while (unit < half) unit *= 2.0;
+    while (half > 0.0 && unit / 2.0 >= half) unit /= 2.0;
+    const double one = 4294967296.0; // 2^32
+    const double to_fixed = half > 0.0 ? one / unit : one;
+    std::int64_t point[3] = {0, 0, 0}, na[3] = {0, 0, 0}, nb[3] = {0, 0, 0};
     std::uint32_t points = 0;
     for (const TrianglePair& p : pairs) {
         Vec3 va[3], vb[3];
@@ -158,22 +176,21 @@ bool sortedPairSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_
         bool coplanar = false;
         if (triTriIntersection(va[0], va[1], va[2], vb[0], vb[1], vb[2], s0, s1, coplanar)) {
             for (int c = 0; c < 3; ++c)
-                point[c] += 0.5 * (static_cast<double>(s0[c]) + static_cast<double>(s1[c]));
+                point[c] += toFixed((0.5 * (double(s0[c]) + double(s1[c])) - center[c]) * to_fixed);
             ++points;
         }
         if (computeTriangleNormal(va[0], va[1], va[2], n))
-            for (int c = 0; c < 3; ++c) na[c] += static_cast<double>(n[c]);
+            for (int c = 0; c < 3; ++c) na[c] += toFixed(double(n[c]) * one);
         if (computeTriangleNormal(vb[0], vb[1], vb[2], n))
-            for (int c = 0; c < 3; ++c) nb[c] += static_cast<double>(n[c]);
+            for (int c = 0; c < 3; ++c) nb[c] += toFixed(double(n[c]) * one);
     }
     out.pair_count = static_cast<std::uint32_t>(pairs.size());
     if (points > 0) {
-        const double inv = 1.0 / static_cast<double>(points);
-        set(static_cast<float>(point[0] * inv), static_cast<float>(point[1] * inv),
-            static_cast<float>(point[2] * inv), out.point);
+        const double inv = 1.0 / (double(points) * to_fixed);
+        for (int c = 0; c < 3; ++c) out.point[c] = static_cast<float>(center[c] + double(point[c]) * inv);
     }
-    const Vec3 fa{static_cast<float>(na[0]), static_cast<float>(na[1]), static_cast<float>(na[2])};
-    const Vec3 fb{static_cast<float>(nb[0]), static_cast<float>(nb[1]), static_cast<float>(nb[2])};
+    const Vec3 fa{float(double(na[0]) / one), float(double(na[1]) / one), float(double(na[2]) / one)};
+    const Vec3 fb{float(double(nb[0]) / one), float(double(nb[1]) / one), float(double(nb[2]) / one)};
     (void)normalize(fa, out.normal_a);
     (void)normalize(fb, out.normal_b);
     return true;
@@ -238,7 +255,7 @@ std::vector<Hit> expectedHits(const RefScene& scene, float dt, float sweep_radii
                 Transform b_to_a;
                 relative(a.xf, b.xf, b_to_a);
                 MeshContactSummary summary;
-                if (!sortedPairSummary(*a.mesh, *b.mesh, b_to_a, summary)) continue;
+                if (!pairSummary(*a.mesh, *b.mesh, b_to_a, summary)) continue;
                 hit.feature = summary.pair_count;
                 transformPoint(a.xf, summary.point, hit.point);
                 Vec3 n = summary.normal_b;
@@ -370,7 +387,8 @@ std::map<std::pair<int, int>, int>& tally() {
 float rnd(SplitMix64& rng, float lo, float hi) { return lo + (hi - lo) * static_cast<float>(rng.u()); }
 
 // One random scene, stepped `frames` times with ships moving; every step compared with the oracle.
-void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames) {
+// With `tasks`, the world steps on the host's workers.
+void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const TaskSystem* tasks = nullptr) {
     SplitMix64 rng(seed);
     WorldConfig config;
     config.max_levels = 2;
@@ -380,6 +398,7 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames) {
     config.max_bullets = 256;
     config.max_beams = 4;
     config.max_beam_points = 17;
+    config.tasks = tasks;
     HostWorld host(config);
     ASSERT_EQ(host.initStatus(), Status::Ok);
     World& world = host.world;
@@ -468,6 +487,16 @@ TEST(WorldOracle, SpreadScenesMatchBruteForce) {
 TEST(WorldOracle, PiledScenesMatchBruteForce) {
     // Everything within a few units: many ship pairs, mesh-mesh, bullets starting inside ships.
     for (std::uint64_t seed = 101; seed <= 130; ++seed) runRandomScene(seed, 6.0f, 6);
+}
+
+// The same random worlds on the host's workers (support/'s ThreadPool): still the oracle's hits,
+// bit for bit, so the same as on one thread.
+TEST(WorldOracle, ScenesOnWorkersMatchBruteForce) {
+    for (std::uint32_t workers : {2u, 3u, 8u}) {
+        flak::support::ThreadPool pool(workers);
+        for (std::uint64_t seed = 1; seed <= 6; ++seed) runRandomScene(seed, 40.0f, 6, pool.tasks());
+        for (std::uint64_t seed = 101; seed <= 110; ++seed) runRandomScene(seed, 6.0f, 4, pool.tasks());
+    }
 }
 
 // ctest runs each test in its own process: this one plays its own scenes before counting.

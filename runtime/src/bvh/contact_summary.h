@@ -1,24 +1,61 @@
 // flak — private: the sums behind MeshContactSummary (mesh_mesh.h), shared by meshMeshSummary
-// (triangle pairs in walk order) and the World's mesh-mesh phase (pairs sorted by (a, b)), so the
+// (triangle pairs in walk order) and the World's mesh-mesh phase (pairs from a back end), so the
 // two compute a summary with the very same operations.
+//
+// The sums are exact: every pair's terms are rounded once to 64-bit fixed point and added as
+// integers, so the summary does not depend on the order the pairs arrive in (walk order, a back
+// end's order, or pairs split over workers).
 #pragma once
 
 #include <flak/bvh/mesh_mesh.h>
 #include <flak/geom/tri_tri.h>
 #include <flak/geom/triangle_normal.h>
+#include <flak/math/aabb.h>
 
+#include <cmath>
 #include <cstdint>
 
 namespace flak::detail {
 
-/// Summed in double, in the order the pairs are added: the midpoints of the intersection
-/// segments, and both sides' unit triangle normals.
+/// Fixed point of the sums: 2^32 steps per unit (a unit normal's component, or `unit` of A's box).
+constexpr double kSummaryOne = 4294967296.0;
+
+/// One value in fixed point, truncated toward zero; clamped to +-2^40 (far beyond any term of a
+/// valid mesh), NaN to 0, so a conversion never overflows.
+inline std::int64_t summaryFixed(double v) {
+    constexpr double kLimit = 1099511627776.0; // 2^40
+    if (!(v > -kLimit)) return v != v ? 0 : -static_cast<std::int64_t>(kLimit);
+    if (!(v < kLimit)) return static_cast<std::int64_t>(kLimit);
+    return static_cast<std::int64_t>(v);
+}
+
+/// The summary's sums over intersecting pairs, exact and order-free: midpoints of the intersection
+/// segments relative to the centre of A's box, in units of the smallest power of two at least
+/// the box's largest half extent; both sides' unit triangle normals.
 struct SummarySums {
     std::uint32_t pairs = 0;
     std::uint32_t points = 0;
-    double point[3] = {0.0, 0.0, 0.0};
-    double na[3] = {0.0, 0.0, 0.0};
-    double nb[3] = {0.0, 0.0, 0.0};
+    double center[3] = {0.0, 0.0, 0.0};
+    double to_fixed = kSummaryOne; ///< kSummaryOne / unit
+    // Sums kept as uint64 (two's complement wraps, never undefined); read back as int64.
+    std::uint64_t point[3] = {0, 0, 0};
+    std::uint64_t na[3] = {0, 0, 0};
+    std::uint64_t nb[3] = {0, 0, 0};
+
+    /// `a_box`: A's mesh bounds (the intersection segments lie on A's triangles).
+    explicit SummarySums(const Aabb& a_box) {
+        double half = 0.0;
+        for (int c = 0; c < 3; ++c) {
+            const double lo = static_cast<double>(a_box.min[c]), hi = static_cast<double>(a_box.max[c]);
+            center[c] = std::isfinite(lo) && std::isfinite(hi) ? 0.5 * (lo + hi) : 0.0;
+            const double h = 0.5 * (hi - lo);
+            if (std::isfinite(h) && h > half) half = h;
+        }
+        int exponent = 0;
+        const double f = std::frexp(half, &exponent); // half = f * 2^exponent, f in [0.5, 1)
+        if (f == 0.5) --exponent;                     // half is a power of two: 2^exponent = half
+        to_fixed = half > 0.0 ? std::ldexp(kSummaryOne, -exponent) : kSummaryOne;
+    }
 
     /// One intersecting pair: A's triangle va, B's triangle vb in A's space.
     void add(const Vec3* va, const Vec3* vb) {
@@ -26,15 +63,19 @@ struct SummarySums {
         Vec3 s, e;
         bool coplanar = false;
         if (triTriIntersection(va[0], va[1], va[2], vb[0], vb[1], vb[2], s, e, coplanar)) {
-            for (int c = 0; c < 3; ++c)
-                point[c] += 0.5 * (static_cast<double>(s[c]) + static_cast<double>(e[c]));
+            for (int c = 0; c < 3; ++c) {
+                const double mid = 0.5 * (static_cast<double>(s[c]) + static_cast<double>(e[c]));
+                point[c] += static_cast<std::uint64_t>(summaryFixed((mid - center[c]) * to_fixed));
+            }
             ++points;
         }
         Vec3 n;
         if (computeTriangleNormal(va[0], va[1], va[2], n))
-            for (int c = 0; c < 3; ++c) na[c] += static_cast<double>(n[c]);
+            for (int c = 0; c < 3; ++c)
+                na[c] += static_cast<std::uint64_t>(summaryFixed(static_cast<double>(n[c]) * kSummaryOne));
         if (computeTriangleNormal(vb[0], vb[1], vb[2], n))
-            for (int c = 0; c < 3; ++c) nb[c] += static_cast<double>(n[c]);
+            for (int c = 0; c < 3; ++c)
+                nb[c] += static_cast<std::uint64_t>(summaryFixed(static_cast<double>(n[c]) * kSummaryOne));
     }
 
     /// The summary of the pairs added (mean point, unit mean normals); false and a default
@@ -44,9 +85,9 @@ struct SummarySums {
         if (pairs == 0) return false;
         out.pair_count = pairs;
         if (points > 0) {
-            const double inv = 1.0 / static_cast<double>(points);
-            set(static_cast<float>(point[0] * inv), static_cast<float>(point[1] * inv),
-                static_cast<float>(point[2] * inv), out.point);
+            const double inv = 1.0 / (static_cast<double>(points) * to_fixed);
+            for (int c = 0; c < 3; ++c)
+                out.point[c] = static_cast<float>(center[c] + static_cast<double>(signedSum(point[c])) * inv);
         }
         unit(na, out.normal_a);
         unit(nb, out.normal_b);
@@ -54,8 +95,14 @@ struct SummarySums {
     }
 
 private:
-    static void unit(const double v[3], Vec3& out) {
-        const Vec3 f{static_cast<float>(v[0]), static_cast<float>(v[1]), static_cast<float>(v[2])};
+    static std::int64_t signedSum(std::uint64_t v) {
+        return v < (1ull << 63) ? static_cast<std::int64_t>(v)
+                                : -static_cast<std::int64_t>(~v) - 1; // two's complement, spelled out
+    }
+    static void unit(const std::uint64_t v[3], Vec3& out) {
+        const Vec3 f{static_cast<float>(static_cast<double>(signedSum(v[0])) / kSummaryOne),
+                     static_cast<float>(static_cast<double>(signedSum(v[1])) / kSummaryOne),
+                     static_cast<float>(static_cast<double>(signedSum(v[2])) / kSummaryOne)};
         (void)normalize(f, out);
     }
 };

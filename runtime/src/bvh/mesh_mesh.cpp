@@ -199,6 +199,7 @@ struct PairSink {
 
 // The summary's sums over the walk's pairs.
 struct SummarySink {
+    explicit SummarySink(const Aabb& a_box) : sums(a_box) {}
     detail::SummarySums sums;
     bool operator()(std::uint32_t, const Vec3* va, std::uint32_t, const Vec3* vb) {
         sums.add(va, vb);
@@ -223,7 +224,7 @@ Status meshMeshPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to
 
 bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                      MeshContactSummary& out_summary) {
-    SummarySink sink;
+    SummarySink sink(a.bounds);
     walkPairs(a, b, b_to_a, sink);
     return sink.sums.finish(out_summary);
 }

@@ -68,6 +68,10 @@ bool configIsValid(const WorldConfig& config) {
     const std::uint64_t statics = std::uint64_t{config.max_levels} + config.max_wall_sets;
     if (statics >= DynamicTree::kMaxProxies) return false;
     if (std::uint64_t{config.max_beams} * config.max_beam_points > 0xFFFFFFFFull) return false;
+    if (config.tasks != nullptr &&
+        (config.tasks->enqueue == nullptr || config.tasks->finish == nullptr ||
+         config.tasks->worker_count == 0 || config.tasks->worker_count > kMaxWorkers))
+        return false;
     return true;
 }
 
@@ -94,6 +98,18 @@ struct Carver {
 
 template <typename T> std::size_t poolBytes(std::uint32_t capacity) {
     return FixedPool<T>::requiredBytes(capacity);
+}
+
+std::uint32_t workerCount(const WorldConfig& config) {
+    return config.tasks != nullptr ? config.tasks->worker_count : 1u;
+}
+
+// One output slot per work item of the largest phase (world_state.h).
+std::uint32_t slotCapacity(const WorldConfig& config) {
+    std::uint32_t n = config.max_bullets;
+    if (config.max_beams > n) n = config.max_beams;
+    if (config.max_pairs > n) n = config.max_pairs;
+    return n;
 }
 
 template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink, WorldState* state) {
@@ -123,8 +139,16 @@ template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink
     void* moving_tree = sink.take(moving_bytes, DynamicTree::kAlignment);
     void* pairs = sink.take(sizeof(TreePair) * config.max_pairs, alignof(TreePair));
     void* hits = sink.take(sizeof(Hit) * config.max_hits, alignof(Hit));
+    const std::uint32_t slots = slotCapacity(config);
+    void* slot_hits = sink.take(sizeof(Hit) * slots, alignof(Hit));
+    void* slot_states = sink.take(sizeof(SlotState) * slots, alignof(SlotState));
     const std::size_t scratch_bytes = stepScratchBytes(config);
     void* scratch = sink.take(scratch_bytes, kMinAlignment);
+    const std::uint32_t workers = workerCount(config);
+    void* worker_states = sink.take(sizeof(WorkerState) * workers, alignof(WorkerState));
+    const std::size_t worker_bytes = workerScratchBytes(config);
+    void* worker_scratch[kMaxWorkers];
+    for (std::uint32_t w = 0; w < workers; ++w) worker_scratch[w] = sink.take(worker_bytes, kMinAlignment);
     if (state == nullptr || sink.failed) return;
 
     // Carving: hand each piece to its owner (every call below was sized above).
@@ -139,7 +163,16 @@ template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink
     (void)state->moving_tree.init(moving_tree, moving_bytes, moving_cfg);
     state->pairs = static_cast<TreePair*>(pairs);
     state->hits = OutBuffer<Hit>::over(static_cast<Hit*>(hits), config.max_hits);
+    state->slot_hits = static_cast<Hit*>(slot_hits);
+    state->slot_states = static_cast<SlotState*>(slot_states);
+    state->slot_capacity = slots;
     (void)state->scratch.init(scratch, scratch_bytes);
+    state->workers = static_cast<WorkerState*>(worker_states);
+    state->worker_count = workers;
+    for (std::uint32_t w = 0; w < workers; ++w) {
+        WorkerState* worker = new (&state->workers[w]) WorkerState();
+        (void)worker->scratch.init(worker_scratch[w], worker_bytes);
+    }
 }
 
 bool finiteSphere(const Sphere& s) {
@@ -174,25 +207,56 @@ Status validateId(const WorldState* state, const BodyId& id) {
 } // namespace
 
 std::size_t stepScratchBytes(const WorldConfig& c) {
-    // An upper bound: every phase's scratch added up (phases give theirs back, so this is generous).
+    // An upper bound: every piece the calling thread takes in a step, added up.
     MemoryRequirements req;
     req.add(sizeof(BodyPair) * std::size_t{c.max_pairs}); // classified pairs, live for the step
-    const std::size_t targets = std::size_t{c.max_levels} + c.max_wall_sets + c.max_enemies + c.max_players;
-    req.add(sizeof(BodyId) * targets); // one shot's candidates
     // The shot phases' list of static bodies (world_shots.cpp: StaticBody, a box and an id).
     req.add((sizeof(Aabb) + sizeof(BodyId)) * (std::size_t{c.max_levels} + c.max_wall_sets));
-    req.add(sizeof(MeshTarget) * targets);
-    req.add(sizeof(WallTarget) * targets);
-    req.add(sizeof(ClusterTarget) * targets);
-    req.add(sizeof(ClusterPair) * std::size_t{kMaxClusterSpheres} * kMaxClusterSpheres); // every sphere pair
-    req.add(sizeof(WallContact) * std::size_t{c.max_contacts});
-    req.add(stableSortScratchBytes<Hit>(c.max_hits));
     req.add(sizeof(MeshMeshJob) * std::size_t{c.max_pairs}); // mesh-mesh jobs, live for the step
     req.add(sizeof(std::uint32_t) * std::size_t{c.max_pairs});
-    req.add(sizeof(MeshMeshPair) * std::size_t{c.max_mesh_pairs});
-    req.add(sizeof(TrianglePair) * std::size_t{c.max_mesh_pairs}); // the CPU's pairs of one job
-    req.add(stableSortScratchBytes<TrianglePair>(c.max_mesh_pairs));
+    if (c.mesh_mesh_backend != nullptr) { // the back end's pairs and where each job's start
+        req.add(sizeof(MeshMeshPair) * std::size_t{c.max_mesh_pairs});
+        req.add(sizeof(std::uint32_t) * (std::size_t{c.max_pairs} + 1));
+    }
+    req.add(stableSortScratchBytes<Hit>(c.max_hits));
     return req.bytes + 16 * kMinAlignment; // per-allocation rounding slack
+}
+
+std::size_t workerScratchBytes(const WorldConfig& c) {
+    // One item at a time per worker: the larger of a shot's and a ship item's scratch.
+    const std::size_t shots = shotScratchBytes(c);
+    const std::size_t ships = shipScratchBytes(c);
+    return (shots > ships ? shots : ships) + 8 * kMinAlignment;
+}
+
+void parallelFor(WorldState& s, std::uint32_t count, std::uint32_t min_range, TaskFunction fn,
+                 void* context) {
+    if (count == 0) return;
+    const TaskSystem* tasks = s.config.tasks;
+    if (min_range == 0) min_range = 1;
+    if (tasks == nullptr || tasks->worker_count < 2 || count <= min_range) {
+        fn(0, count, 0, context);
+        return;
+    }
+    void* task = tasks->enqueue(fn, count, min_range, context, tasks->user);
+    if (task != nullptr) tasks->finish(task, tasks->user);
+}
+
+void mergeSlots(WorldState& s, std::uint32_t count) {
+    for (std::uint32_t i = 0; i < count; ++i) {
+        if (s.slot_states[i] == SlotState::Hit) {
+            (void)s.hits.append(s.slot_hits[i]);
+        } else if (s.slot_states[i] == SlotState::Dropped) {
+            s.hits.drop(1);
+        }
+    }
+    for (std::uint32_t w = 0; w < s.worker_count; ++w) {
+        WorkerState& worker = s.workers[w];
+        s.stats.shot_candidates += worker.shot_candidates;
+        s.stats.contacts_dropped += worker.contacts_dropped;
+        s.stats.skipped_bodies += worker.skipped_bodies;
+        worker.shot_candidates = worker.contacts_dropped = worker.skipped_bodies = 0;
+    }
 }
 
 const char* worldPhaseName(WorldPhase phase) {
@@ -482,6 +546,7 @@ void findPairs(WorldState& s) {
     s.stats.pairs_dropped = pairs.dropped;
     classifyPairs(s, moving_written);
     startMeshMeshPhase(s);
+    readStaticBodies(s);
 }
 
 // Moves every bullet to the end of its path.
@@ -507,7 +572,11 @@ Status World::step(float dt) {
     s.scratch.reset();
     s.mesh_jobs = nullptr; // the mesh-mesh phase's scratch is made again below
     s.mesh_pairs = nullptr;
+    s.mesh_job_first = nullptr;
     s.mesh_submitted = false;
+    s.statics = nullptr;
+    s.static_count = 0;
+    for (std::uint32_t w = 0; w < s.worker_count; ++w) s.workers[w].scratch.reset();
     const WorldConfig& c = s.config;
     std::uint64_t t0 = now(c);
     const std::uint64_t start = t0;
@@ -541,7 +610,9 @@ Status World::step(float dt) {
     s.stats.hits_dropped = s.hits.dropped;
     lap(WorldPhase::Output);
     s.stats.total_ns = t0 - start;
-    if (s.scratch.highWater() > s.scratch_high_water) s.scratch_high_water = s.scratch.highWater();
+    std::size_t high_water = s.scratch.highWater();
+    for (std::uint32_t w = 0; w < s.worker_count; ++w) high_water += s.workers[w].scratch.highWater();
+    if (high_water > s.scratch_high_water) s.scratch_high_water = high_water;
     return s.stats.hits_dropped > 0 || s.stats.pairs_dropped > 0 ? Status::BufferFull : Status::Ok;
 }
 
@@ -608,7 +679,12 @@ PoolUsage World::poolUsage(BodyKind kind) const {
 }
 
 std::size_t World::scratchHighWater() const { return m_state != nullptr ? m_state->scratch_high_water : 0; }
-std::size_t World::scratchCapacity() const { return m_state != nullptr ? m_state->scratch.capacity() : 0; }
+std::size_t World::scratchCapacity() const {
+    if (m_state == nullptr) return 0;
+    std::size_t bytes = m_state->scratch.capacity();
+    for (std::uint32_t w = 0; w < m_state->worker_count; ++w) bytes += m_state->workers[w].scratch.capacity();
+    return bytes;
+}
 const DynamicTree* World::movingTree() const { return m_state != nullptr ? &m_state->moving_tree : nullptr; }
 const DynamicTree* World::staticTree() const { return m_state != nullptr ? &m_state->static_tree : nullptr; }
 

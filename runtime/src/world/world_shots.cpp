@@ -5,10 +5,12 @@
 // the box of its path, keeps the bodies it may hit (not its own team's ships), sorts them by
 // (kind, index) so ties resolve the same way whatever order the trees return them in, and hands
 // them to the shooter room's casts (sweptBulletFirstHit, castBeam) as one ShotTargets list. At
-// most one hit per bullet or beam, emitted in pool index order.
+// most one hit per bullet or beam, emitted in pool index order. Each bullet and beam is one work
+// item (runPhaseItems): it reads the world and writes only its slot and its worker's scratch.
 #include "world_pairs.h"
 #include "world_state.h"
 
+#include <flak/memory_requirements.h>
 #include <flak/shooter/beam.h>
 #include <flak/shooter/swept_bullet.h>
 
@@ -16,16 +18,10 @@ namespace flak {
 
 namespace {
 
-// A level or wall set as its broad-phase box, read once per phase (see gatherCandidates).
-struct StaticBody {
-    Aabb box; // the proxy's tight box: what the static tree's leaf holds and queryBox tests
-    BodyId id;
-};
 static_assert(sizeof(StaticBody) <= sizeof(Aabb) + sizeof(BodyId),
               "stepScratchBytes counts StaticBody as this");
 
-// The candidate bodies of one shot (capacity: every level, wall set and ship), and the phase's
-// static bodies.
+// The candidate bodies of one shot (capacity: every level, wall set and ship).
 struct Candidates {
     const WorldState* state = nullptr;
     const DynamicTree* tree = nullptr;
@@ -33,8 +29,6 @@ struct Candidates {
     std::uint32_t count = 0;
     std::uint32_t capacity = 0;
     std::uint32_t team = 0;
-    const StaticBody* statics = nullptr;
-    std::uint32_t static_count = 0;
 };
 
 bool collectCandidate(void* user, const ProxyId& proxy) {
@@ -51,29 +45,8 @@ bool collectCandidate(void* user, const ProxyId& proxy) {
     return true;
 }
 
-// Reads the static tree's live bodies (levels, then wall sets) into `out` (room for every one):
-// their tight boxes, as collectCandidate would find them. Returns how many.
-std::uint32_t readStaticBodies(const WorldState& s, StaticBody* out) {
-    std::uint32_t count = 0;
-    auto add = [&](const ProxyId& proxy) {
-        ProxyDesc desc;
-        if (s.static_tree.getProxy(proxy, desc) != Status::Ok || desc.category == 0) return;
-        const BodyId id = liveBodyId(s, userKind(desc.user_value), userIndex(desc.user_value));
-        if (!id.isNull()) out[count++] = StaticBody{desc.box, id};
-    };
-    for (std::uint32_t i = 0; i < s.levels.capacity(); ++i) {
-        const Handle<LevelBody> h = s.levels.handleAt(i);
-        if (!h.isNull()) add(s.levels.get(h)->proxy);
-    }
-    for (std::uint32_t i = 0; i < s.walls.capacity(); ++i) {
-        const Handle<WallsBody> h = s.walls.handleAt(i);
-        if (!h.isNull()) add(s.walls.get(h)->proxy);
-    }
-    return count;
-}
-
 // Fills `c` with the bodies whose broad-phase boxes overlap `box`, sorted by (kind, index).
-// The static tree holds a few bodies that do not move during the phase, so they are tested as
+// The static tree holds a few bodies that do not move during the step, so they are tested as
 // the list readStaticBodies made: the same set queryBox finds (its leaf test is this closed-box
 // overlap with the proxy's tight box, an internal node's box holds its leaves' boxes, and an
 // unordered or NaN region finds nothing), without a walk and a visitor call per shot.
@@ -81,16 +54,16 @@ void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, 
     c.state = &s;
     c.count = 0;
     c.team = team;
-    if (c.statics == nullptr) {
+    if (s.statics == nullptr) {
         c.tree = &s.static_tree;
         if (s.static_tree.proxyCount() > 0)
             (void)s.static_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
     } else if (box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z) {
-        for (std::uint32_t i = 0; i < c.static_count; ++i) {
-            const Aabb& b = c.statics[i].box;
+        for (std::uint32_t i = 0; i < s.static_count; ++i) {
+            const Aabb& b = s.statics[i].box;
             const bool overlap = (box.min.x <= b.max.x) & (b.min.x <= box.max.x) & (box.min.y <= b.max.y) &
                                  (b.min.y <= box.max.y) & (box.min.z <= b.max.z) & (b.min.z <= box.max.z);
-            if (overlap && c.count < c.capacity) c.items[c.count++] = c.statics[i].id;
+            if (overlap && c.count < c.capacity) c.items[c.count++] = s.statics[i].id;
         }
     }
     c.tree = &s.moving_tree;
@@ -106,19 +79,12 @@ void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, 
     }
 }
 
-// Scratch arrays for one body's ShotTargets, sized for the largest group.
+// Scratch arrays for one shot's ShotTargets, sized for every body.
 struct TargetArrays {
     MeshTarget* meshes = nullptr;
     WallTarget* walls = nullptr;
     ClusterTarget* clusters = nullptr;
 };
-
-bool makeTargetArrays(WorldState& s, std::uint32_t largest, TargetArrays& out) {
-    out.meshes = s.scratch.allocateArray<MeshTarget>(largest);
-    out.walls = s.scratch.allocateArray<WallTarget>(largest);
-    out.clusters = s.scratch.allocateArray<ClusterTarget>(largest);
-    return out.meshes != nullptr && out.walls != nullptr && out.clusters != nullptr;
-}
 
 // Fills `targets` with the bodies of one group; ids index the group's BodyId array.
 void fillTargets(const WorldState& s, const BodyId* bodies, std::uint32_t count, TargetArrays& arrays,
@@ -161,8 +127,8 @@ std::uint32_t wallFeature(const WallSet& walls, std::uint32_t ring, std::uint32_
     return walls.rings[ring].first_point + edge;
 }
 
-void emitShotHit(WorldState& s, HitKind kind, const BodyId& shooter, const BodyId* bodies,
-                 const ShotHit& shot, float t) {
+void shotHit(const WorldState& s, HitKind kind, const BodyId& shooter, const BodyId* bodies,
+             const ShotHit& shot, float t, Hit& out) {
     Hit hit;
     hit.kind = kind;
     hit.a = shooter;
@@ -175,100 +141,153 @@ void emitShotHit(WorldState& s, HitKind kind, const BodyId& shooter, const BodyI
     hit.point = shot.point;
     hit.normal = shot.normal;
     hit.t = t;
-    emitHit(s, hit);
+    out = hit;
 }
 
 std::uint32_t candidateCapacity(const WorldConfig& c) {
     return c.max_levels + c.max_wall_sets + c.max_enemies + c.max_players;
 }
 
-// Scratch for one phase's shots: room for every body as a candidate, and the target arrays.
-struct ShotScratch {
+// One shot's scratch on its worker: room for every body as a candidate, and the target arrays.
+// Given back (rewound) when the shot is done.
+class ShotScratch {
+public:
+    ShotScratch(const WorldState& s, WorkerState& worker)
+        : m_worker(worker), m_marker(worker.scratch.mark()) {
+        const std::uint32_t capacity = candidateCapacity(s.config);
+        Arena& a = worker.scratch;
+        candidates.items = a.allocateArray<BodyId>(capacity);
+        candidates.capacity = capacity;
+        arrays.meshes = a.allocateArray<MeshTarget>(capacity);
+        arrays.walls = a.allocateArray<WallTarget>(capacity);
+        arrays.clusters = a.allocateArray<ClusterTarget>(capacity);
+        m_ok = candidates.items != nullptr && arrays.meshes != nullptr && arrays.walls != nullptr &&
+               arrays.clusters != nullptr; // sized by workerScratchBytes: always
+    }
+    ~ShotScratch() { (void)m_worker.scratch.rewind(m_marker); }
+    ShotScratch(const ShotScratch&) = delete;
+    ShotScratch& operator=(const ShotScratch&) = delete;
+
+    // The targets of one shot whose path lies in `box`: false when nothing is near.
+    bool targets(const WorldState& s, const Aabb& box, std::uint32_t team, ShotTargets& out) {
+        if (!m_ok) return false;
+        gatherCandidates(s, box, team, candidates);
+        m_worker.shot_candidates += candidates.count;
+        if (candidates.count == 0) return false;
+        fillTargets(s, candidates.items, candidates.count, arrays, out);
+        return true;
+    }
+
     Candidates candidates;
     TargetArrays arrays;
+
+private:
+    WorkerState& m_worker;
+    ArenaMarker m_marker;
+    bool m_ok = false;
 };
 
-bool makeShotScratch(WorldState& s, ShotScratch& out) {
-    const std::uint32_t capacity = candidateCapacity(s.config);
-    out.candidates.items = s.scratch.allocateArray<BodyId>(capacity);
-    out.candidates.capacity = capacity;
-    if (out.candidates.items == nullptr || !makeTargetArrays(s, capacity, out.arrays)) return false;
-    // stepScratchBytes counts the static list; should it ever find no room, the shots query the
-    // static tree instead, with the same result.
-    StaticBody* statics =
-        s.scratch.allocateArray<StaticBody>(std::size_t{s.config.max_levels} + s.config.max_wall_sets);
-    if (statics != nullptr) out.candidates.static_count = readStaticBodies(s, statics);
-    out.candidates.statics = statics;
-    return true;
-}
+// Bullets per work item range at least: a bullet is about a microsecond of work.
+constexpr std::uint32_t kBulletRange = 32;
 
-// The targets of one shot whose path lies in `box`: false when nothing is near.
-bool shotTargets(WorldState& s, const Aabb& box, std::uint32_t team, ShotScratch& scratch, ShotTargets& out) {
-    gatherCandidates(s, box, team, scratch.candidates);
-    s.stats.shot_candidates += scratch.candidates.count;
-    if (scratch.candidates.count == 0) return false;
-    fillTargets(s, scratch.candidates.items, scratch.candidates.count, scratch.arrays, out);
-    return true;
-}
+struct BulletItem {
+    const WorldState* s;
+    float dt;
 
-} // namespace
-
-void runBulletPhase(WorldState& s, float dt) {
-    const ArenaMarker marker = s.scratch.mark();
-    ShotScratch scratch;
-    const std::uint32_t slots = makeShotScratch(s, scratch) ? s.bullets.capacity() : 0u;
-    for (std::uint32_t i = 0; i < slots; ++i) {
-        const Handle<BulletBody> handle = s.bullets.handleAt(i);
-        if (handle.isNull()) continue;
-        const BulletBody& bullet = *s.bullets.get(handle);
+    SlotState operator()(std::uint32_t slot, WorkerState& worker, Hit& out) const {
+        const Handle<BulletBody> handle = s->bullets.handleAt(slot);
+        if (handle.isNull()) return SlotState::Empty;
+        const BulletBody& bullet = *s->bullets.get(handle);
         Vec3 motion, end;
         scale(bullet.velocity, dt, motion);
         add(bullet.sphere.center, motion, end);
         if (!isFinite(end)) {
-            ++s.stats.skipped_bodies;
-            continue;
+            ++worker.skipped_bodies;
+            return SlotState::Empty;
         }
         // Fast bullets sweep the step; slow ones are tested where the step leaves them (a
         // zero-length sweep), reported at t = 1.
         const float r = bullet.sphere.radius;
-        const float reach = s.config.sweep_radii * r;
+        const float reach = s->config.sweep_radii * r;
         const bool fast = lengthSq(motion) > reach * reach;
         const Vec3& start = fast ? bullet.sphere.center : end;
         Aabb box;
         min(start, end, box.min);
         max(start, end, box.max);
         inflate(box, r, box);
+        ShotScratch scratch(*s, worker);
         ShotTargets targets;
         ShotHit shot;
-        if (!shotTargets(s, box, bullet.team, scratch, targets) ||
+        if (!scratch.targets(*s, box, bullet.team, targets) ||
             !sweptBulletFirstHit(start, end, r, targets, shot))
-            continue;
-        emitShotHit(s, HitKind::Bullet, toBodyId(BodyKind::Bullet, handle), scratch.candidates.items, shot,
-                    fast ? shot.t : 1.0f);
+            return SlotState::Empty;
+        shotHit(*s, HitKind::Bullet, toBodyId(BodyKind::Bullet, handle), scratch.candidates.items, shot,
+                fast ? shot.t : 1.0f, out);
+        return SlotState::Hit;
     }
-    (void)s.scratch.rewind(marker);
-}
+};
 
-void runBeamPhase(WorldState& s) {
-    const ArenaMarker marker = s.scratch.mark();
-    ShotScratch scratch;
-    const std::uint32_t slots = makeShotScratch(s, scratch) ? s.beams.capacity() : 0u;
-    for (std::uint32_t i = 0; i < slots; ++i) {
-        const Handle<BeamBody> handle = s.beams.handleAt(i);
-        if (handle.isNull()) continue;
-        const BeamBody& beam = *s.beams.get(handle);
-        if (beam.point_count < 2) continue;
+struct BeamItem {
+    const WorldState* s;
+
+    SlotState operator()(std::uint32_t slot, WorkerState& worker, Hit& out) const {
+        const Handle<BeamBody> handle = s->beams.handleAt(slot);
+        if (handle.isNull()) return SlotState::Empty;
+        const BeamBody& beam = *s->beams.get(handle);
+        if (beam.point_count < 2) return SlotState::Empty;
         Aabb box;
         fromPoints(beam.points, beam.point_count, box);
+        ShotScratch scratch(*s, worker);
         ShotTargets targets;
         ShotHit shot;
-        if (!shotTargets(s, box, beam.team, scratch, targets) ||
+        if (!scratch.targets(*s, box, beam.team, targets) ||
             !castBeam(beam.points, beam.point_count, targets, shot))
-            continue;
-        emitShotHit(s, HitKind::Beam, toBodyId(BodyKind::Beam, handle), scratch.candidates.items, shot,
-                    shot.distance);
+            return SlotState::Empty;
+        shotHit(*s, HitKind::Beam, toBodyId(BodyKind::Beam, handle), scratch.candidates.items, shot,
+                shot.distance, out);
+        return SlotState::Hit;
     }
-    (void)s.scratch.rewind(marker);
+};
+
+} // namespace
+
+std::size_t shotScratchBytes(const WorldConfig& c) {
+    const std::size_t targets = candidateCapacity(c);
+    MemoryRequirements req;
+    req.add(sizeof(BodyId) * targets, alignof(BodyId));
+    req.add(sizeof(MeshTarget) * targets, alignof(MeshTarget));
+    req.add(sizeof(WallTarget) * targets, alignof(WallTarget));
+    req.add(sizeof(ClusterTarget) * targets, alignof(ClusterTarget));
+    return req.bytes;
 }
+
+void readStaticBodies(WorldState& s) {
+    s.static_count = 0;
+    // stepScratchBytes counts the list; should it ever find no room, the shots query the static
+    // tree instead, with the same result.
+    s.statics =
+        s.scratch.allocateArray<StaticBody>(std::size_t{s.config.max_levels} + s.config.max_wall_sets);
+    if (s.statics == nullptr) return;
+    auto add = [&](const ProxyId& proxy) {
+        ProxyDesc desc;
+        if (s.static_tree.getProxy(proxy, desc) != Status::Ok || desc.category == 0) return;
+        const BodyId id = liveBodyId(s, userKind(desc.user_value), userIndex(desc.user_value));
+        if (!id.isNull()) s.statics[s.static_count++] = StaticBody{desc.box, id};
+    };
+    for (std::uint32_t i = 0; i < s.levels.capacity(); ++i) {
+        const Handle<LevelBody> h = s.levels.handleAt(i);
+        if (!h.isNull()) add(s.levels.get(h)->proxy);
+    }
+    for (std::uint32_t i = 0; i < s.walls.capacity(); ++i) {
+        const Handle<WallsBody> h = s.walls.handleAt(i);
+        if (!h.isNull()) add(s.walls.get(h)->proxy);
+    }
+}
+
+void runBulletPhase(WorldState& s, float dt) {
+    runPhaseItems(s, s.bullets.capacity(), kBulletRange, BulletItem{&s, dt});
+}
+
+void runBeamPhase(WorldState& s) { runPhaseItems(s, s.beams.capacity(), 1, BeamItem{&s}); }
 
 } // namespace flak

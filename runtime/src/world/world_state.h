@@ -48,6 +48,29 @@ struct BeamBody {
 
 struct BodyPair;
 
+/// A level or wall set as its broad-phase box: the shot phases' list of static bodies, read once
+/// per step (world_shots.cpp).
+struct StaticBody {
+    Aabb box; // the proxy's tight box: what the static tree's leaf holds and queryBox tests
+    BodyId id;
+};
+
+/// What one work item of a phase left in its output slot.
+enum class SlotState : std::uint8_t {
+    Empty = 0, ///< no hit
+    Hit,       ///< a hit, in the slot
+    Dropped,   ///< a hit that could not be formed (its contacts did not fit): counted as dropped
+};
+
+/// One worker's share of a step: its own scratch, and the counters its items add to (summed into
+/// StepStats after each phase: sums do not depend on which worker ran what).
+struct WorkerState {
+    Arena scratch;
+    std::uint32_t shot_candidates = 0;
+    std::uint32_t contacts_dropped = 0;
+    std::uint32_t skipped_bodies = 0;
+};
+
 /// Everything a World owns. Lives at the start of the host block.
 struct WorldState {
     WorldConfig config;
@@ -69,26 +92,49 @@ struct WorldState {
     std::uint32_t body_pair_count = 0;
 
     // The mesh-mesh phase, in scratch for the step: enemy pairs as jobs (and the body pair each
-    // came from), their triangle pairs sorted by (job, a, b), and whether a back end has them.
+    // came from), and with a back end its triangle pairs sorted by (job, a, b) and where each
+    // job's pairs start.
     MeshMeshJob* mesh_jobs = nullptr;
     std::uint32_t* mesh_job_pairs = nullptr;
     std::uint32_t mesh_job_count = 0;
-    MeshMeshPair* mesh_pairs = nullptr; // max_mesh_pairs
+    MeshMeshPair* mesh_pairs = nullptr;      // max_mesh_pairs (with a back end only)
+    std::uint32_t* mesh_job_first = nullptr; // mesh_job_count + 1 (with a back end only)
     std::uint32_t mesh_pair_count = 0;
     bool mesh_submitted = false;
 
+    // The shot phases' static bodies (levels, wall sets), read after the broad phase.
+    StaticBody* statics = nullptr;
+    std::uint32_t static_count = 0;
+
+    // One output slot per work item of a phase (every phase gives at most one hit per item):
+    // room for the largest phase (max_bullets, max_beams or max_pairs items).
+    Hit* slot_hits = nullptr;
+    SlotState* slot_states = nullptr;
+    std::uint32_t slot_capacity = 0;
+
     OutBuffer<Hit> hits; // max_hits; its dropped becomes StepStats::hits_dropped
 
-    Arena scratch; // per-step scratch, reset at each step start
+    Arena scratch; // per-step scratch of the calling thread, reset at each step start
     std::size_t scratch_high_water = 0;
+    WorkerState* workers = nullptr; // one per TaskSystem worker (one without a TaskSystem)
+    std::uint32_t worker_count = 1;
 
     StepStats stats;
     std::uint64_t hash = kHitHashSeed;
     std::uint64_t steps = 0;
 };
 
-/// Scratch bytes a step needs at most for `config` (as requested from an Arena).
+/// Scratch bytes a step needs at most on the calling thread for `config` (as requested from an
+/// Arena), and on each worker.
 std::size_t stepScratchBytes(const WorldConfig& config);
+std::size_t workerScratchBytes(const WorldConfig& config);
+
+/// Runs item(i, worker, slot_hits[i]) -> SlotState for every item i in [0, count) (count at most
+/// slot_capacity), on the host's workers when there are some, then appends the slots' hits to
+/// state.hits in item order and adds the workers' counters to state.stats: the same hits and
+/// stats for any worker count. Item must be safe to call from several threads at once.
+template <class Item>
+void runPhaseItems(WorldState& state, std::uint32_t count, std::uint32_t min_range, const Item& item);
 
 /// Proxy user value of a body: kind in the high word, pool index in the low word.
 inline std::uint64_t bodyUserValue(BodyKind kind, std::uint32_t index) {
@@ -113,11 +159,43 @@ template <typename T> Handle<T> toHandle(const BodyId& id) { return Handle<T>{id
 /// The live body id in slot `index` of `kind`'s pool (the null id for a free slot).
 BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index);
 
-/// Appends a hit unless the buffer is full (then counts it as dropped).
-inline void emitHit(WorldState& state, const Hit& hit) { (void)state.hits.append(hit); }
+/// Runs fn over [0, count) on the host's workers (or inline on this thread without them).
+void parallelFor(WorldState& state, std::uint32_t count, std::uint32_t min_range, TaskFunction fn,
+                 void* context);
+/// Appends the slots of items [0, count) to the hits in item order; sums and clears the workers'
+/// counters into the stats.
+void mergeSlots(WorldState& state, std::uint32_t count);
 
-// The narrow phases of a step (world_shots.cpp: bullets, beams; world_ships.cpp: walls, ships); each runs
-// over the step's pairs and emits hits.
+template <class Item> struct PhaseTask {
+    WorldState* state;
+    const Item* item;
+
+    static void run(std::uint32_t begin, std::uint32_t end, std::uint32_t worker, void* context) {
+        PhaseTask& task = *static_cast<PhaseTask*>(context);
+        WorldState& s = *task.state;
+        // A worker index past the declared count breaks the TaskSystem contract; wrapping keeps
+        // every access in bounds.
+        WorkerState& w = s.workers[worker < s.worker_count ? worker : worker % s.worker_count];
+        for (std::uint32_t i = begin; i < end; ++i) s.slot_states[i] = (*task.item)(i, w, s.slot_hits[i]);
+    }
+};
+
+template <class Item>
+void runPhaseItems(WorldState& state, std::uint32_t count, std::uint32_t min_range, const Item& item) {
+    if (count > state.slot_capacity) count = state.slot_capacity; // sized at init: does not happen
+    PhaseTask<Item> task{&state, &item};
+    parallelFor(state, count, min_range, &PhaseTask<Item>::run, &task);
+    mergeSlots(state, count);
+}
+
+// The narrow phases of a step (world_shots.cpp: bullets, beams; world_ships.cpp: walls, ships,
+// mesh-mesh); each runs its items through runPhaseItems.
+/// Reads the static bodies for the shot phases (after the broad phase).
+void readStaticBodies(WorldState& state);
+/// Worker scratch one shot (a bullet or a beam) takes at most, and one ship-walls or ship-ship
+/// item (world_ships.cpp).
+std::size_t shotScratchBytes(const WorldConfig& config);
+std::size_t shipScratchBytes(const WorldConfig& config);
 void runBulletPhase(WorldState& state, float dt);
 void runBeamPhase(WorldState& state);
 void runWallPhase(WorldState& state);

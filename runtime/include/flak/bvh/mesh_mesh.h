@@ -57,7 +57,11 @@ bool meshMeshAnyContact(const MeshBlob& a, const MeshBlob& b, const Transform& b
 /// The contact summary over every intersecting pair (no buffer needed, so no capacity limit);
 /// returns true when there is at least one pair. On false, out_summary is zeroed. The
 /// intersection segments come from triTriIntersection, the normals from computeTriangleNormal
-/// (zero-area triangles add no normal); sums run in double in walk order.
+/// (zero-area triangles add no normal). The sums are exact, so the summary does not depend on
+/// the order of the pairs: each term is truncated once to fixed point with 2^32 steps per unit
+/// (a normal's component; for the midpoints, its offset from the centre of A's bounds in units
+/// of the smallest power of two at least A's largest half extent) and the terms are added as
+/// 64-bit integers; the means are formed in double from the sums.
 bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                      MeshContactSummary& out_summary);
 

@@ -4,8 +4,8 @@
 // maps them to the collider's uploaded meshes and starts one candidate-mode batch, and collects
 // it when the world reaches its mesh-mesh phase, so the GPU works while the CPU runs the bullet,
 // beam, wall and ship phases. The collider's pairs are exactly meshMeshPairs' and come sorted by
-// (job, a, b), so the world's hits are the same as without the back end, bit for bit (whenever
-// the step's pairs fit WorldConfig::max_mesh_pairs; beyond it each side keeps other pairs). A job that
+// (job, a, b), so the world's hits are the same as without the back end, bit for bit (a step whose
+// pairs do not fit WorldConfig::max_mesh_pairs is answered on the CPU, whole). A job that
 // names a mesh never registered, more jobs than the buffers hold, or a collider with no room for
 // another batch: submit declines and the world answers on the CPU that step.
 // Not thread-safe: the world's thread drives it (the collider's rule).

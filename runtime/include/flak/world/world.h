@@ -11,11 +11,11 @@
 //   beam vs anything but bullets: the beam's polyline cast in order, first hit only
 //   ship vs walls         the ship's sphere cluster vs the wall set, with the push-out
 //   ship vs ship          cluster vs cluster, cluster vs mesh (a player on either side) or
-//                         mesh vs mesh (two enemies: the contact summary of their intersecting
-//                         triangle pairs, taken in (a, b) order; the pairs come from the CPU or,
-//                         when WorldConfig::mesh_mesh_backend is set, from a back end such as the
-//                         GPU collider, which gets them right after the broad phase and works
-//                         while the other phases run; same hits either way)
+//                         mesh vs mesh (two enemies: the contact summary of all their intersecting
+//                         triangle pairs, with exact sums (mesh_mesh.h); the pairs come from the
+//                         CPU's walk or, when WorldConfig::mesh_mesh_backend is set, from a back
+//                         end such as the GPU collider, which gets them right after the broad
+//                         phase and works while the other phases run; same hits either way)
 // and writes one hit per contact (hit.h) in sorted order. Bullets and beams report their first
 // contact only (smallest t, ties to the smaller sort key). A bullet or beam never hits a ship of
 // its own team. Enemies without a cluster do not collide with walls.
@@ -23,10 +23,15 @@
 // Memory: everything lives in the block handed to init(); requiredBytes(config) says how big.
 // Nothing is allocated afterwards, nothing grows. At capacity: spawns answer PoolFull and change
 // nothing; the hit buffer keeps the first max_hits hits in phase order (bullets, beams, walls,
-// ships, mesh-mesh) before sorting, counts the rest in stats().hits_dropped and step() answers
-// BufferFull; the pair buffer likewise (pairs_dropped). Determinism: the same calls give the same
-// hits, bit for bit (no unordered iteration, -ffp-contract=off, pools hand out slots in order).
-// Threads: not thread-safe; one thread calls everything.
+// ships, mesh-mesh; within a phase, by pool slot or pair) before sorting, counts the rest in
+// stats().hits_dropped and step() answers BufferFull; the pair buffer likewise (pairs_dropped).
+// Determinism: the same calls give the same hits, bit for bit (no unordered iteration,
+// -ffp-contract=off, pools hand out slots in order).
+// Threads: one thread calls everything. With WorldConfig::tasks, step() spreads each phase's work
+// items (bullets, beams, ship-walls pairs, ship pairs, mesh-mesh jobs) over the host's workers:
+// an item reads the world and writes only its own output slot and its worker's scratch, and the
+// slots are merged in item order, so hits, stats (timings aside) and the hash are the same for
+// any worker count. The broad phase, the merge and the sort run on the calling thread.
 #pragma once
 
 #include <flak/broad/dynamic_tree.h>
@@ -52,7 +57,8 @@ public:
     /// where one is required: max_hits, max_pairs, max_contacts; max_beam_points < 2; a negative
     /// or non-finite margin or sweep_radii; max_enemies + max_players or max_levels +
     /// max_wall_sets at or above DynamicTree::kMaxProxies; max_beams * max_beam_points above
-    /// 2^32 - 1; a mesh-mesh back end without both functions).
+    /// 2^32 - 1; a mesh-mesh back end without both functions; a task system without both
+    /// functions or with a worker_count outside 1..kMaxWorkers).
     static std::size_t requiredBytes(const WorldConfig& config);
 
     World() = default;
@@ -124,7 +130,8 @@ public:
     [[nodiscard]] Status getShipTransform(const BodyId& id, Transform& out_ship_to_world) const;
     /// Live count, high-water mark and capacity of one body kind's pool.
     PoolUsage poolUsage(BodyKind kind) const;
-    /// Most bytes of step scratch used in one step since init, and the scratch capacity.
+    /// Most bytes of step scratch used in one step since init (the calling thread's plus every
+    /// worker's high-water mark), and the scratch capacity (all of them).
     std::size_t scratchHighWater() const;
     std::size_t scratchCapacity() const;
     /// The broad phase's moving tree (ships, bullets, beams), for debug drawing.

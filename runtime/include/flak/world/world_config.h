@@ -5,6 +5,7 @@
 #include <flak/math/transform.h>
 #include <flak/out_buffer.h>
 #include <flak/status.h>
+#include <flak/task_system.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -61,12 +62,16 @@ struct WorldConfig {
     /// Contacts one cluster-vs-walls query may gather (a player vs an enemy mesh keeps only each
     /// sphere's deepest contact and gathers none).
     std::uint32_t max_contacts = 256;
-    /// Intersecting triangle pairs the mesh-mesh phase can hold in one step, over all enemy pairs
-    /// (a pair whose triangle pairs do not all fit gets its hit from those that did; the rest are
-    /// counted in StepStats::contacts_dropped).
+    /// With a mesh-mesh back end: the intersecting triangle pairs it may hand back in one step,
+    /// over all enemy pairs (a step whose pairs do not all fit is answered on the CPU, which
+    /// needs no pair buffer: the same hits either way). Unused without a back end.
     std::uint32_t max_mesh_pairs = 65536;
     /// Optional back end for the mesh-mesh phase (not owned; must outlive the world). Null: CPU.
     const MeshMeshBackend* mesh_mesh_backend = nullptr;
+    /// Optional host workers (task_system.h; not owned; must outlive the world). Null: the step
+    /// runs on the calling thread. Each worker gets its own step scratch (requiredBytes grows
+    /// with worker_count); the hits, stats and hash are the same for any worker count.
+    const TaskSystem* tasks = nullptr;
     float broad_margin = 0.25f; ///< fat-box margin of the ships' broad-phase boxes (world units)
     /// A bullet whose step moves it more than this many radii is swept over the step (first time
     /// of impact); a slower one is tested as a sphere where the step leaves it (t = 1).

@@ -1,0 +1,128 @@
+// ThreadPool (thread_pool.h): one task at a time, claimed in ranges through one atomic counter.
+#include "flak_support/thread_pool.h"
+
+#include <chrono>
+
+namespace flak::support {
+
+namespace {
+
+std::uint64_t nowNs() {
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
+}
+
+} // namespace
+
+ThreadPool::ThreadPool(std::uint32_t workers) {
+    if (workers < 1) workers = 1;
+    if (workers > kMaxWorkers) workers = kMaxWorkers;
+    for (auto& busy : m_busy_ns) busy.store(0, std::memory_order_relaxed);
+    m_tasks.worker_count = workers;
+    m_tasks.enqueue = &ThreadPool::enqueue;
+    m_tasks.finish = &ThreadPool::finish;
+    m_tasks.user = this;
+    m_threads.reserve(workers - 1);
+    for (std::uint32_t w = 1; w < workers; ++w) m_threads.emplace_back([this, w] { workerLoop(w); });
+}
+
+ThreadPool::~ThreadPool() {
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_stop = true;
+    }
+    m_wake.notify_all();
+    for (std::thread& t : m_threads) t.join();
+}
+
+void ThreadPool::takeBusyNs(std::uint64_t* out) {
+    for (std::uint32_t w = 0; w < m_tasks.worker_count; ++w) out[w] = m_busy_ns[w].exchange(0);
+}
+
+void* ThreadPool::enqueue(TaskFunction fn, std::uint32_t count, std::uint32_t min_range, void* context, void* user) {
+    ThreadPool& pool = *static_cast<ThreadPool*>(user);
+    if (count == 0) return nullptr;
+    // About eight ranges per worker, so uneven items even out; never below min_range.
+    const std::uint32_t workers = pool.m_tasks.worker_count;
+    std::uint32_t range = count / (workers * 8u);
+    if (range < min_range) range = min_range;
+    if (range < 1) range = 1;
+    if (workers < 2 || range >= count) {
+        const std::uint64_t t0 = nowNs();
+        fn(0, count, 0, context);
+        pool.m_busy_ns[0].fetch_add(nowNs() - t0, std::memory_order_relaxed);
+        return nullptr;
+    }
+    {
+        std::lock_guard<std::mutex> lock(pool.m_mutex);
+        ++pool.m_generation;
+        pool.m_fn = fn;
+        pool.m_count = count;
+        pool.m_range = range;
+        pool.m_context = context;
+        pool.m_done.store(0, std::memory_order_relaxed);
+        pool.m_next.store(static_cast<std::uint64_t>(pool.m_generation) << 32, std::memory_order_release);
+    }
+    pool.m_wake.notify_all();
+    return &pool;
+}
+
+void ThreadPool::finish(void* task, void* user) {
+    ThreadPool& pool = *static_cast<ThreadPool*>(user);
+    if (task == nullptr) return;
+    std::uint32_t generation, count, range;
+    TaskFunction fn;
+    void* context;
+    {
+        std::lock_guard<std::mutex> lock(pool.m_mutex);
+        generation = pool.m_generation;
+        fn = pool.m_fn;
+        count = pool.m_count;
+        range = pool.m_range;
+        context = pool.m_context;
+    }
+    pool.runRanges(0, generation, fn, count, range, context);
+    while (pool.m_done.load(std::memory_order_acquire) < count) std::this_thread::yield();
+}
+
+void ThreadPool::runRanges(std::uint32_t worker, std::uint32_t generation, TaskFunction fn, std::uint32_t count,
+                           std::uint32_t range, void* context) {
+    const std::uint64_t tag = static_cast<std::uint64_t>(generation) << 32;
+    std::uint64_t next = m_next.load(std::memory_order_acquire);
+    for (;;) {
+        if ((next & ~0xFFFFFFFFull) != tag) return; // a newer task (or none): not ours
+        const std::uint32_t begin = static_cast<std::uint32_t>(next);
+        if (begin >= count) return;
+        const std::uint32_t end = count - begin > range ? begin + range : count;
+        if (!m_next.compare_exchange_weak(next, tag | end, std::memory_order_acq_rel, std::memory_order_acquire))
+            continue; // `next` now holds the current value
+        const std::uint64_t t0 = nowNs();
+        fn(begin, end, worker, context);
+        m_busy_ns[worker].fetch_add(nowNs() - t0, std::memory_order_relaxed);
+        m_done.fetch_add(end - begin, std::memory_order_acq_rel);
+        next = m_next.load(std::memory_order_acquire);
+    }
+}
+
+void ThreadPool::workerLoop(std::uint32_t worker) {
+    std::uint32_t seen = 0;
+    for (;;) {
+        std::uint32_t generation, count, range;
+        TaskFunction fn;
+        void* context;
+        {
+            std::unique_lock<std::mutex> lock(m_mutex);
+            m_wake.wait(lock, [&] { return m_stop || m_generation != seen; });
+            if (m_stop) return;
+            seen = generation = m_generation;
+            fn = m_fn;
+            count = m_count;
+            range = m_range;
+            context = m_context;
+        }
+        runRanges(worker, generation, fn, count, range, context);
+    }
+}
+
+} // namespace flak::support
