@@ -55,15 +55,16 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::fre
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
 
 // ---- malloc family: interposed on glibc, except under sanitizers (they own malloc) ----
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(FLAK_NO_MALLOC_TRAP)
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FLAK_NO_MALLOC_TRAP 1
+#endif
+#if defined(__has_feature) && !defined(FLAK_NO_MALLOC_TRAP)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 #define FLAK_NO_MALLOC_TRAP 1
 #endif
 #endif
-#endif
 
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(FLAK_NO_MALLOC_TRAP)
+#if defined(__GLIBC__) && !defined(FLAK_NO_MALLOC_TRAP)
 extern "C" {
 void* __libc_malloc(std::size_t);
 void* __libc_calloc(std::size_t, std::size_t);

@@ -65,6 +65,36 @@ if(NOT hash_a STREQUAL hash_b)
   message(FATAL_ERROR "two runs of the same scene gave hashes ${hash_a} and ${hash_b}")
 endif()
 
+# --threads: one worker (no comparison) and three (the same run also plays one worker): the same
+# hit stream as above, the worker count and the comparison in the report.
+run_runner(code text --scene skirmish --frames 40 --budget-ms 1000 --threads 1 --json "${WORK}/t1.json")
+file(READ "${WORK}/t1.json" json_t1)
+string(JSON workers GET "${json_t1}" workers)
+string(JSON hash_t1 GET "${json_t1}" hit_stream_hash)
+string(JSON one_worker ERROR_VARIABLE no_comparison GET "${json_t1}" one_worker)
+if(NOT code EQUAL 0 OR NOT workers EQUAL 1 OR NOT hash_t1 STREQUAL hash_a OR NOT no_comparison)
+  message(FATAL_ERROR "--threads 1: exit ${code}, workers ${workers}, hash ${hash_t1} (want ${hash_a}), "
+                      "a one-worker comparison where none should be\n${text}")
+endif()
+run_runner(code text --scene skirmish --frames 40 --budget-ms 1000 --threads 3 --json "${WORK}/t3.json")
+file(READ "${WORK}/t3.json" json_t3)
+string(JSON workers GET "${json_t3}" workers)
+string(JSON hash_t3 GET "${json_t3}" hit_stream_hash)
+string(JSON same GET "${json_t3}" one_worker same_hash)
+string(JSON busy_count LENGTH "${json_t3}" worker_busy_ms)
+expect_key("${json_t3}" one_worker speedup_p50)
+expect_key("${json_t3}" critical_phase)
+foreach(word "workers: 3" "one worker, same run" "critical path")
+  string(FIND "${text}" "${word}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "--threads 3: the text report lacks \"${word}\":\n${text}")
+  endif()
+endforeach()
+if(NOT code EQUAL 0 OR NOT workers EQUAL 3 OR NOT hash_t3 STREQUAL hash_a OR NOT same OR NOT busy_count EQUAL 3)
+  message(FATAL_ERROR "--threads 3: exit ${code}, workers ${workers}, hash ${hash_t3} (want ${hash_a}), "
+                      "same hash as one worker: ${same}, ${busy_count} busy times\n${text}")
+endif()
+
 # A budget no frame can meet: FAIL, exit 3, the frames counted.
 run_runner(code text --scene skirmish --frames 5 --budget-ms 0.000001 --json "${WORK}/c.json")
 string(FIND "${text}" "FAIL (5 frames over budget" at)
@@ -80,7 +110,8 @@ endif()
 # Bad arguments: usage, exit 2, no report written.
 foreach(args "--scene;skirmish;--frames;0;--budget-ms;4" "--scene;nowhere;--frames;5;--budget-ms;4"
              "--scene;skirmish;--frames;5" "--scene;skirmish;--frames;5;--budget-ms;-1"
-             "--scene;skirmish;--frames;5;--budget-ms;4;--bogus")
+             "--scene;skirmish;--frames;5;--budget-ms;4;--bogus" "--scene;skirmish;--frames;5;--budget-ms;4;--threads;0"
+             "--scene;skirmish;--frames;5;--budget-ms;4;--threads;65" "--scene;skirmish;--frames;5;--budget-ms;4;--threads;x")
   run_runner(code text ${args} --json "${WORK}/bad.json")
   if(NOT code EQUAL 2 OR EXISTS "${WORK}/bad.json")
     message(FATAL_ERROR "arguments ${args}: exit ${code} (want 2, no report)\n${text}")
