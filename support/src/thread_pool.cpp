@@ -40,7 +40,8 @@ void ThreadPool::takeBusyNs(std::uint64_t* out) {
     for (std::uint32_t w = 0; w < m_tasks.worker_count; ++w) out[w] = m_busy_ns[w].exchange(0);
 }
 
-void* ThreadPool::enqueue(TaskFunction fn, std::uint32_t count, std::uint32_t min_range, void* context, void* user) {
+void* ThreadPool::enqueue(TaskFunction fn, std::uint32_t count, std::uint32_t min_range, void* context,
+                          void* user) {
     ThreadPool& pool = *static_cast<ThreadPool*>(user);
     if (count == 0) return nullptr;
     // About eight ranges per worker, so uneven items even out; never below min_range.
@@ -86,8 +87,8 @@ void ThreadPool::finish(void* task, void* user) {
     while (pool.m_done.load(std::memory_order_acquire) < count) std::this_thread::yield();
 }
 
-void ThreadPool::runRanges(std::uint32_t worker, std::uint32_t generation, TaskFunction fn, std::uint32_t count,
-                           std::uint32_t range, void* context) {
+void ThreadPool::runRanges(std::uint32_t worker, std::uint32_t generation, TaskFunction fn,
+                           std::uint32_t count, std::uint32_t range, void* context) {
     const std::uint64_t tag = static_cast<std::uint64_t>(generation) << 32;
     std::uint64_t next = m_next.load(std::memory_order_acquire);
     for (;;) {
@@ -95,7 +96,8 @@ void ThreadPool::runRanges(std::uint32_t worker, std::uint32_t generation, TaskF
         const std::uint32_t begin = static_cast<std::uint32_t>(next);
         if (begin >= count) return;
         const std::uint32_t end = count - begin > range ? begin + range : count;
-        if (!m_next.compare_exchange_weak(next, tag | end, std::memory_order_acq_rel, std::memory_order_acquire))
+        if (!m_next.compare_exchange_weak(next, tag | end, std::memory_order_acq_rel,
+                                          std::memory_order_acquire))
             continue; // `next` now holds the current value
         const std::uint64_t t0 = nowNs();
         fn(begin, end, worker, context);

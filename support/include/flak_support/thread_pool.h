@@ -35,7 +35,8 @@ public:
     void takeBusyNs(std::uint64_t* out);
 
 private:
-    static void* enqueue(TaskFunction fn, std::uint32_t count, std::uint32_t min_range, void* context, void* user);
+    static void* enqueue(TaskFunction fn, std::uint32_t count, std::uint32_t min_range, void* context,
+                         void* user);
     static void finish(void* task, void* user);
     void workerLoop(std::uint32_t worker);
     // Claims and runs ranges of the task of generation `generation` until none is left.
