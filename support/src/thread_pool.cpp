@@ -44,9 +44,10 @@ void* ThreadPool::enqueue(TaskFunction fn, std::uint32_t count, std::uint32_t mi
                           void* user) {
     ThreadPool& pool = *static_cast<ThreadPool*>(user);
     if (count == 0) return nullptr;
-    // About eight ranges per worker, so uneven items even out; never below min_range.
+    // About 32 ranges per worker, so uneven items (mesh-mesh jobs differ a hundredfold) even
+    // out; never below min_range.
     const std::uint32_t workers = pool.m_tasks.worker_count;
-    std::uint32_t range = count / (workers * 8u);
+    std::uint32_t range = count / (workers * 32u);
     if (range < min_range) range = min_range;
     if (range < 1) range = 1;
     if (workers < 2 || range >= count) {
@@ -64,6 +65,7 @@ void* ThreadPool::enqueue(TaskFunction fn, std::uint32_t count, std::uint32_t mi
         pool.m_context = context;
         pool.m_done.store(0, std::memory_order_relaxed);
         pool.m_next.store(static_cast<std::uint64_t>(pool.m_generation) << 32, std::memory_order_release);
+        pool.m_published.store(pool.m_generation, std::memory_order_release);
     }
     pool.m_wake.notify_all();
     return &pool;
@@ -113,6 +115,13 @@ void ThreadPool::workerLoop(std::uint32_t worker) {
         std::uint32_t generation, count, range;
         TaskFunction fn;
         void* context;
+        // A step's tasks come a few microseconds apart: watch for the next one for a while
+        // before sleeping, so a worker is not woken from the OS for every phase.
+        const std::uint64_t spin_until = nowNs() + 100000u;
+        for (std::uint32_t k = 0; m_published.load(std::memory_order_acquire) == seen; ++k) {
+            if ((k & 63u) == 63u && nowNs() > spin_until) break;
+            std::this_thread::yield();
+        }
         {
             std::unique_lock<std::mutex> lock(m_mutex);
             m_wake.wait(lock, [&] { return m_stop || m_generation != seen; });

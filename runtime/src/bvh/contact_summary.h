@@ -29,6 +29,14 @@ inline std::int64_t summaryFixed(double v) {
     return static_cast<std::int64_t>(v);
 }
 
+/// A triangle's unit normal as the summary adds it (computeTriangleNormal; none for a zero-area
+/// triangle), so a caller that meets one triangle in several pairs computes it once.
+struct TriangleNormal {
+    Vec3 n;
+    bool valid = false;
+    void compute(const Vec3* v) { valid = computeTriangleNormal(v[0], v[1], v[2], n); }
+};
+
 /// The summary's sums over intersecting pairs, exact and order-free: midpoints of the intersection
 /// segments relative to the centre of A's box, in units of the smallest power of two at least
 /// the box's largest half extent; both sides' unit triangle normals.
@@ -59,6 +67,14 @@ struct SummarySums {
 
     /// One intersecting pair: A's triangle va, B's triangle vb in A's space.
     void add(const Vec3* va, const Vec3* vb) {
+        TriangleNormal na_, nb_;
+        na_.compute(va);
+        nb_.compute(vb);
+        add(va, vb, na_, nb_);
+    }
+
+    /// The same with both triangles' normals already computed (TriangleNormal of va and vb).
+    void add(const Vec3* va, const Vec3* vb, const TriangleNormal& normal_a, const TriangleNormal& normal_b) {
         ++pairs;
         Vec3 s, e;
         bool coplanar = false;
@@ -69,13 +85,14 @@ struct SummarySums {
             }
             ++points;
         }
-        Vec3 n;
-        if (computeTriangleNormal(va[0], va[1], va[2], n))
+        if (normal_a.valid)
             for (int c = 0; c < 3; ++c)
-                na[c] += static_cast<std::uint64_t>(summaryFixed(static_cast<double>(n[c]) * kSummaryOne));
-        if (computeTriangleNormal(vb[0], vb[1], vb[2], n))
+                na[c] += static_cast<std::uint64_t>(
+                    summaryFixed(static_cast<double>(normal_a.n[c]) * kSummaryOne));
+        if (normal_b.valid)
             for (int c = 0; c < 3; ++c)
-                nb[c] += static_cast<std::uint64_t>(summaryFixed(static_cast<double>(n[c]) * kSummaryOne));
+                nb[c] += static_cast<std::uint64_t>(
+                    summaryFixed(static_cast<double>(normal_b.n[c]) * kSummaryOne));
     }
 
     /// The summary of the pairs added (mean point, unit mean normals); false and a default

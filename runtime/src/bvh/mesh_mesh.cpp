@@ -134,6 +134,8 @@ template <class Sink>
 void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Sink& sink) {
     LeafBatch leaf;
     std::uint32_t built_for = 0xFFFFFFFFu; // B leaf node whose triangles `leaf` holds
+    // The A leaf's triangles that pass the box filter (declared once: Vec3 zero-fills).
+    Vec3 kept_v[kMaxLeafTriangles][3];
     auto visit = [&](const BvhNode& na, const BvhNode& nb, std::uint32_t b_index, float margin) {
         if (built_for != b_index) {
             buildLeafBatch(b, nb, b_to_a, margin, leaf);
@@ -146,7 +148,6 @@ void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Si
         if (leaf_lanes == 0u) return false;
         // The box filter for every A triangle first, keeping those with lanes left (appended
         // without a branch: which ones survive is not predictable), then their triangle tests.
-        Vec3 kept_v[kMaxLeafTriangles][3];
         unsigned kept_lanes[kMaxLeafTriangles];
         std::uint32_t kept_tri[kMaxLeafTriangles];
         std::uint32_t kept = 0;
@@ -197,12 +198,31 @@ struct PairSink {
     }
 };
 
-// The summary's sums over the walk's pairs.
+// The summary's sums over the walk's pairs. A triangle's normal is computed once per run of
+// pairs with the same A triangle (the walk gives them in a row) and once per B triangle while it
+// stays in a small cache of the last ones seen: the same values, fewer computations.
 struct SummarySink {
     explicit SummarySink(const Aabb& a_box) : sums(a_box) {}
     detail::SummarySums sums;
-    bool operator()(std::uint32_t, const Vec3* va, std::uint32_t, const Vec3* vb) {
-        sums.add(va, vb);
+    std::uint32_t a_tri = 0xFFFFFFFFu;
+    detail::TriangleNormal a_normal;
+    static constexpr std::uint32_t kCache = 32; // a power of two
+    std::uint32_t b_tri[kCache] = {};
+    bool b_valid[kCache] = {};
+    detail::TriangleNormal b_normal[kCache];
+
+    bool operator()(std::uint32_t ta, const Vec3* va, std::uint32_t tb, const Vec3* vb) {
+        if (ta != a_tri) {
+            a_tri = ta;
+            a_normal.compute(va);
+        }
+        const std::uint32_t slot = tb & (kCache - 1u);
+        if (!b_valid[slot] || b_tri[slot] != tb) {
+            b_valid[slot] = true;
+            b_tri[slot] = tb;
+            b_normal[slot].compute(vb);
+        }
+        sums.add(va, vb, a_normal, b_normal[slot]);
         return false;
     }
 };

@@ -549,19 +549,6 @@ void findPairs(WorldState& s) {
     readStaticBodies(s);
 }
 
-// Moves every bullet to the end of its path.
-void advanceBullets(WorldState& s, float dt) {
-    const std::uint32_t capacity = s.bullets.capacity();
-    for (std::uint32_t i = 0; i < capacity; ++i) {
-        const Handle<BulletBody> h = s.bullets.handleAt(i);
-        if (h.isNull()) continue;
-        BulletBody& b = *s.bullets.get(h);
-        Vec3 end;
-        addScaled(b.sphere.center, b.velocity, dt, end);
-        if (isFinite(end)) b.sphere.center = end;
-    }
-}
-
 } // namespace
 
 Status World::step(float dt) {
@@ -600,7 +587,6 @@ Status World::step(float dt) {
     lap(WorldPhase::GpuWait);
     runMeshMeshPhase(s);
     lap(WorldPhase::MeshMesh);
-    advanceBullets(s, dt);
     sortHits(s.hits.items, s.hits.count, s.scratch);
     std::uint64_t hash = s.hash;
     for (std::uint32_t i = 0; i < s.hits.count; ++i) hash = hashHit(s.hits.items[i], hash);

@@ -190,13 +190,25 @@ private:
 // Bullets per work item range at least: a bullet is about a microsecond of work.
 constexpr std::uint32_t kBulletRange = 32;
 
+// A bullet's item tests its path, then moves the bullet to the path's end (the bullet is the
+// item's own: no other item reads bullets).
 struct BulletItem {
     const WorldState* s;
+    FixedPool<BulletBody>* bullets; // the same pool as s->bullets, to move the item's bullet
     float dt;
 
     SlotState operator()(std::uint32_t slot, WorkerState& worker, Hit& out) const {
         const Handle<BulletBody> handle = s->bullets.handleAt(slot);
         if (handle.isNull()) return SlotState::Empty;
+        const SlotState state = test(handle, worker, out);
+        BulletBody& b = *bullets->get(handle);
+        Vec3 end;
+        addScaled(b.sphere.center, b.velocity, dt, end);
+        if (isFinite(end)) b.sphere.center = end;
+        return state;
+    }
+
+    SlotState test(const Handle<BulletBody>& handle, WorkerState& worker, Hit& out) const {
         const BulletBody& bullet = *s->bullets.get(handle);
         Vec3 motion, end;
         scale(bullet.velocity, dt, motion);
@@ -285,7 +297,7 @@ void readStaticBodies(WorldState& s) {
 }
 
 void runBulletPhase(WorldState& s, float dt) {
-    runPhaseItems(s, s.bullets.capacity(), kBulletRange, BulletItem{&s, dt});
+    runPhaseItems(s, s.bullets.capacity(), kBulletRange, BulletItem{&s, &s.bullets, dt});
 }
 
 void runBeamPhase(WorldState& s) { runPhaseItems(s, s.beams.capacity(), 1, BeamItem{&s}); }

@@ -63,8 +63,9 @@ enum class SlotState : std::uint8_t {
 };
 
 /// One worker's share of a step: its own scratch, and the counters its items add to (summed into
-/// StepStats after each phase: sums do not depend on which worker ran what).
-struct WorkerState {
+/// StepStats after each phase: sums do not depend on which worker ran what). A cache line of its
+/// own: workers write theirs on every item.
+struct alignas(64) WorkerState {
     Arena scratch;
     std::uint32_t shot_candidates = 0;
     std::uint32_t contacts_dropped = 0;

@@ -57,6 +57,7 @@ private:
     // Claims: generation in the high word, the next item in the low word, so a worker that wakes
     // late never claims items of a newer task with an older task's function.
     std::atomic<std::uint64_t> m_next{0};
+    std::atomic<std::uint32_t> m_published{0}; ///< m_generation, for the workers' spin before sleeping
     std::atomic<std::uint32_t> m_done{0};
     std::atomic<std::uint64_t> m_busy_ns[kMaxWorkers];
 };
