@@ -658,6 +658,22 @@ TEST(SweptQuery, MatchesBruteForceOnEveryMesh) {
                 ASSERT_TRUE(rayHitEqual(tree.hit, brute.hit)) << m.name << " query " << i;
                 initial += tree.hit.t == 0.0f;
             }
+            // A limit past the first contact finds the same contact; one at or before it finds
+            // nothing earlier than the limit (a caller holding a hit there keeps its own).
+            const float t_first = hit ? brute.hit.t : 1.0f;
+            const float limits[3] = {t_first + 0.5f * (1.0f - t_first), t_first, 0.5f * t_first};
+            for (int k = 0; k < 3; ++k) {
+                MeshRayHit limited;
+                const bool got = sweptSphereFirstHit(m.blob, c0, c1, r, limited, limits[k]);
+                if (hit && limits[k] > t_first) {
+                    ASSERT_TRUE(got) << m.name << " query " << i << " limit " << limits[k];
+                    ASSERT_EQ(limited.triangle, brute.triangle) << m.name << " query " << i;
+                    ASSERT_TRUE(rayHitEqual(limited.hit, brute.hit)) << m.name << " query " << i;
+                } else if (got) {
+                    ASSERT_GE(limited.hit.t, limits[k]) << m.name << " query " << i << " limit " << k;
+                }
+                ASSERT_TRUE(hit || !got) << m.name << " query " << i;
+            }
             ++queries;
             hits += hit;
         }

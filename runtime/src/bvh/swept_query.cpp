@@ -8,7 +8,7 @@
 namespace flak {
 
 bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, float radius,
-                         MeshRayHit& out_hit) {
+                         MeshRayHit& out_hit, float t_limit) {
     if (blob.node_count == 0 || !isFinite(c0) || !isFinite(c1) || !std::isfinite(radius) || radius < 0.0f)
         return false;
     // The centre's path against node boxes grown by the radius: a ball touching a triangle has its
@@ -17,6 +17,7 @@ bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, f
     detail::SegmentNodeTest nodes;
     if (!detail::makeSegmentNodeTest(blob, c0, c1, radius + detail::walkMargin(blob, scale), nodes))
         return false;
+    if (t_limit < 1.0f) nodes.shorten(t_limit); // as if a hit at t_limit had been found
     MeshRayHit best;
     bool found = false;
     detail::walkLeafTriangles(blob, nodes, [&](std::uint32_t t) {
@@ -37,12 +38,12 @@ bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, f
 }
 
 bool sweptSphereFirstHit(const MeshBlob& blob, const Transform& mesh_to_world, const Vec3& c0, const Vec3& c1,
-                         float radius, MeshRayHit& out_hit) {
+                         float radius, MeshRayHit& out_hit, float t_limit) {
     Vec3 l0, l1;
     inverseTransformPoint(mesh_to_world, c0, l0);
     inverseTransformPoint(mesh_to_world, c1, l1);
     MeshRayHit hit;
-    if (!sweptSphereFirstHit(blob, l0, l1, radius, hit)) return false;
+    if (!sweptSphereFirstHit(blob, l0, l1, radius, hit, t_limit)) return false;
     transformPoint(mesh_to_world, hit.hit.point, hit.hit.point);
     transformVector(mesh_to_world, hit.hit.normal, hit.hit.normal);
     out_hit = hit;

@@ -72,7 +72,7 @@ bool segmentTargetsFirstHit(const Vec3& p0, const Vec3& p1, const ShotTargets& t
     if (!isFinite(p0) || !isFinite(p1)) return false;
     return detail::firstShotHit(
         p0, p1, targets, false,
-        [&](const MeshTarget& m, MeshRayHit& h) {
+        [&](const MeshTarget& m, float, MeshRayHit& h) {
             return segmentClosestHit(*m.blob, m.mesh_to_world, p0, p1, h);
         },
         [&](const WallTarget& w, WallRayHit& h) {

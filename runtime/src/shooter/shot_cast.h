@@ -6,9 +6,11 @@
 
 namespace flak::detail {
 
-/// Runs mesh_cast(target, MeshRayHit&), wall_cast(target, WallRayHit&) and cluster_cast(target,
-/// ClusterRayHit&) (each true on a hit, t along p0 -> p1) over every non-null target and keeps the
-/// smallest t; equal t go to meshes, then walls, then clusters, then the lower index. A wall hit
+/// Runs mesh_cast(target, t_limit, MeshRayHit&), wall_cast(target, WallRayHit&) and
+/// cluster_cast(target, ClusterRayHit&) (each true on a hit, t along p0 -> p1) over every non-null
+/// target and keeps the smallest t; equal t go to meshes, then walls, then clusters, then the
+/// lower index. t_limit is the best t so far (1 before any hit): a mesh cast may skip what cannot
+/// come before it. Once a hit at t = 0 is held nothing can beat it, and the rest is skipped. A wall hit
 /// takes the shot's z at t and the normal (nx, ny, 0) normalised; when that is zero (a vertical
 /// shot starting inside) it faces against the shot, or +x when `x_fallback` and the shot has no
 /// length. distance = t * |p1 - p0|. False (out_hit untouched) when nothing is hit.
@@ -20,7 +22,8 @@ bool firstShotHit(const Vec3& p0, const Vec3& p1, const ShotTargets& targets, bo
     for (std::uint32_t i = 0; i < targets.mesh_count && targets.meshes != nullptr; ++i) {
         const MeshTarget& m = targets.meshes[i];
         MeshRayHit h;
-        if (m.blob == nullptr || !mesh_cast(m, h)) continue;
+        if (have && best.t <= 0.0f) break;
+        if (m.blob == nullptr || !mesh_cast(m, have ? best.t : 1.0f, h)) continue;
         if (have && !(h.hit.t < best.t)) continue;
         best = ShotHit{};
         best.kind = ShotTargetKind::Mesh;
@@ -35,6 +38,7 @@ bool firstShotHit(const Vec3& p0, const Vec3& p1, const ShotTargets& targets, bo
     for (std::uint32_t i = 0; i < targets.wall_count && targets.walls != nullptr; ++i) {
         const WallTarget& w = targets.walls[i];
         WallRayHit h;
+        if (have && best.t <= 0.0f) break;
         if (w.walls == nullptr || !wall_cast(w, h)) continue;
         if (have && !(h.t < best.t)) continue;
         best = ShotHit{};
@@ -57,6 +61,7 @@ bool firstShotHit(const Vec3& p0, const Vec3& p1, const ShotTargets& targets, bo
     for (std::uint32_t i = 0; i < targets.cluster_count && targets.clusters != nullptr; ++i) {
         const ClusterTarget& c = targets.clusters[i];
         ClusterRayHit h;
+        if (have && best.t <= 0.0f) break;
         if (c.cluster == nullptr || !cluster_cast(c, h)) continue;
         if (have && !(h.hit.t < best.t)) continue;
         best = ShotHit{};

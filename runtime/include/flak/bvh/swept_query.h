@@ -17,12 +17,15 @@ namespace flak {
 /// the triangle with barycentrics, unit normal from it towards the centre at t, triangle) and
 /// returns true; false (out_hit untouched) on no contact, an empty mesh, NaN/Inf input or a
 /// negative radius.
+/// `t_limit` (at most 1) lets a caller that already holds a hit at t_limit skip what cannot beat
+/// it: the walk leaves out nodes the sweep enters after t_limit. A contact before t_limit is
+/// still found exactly as without it; one at or after t_limit may be missed or returned.
 bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, float radius,
-                         MeshRayHit& out_hit);
+                         MeshRayHit& out_hit, float t_limit = 1.0f);
 
 /// sweptSphereFirstHit for a world-space sweep against the mesh placed by `mesh_to_world`; point
 /// and normal come back in world space.
 bool sweptSphereFirstHit(const MeshBlob& blob, const Transform& mesh_to_world, const Vec3& c0, const Vec3& c1,
-                         float radius, MeshRayHit& out_hit);
+                         float radius, MeshRayHit& out_hit, float t_limit = 1.0f);
 
 } // namespace flak
