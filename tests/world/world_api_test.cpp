@@ -258,6 +258,19 @@ TEST(WorldApi, BulletsSkipTheirOwnTeam) {
     EXPECT_EQ(world.hits()[0].t, 1.0f); // slow bullet: tested where the step left it
 }
 
+// `count` fast bullets from x = -20 towards +x, at random heights, as the seeded `rng` says.
+void fireVolley(World& world, SplitMix64& rng, int count) {
+    for (int k = 0; k < count; ++k) {
+        BulletDesc b;
+        set(-20.0f, static_cast<float>(rng.u() * 6.0 - 3.0), static_cast<float>(rng.u() * 6.0 - 3.0),
+            b.sphere.center);
+        b.sphere.radius = 0.2f;
+        set(static_cast<float>(200.0 + rng.u() * 1000.0), 0.0f, 0.0f, b.velocity);
+        BodyId id;
+        (void)world.spawnBullet(b, id);
+    }
+}
+
 TEST(WorldApi, SameCallsGiveTheSameHash) {
     auto run = []() {
         WorldConfig config = smallConfig();
@@ -273,15 +286,7 @@ TEST(WorldApi, SameCallsGiveTheSameHash) {
         EXPECT_EQ(world.spawnEnemy(enemy, enemy_id), Status::Ok);
         SplitMix64 rng(9);
         for (int f = 0; f < 50; ++f) {
-            for (int k = 0; k < 2; ++k) {
-                BulletDesc b;
-                set(-20.0f, static_cast<float>(rng.u() * 6.0 - 3.0), static_cast<float>(rng.u() * 6.0 - 3.0),
-                    b.sphere.center);
-                b.sphere.radius = 0.2f;
-                set(static_cast<float>(200.0 + rng.u() * 1000.0), 0.0f, 0.0f, b.velocity);
-                BodyId id;
-                (void)world.spawnBullet(b, id);
-            }
+            fireVolley(world, rng, 2);
             EXPECT_NE(world.step(1.0f / 60.0f), Status::InvalidArgument);
         }
         return world.hitStreamHash();
@@ -363,15 +368,7 @@ TEST(WorldApi, HowTheHostSplitsTheItemsChangesNothing) {
         SplitMix64 rng(9);
         std::uint32_t hits = 0;
         for (int f = 0; f < 30; ++f) {
-            for (int k = 0; k < 6; ++k) {
-                BulletDesc b;
-                set(-20.0f, static_cast<float>(rng.u() * 6.0 - 3.0), static_cast<float>(rng.u() * 6.0 - 3.0),
-                    b.sphere.center);
-                b.sphere.radius = 0.2f;
-                set(static_cast<float>(200.0 + rng.u() * 1000.0), 0.0f, 0.0f, b.velocity);
-                BodyId id;
-                (void)world.spawnBullet(b, id);
-            }
+            fireVolley(world, rng, 6);
             EXPECT_NE(world.step(1.0f / 60.0f), Status::InvalidArgument);
             hits += world.hitCount();
         }

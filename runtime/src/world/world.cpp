@@ -214,7 +214,7 @@ std::size_t stepScratchBytes(const WorldConfig& c) {
     req.add((sizeof(Aabb) + sizeof(BodyId)) * (std::size_t{c.max_levels} + c.max_wall_sets));
     req.add(sizeof(MeshMeshJob) * std::size_t{c.max_pairs}); // mesh-mesh jobs, live for the step
     req.add(sizeof(std::uint32_t) * std::size_t{c.max_pairs});
-    if (c.mesh_mesh_backend != nullptr) { // the back end's pairs and where each job's start
+    if (c.mesh_mesh_backend != nullptr) { // the back end's pairs and where each job's pairs start
         req.add(sizeof(MeshMeshPair) * std::size_t{c.max_mesh_pairs});
         req.add(sizeof(std::uint32_t) * (std::size_t{c.max_pairs} + 1));
     }
