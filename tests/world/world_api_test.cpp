@@ -19,6 +19,15 @@ WorldConfig smallConfig() {
     return c;
 }
 
+// An enemy of team 1 at the origin, unturned.
+ShipDesc enemyAtOrigin(const TestMesh& mesh) {
+    ShipDesc enemy;
+    enemy.mesh = &mesh.blob;
+    enemy.team = 1;
+    setIdentity(enemy.ship_to_world);
+    return enemy;
+}
+
 TEST(WorldApi, InitReportsBadMemoryAndConfig) {
     WorldConfig config = smallConfig();
     const std::size_t bytes = World::requiredBytes(config);
@@ -150,10 +159,7 @@ TEST(WorldApi, FullHitBufferDropsAndCounts) {
     HostWorld host(config);
     World& world = host.world;
     auto mesh = makeTestMesh(icosphere(2, 2.0f));
-    ShipDesc enemy;
-    enemy.mesh = &mesh->blob;
-    enemy.team = 1;
-    setIdentity(enemy.ship_to_world);
+    const ShipDesc enemy = enemyAtOrigin(*mesh);
     BodyId enemy_id;
     ASSERT_EQ(world.spawnEnemy(enemy, enemy_id), Status::Ok);
     for (int i = 0; i < 64; ++i) {
@@ -204,10 +210,7 @@ TEST(WorldApi, FastBulletIsSweptNotTunnelled) {
     HostWorld host(config);
     World& world = host.world;
     auto mesh = makeTestMesh(icosphere(2, 1.0f));
-    ShipDesc enemy;
-    enemy.mesh = &mesh->blob;
-    enemy.team = 1;
-    setIdentity(enemy.ship_to_world);
+    const ShipDesc enemy = enemyAtOrigin(*mesh);
     BodyId enemy_id, bullet_id;
     ASSERT_EQ(world.spawnEnemy(enemy, enemy_id), Status::Ok);
     BulletDesc b;
@@ -278,10 +281,7 @@ TEST(WorldApi, SameCallsGiveTheSameHash) {
         HostWorld host(config);
         World& world = host.world;
         auto mesh = makeTestMesh(icosphere(2, 2.0f));
-        ShipDesc enemy;
-        enemy.mesh = &mesh->blob;
-        enemy.team = 1;
-        setIdentity(enemy.ship_to_world);
+        const ShipDesc enemy = enemyAtOrigin(*mesh);
         BodyId enemy_id;
         EXPECT_EQ(world.spawnEnemy(enemy, enemy_id), Status::Ok);
         SplitMix64 rng(9);
@@ -356,10 +356,7 @@ TEST(WorldApi, HowTheHostSplitsTheItemsChangesNothing) {
         HostWorld hw(config);
         World& world = hw.world;
         auto mesh = makeTestMesh(icosphere(2, 2.0f));
-        ShipDesc enemy;
-        enemy.mesh = &mesh->blob;
-        enemy.team = 1;
-        setIdentity(enemy.ship_to_world);
+        const ShipDesc enemy = enemyAtOrigin(*mesh);
         BodyId enemy_id;
         EXPECT_EQ(world.spawnEnemy(enemy, enemy_id), Status::Ok);
         ShipDesc other = enemy;

@@ -147,8 +147,16 @@ template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink
     const std::uint32_t workers = workerCount(config);
     void* worker_states = sink.take(sizeof(WorkerState) * workers, alignof(WorkerState));
     const std::size_t worker_bytes = workerScratchBytes(config);
+    const std::size_t targets = shotTargetCapacity(config);
     void* worker_scratch[kMaxWorkers];
-    for (std::uint32_t w = 0; w < workers; ++w) worker_scratch[w] = sink.take(worker_bytes, kMinAlignment);
+    void* shot_arrays[kMaxWorkers][4];
+    for (std::uint32_t w = 0; w < workers; ++w) {
+        worker_scratch[w] = sink.take(worker_bytes, kMinAlignment);
+        shot_arrays[w][0] = sink.take(sizeof(BodyId) * targets, alignof(BodyId));
+        shot_arrays[w][1] = sink.take(sizeof(MeshTarget) * targets, alignof(MeshTarget));
+        shot_arrays[w][2] = sink.take(sizeof(WallTarget) * targets, alignof(WallTarget));
+        shot_arrays[w][3] = sink.take(sizeof(ClusterTarget) * targets, alignof(ClusterTarget));
+    }
     if (state == nullptr || sink.failed) return;
 
     // Carving: hand each piece to its owner (every call below was sized above).
@@ -172,6 +180,10 @@ template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink
     for (std::uint32_t w = 0; w < workers; ++w) {
         WorkerState* worker = new (&state->workers[w]) WorkerState();
         (void)worker->scratch.init(worker_scratch[w], worker_bytes);
+        worker->shots.candidates = static_cast<BodyId*>(shot_arrays[w][0]);
+        worker->shots.meshes = static_cast<MeshTarget*>(shot_arrays[w][1]);
+        worker->shots.walls = static_cast<WallTarget*>(shot_arrays[w][2]);
+        worker->shots.clusters = static_cast<ClusterTarget*>(shot_arrays[w][3]);
     }
 }
 
@@ -223,10 +235,8 @@ std::size_t stepScratchBytes(const WorldConfig& c) {
 }
 
 std::size_t workerScratchBytes(const WorldConfig& c) {
-    // One item at a time per worker: the larger of a shot's and a ship item's scratch.
-    const std::size_t shots = shotScratchBytes(c);
-    const std::size_t ships = shipScratchBytes(c);
-    return (shots > ships ? shots : ships) + 8 * kMinAlignment;
+    // One item at a time per worker; shots use their arrays (ShotArrays), carved apart.
+    return shipScratchBytes(c) + 8 * kMinAlignment;
 }
 
 void parallelFor(WorldState& s, std::uint32_t count, std::uint32_t min_range, TaskFunction fn,

@@ -10,7 +10,6 @@
 #include "world_pairs.h"
 #include "world_state.h"
 
-#include <flak/memory_requirements.h>
 #include <flak/shooter/beam.h>
 #include <flak/shooter/swept_bullet.h>
 
@@ -79,15 +78,8 @@ void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, 
     }
 }
 
-// Scratch arrays for one shot's ShotTargets, sized for every body.
-struct TargetArrays {
-    MeshTarget* meshes = nullptr;
-    WallTarget* walls = nullptr;
-    ClusterTarget* clusters = nullptr;
-};
-
 // Fills `targets` with the bodies of one group; ids index the group's BodyId array.
-void fillTargets(const WorldState& s, const BodyId* bodies, std::uint32_t count, TargetArrays& arrays,
+void fillTargets(const WorldState& s, const BodyId* bodies, std::uint32_t count, const ShotArrays& arrays,
                  ShotTargets& targets) {
     targets = ShotTargets{};
     targets.meshes = arrays.meshes;
@@ -144,48 +136,18 @@ void shotHit(const WorldState& s, HitKind kind, const BodyId& shooter, const Bod
     out = hit;
 }
 
-std::uint32_t candidateCapacity(const WorldConfig& c) {
-    return c.max_levels + c.max_wall_sets + c.max_enemies + c.max_players;
+// The targets of one shot whose path lies in `box`, in the worker's shot arrays (candidates in
+// out_candidates): false when nothing is near.
+bool shotTargets(const WorldState& s, WorkerState& worker, const Aabb& box, std::uint32_t team,
+                 Candidates& out_candidates, ShotTargets& out) {
+    out_candidates.items = worker.shots.candidates;
+    out_candidates.capacity = shotTargetCapacity(s.config);
+    gatherCandidates(s, box, team, out_candidates);
+    worker.shot_candidates += out_candidates.count;
+    if (out_candidates.count == 0) return false;
+    fillTargets(s, out_candidates.items, out_candidates.count, worker.shots, out);
+    return true;
 }
-
-// One shot's scratch on its worker: room for every body as a candidate, and the target arrays.
-// Given back (rewound) when the shot is done.
-class ShotScratch {
-public:
-    ShotScratch(const WorldState& s, WorkerState& worker)
-        : m_worker(worker), m_marker(worker.scratch.mark()) {
-        const std::uint32_t capacity = candidateCapacity(s.config);
-        Arena& a = worker.scratch;
-        candidates.items = a.allocateArray<BodyId>(capacity);
-        candidates.capacity = capacity;
-        arrays.meshes = a.allocateArray<MeshTarget>(capacity);
-        arrays.walls = a.allocateArray<WallTarget>(capacity);
-        arrays.clusters = a.allocateArray<ClusterTarget>(capacity);
-        m_ok = candidates.items != nullptr && arrays.meshes != nullptr && arrays.walls != nullptr &&
-               arrays.clusters != nullptr; // sized by workerScratchBytes: always
-    }
-    ~ShotScratch() { (void)m_worker.scratch.rewind(m_marker); }
-    ShotScratch(const ShotScratch&) = delete;
-    ShotScratch& operator=(const ShotScratch&) = delete;
-
-    // The targets of one shot whose path lies in `box`: false when nothing is near.
-    bool targets(const WorldState& s, const Aabb& box, std::uint32_t team, ShotTargets& out) {
-        if (!m_ok) return false;
-        gatherCandidates(s, box, team, candidates);
-        m_worker.shot_candidates += candidates.count;
-        if (candidates.count == 0) return false;
-        fillTargets(s, candidates.items, candidates.count, arrays, out);
-        return true;
-    }
-
-    Candidates candidates;
-    TargetArrays arrays;
-
-private:
-    WorkerState& m_worker;
-    ArenaMarker m_marker;
-    bool m_ok = false;
-};
 
 // Bullets per work item range at least: a bullet is about a microsecond of work.
 constexpr std::uint32_t kBulletRange = 32;
@@ -227,13 +189,13 @@ struct BulletItem {
         min(start, end, box.min);
         max(start, end, box.max);
         inflate(box, r, box);
-        ShotScratch scratch(*s, worker);
+        Candidates candidates;
         ShotTargets targets;
         ShotHit shot;
-        if (!scratch.targets(*s, box, bullet.team, targets) ||
+        if (!shotTargets(*s, worker, box, bullet.team, candidates, targets) ||
             !sweptBulletFirstHit(start, end, r, targets, shot))
             return SlotState::Empty;
-        shotHit(*s, HitKind::Bullet, toBodyId(BodyKind::Bullet, handle), scratch.candidates.items, shot,
+        shotHit(*s, HitKind::Bullet, toBodyId(BodyKind::Bullet, handle), candidates.items, shot,
                 fast ? shot.t : 1.0f, out);
         return SlotState::Hit;
     }
@@ -249,29 +211,19 @@ struct BeamItem {
         if (beam.point_count < 2) return SlotState::Empty;
         Aabb box;
         fromPoints(beam.points, beam.point_count, box);
-        ShotScratch scratch(*s, worker);
+        Candidates candidates;
         ShotTargets targets;
         ShotHit shot;
-        if (!scratch.targets(*s, box, beam.team, targets) ||
+        if (!shotTargets(*s, worker, box, beam.team, candidates, targets) ||
             !castBeam(beam.points, beam.point_count, targets, shot))
             return SlotState::Empty;
-        shotHit(*s, HitKind::Beam, toBodyId(BodyKind::Beam, handle), scratch.candidates.items, shot,
-                shot.distance, out);
+        shotHit(*s, HitKind::Beam, toBodyId(BodyKind::Beam, handle), candidates.items, shot, shot.distance,
+                out);
         return SlotState::Hit;
     }
 };
 
 } // namespace
-
-std::size_t shotScratchBytes(const WorldConfig& c) {
-    const std::size_t targets = candidateCapacity(c);
-    MemoryRequirements req;
-    req.add(sizeof(BodyId) * targets, alignof(BodyId));
-    req.add(sizeof(MeshTarget) * targets, alignof(MeshTarget));
-    req.add(sizeof(WallTarget) * targets, alignof(WallTarget));
-    req.add(sizeof(ClusterTarget) * targets, alignof(ClusterTarget));
-    return req.bytes;
-}
 
 void readStaticBodies(WorldState& s) {
     s.static_count = 0;

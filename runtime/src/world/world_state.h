@@ -6,6 +6,7 @@
 #include <flak/broad/dynamic_tree.h>
 #include <flak/fixed_pool.h>
 #include <flak/out_buffer.h>
+#include <flak/shooter/shot_targets.h>
 #include <flak/world/world.h>
 
 #include <cstdint>
@@ -62,10 +63,25 @@ enum class SlotState : std::uint8_t {
     Dropped,   ///< a hit that could not be formed (its contacts did not fit): counted as dropped
 };
 
-/// One worker's share of a step: its own scratch, and the counters its items add to (summed into
-/// StepStats after each phase: sums do not depend on which worker ran what). A cache line of its
-/// own: workers write theirs on every item.
+/// One shot's candidate bodies and the target arrays its casts read, with room for every level,
+/// wall set and ship (shotTargetCapacity): a worker's own, carved at init.
+struct ShotArrays {
+    BodyId* candidates = nullptr;
+    MeshTarget* meshes = nullptr;
+    WallTarget* walls = nullptr;
+    ClusterTarget* clusters = nullptr;
+};
+
+/// Room a shot's arrays need: every level, wall set and ship.
+inline std::uint32_t shotTargetCapacity(const WorldConfig& c) {
+    return c.max_levels + c.max_wall_sets + c.max_enemies + c.max_players;
+}
+
+/// One worker's share of a step: its shot arrays, its scratch, and the counters its items add to
+/// (summed into StepStats after each phase: sums do not depend on which worker ran what). A
+/// cache line of its own: workers write theirs on every item.
 struct alignas(64) WorkerState {
+    ShotArrays shots;
     Arena scratch;
     std::uint32_t shot_candidates = 0;
     std::uint32_t contacts_dropped = 0;
@@ -193,9 +209,7 @@ void runPhaseItems(WorldState& state, std::uint32_t count, std::uint32_t min_ran
 // mesh-mesh); each runs its items through runPhaseItems.
 /// Reads the static bodies for the shot phases (after the broad phase).
 void readStaticBodies(WorldState& state);
-/// Worker scratch one shot (a bullet or a beam) takes at most, and one ship-walls or ship-ship
-/// item (world_ships.cpp).
-std::size_t shotScratchBytes(const WorldConfig& config);
+/// Worker scratch one ship-walls or ship-ship item takes at most (world_ships.cpp).
 std::size_t shipScratchBytes(const WorldConfig& config);
 void runBulletPhase(WorldState& state, float dt);
 void runBeamPhase(WorldState& state);
