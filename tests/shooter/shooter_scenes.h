@@ -32,8 +32,27 @@ struct Level {
     std::vector<bake::WallPolygon> polygons;
     std::unique_ptr<AlignedBytes> bytes;
     MeshBlob blob;
-    WallSet walls;
+    WallSet walls; // as loaded: no grid
+    // The same set with an occupancy grid (wall_grid.h): a fine one and a coarse one of a few
+    // cells, each of which spans several polygons. Queries must answer the same on all three.
+    std::vector<WallGridCell> fine_cells, coarse_cells;
+    WallGrid fine_grid, coarse_grid;
+    WallSet fine, coarse;
+    /// The three views, for the oracle loops.
+    std::vector<const WallSet*> views() const { return {&walls, &fine, &coarse}; }
 };
+
+/// Gives `level` its two gridded views; fails the test on any error.
+inline void attachGrids(Level& level) {
+    auto build = [&](std::uint32_t cells, std::vector<WallGridCell>& memory, WallGrid& grid, WallSet& view) {
+        memory.assign(cells, WallGridCell{});
+        EXPECT_EQ(buildWallGrid(level.walls, cells, memory.data(), wallGridBytes(cells), grid), Status::Ok);
+        view = level.walls;
+        view.grid = &grid;
+    };
+    build(4096, level.fine_cells, level.fine_grid, level.fine);
+    build(7, level.coarse_cells, level.coarse_grid, level.coarse);
+}
 
 /// Bakes polygons into a wall-only blob and loads it; fails the test on any error.
 inline std::unique_ptr<Level> bakeLevel(std::vector<bake::WallPolygon> polygons, std::uint32_t max_leaf = 4) {
@@ -54,6 +73,7 @@ inline std::unique_ptr<Level> bakeLevel(std::vector<bake::WallPolygon> polygons,
     EXPECT_EQ(loadMeshBlob(level->bytes->data(), level->bytes->size(), level->blob, &err), Status::Ok)
         << err.what;
     EXPECT_EQ(loadWallSet(level->blob, level->walls), Status::Ok);
+    attachGrids(*level);
     return level;
 }
 

@@ -76,6 +76,9 @@ TEST(WallQuery, PointInsideEqualsXorOfRings) {
             tally.countOnly(brute);
             tally.require(index, kernel == brute, "pointInWalls != XOR pointInPolygon",
                           [&] { return hex2(p); });
+            for (const WallSet* view : levels[l].level->views())
+                tally.require(index, pointInWalls(*view, p) == kernel, "a gridded view answers otherwise",
+                              [&] { return hex2(p); });
             // The double reference: even-odd by crossing in double, forgiven within the band.
             bool ref = false;
             double dist = kDInf, scale = 0.0;
@@ -161,6 +164,9 @@ TEST(WallQuery, PointInsideEqualsXorOfRingsAtTheUnderflowEdge) {
             tally.countOnly(brute);
             tally.require(index, kernel == brute, "pointInWalls != XOR pointInPolygon",
                           [&] { return hex2(p); });
+            for (const WallSet* view : levels[l]->views())
+                tally.require(index, pointInWalls(*view, p) == kernel, "a gridded view answers otherwise",
+                              [&] { return hex2(p); });
         }
     }
     EXPECT_EQ(tally.failures, 0);
@@ -183,6 +189,17 @@ TEST(WallQuery, CircleContactsMatchEveryEdgeAlone) {
             OutBuffer<WallContact> buf{items, 256, 0, 0};
             WallPush push;
             ASSERT_EQ(circleWalls(w, c, r, buf, push), Status::Ok);
+            for (const WallSet* view : levels[l].level->views()) {
+                WallContact view_items[256];
+                OutBuffer<WallContact> view_buf{view_items, 256, 0, 0};
+                WallPush view_push;
+                ASSERT_EQ(circleWalls(*view, c, r, view_buf, view_push), Status::Ok);
+                tally.require(index,
+                              view_buf.count == buf.count &&
+                                  std::memcmp(view_items, items, sizeof(WallContact) * buf.count) == 0 &&
+                                  std::memcmp(&view_push, &push, sizeof push) == 0,
+                              "a gridded view answers otherwise", [&] { return hex2(c); });
+            }
             bool inside = false;
             const std::vector<WallContact> brute = bruteCircleContacts(w, c, r, inside);
             tally.countOnly(!brute.empty() || inside);
@@ -332,6 +349,14 @@ TEST(WallQuery, SegmentFirstHitMatchesEveryEdgeAlone) {
             WallRayHit got, want;
             bool inside = false;
             const bool g = segmentWallsFirstHit(w, p0, p1, got);
+            for (const WallSet* view : levels[l].level->views()) {
+                WallRayHit view_hit = got;
+                tally.require(index,
+                              segmentWallsFirstHit(*view, p0, p1, view_hit) == g &&
+                                  std::memcmp(&view_hit, &got, sizeof got) == 0,
+                              "a gridded view answers otherwise",
+                              [&] { return hex2(p0) + " -> " + hex2(p1); });
+            }
             const bool b = bruteSegmentWalls(w, p0, p1, want, inside);
             tally.countOnly(b);
             const std::string what = hex2(p0) + " -> " + hex2(p1);
@@ -470,6 +495,14 @@ TEST(WallQuery, SweptCircleWallsMatchesEveryEdgeAlone) {
             WallRayHit got, want;
             bool inside = false;
             const bool g = sweptCircleWallsFirstHit(w, c0, c1, r, got);
+            for (const WallSet* view : levels[l].level->views()) {
+                WallRayHit view_hit = got;
+                tally.require(index,
+                              sweptCircleWallsFirstHit(*view, c0, c1, r, view_hit) == g &&
+                                  std::memcmp(&view_hit, &got, sizeof got) == 0,
+                              "a gridded view answers otherwise",
+                              [&] { return hex2(c0) + " -> " + hex2(c1); });
+            }
             const bool b = bruteSweptWalls(w, c0, c1, r, want, inside);
             tally.countOnly(b);
             const std::string what = hex2(c0) + " -> " + hex2(c1) + " r " + hexf(r);

@@ -274,6 +274,62 @@ void fireVolley(World& world, SplitMix64& rng, int count) {
     }
 }
 
+// The shots find ships by a list scan up to a few hundred ships and by the moving tree beyond:
+// either way each bullet hits the ship it was aimed at, and never one of its own team.
+TEST(WorldApi, ShotsFindShipsInSmallAndLargeFleets) {
+    auto mesh = makeTestMesh(icosphere(1, 1.0f));
+    auto cluster = makeTestCluster(4, 1.0f, 9);
+    for (const std::uint32_t ships : {40u, 300u}) {
+        WorldConfig config;
+        config.max_enemies = ships;
+        config.max_players = ships;
+        config.max_bullets = 2 * ships;
+        config.max_hits = 4 * ships;
+        config.max_pairs = 8 * ships;
+        HostWorld host(config);
+        ASSERT_EQ(host.initStatus(), Status::Ok);
+        World& world = host.world;
+        std::vector<BodyId> targets;
+        for (std::uint32_t i = 0; i < ships; ++i) { // enemies (team 1) and players (team 0) on a grid
+            ShipDesc ship;
+            const bool enemy = i % 2 == 0;
+            ship.mesh = enemy ? &mesh->blob : nullptr;
+            ship.cluster = enemy ? nullptr : &cluster->cluster;
+            ship.team = enemy ? 1 : 0;
+            yawAt(0.0f, float(i % 20) * 8.0f, float(i / 20) * 8.0f, 0.0f, ship.ship_to_world);
+            BodyId id;
+            ASSERT_EQ(enemy ? world.spawnEnemy(ship, id) : world.spawnPlayer(ship, id), Status::Ok);
+            targets.push_back(id);
+        }
+        std::vector<BodyId> aimed, friendly;
+        for (std::uint32_t i = 0; i < ships; ++i) { // one of the other team and one of its own at each
+            const bool enemy = i % 2 == 0;
+            BulletDesc b;
+            set(float(i % 20) * 8.0f - 3.0f, float(i / 20) * 8.0f, 0.0f, b.sphere.center);
+            b.sphere.radius = 0.1f;
+            set(240.0f, 0.0f, 0.0f, b.velocity); // 4 units a step: reaches the ship, not the next
+            b.team = enemy ? 0 : 1;
+            BodyId id;
+            ASSERT_EQ(world.spawnBullet(b, id), Status::Ok);
+            aimed.push_back(id);
+            b.team = enemy ? 1 : 0;
+            ASSERT_EQ(world.spawnBullet(b, id), Status::Ok);
+            friendly.push_back(id);
+        }
+        ASSERT_EQ(world.step(1.0f / 60.0f), Status::Ok);
+        std::uint32_t bullet_hits = 0;
+        for (std::uint32_t h = 0; h < world.hitCount(); ++h) {
+            const Hit& hit = world.hits()[h];
+            if (hit.kind != HitKind::Bullet) continue;
+            ++bullet_hits;
+            const auto at = std::find(aimed.begin(), aimed.end(), hit.a);
+            ASSERT_NE(at, aimed.end()) << "a bullet of the ship's own team hit it (" << ships << " ships)";
+            EXPECT_EQ(hit.b, targets[std::size_t(at - aimed.begin())]) << ships << " ships";
+        }
+        EXPECT_EQ(bullet_hits, ships);
+    }
+}
+
 TEST(WorldApi, SameCallsGiveTheSameHash) {
     auto run = []() {
         WorldConfig config = smallConfig();

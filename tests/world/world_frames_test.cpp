@@ -22,12 +22,15 @@ struct SceneRun {
     // workers > 1: the step runs on a ThreadPool of that many workers.
     std::unique_ptr<flak::support::ThreadPool> pool;
 
-    explicit SceneRun(const std::string& name, std::uint64_t seed = 1, std::uint32_t workers = 1) {
+    // wall_grid_cells >= 0: the world's wall grids get that many cells instead of the scene's.
+    explicit SceneRun(const std::string& name, std::uint64_t seed = 1, std::uint32_t workers = 1,
+                      std::int64_t wall_grid_cells = -1) {
         scenes::SceneParams params;
         EXPECT_TRUE(scenes::sceneParams(name, params));
         std::string error;
         EXPECT_TRUE(scene->build(name, params, seed, error)) << error;
         WorldConfig config = scene->worldConfig();
+        if (wall_grid_cells >= 0) config.wall_grid_cells = static_cast<std::uint32_t>(wall_grid_cells);
         if (workers > 1) {
             pool = std::make_unique<flak::support::ThreadPool>(workers);
             config.tasks = pool->tasks();
@@ -138,6 +141,30 @@ TEST(WorldFrames, EveryWorkerCountGivesTheSameStep) {
             }
         }
         EXPECT_GT(hits, 100u) << r.scene;
+    }
+}
+
+// The wall grids only speed the shots up: without one, or with a coarse one, every step of the
+// scenes with walls is the same.
+TEST(WorldFrames, WallGridsChangeNothing) {
+    const struct {
+        const char* scene;
+        std::uint32_t frames;
+    } runs[] = {{"skirmish", 120}, {"armada", 30}};
+    for (const auto& r : runs) {
+        SceneRun with(r.scene);
+        SceneRun without(r.scene, 1, 1, 0);
+        SceneRun coarse(r.scene, 1, 1, 12);
+        for (std::uint32_t f = 0; f < r.frames; ++f) {
+            for (SceneRun* run : {&with, &without, &coarse}) {
+                run->scene->update(run->world, f);
+                (void)run->world.step(run->scene->dt());
+            }
+            const std::string what = std::string(r.scene) + " frame " + std::to_string(f);
+            expectSameStep(with.world, without.world, what + ", no grid");
+            expectSameStep(with.world, coarse.world, what + ", 12 cells");
+        }
+        EXPECT_GT(with.world.stats().shot_candidates, 0u);
     }
 }
 

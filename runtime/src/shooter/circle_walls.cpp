@@ -70,8 +70,10 @@ void circleContacts(const WallSet& walls, const Vec2& center, float radius, std:
         hi{center.x + radius + m, center.y + radius + m};
     bool have_nearest = false;
     WallContact nearest;
+    std::uint32_t begin = 0, end = 0;
+    if (!detail::wallSpan(walls, lo, hi, begin, end)) begin = end = 0; // no edge near: walk nothing
     detail::walkWalls(
-        walls, [&](const WallNode& n) { return detail::nodeOverlaps(n, lo, hi); },
+        walls, begin, end, [&](const WallNode& n) { return detail::nodeOverlaps(n, lo, hi); },
         [&](std::uint32_t e) {
             Vec2 ab[2];
             wallEdgePoints(walls, e, ab[0], ab[1]);
@@ -166,8 +168,10 @@ Status clusterWalls(const WallSet& walls, const SphereCluster& cluster, const Tr
         const Vec2 lo{bc.x - bound.radius - m, bc.y - bound.radius - m},
             hi{bc.x + bound.radius + m, bc.y + bound.radius + m};
         bool near = false;
+        std::uint32_t begin = 0, end = 0;
+        if (!detail::wallSpan(walls, lo, hi, begin, end)) begin = end = 0; // no edge near: walk nothing
         detail::walkWalls(
-            walls, [&](const WallNode& n) { return detail::nodeOverlaps(n, lo, hi); },
+            walls, begin, end, [&](const WallNode& n) { return detail::nodeOverlaps(n, lo, hi); },
             [&](std::uint32_t e) {
                 Vec2 a, b;
                 wallEdgePoints(walls, e, a, b);

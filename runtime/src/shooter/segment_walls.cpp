@@ -69,13 +69,17 @@ bool segmentWallsFirstHit(const WallSet& walls, const Vec2& p0, const Vec2& p1, 
     detail::prepareWallSweep(p0, p1, sweep);
     if (!sweep.slab.valid) return false;
     const float m = detail::wallMargin(walls, std::fmax(detail::largestAbs(p0), detail::largestAbs(p1)));
+    std::uint32_t begin = 0, end = 0;
+    if (!detail::wallSpan(walls, Vec2{sweep.lo_x - m, sweep.lo_y - m}, Vec2{sweep.hi_x + m, sweep.hi_y + m},
+                          begin, end))
+        return false;
     bool found = false;
     SegmentPolygonHit best;
     std::uint32_t best_edge = 0;
     detail::withSweepSigns(sweep, [&](auto signs) {
         using Signs = decltype(signs);
         detail::walkWalls(
-            walls,
+            walls, begin, end,
             [&](const WallNode& n) {
                 return detail::sweepMeetsBox<Signs>(sweep, n.min[0], n.min[1], n.max[0], n.max[1], m);
             },

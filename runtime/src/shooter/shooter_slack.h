@@ -14,6 +14,10 @@ namespace flak::detail {
 /// scale (the margin sphere_query.h grows its node tests by), scale = the magnitudes involved.
 inline double shooterSlack(double scale) { return 4.0 * double(kToleranceRelative) * scale; }
 
+/// The larger of a and b, as std::fmax for numbers (a NaN b gives a), inline: std::fmax is a
+/// library call where the compiler must keep its NaN rule.
+inline float maxOf(float a, float b) { return b > a ? b : a; }
+
 inline float largestAbs(const Vec3& v) {
     return std::fmax(std::fabs(v.x), std::fmax(std::fabs(v.y), std::fabs(v.z)));
 }

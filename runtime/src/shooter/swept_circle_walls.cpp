@@ -96,17 +96,9 @@ bool sweptCircleWallsFirstHit(const WallSet& walls, const Vec2& c0, const Vec2& 
     Vec2 d;
     sub(c1, c0, d);
     if (!isFinite(d)) return false;
-    if (pointInWalls(walls, c0)) {
-        // Same answer as a segment starting inside (segmentWallsFirstHit names the polygon).
-        detail::insideStartHit(walls, c0, d, out_hit);
-        return true;
-    }
     const float m =
-        detail::wallMargin(walls, std::fmax(detail::largestAbs(c0), detail::largestAbs(c1)) + radius);
+        detail::wallMargin(walls, detail::maxOf(detail::largestAbs(c0), detail::largestAbs(c1)) + radius);
     const float grow = radius + m;
-    detail::WallSweep sweep;
-    detail::prepareWallSweep(c0, c1, sweep);
-    if (!sweep.slab.valid) return false;
     // The node test: the sweep's own box grown by radius + 2 margins against the node's box, four
     // comparisons and no arithmetic per node. It accepts every node holding an edge that the edge
     // test below accepts: that test's first part is the same box test with the edge's box grown by
@@ -115,8 +107,22 @@ bool sweptCircleWallsFirstHit(const WallSet& walls, const Vec2& c0, const Vec2& 
     // margin is 4e-5 of it, and below the normal range the sums are exact). The slab test is left
     // to the edges: on a bullet's short sweep it rejected few nodes the box test had passed.
     const float reach = grow + m;
-    const Vec2 reach_lo{sweep.lo_x - reach, sweep.lo_y - reach},
-        reach_hi{sweep.hi_x + reach, sweep.hi_y + reach};
+    const Vec2 reach_lo{(c0.x < c1.x ? c0.x : c1.x) - reach, (c0.y < c1.y ? c0.y : c1.y) - reach},
+        reach_hi{(c0.x < c1.x ? c1.x : c0.x) + reach, (c0.y < c1.y ? c1.y : c0.y) + reach};
+    std::uint32_t begin = 0, end = 0;
+    const bool near = detail::wallSpan(walls, reach_lo, reach_hi, begin, end);
+    // In open space (no edge's box reaches the box's cells), the grid knows the start's side too.
+    const std::uint32_t side = near ? kWallFreeUnknown : detail::wallGridSide(*walls.grid, c0);
+    if (side == kWallFreeOutside) return false;
+    if (side == kWallFreeInside || pointInWalls(walls, c0)) {
+        // Same answer as a segment starting inside (segmentWallsFirstHit names the polygon).
+        detail::insideStartHit(walls, c0, d, out_hit);
+        return true;
+    }
+    if (!near) return false;
+    detail::WallSweep sweep;
+    detail::prepareWallSweep(c0, c1, sweep);
+    if (!sweep.slab.valid) return false;
     bool found = false;
     WallRayHit best;
     std::uint32_t best_edge = 0;
@@ -127,7 +133,7 @@ bool sweptCircleWallsFirstHit(const WallSet& walls, const Vec2& c0, const Vec2& 
     detail::withSweepSigns(sweep, [&](auto signs) {
         using Signs = decltype(signs);
         detail::walkWalls(
-            walls, [&](const WallNode& n) { return detail::nodeOverlaps(n, reach_lo, reach_hi); },
+            walls, begin, end, [&](const WallNode& n) { return detail::nodeOverlaps(n, reach_lo, reach_hi); },
             [&](std::uint32_t e) {
                 Vec2 a, b;
                 detail::edgePoints(walls, e, a, b);

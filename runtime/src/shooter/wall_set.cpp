@@ -74,6 +74,10 @@ constexpr float kRingSkipGap = 1.0f;
 
 bool pointInWalls(const WallSet& walls, const Vec2& point) {
     if (!isFinite(point)) return false;
+    if (walls.grid != nullptr) {
+        const std::uint32_t side = detail::wallGridSide(*walls.grid, point);
+        if (side != kWallFreeUnknown) return side == kWallFreeInside;
+    }
     bool inside = false;
     const WallInsideNode* nodes = walls.inside_nodes;
     std::uint32_t i = 0;

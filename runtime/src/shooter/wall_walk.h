@@ -11,20 +11,21 @@
 
 namespace flak::detail {
 
-/// Walks the tree (blob_format.h's escape-index loop over WallNode): `enter(node)` decides whether
-/// a node's box is entered; at a leaf, `edge(id)` is called for its edges in increasing id and
-/// returns false to stop the walk. No stack, one forward loop.
+/// Walks the nodes [begin, end) of the tree (blob_format.h's escape-index loop over WallNode; the
+/// whole tree is [0, node_count), a grid's span (wallSpan) a part of it): `enter(node)` decides
+/// whether a node's box is entered; at a leaf, `edge(id)` is called for its edges in increasing
+/// id and returns false to stop the walk. No stack, one forward loop.
 ///
 /// The step does not branch on the node test: whether a node is entered is data the walk cannot
 /// predict (a query enters about half the nodes it tests), so the test only picks the next index
 /// (+1 when the node is entered or is a leaf, past its subtree otherwise) and the walk branches on
 /// "entered leaf" alone. `enter` runs once per node; cheap and branch-free is best (nodeOverlaps).
 template <typename Enter, typename Edge>
-inline void walkWalls(const WallSet& walls, Enter&& enter, Edge&& edge) {
+inline void walkWalls(const WallSet& walls, std::uint32_t begin, std::uint32_t end, Enter&& enter,
+                      Edge&& edge) {
     const WallNode* nodes = walls.nodes;
-    const std::uint32_t node_count = walls.node_count;
-    std::uint32_t i = 0;
-    while (i < node_count) {
+    std::uint32_t i = begin;
+    while (i < end) {
         const WallNode& n = nodes[i];
         const bool in = enter(n);
         const bool leaf = (n.info & kLeafBit) != 0;
@@ -35,6 +36,23 @@ inline void walkWalls(const WallSet& walls, Enter&& enter, Edge&& edge) {
         }
         i += (in | leaf) ? 1u : n.info;
     }
+}
+
+/// walkWalls over the whole tree.
+template <typename Enter, typename Edge>
+inline void walkWalls(const WallSet& walls, Enter&& enter, Edge&& edge) {
+    walkWalls(walls, 0u, walls.node_count, enter, edge);
+}
+
+/// The node span [out_begin, out_end) a walk for the closed box [lo, hi] (ordered, not NaN) needs
+/// to reach every edge whose box meets it: the grid's span (wall_grid.h), or the whole tree
+/// without a grid. False when there is nothing to walk.
+inline bool wallSpan(const WallSet& walls, const Vec2& lo, const Vec2& hi, std::uint32_t& out_begin,
+                     std::uint32_t& out_end) {
+    if (walls.grid != nullptr) return wallGridSpan(*walls.grid, lo, hi, out_begin, out_end);
+    out_begin = 0;
+    out_end = walls.node_count;
+    return walls.node_count > 0;
 }
 
 /// wallEdgePoints without the range assert, inline, for the walks (edge ids from validated leaves).
@@ -122,7 +140,7 @@ void insideStartHit(const WallSet& walls, const Vec2& p0, const Vec2& d, WallRay
 
 /// Margin of a query at `scale` (its magnitudes and the set's): the slack of shooter_slack.h.
 inline float wallMargin(const WallSet& walls, float scale) {
-    const float s = std::fmax(scale, std::fmax(largestAbs(walls.bounds_min), largestAbs(walls.bounds_max)));
+    const float s = maxOf(scale, maxOf(largestAbs(walls.bounds_min), largestAbs(walls.bounds_max)));
     return static_cast<float>(shooterSlack(s));
 }
 

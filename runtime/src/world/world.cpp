@@ -131,6 +131,8 @@ template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink
     for (int i = 0; i < 6; ++i) pool_memory[i] = sink.take(pools[i].bytes, pools[i].align);
     const std::size_t beam_point_count = std::size_t{config.max_beams} * config.max_beam_points;
     void* beam_points = sink.take(sizeof(Vec3) * beam_point_count, alignof(Vec3));
+    const std::size_t grid_bytes = wallGridBytes(config.wall_grid_cells);
+    void* wall_grids = sink.take(grid_bytes * config.max_wall_sets, 1);
     const DynamicTreeConfig static_cfg = staticTreeConfig(config);
     const DynamicTreeConfig moving_cfg = movingTreeConfig(config);
     const std::size_t static_bytes = DynamicTree::requiredBytes(static_cfg);
@@ -167,6 +169,7 @@ template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink
     (void)state->bullets.init(pool_memory[4], pools[4].bytes, caps[4]);
     (void)state->beams.init(pool_memory[5], pools[5].bytes, caps[5]);
     state->beam_points = static_cast<Vec3*>(beam_points);
+    state->wall_grids = static_cast<std::uint8_t*>(wall_grids);
     (void)state->static_tree.init(static_tree, static_bytes, static_cfg);
     (void)state->moving_tree.init(moving_tree, moving_bytes, moving_cfg);
     state->pairs = static_cast<TreePair*>(pairs);
@@ -224,6 +227,11 @@ std::size_t stepScratchBytes(const WorldConfig& c) {
     req.add(sizeof(BodyPair) * std::size_t{c.max_pairs}); // classified pairs, live for the step
     // The shot phases' list of static bodies (world_shots.cpp: StaticBody, a box and an id).
     req.add((sizeof(Aabb) + sizeof(BodyId)) * (std::size_t{c.max_levels} + c.max_wall_sets));
+    // The shot phases' ship list (ShipBoxes: six floats, an id and a team a ship, padded to 4).
+    const std::size_t ship_slots = (std::size_t{c.max_enemies} + c.max_players + 3) / 4 * 4;
+    for (int i = 0; i < 6; ++i) req.add(sizeof(float) * ship_slots);
+    req.add(sizeof(BodyId) * ship_slots);
+    req.add(sizeof(std::uint32_t) * ship_slots);
     req.add(sizeof(MeshMeshJob) * std::size_t{c.max_pairs}); // mesh-mesh jobs, live for the step
     req.add(sizeof(std::uint32_t) * std::size_t{c.max_pairs});
     if (c.mesh_mesh_backend != nullptr) { // the back end's pairs and where each job's pairs start
@@ -359,7 +367,17 @@ Status World::spawnWalls(const WallsDesc& desc, BodyId& out_id) {
     const Status status = s.walls.create(handle);
     if (status != Status::Ok) return status;
     WallsBody& body = *s.walls.get(handle);
-    body.walls = desc.walls;
+    body.set = *desc.walls;
+    body.set.grid = nullptr;
+    body.walls = &body.set;
+    if (s.config.wall_grid_cells > 0) {
+        std::uint8_t* cells =
+            s.wall_grids + std::size_t{handle.index} * wallGridBytes(s.config.wall_grid_cells);
+        // A set the grid cannot cover (beyond its magnitude window) is walked as before.
+        if (buildWallGrid(body.set, s.config.wall_grid_cells, cells, wallGridBytes(s.config.wall_grid_cells),
+                          body.grid) == Status::Ok)
+            body.set.grid = &body.grid;
+    }
     ProxyDesc proxy;
     proxy.box = box;
     proxy.user_value = bodyUserValue(BodyKind::Walls, handle.index);
@@ -556,7 +574,7 @@ void findPairs(WorldState& s) {
     s.stats.pairs_dropped = pairs.dropped;
     classifyPairs(s, moving_written);
     startMeshMeshPhase(s);
-    readStaticBodies(s);
+    readShotBodies(s);
 }
 
 } // namespace
@@ -573,6 +591,7 @@ Status World::step(float dt) {
     s.mesh_submitted = false;
     s.statics = nullptr;
     s.static_count = 0;
+    s.ship_boxes = ShipBoxes{};
     for (std::uint32_t w = 0; w < s.worker_count; ++w) s.workers[w].scratch.reset();
     const WorldConfig& c = s.config;
     std::uint64_t t0 = now(c);

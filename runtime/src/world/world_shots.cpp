@@ -10,6 +10,7 @@
 #include "world_pairs.h"
 #include "world_state.h"
 
+#include <flak/math/simd.h>
 #include <flak/shooter/beam.h>
 #include <flak/shooter/swept_bullet.h>
 
@@ -44,20 +45,56 @@ bool collectCandidate(void* user, const ProxyId& proxy) {
     return true;
 }
 
+// Appends the ships of `list` whose boxes overlap the ordered box `box` and whose team is not
+// `team`: the set queryBox and collectCandidate find (the leaf test is this closed-box overlap
+// with the tight box; every float comparison is exact), four boxes at a time.
+void scanShips(const ShipBoxes& list, const Aabb& box, std::uint32_t team, Candidates& c) {
+    F4 q_min_x, q_min_y, q_min_z, q_max_x, q_max_y, q_max_z;
+    f4Splat(box.min.x, q_min_x);
+    f4Splat(box.min.y, q_min_y);
+    f4Splat(box.min.z, q_min_z);
+    f4Splat(box.max.x, q_max_x);
+    f4Splat(box.max.y, q_max_y);
+    f4Splat(box.max.z, q_max_z);
+    for (std::uint32_t g = 0; g < list.count; g += 4) {
+        F4 lo_x, lo_y, lo_z, hi_x, hi_y, hi_z;
+        f4Load(list.min_x + g, lo_x);
+        f4Load(list.min_y + g, lo_y);
+        f4Load(list.min_z + g, lo_z);
+        f4Load(list.max_x + g, hi_x);
+        f4Load(list.max_y + g, hi_y);
+        f4Load(list.max_z + g, hi_z);
+        // Apart on an axis: the ship's max below the box's min, or the box's max below the ship's min.
+        const unsigned apart = f4LessMask(hi_x, q_min_x) | f4LessMask(q_max_x, lo_x) |
+                               f4LessMask(hi_y, q_min_y) | f4LessMask(q_max_y, lo_y) |
+                               f4LessMask(hi_z, q_min_z) | f4LessMask(q_max_z, lo_z);
+        const std::uint32_t left = list.count - g;
+        unsigned hit = ~apart & (left >= 4 ? 0xFu : (1u << left) - 1u);
+        while (hit != 0) {
+            const std::uint32_t i = g + static_cast<std::uint32_t>(__builtin_ctz(hit));
+            hit &= hit - 1u;
+            if (list.teams[i] == team) continue;                        // no friendly fire
+            if (c.count < c.capacity) c.items[c.count++] = list.ids[i]; // capacity covers every body
+        }
+    }
+}
+
 // Fills `c` with the bodies whose broad-phase boxes overlap `box`, sorted by (kind, index).
 // The static tree holds a few bodies that do not move during the step, so they are tested as
-// the list readStaticBodies made: the same set queryBox finds (its leaf test is this closed-box
+// the list readShotBodies made: the same set queryBox finds (its leaf test is this closed-box
 // overlap with the proxy's tight box, an internal node's box holds its leaves' boxes, and an
-// unordered or NaN region finds nothing), without a walk and a visitor call per shot.
+// unordered or NaN region finds nothing), without a walk and a visitor call per shot. The ships
+// likewise, up to kShipListLimit of them.
 void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, Candidates& c) {
     c.state = &s;
     c.count = 0;
     c.team = team;
+    const bool ordered = box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z;
     if (s.statics == nullptr) {
         c.tree = &s.static_tree;
         if (s.static_tree.proxyCount() > 0)
             (void)s.static_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
-    } else if (box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z) {
+    } else if (ordered) {
         for (std::uint32_t i = 0; i < s.static_count; ++i) {
             const Aabb& b = s.statics[i].box;
             const bool overlap = (box.min.x <= b.max.x) & (b.min.x <= box.max.x) & (box.min.y <= b.max.y) &
@@ -65,8 +102,13 @@ void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, 
             if (overlap && c.count < c.capacity) c.items[c.count++] = s.statics[i].id;
         }
     }
-    c.tree = &s.moving_tree;
-    if (s.moving_tree.proxyCount() > 0) (void)s.moving_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
+    if (s.ship_boxes.ids != nullptr) {
+        if (ordered) scanShips(s.ship_boxes, box, team, c);
+    } else {
+        c.tree = &s.moving_tree;
+        if (s.moving_tree.proxyCount() > 0)
+            (void)s.moving_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
+    }
     for (std::uint32_t i = 1; i < c.count; ++i) { // few candidates: insertion sort
         const BodyId item = c.items[i];
         std::uint32_t j = i;
@@ -225,6 +267,8 @@ struct BeamItem {
 
 } // namespace
 
+namespace {
+
 void readStaticBodies(WorldState& s) {
     s.static_count = 0;
     // stepScratchBytes counts the list; should it ever find no room, the shots query the static
@@ -246,6 +290,50 @@ void readStaticBodies(WorldState& s) {
         const Handle<WallsBody> h = s.walls.handleAt(i);
         if (!h.isNull()) add(s.walls.get(h)->proxy);
     }
+}
+
+// The ship list, in (kind, slot) order as the candidates sort; left empty (the shots query the
+// moving tree) above kShipListLimit ships or should the scratch have no room (it is counted).
+void readShipBoxes(WorldState& s) {
+    const std::uint32_t ships = s.moving_tree.proxyCount();
+    if (ships > kShipListLimit) return;
+    const std::size_t slots = (std::size_t{s.config.max_enemies} + s.config.max_players + 3) / 4 * 4;
+    ShipBoxes list;
+    float** arrays[6] = {&list.min_x, &list.min_y, &list.min_z, &list.max_x, &list.max_y, &list.max_z};
+    for (float** a : arrays)
+        if ((*a = s.scratch.allocateArray<float>(slots)) == nullptr) return;
+    list.ids = s.scratch.allocateArray<BodyId>(slots);
+    list.teams = s.scratch.allocateArray<std::uint32_t>(slots);
+    if (list.ids == nullptr || list.teams == nullptr) return;
+    const BodyKind kinds[2] = {BodyKind::Enemy, BodyKind::Player};
+    for (const BodyKind kind : kinds) {
+        const FixedPool<ShipBody>& pool = kind == BodyKind::Enemy ? s.enemies : s.players;
+        for (std::uint32_t i = 0; i < pool.capacity(); ++i) {
+            const Handle<ShipBody> h = pool.handleAt(i);
+            if (h.isNull()) continue;
+            const ShipBody& ship = *pool.get(h);
+            ProxyDesc desc;
+            if (s.moving_tree.getProxy(ship.proxy, desc) != Status::Ok || desc.category == 0) continue;
+            const std::uint32_t n = list.count++;
+            list.min_x[n] = desc.box.min.x, list.min_y[n] = desc.box.min.y, list.min_z[n] = desc.box.min.z;
+            list.max_x[n] = desc.box.max.x, list.max_y[n] = desc.box.max.y, list.max_z[n] = desc.box.max.z;
+            list.ids[n] = toBodyId(kind, h);
+            list.teams[n] = ship.team;
+        }
+    }
+    for (std::uint32_t n = list.count; n % 4 != 0; ++n) { // padding lanes, masked off by the scan
+        list.min_x[n] = list.min_y[n] = list.min_z[n] = list.max_x[n] = list.max_y[n] = list.max_z[n] = 0.0f;
+        list.teams[n] = 0;
+        list.ids[n] = BodyId{};
+    }
+    s.ship_boxes = list;
+}
+
+} // namespace
+
+void readShotBodies(WorldState& s) {
+    readStaticBodies(s);
+    readShipBoxes(s);
 }
 
 void runBulletPhase(WorldState& s, float dt) {

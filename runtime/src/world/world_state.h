@@ -20,7 +20,9 @@ struct LevelBody {
 };
 
 struct WallsBody {
-    const WallSet* walls = nullptr;
+    const WallSet* walls = nullptr; // &set: the host's view with this body's grid attached
+    WallSet set;
+    WallGrid grid;
     ProxyId proxy;
 };
 
@@ -55,6 +57,24 @@ struct StaticBody {
     Aabb box; // the proxy's tight box: what the static tree's leaf holds and queryBox tests
     BodyId id;
 };
+
+/// The ships as the shot phases scan them (world_shots.cpp): each one's tight broad-phase box
+/// (what the moving tree's leaf holds and queryBox tests), its id and team, in (kind, slot)
+/// order, the boxes as six arrays padded to a multiple of four for the four-wide box test.
+struct ShipBoxes {
+    float* min_x = nullptr;
+    float* min_y = nullptr;
+    float* min_z = nullptr;
+    float* max_x = nullptr;
+    float* max_y = nullptr;
+    float* max_z = nullptr;
+    BodyId* ids = nullptr;
+    std::uint32_t* teams = nullptr;
+    std::uint32_t count = 0;
+};
+
+/// Most ships the shots scan as a list (ShipBoxes); with more they query the moving tree.
+constexpr std::uint32_t kShipListLimit = 256;
 
 /// What one work item of a phase left in its output slot.
 enum class SlotState : std::uint8_t {
@@ -98,7 +118,8 @@ struct WorldState {
     FixedPool<ShipBody> players;
     FixedPool<BulletBody> bullets;
     FixedPool<BeamBody> beams;
-    Vec3* beam_points = nullptr; // max_beams * max_beam_points
+    Vec3* beam_points = nullptr;        // max_beams * max_beam_points
+    std::uint8_t* wall_grids = nullptr; // max_wall_sets * wallGridBytes(wall_grid_cells): slot i's grid at i
 
     DynamicTree static_tree; // levels and wall sets
     DynamicTree moving_tree; // ships
@@ -119,9 +140,10 @@ struct WorldState {
     std::uint32_t mesh_pair_count = 0;
     bool mesh_submitted = false;
 
-    // The shot phases' static bodies (levels, wall sets), read after the broad phase.
+    // The shot phases' static bodies (levels, wall sets) and ships, read after the broad phase.
     StaticBody* statics = nullptr;
     std::uint32_t static_count = 0;
+    ShipBoxes ship_boxes; // empty (null arrays) when the shots query the moving tree instead
 
     // One output slot per work item of a phase (every phase gives at most one hit per item):
     // room for the largest phase (max_bullets, max_beams or max_pairs items).
@@ -207,8 +229,8 @@ void runPhaseItems(WorldState& state, std::uint32_t count, std::uint32_t min_ran
 
 // The narrow phases of a step (world_shots.cpp: bullets, beams; world_ships.cpp: walls, ships,
 // mesh-mesh); each runs its items through runPhaseItems.
-/// Reads the static bodies for the shot phases (after the broad phase).
-void readStaticBodies(WorldState& state);
+/// Reads the static bodies and the ships for the shot phases (after the broad phase).
+void readShotBodies(WorldState& state);
 /// Worker scratch one ship-walls or ship-ship item takes at most (world_ships.cpp).
 std::size_t shipScratchBytes(const WorldConfig& config);
 void runBulletPhase(WorldState& state, float dt);

@@ -24,6 +24,7 @@
 #include <flak/math/vec2.h>
 #include <flak/out_buffer.h>
 #include <flak/shooter/sphere_cluster.h>
+#include <flak/shooter/wall_grid.h>
 #include <flak/status.h>
 
 #include <cstdint>
@@ -45,6 +46,10 @@ struct WallSet {
     std::uint32_t inside_node_count = 0;
     Vec2 bounds_min; ///< exact box of every point
     Vec2 bounds_max;
+    /// Optional (null from loadWallSet): the set's occupancy grid (buildWallGrid), which lets
+    /// pointInWalls and sweptCircleWallsFirstHit answer in open space without walking the trees.
+    /// Same answers either way; the grid's memory must outlive every copy of the view.
+    const WallGrid* grid = nullptr;
 };
 
 /// A contact of a circle with one wall edge (40 bytes), world units.

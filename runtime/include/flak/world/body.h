@@ -50,7 +50,10 @@ struct LevelDesc {
 
 /// A wall set in the play plane. The set (and its bytes) must outlive the body.
 struct WallsDesc {
-    const WallSet* walls = nullptr; ///< loaded wall set; not owned
+    /// Loaded wall set. The world keeps a copy of the view (with its own occupancy grid attached:
+    /// WorldConfig::wall_grid_cells), so the WallSet struct may go; the blob's bytes must outlive
+    /// the body. Not owned.
+    const WallSet* walls = nullptr;
 };
 
 /// A ship: an enemy (mesh required, cluster optional) or a player (cluster required, mesh

@@ -73,7 +73,10 @@ public:
     /// Spawns a static level mesh. PoolFull; InvalidArgument for a null or empty mesh or a
     /// non-finite transform. The body's broad-phase box is the mesh bounds in world space.
     [[nodiscard]] Status spawnLevel(const LevelDesc& desc, BodyId& out_id);
-    /// Spawns a wall set. PoolFull; InvalidArgument for a null or empty set (no points).
+    /// Spawns a wall set and builds its occupancy grid (wall_grid.h: at most
+    /// WorldConfig::wall_grid_cells cells, from the block; a set the grid cannot cover is walked
+    /// without one, with the same hits). PoolFull; InvalidArgument for a null or empty set (no
+    /// points).
     [[nodiscard]] Status spawnWalls(const WallsDesc& desc, BodyId& out_id);
     /// Spawns an enemy ship (mesh required). PoolFull; InvalidArgument (no mesh, empty mesh, a
     /// cluster with no spheres, non-finite transform, or a finite transform under which the

@@ -66,6 +66,12 @@ struct WorldConfig {
     /// over all enemy pairs (a step whose pairs do not all fit is answered on the CPU, which
     /// needs no pair buffer: the same hits either way). Unused without a back end.
     std::uint32_t max_mesh_pairs = 65536;
+    /// Cells of the occupancy grid the world builds over each wall set at spawn (wall_grid.h:
+    /// shots in open space skip the set's trees, the others walk only the part of the tree
+    /// their cells name; same hits either way). 8 bytes a cell, carved at init for every wall
+    /// set slot: max_wall_sets * wall_grid_cells * 8 bytes (128 KiB a set by default). 0: no
+    /// grid.
+    std::uint32_t wall_grid_cells = 16384;
     /// Optional back end for the mesh-mesh phase (not owned; must outlive the world). Null: CPU.
     const MeshMeshBackend* mesh_mesh_backend = nullptr;
     /// Optional host workers (task_system.h; not owned; must outlive the world). Null: the step
