@@ -197,6 +197,24 @@ inline bool bruteSegmentWalls(const WallSet& w, const Vec2& p0, const Vec2& p1, 
     return found;
 }
 
+/// The ring a start inside the solid is reported in: the edge whose crossing of the +x ray from p
+/// is nearest (pointInWalls' vote, the crossing's x relative to p as the runtime computes it),
+/// ties to the lowest edge id, over every edge.
+inline std::uint32_t bruteInsideRing(const WallSet& w, const Vec2& p) {
+    float best_x = INFINITY;
+    std::uint32_t best = 0;
+    for (std::uint32_t e = 0; e < w.point_count; ++e) {
+        Vec2 a, b;
+        wallEdgePoints(w, e, a, b);
+        sub(a, p, a);
+        sub(b, p, b);
+        if (!crossingVote(a, b)) continue;
+        const float x = a.x + (0.0f - a.y) * (b.x - a.x) / (b.y - a.y);
+        if (x < best_x) best_x = x, best = e;
+    }
+    return w.edges[best].ring;
+}
+
 /// Swept circle first hit by sweptCircleEdge on every edge alone (after the inside-start test).
 inline bool bruteSweptWalls(const WallSet& w, const Vec2& c0, const Vec2& c1, float r, WallRayHit& out,
                             bool& out_inside) {

@@ -23,7 +23,8 @@ std::vector<float> boundaryCoordinates(float origin, float inv, std::uint32_t n)
 
 // Every answer of the gridded view equals the plain set's at `p` (inside test; circles and sweeps
 // of a few radii leaving p in eight directions).
-void expectSameAnswers(const WallSet& plain, const WallSet& gridded, const Vec2& p, float reach, int& failures) {
+void expectSameAnswers(const WallSet& plain, const WallSet& gridded, const Vec2& p, float reach,
+                       int& failures) {
     if (pointInWalls(plain, p) != pointInWalls(gridded, p)) {
         ++failures;
         ADD_FAILURE() << "pointInWalls differs at " << hex2(p);
@@ -75,10 +76,12 @@ TEST(WallGrid, BuildRefusesWhatItCannotCover) {
     EXPECT_EQ(buildWallGrid(level->walls, 64, nullptr, wallGridBytes(64), grid), Status::InvalidArgument);
     EXPECT_EQ(grid.cells, nullptr);
     EXPECT_EQ(grid.columns, 0u);
-    EXPECT_EQ(buildWallGrid(level->walls, 0, memory.data(), wallGridBytes(64), grid), Status::InvalidArgument);
-    EXPECT_EQ(buildWallGrid(level->walls, 64, memory.data(), wallGridBytes(64) - 1, grid), Status::InvalidArgument);
-    EXPECT_EQ(buildWallGrid(level->walls, 8, reinterpret_cast<unsigned char*>(memory.data()) + 1, wallGridBytes(63),
-                            grid),
+    EXPECT_EQ(buildWallGrid(level->walls, 0, memory.data(), wallGridBytes(64), grid),
+              Status::InvalidArgument);
+    EXPECT_EQ(buildWallGrid(level->walls, 64, memory.data(), wallGridBytes(64) - 1, grid),
+              Status::InvalidArgument);
+    EXPECT_EQ(buildWallGrid(level->walls, 8, reinterpret_cast<unsigned char*>(memory.data()) + 1,
+                            wallGridBytes(63), grid),
               Status::InvalidArgument);
     EXPECT_EQ(buildWallGrid(WallSet{}, 64, memory.data(), wallGridBytes(64), grid), Status::InvalidArgument);
     WallSet far = level->walls;
@@ -132,13 +135,14 @@ TEST(WallGrid, TinyCoordinatesWalkTheTree) {
     // A set around the origin: points whose coordinates lie below the exact window (2^-30) take
     // the tree's answer, on both sides of every edge near them.
     std::vector<bake::WallPolygon> polygons;
-    polygons.push_back(polygonOf({rectRing(-1e-3f, -1e-3f, 1e-3f, 1e-3f), rectRing(-1e-9f, -1e-9f, 1e-9f, 1e-9f)}));
+    polygons.push_back(
+        polygonOf({rectRing(-1e-3f, -1e-3f, 1e-3f, 1e-3f), rectRing(-1e-9f, -1e-9f, 1e-9f, 1e-9f)}));
     polygons.push_back(polygonOf({rectRing(2e-3f, -1e-3f, 3e-3f, 1e-3f)}));
     auto level = bakeLevel(polygons, 1);
     ASSERT_NE(level, nullptr);
     int failures = 0;
-    const float coords[] = {0.0f, 1e-45f, -1e-45f, 1e-38f, 1e-12f, -1e-12f, 0x1p-30f, -0x1p-30f, 1e-9f, 2e-9f,
-                            1e-6f, -1e-6f, 1e-3f, 1.5e-3f, 2.5e-3f, -2e-3f};
+    const float coords[] = {0.0f,  1e-45f, -1e-45f, 1e-38f, 1e-12f, -1e-12f, 0x1p-30f, -0x1p-30f,
+                            1e-9f, 2e-9f,  1e-6f,   -1e-6f, 1e-3f,  1.5e-3f, 2.5e-3f,  -2e-3f};
     for (const WallSet* view : {&level->fine, &level->coarse})
         for (const float x : coords)
             for (const float y : coords) expectSameAnswers(level->walls, *view, Vec2{x, y}, 4e-4f, failures);
@@ -151,7 +155,8 @@ TEST(WallGrid, LongEdgesSpanTheWholeTreeAndAnswerTheSame) {
     std::vector<bake::WallPolygon> polygons;
     for (int i = 0; i < 24; ++i) {
         const float o = float(i) * 3.0f;
-        polygons.push_back(polygonOf({{Vec2{o, 0}, Vec2{o + 100.0f, 100.0f}, Vec2{o + 100.0f, 101.0f}, Vec2{o, 1}}}));
+        polygons.push_back(
+            polygonOf({{Vec2{o, 0}, Vec2{o + 100.0f, 100.0f}, Vec2{o + 100.0f, 101.0f}, Vec2{o, 1}}}));
     }
     auto level = bakeLevel(polygons, 2);
     ASSERT_NE(level, nullptr);

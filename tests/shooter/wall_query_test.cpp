@@ -377,6 +377,8 @@ TEST(WallQuery, SegmentFirstHitMatchesEveryEdgeAlone) {
                         in ^= pointInPolygon(p0, rings[r].data(), std::uint32_t(rings[r].size()));
                 tally.require(index, in, "start-inside polygon does not hold the start",
                               [&] { return what; });
+                tally.require(index, got.ring == bruteInsideRing(w, p0),
+                              "start-inside ring: not the nearest crossing", [&] { return what; });
             }
             // Each ring's own kernel (segmentPolygon on the whole ring) agrees on the first hit's t
             // to within the band when the start is outside every ring.
@@ -512,6 +514,9 @@ TEST(WallQuery, SweptCircleWallsMatchesEveryEdgeAlone) {
                     index,
                     got.t == want.t && got.edge == want.edge && (inside || got.edge_id == want.edge_id),
                     "t or edge", [&] { return what + " t " + hexf(got.t) + " vs " + hexf(want.t); });
+            if (g && inside)
+                tally.require(index, got.ring == bruteInsideRing(w, c0),
+                              "start-inside ring: not the nearest crossing", [&] { return what; });
         }
     }
     EXPECT_EQ(tally.failures, 0);

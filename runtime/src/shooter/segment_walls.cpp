@@ -14,24 +14,37 @@ namespace {
 // The polygon a start inside the solid lies in: the nearest edge the +x crossing ray meets (the
 // region between the start and that edge holds no boundary, and the solid lies on every edge's
 // left, so that edge bounds the start's polygon). Ties to the lowest edge id.
+//
+// The walk skips a node whose box starts beyond the best crossing so far by more than the
+// crossing's rounding: every edge in it crosses the ray at x >= its smaller end's x, and the
+// computed crossing (a few roundings of values at most the node's far x from the start) errs by
+// far less than 2^-16 of that far x. So a skipped node holds no crossing at or before the best,
+// and ties keep going to the lowest id. With a grid, the span of the start's own cell is walked
+// first, so that the best starts near (any genuine crossing serves).
 std::uint32_t insidePolygonEdge(const WallSet& walls, const Vec2& p) {
     float best_x = INFINITY;
     std::uint32_t best = 0;
-    detail::walkWalls(
-        walls, [&](const WallNode& n) { return (n.max[0] >= p.x) & (n.min[1] <= p.y) & (n.max[1] >= p.y); },
-        [&](std::uint32_t e) {
-            Vec2 a, b;
-            wallEdgePoints(walls, e, a, b);
-            sub(a, p, a);
-            sub(b, p, b);
-            if (!crossingVote(a, b)) return true;
-            const float x = a.x + (0.0f - a.y) * (b.x - a.x) / (b.y - a.y);
-            if (x < best_x) {
-                best_x = x;
-                best = e;
-            }
-            return true;
-        });
+    auto visit = [&](std::uint32_t e) {
+        Vec2 a, b;
+        detail::edgePoints(walls, e, a, b);
+        sub(a, p, a);
+        sub(b, p, b);
+        if (!crossingVote(a, b)) return true;
+        const float x = a.x + (0.0f - a.y) * (b.x - a.x) / (b.y - a.y);
+        if (x < best_x || (x == best_x && e < best)) {
+            best_x = x;
+            best = e;
+        }
+        return true;
+    };
+    auto enter = [&](const WallNode& n) {
+        const float near = n.min[0] - p.x, far = n.max[0] - p.x;
+        return (n.max[0] >= p.x) & (n.min[1] <= p.y) & (n.max[1] >= p.y) & !(near - far * 0x1p-16f > best_x);
+    };
+    std::uint32_t begin = 0, end = 0;
+    if (walls.grid != nullptr && detail::wallSpan(walls, p, p, begin, end))
+        detail::walkWalls(walls, begin, end, enter, visit);
+    detail::walkWalls(walls, enter, visit);
     return best;
 }
 

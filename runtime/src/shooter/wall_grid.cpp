@@ -9,7 +9,7 @@ namespace flak {
 
 namespace {
 
-constexpr float kGridLimit = 0x1p60f; // the magnitude window's top (wall_grid.h)
+constexpr float kGridLimit = 0x1p60f;     // the magnitude window's top (wall_grid.h)
 constexpr std::uint64_t kCoverLimit = 16; // edge boxes may cover the grid this many times over
 
 // Columns and rows for about max_cells square-ish cells over extents ex x ey (>= 0, finite).
@@ -38,8 +38,9 @@ Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory
     out_grid = WallGrid{};
     if (memory == nullptr || max_cells == 0 || bytes < wallGridBytes(max_cells) || walls.point_count == 0 ||
         walls.node_count == 0 || !isFinite(walls.bounds_min) || !isFinite(walls.bounds_max) ||
-        detail::largestAbs(walls.bounds_min) > kGridLimit || detail::largestAbs(walls.bounds_max) > kGridLimit ||
-        !(walls.bounds_min.x <= walls.bounds_max.x) || !(walls.bounds_min.y <= walls.bounds_max.y))
+        detail::largestAbs(walls.bounds_min) > kGridLimit ||
+        detail::largestAbs(walls.bounds_max) > kGridLimit || !(walls.bounds_min.x <= walls.bounds_max.x) ||
+        !(walls.bounds_min.y <= walls.bounds_max.y))
         return Status::InvalidArgument;
     WallGrid g;
     g.origin = walls.bounds_min;
@@ -99,7 +100,8 @@ Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory
     WallSet plain = walls;
     plain.grid = nullptr;
     for (std::uint32_t r = 0; r < g.rows; ++r) {
-        const float y = static_cast<float>(double(g.origin.y) + (r + 0.5) * (g.rows > 1u ? ey / g.rows : 0.0));
+        const float y =
+            static_cast<float>(double(g.origin.y) + (r + 0.5) * (g.rows > 1u ? ey / g.rows : 0.0));
         const bool row_ok =
             detail::wallGridExact(y) && detail::wallGridIndex(y, g.origin.y, g.inv_cell.y, g.rows) == r;
         WallGridCell* row = cells + std::size_t{r} * g.columns;
@@ -113,9 +115,10 @@ Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory
             while (end < g.columns && row[end].first == kWallCellFree) ++end;
             std::uint32_t side = kWallFreeUnknown;
             for (std::uint32_t k = c; row_ok && k < end && side == kWallFreeUnknown; ++k) {
-                const float x =
-                    static_cast<float>(double(g.origin.x) + (k + 0.5) * (g.columns > 1u ? ex / g.columns : 0.0));
-                if (!detail::wallGridExact(x) || detail::wallGridIndex(x, g.origin.x, g.inv_cell.x, g.columns) != k)
+                const float x = static_cast<float>(double(g.origin.x) +
+                                                   (k + 0.5) * (g.columns > 1u ? ex / g.columns : 0.0));
+                if (!detail::wallGridExact(x) ||
+                    detail::wallGridIndex(x, g.origin.x, g.inv_cell.x, g.columns) != k)
                     continue;
                 side = pointInWalls(plain, Vec2{x, y}) ? kWallFreeInside : kWallFreeOutside;
             }

@@ -65,7 +65,9 @@ struct WallGrid {
 };
 
 /// Bytes a grid of at most `max_cells` cells needs (alignment: alignof(WallGridCell)).
-inline std::size_t wallGridBytes(std::uint32_t max_cells) { return std::size_t{max_cells} * sizeof(WallGridCell); }
+inline std::size_t wallGridBytes(std::uint32_t max_cells) {
+    return std::size_t{max_cells} * sizeof(WallGridCell);
+}
 
 /// Builds the grid of `walls` (whose own grid, if any, is ignored) in `memory` (at least
 /// wallGridBytes(max_cells) bytes, aligned for WallGridCell), with at most max_cells square-ish
@@ -75,8 +77,8 @@ inline std::size_t wallGridBytes(std::uint32_t max_cells) { return std::size_t{m
 /// many long edges), every cell spans the whole tree rather than take longer: the grid is then
 /// valid but saves nothing. Work: the edges' cell boxes plus one inside test per run of free
 /// cells in a row.
-[[nodiscard]] Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory, std::size_t bytes,
-                                   WallGrid& out_grid);
+[[nodiscard]] Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory,
+                                   std::size_t bytes, WallGrid& out_grid);
 
 namespace detail {
 
