@@ -63,10 +63,10 @@ Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory
     auto cellBox = [&](std::uint32_t e) {
         Vec2 a, b;
         detail::edgePoints(walls, e, a, b);
-        return CellBox{detail::wallGridIndex(std::fmin(a.x, b.x), g.origin.x, g.inv_cell.x, g.columns),
-                       detail::wallGridIndex(std::fmax(a.x, b.x), g.origin.x, g.inv_cell.x, g.columns),
-                       detail::wallGridIndex(std::fmin(a.y, b.y), g.origin.y, g.inv_cell.y, g.rows),
-                       detail::wallGridIndex(std::fmax(a.y, b.y), g.origin.y, g.inv_cell.y, g.rows)};
+        return CellBox{gridIndex(std::fmin(a.x, b.x), g.origin.x, g.inv_cell.x, g.columns),
+                       gridIndex(std::fmax(a.x, b.x), g.origin.x, g.inv_cell.x, g.columns),
+                       gridIndex(std::fmin(a.y, b.y), g.origin.y, g.inv_cell.y, g.rows),
+                       gridIndex(std::fmax(a.y, b.y), g.origin.y, g.inv_cell.y, g.rows)};
     };
     std::uint64_t cover = 0;
     for (std::uint32_t e = 0; e < walls.point_count; ++e) {
@@ -102,8 +102,7 @@ Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory
     for (std::uint32_t r = 0; r < g.rows; ++r) {
         const float y =
             static_cast<float>(double(g.origin.y) + (r + 0.5) * (g.rows > 1u ? ey / g.rows : 0.0));
-        const bool row_ok =
-            detail::wallGridExact(y) && detail::wallGridIndex(y, g.origin.y, g.inv_cell.y, g.rows) == r;
+        const bool row_ok = detail::wallGridExact(y) && gridIndex(y, g.origin.y, g.inv_cell.y, g.rows) == r;
         WallGridCell* row = cells + std::size_t{r} * g.columns;
         std::uint32_t c = 0;
         while (c < g.columns) {
@@ -117,8 +116,7 @@ Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory
             for (std::uint32_t k = c; row_ok && k < end && side == kWallFreeUnknown; ++k) {
                 const float x = static_cast<float>(double(g.origin.x) +
                                                    (k + 0.5) * (g.columns > 1u ? ex / g.columns : 0.0));
-                if (!detail::wallGridExact(x) ||
-                    detail::wallGridIndex(x, g.origin.x, g.inv_cell.x, g.columns) != k)
+                if (!detail::wallGridExact(x) || gridIndex(x, g.origin.x, g.inv_cell.x, g.columns) != k)
                     continue;
                 side = pointInWalls(plain, Vec2{x, y}) ? kWallFreeInside : kWallFreeOutside;
             }

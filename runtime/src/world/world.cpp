@@ -227,11 +227,12 @@ std::size_t stepScratchBytes(const WorldConfig& c) {
     req.add(sizeof(BodyPair) * std::size_t{c.max_pairs}); // classified pairs, live for the step
     // The shot phases' list of static bodies (world_shots.cpp: StaticBody, a box and an id).
     req.add((sizeof(Aabb) + sizeof(BodyId)) * (std::size_t{c.max_levels} + c.max_wall_sets));
-    // The shot phases' ship list (ShipBoxes: six floats, an id and a team a ship, padded to 4).
-    const std::size_t ship_slots = (std::size_t{c.max_enemies} + c.max_players + 3) / 4 * 4;
-    for (int i = 0; i < 6; ++i) req.add(sizeof(float) * ship_slots);
+    // The shot phases' ship list (ShipBoxes: a box, an id and a team a ship, and the grid).
+    const std::size_t ship_slots = std::size_t{c.max_enemies} + c.max_players;
+    req.add(sizeof(Aabb) * ship_slots);
     req.add(sizeof(BodyId) * ship_slots);
     req.add(sizeof(std::uint32_t) * ship_slots);
+    req.add(sizeof(std::uint64_t) * kShipGridSize * kShipGridSize * kShipGridWords);
     req.add(sizeof(MeshMeshJob) * std::size_t{c.max_pairs}); // mesh-mesh jobs, live for the step
     req.add(sizeof(std::uint32_t) * std::size_t{c.max_pairs});
     if (c.mesh_mesh_backend != nullptr) { // the back end's pairs and where each job's pairs start

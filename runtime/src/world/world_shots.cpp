@@ -10,9 +10,11 @@
 #include "world_pairs.h"
 #include "world_state.h"
 
-#include <flak/math/simd.h>
+#include <flak/math/grid_index.h>
 #include <flak/shooter/beam.h>
 #include <flak/shooter/swept_bullet.h>
+
+#include <cfloat>
 
 namespace flak {
 
@@ -47,33 +49,27 @@ bool collectCandidate(void* user, const ProxyId& proxy) {
 
 // Appends the ships of `list` whose boxes overlap the ordered box `box` and whose team is not
 // `team`: the set queryBox and collectCandidate find (the leaf test is this closed-box overlap
-// with the tight box; every float comparison is exact), four boxes at a time.
-void scanShips(const ShipBoxes& list, const Aabb& box, std::uint32_t team, Candidates& c) {
-    F4 q_min_x, q_min_y, q_min_z, q_max_x, q_max_y, q_max_z;
-    f4Splat(box.min.x, q_min_x);
-    f4Splat(box.min.y, q_min_y);
-    f4Splat(box.min.z, q_min_z);
-    f4Splat(box.max.x, q_max_x);
-    f4Splat(box.max.y, q_max_y);
-    f4Splat(box.max.z, q_max_z);
-    for (std::uint32_t g = 0; g < list.count; g += 4) {
-        F4 lo_x, lo_y, lo_z, hi_x, hi_y, hi_z;
-        f4Load(list.min_x + g, lo_x);
-        f4Load(list.min_y + g, lo_y);
-        f4Load(list.min_z + g, lo_z);
-        f4Load(list.max_x + g, hi_x);
-        f4Load(list.max_y + g, hi_y);
-        f4Load(list.max_z + g, hi_z);
-        // Apart on an axis: the ship's max below the box's min, or the box's max below the ship's min.
-        const unsigned apart = f4LessMask(hi_x, q_min_x) | f4LessMask(q_max_x, lo_x) |
-                               f4LessMask(hi_y, q_min_y) | f4LessMask(q_max_y, lo_y) |
-                               f4LessMask(hi_z, q_min_z) | f4LessMask(q_max_z, lo_z);
-        const std::uint32_t left = list.count - g;
-        unsigned hit = ~apart & (left >= 4 ? 0xFu : (1u << left) - 1u);
-        while (hit != 0) {
-            const std::uint32_t i = g + static_cast<std::uint32_t>(__builtin_ctz(hit));
-            hit &= hit - 1u;
-            if (list.teams[i] == team) continue;                        // no friendly fire
+// with the tight box). Only the ships filed under the box's cells can overlap it (grid_index.h).
+void findShips(const ShipBoxes& list, const Aabb& box, std::uint32_t team, Candidates& c) {
+    const std::uint32_t c0 = gridIndex(box.min.x, list.origin.x, list.inv_cell.x, kShipGridSize),
+                        c1 = gridIndex(box.max.x, list.origin.x, list.inv_cell.x, kShipGridSize),
+                        r0 = gridIndex(box.min.y, list.origin.y, list.inv_cell.y, kShipGridSize),
+                        r1 = gridIndex(box.max.y, list.origin.y, list.inv_cell.y, kShipGridSize);
+    std::uint64_t near[kShipGridWords] = {};
+    for (std::uint32_t r = r0; r <= r1; ++r)
+        for (std::uint32_t col = c0; col <= c1; ++col) {
+            const std::uint64_t* cell = list.cells + (std::size_t{r} * kShipGridSize + col) * kShipGridWords;
+            for (std::uint32_t w = 0; w < kShipGridWords; ++w) near[w] |= cell[w];
+        }
+    for (std::uint32_t w = 0; w < kShipGridWords; ++w) {
+        std::uint64_t bits = near[w];
+        while (bits != 0) {
+            const std::uint32_t i = w * 64u + static_cast<std::uint32_t>(__builtin_ctzll(bits));
+            bits &= bits - 1u;
+            const Aabb& b = list.boxes[i];
+            const bool overlap = (box.min.x <= b.max.x) & (b.min.x <= box.max.x) & (box.min.y <= b.max.y) &
+                                 (b.min.y <= box.max.y) & (box.min.z <= b.max.z) & (b.min.z <= box.max.z);
+            if (!overlap || list.teams[i] == team) continue;            // no friendly fire
             if (c.count < c.capacity) c.items[c.count++] = list.ids[i]; // capacity covers every body
         }
     }
@@ -103,7 +99,7 @@ void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, 
         }
     }
     if (s.ship_boxes.ids != nullptr) {
-        if (ordered) scanShips(s.ship_boxes, box, team, c);
+        if (ordered && s.ship_boxes.count > 0) findShips(s.ship_boxes, box, team, c);
     } else {
         c.tree = &s.moving_tree;
         if (s.moving_tree.proxyCount() > 0)
@@ -292,39 +288,60 @@ void readStaticBodies(WorldState& s) {
     }
 }
 
-// The ship list, in (kind, slot) order as the candidates sort; left empty (the shots query the
-// moving tree) above kShipListLimit ships or should the scratch have no room (it is counted).
+// The ship list, in (kind, slot) order as the candidates sort, and its grid; left empty (the
+// shots query the moving tree) above kShipListLimit ships or should the scratch have no room (it
+// is counted).
 void readShipBoxes(WorldState& s) {
-    const std::uint32_t ships = s.moving_tree.proxyCount();
-    if (ships > kShipListLimit) return;
-    const std::size_t slots = (std::size_t{s.config.max_enemies} + s.config.max_players + 3) / 4 * 4;
+    if (s.moving_tree.proxyCount() > kShipListLimit) return;
+    const std::size_t slots = std::size_t{s.config.max_enemies} + s.config.max_players;
     ShipBoxes list;
-    float** arrays[6] = {&list.min_x, &list.min_y, &list.min_z, &list.max_x, &list.max_y, &list.max_z};
-    for (float** a : arrays)
-        if ((*a = s.scratch.allocateArray<float>(slots)) == nullptr) return;
+    list.boxes = s.scratch.allocateArray<Aabb>(slots);
     list.ids = s.scratch.allocateArray<BodyId>(slots);
     list.teams = s.scratch.allocateArray<std::uint32_t>(slots);
-    if (list.ids == nullptr || list.teams == nullptr) return;
+    list.cells =
+        s.scratch.allocateArray<std::uint64_t>(std::size_t{kShipGridSize} * kShipGridSize * kShipGridWords);
+    if (list.boxes == nullptr || list.ids == nullptr || list.teams == nullptr || list.cells == nullptr)
+        return;
+    Aabb all;
+    setEmpty(all);
     const BodyKind kinds[2] = {BodyKind::Enemy, BodyKind::Player};
     for (const BodyKind kind : kinds) {
         const FixedPool<ShipBody>& pool = kind == BodyKind::Enemy ? s.enemies : s.players;
-        for (std::uint32_t i = 0; i < pool.capacity(); ++i) {
+        for (std::uint32_t i = 0; i < pool.capacity() && list.count < kShipListLimit; ++i) {
             const Handle<ShipBody> h = pool.handleAt(i);
             if (h.isNull()) continue;
             const ShipBody& ship = *pool.get(h);
             ProxyDesc desc;
             if (s.moving_tree.getProxy(ship.proxy, desc) != Status::Ok || desc.category == 0) continue;
             const std::uint32_t n = list.count++;
-            list.min_x[n] = desc.box.min.x, list.min_y[n] = desc.box.min.y, list.min_z[n] = desc.box.min.z;
-            list.max_x[n] = desc.box.max.x, list.max_y[n] = desc.box.max.y, list.max_z[n] = desc.box.max.z;
+            list.boxes[n] = desc.box;
             list.ids[n] = toBodyId(kind, h);
             list.teams[n] = ship.team;
+            merge(all, desc.box, all);
         }
     }
-    for (std::uint32_t n = list.count; n % 4 != 0; ++n) { // padding lanes, masked off by the scan
-        list.min_x[n] = list.min_y[n] = list.min_z[n] = list.max_x[n] = list.max_y[n] = list.max_z[n] = 0.0f;
-        list.teams[n] = 0;
-        list.ids[n] = BodyId{};
+    for (std::size_t k = 0; k < std::size_t{kShipGridSize} * kShipGridSize * kShipGridWords; ++k)
+        list.cells[k] = 0;
+    if (list.count > 0) {
+        // Boxes are finite (the tree refuses others), so the extents are finite or +Inf (then 0).
+        list.origin = Vec2{all.min.x, all.min.y};
+        const float ex = all.max.x - all.min.x, ey = all.max.y - all.min.y;
+        auto inverse = [](float extent) { // cells per unit; 0 (one column) where that is not finite
+            const float inv = static_cast<float>(kShipGridSize) / extent;
+            return extent > 0.0f && inv <= FLT_MAX ? inv : 0.0f;
+        };
+        list.inv_cell = Vec2{inverse(ex), inverse(ey)};
+        for (std::uint32_t i = 0; i < list.count; ++i) {
+            const Aabb& b = list.boxes[i];
+            const std::uint32_t c0 = gridIndex(b.min.x, list.origin.x, list.inv_cell.x, kShipGridSize),
+                                c1 = gridIndex(b.max.x, list.origin.x, list.inv_cell.x, kShipGridSize),
+                                r0 = gridIndex(b.min.y, list.origin.y, list.inv_cell.y, kShipGridSize),
+                                r1 = gridIndex(b.max.y, list.origin.y, list.inv_cell.y, kShipGridSize);
+            for (std::uint32_t r = r0; r <= r1; ++r)
+                for (std::uint32_t col = c0; col <= c1; ++col)
+                    list.cells[(std::size_t{r} * kShipGridSize + col) * kShipGridWords + i / 64u] |=
+                        std::uint64_t{1} << (i % 64u);
+        }
     }
     s.ship_boxes = list;
 }

@@ -58,23 +58,27 @@ struct StaticBody {
     BodyId id;
 };
 
-/// The ships as the shot phases scan them (world_shots.cpp): each one's tight broad-phase box
+/// Most ships the shots find through the ship list (ShipBoxes); with more they query the moving
+/// tree.
+constexpr std::uint32_t kShipListLimit = 256;
+/// The ship list's grid: kShipGridSize x kShipGridSize cells over the ships' boxes in the play
+/// plane, each a bit set of the ships whose box's cell range holds it (math/grid_index.h).
+constexpr std::uint32_t kShipGridSize = 16;
+constexpr std::uint32_t kShipGridWords = kShipListLimit / 64;
+
+/// The ships as the shot phases find them (world_shots.cpp): each one's tight broad-phase box
 /// (what the moving tree's leaf holds and queryBox tests), its id and team, in (kind, slot)
-/// order, the boxes as six arrays padded to a multiple of four for the four-wide box test.
+/// order, and a grid of bit sets over the boxes so that a shot tests only the ships filed under
+/// its cells.
 struct ShipBoxes {
-    float* min_x = nullptr;
-    float* min_y = nullptr;
-    float* min_z = nullptr;
-    float* max_x = nullptr;
-    float* max_y = nullptr;
-    float* max_z = nullptr;
+    Aabb* boxes = nullptr;
     BodyId* ids = nullptr;
     std::uint32_t* teams = nullptr;
+    std::uint64_t* cells = nullptr; // kShipGridSize^2 cells of kShipGridWords words, row-major
+    Vec2 origin;                    // the boxes' lower corner in the play plane
+    Vec2 inv_cell;                  // cells per unit (0 on an axis with no extent)
     std::uint32_t count = 0;
 };
-
-/// Most ships the shots scan as a list (ShipBoxes); with more they query the moving tree.
-constexpr std::uint32_t kShipListLimit = 256;
 
 /// What one work item of a phase left in its output slot.
 enum class SlotState : std::uint8_t {

@@ -10,8 +10,8 @@
 // circle, swept-circle and segment queries use it.
 //
 // Answers are the same with and without the grid, bit for bit:
-// - Cells come from one monotone float map per axis, index(v) = clamp(floor((v - origin) * inv)),
-//   for edge boxes and query boxes alike. So when an edge's box and a query box overlap (closed
+// - Cells come from one monotone float map per axis (math/grid_index.h) for edge boxes and query
+//   boxes alike. So when an edge's box and a query box overlap (closed
 //   float boxes), their index ranges overlap: every edge whose box meets the query box lies in a
 //   leaf of the span of the query's cells. The walk from the span's first leaf to its last tests
 //   every node and edge of the full walk in that span (in the same order), plus nodes whose
@@ -32,6 +32,7 @@
 //   magnitude window walks the tree as before.
 #pragma once
 
+#include <flak/math/grid_index.h>
 #include <flak/math/vec2.h>
 #include <flak/status.h>
 
@@ -82,13 +83,6 @@ inline std::size_t wallGridBytes(std::uint32_t max_cells) {
 
 namespace detail {
 
-/// The grid's monotone index map on one axis, clamped to [0, n - 1] (NaN: 0).
-inline std::uint32_t wallGridIndex(float v, float origin, float inv, std::uint32_t n) {
-    const float x = (v - origin) * inv;
-    const float last = static_cast<float>(n - 1u);
-    return x > 0.0f ? static_cast<std::uint32_t>(x < last ? x : last) : 0u;
-}
-
 /// Whether `v`'s magnitude is in the window where the grid's inside answer is exact.
 inline bool wallGridExact(float v) {
     const float a = v < 0.0f ? -v : v;
@@ -99,8 +93,8 @@ inline bool wallGridExact(float v) {
 /// kWallFreeUnknown (walk the inside tree).
 inline std::uint32_t wallGridSide(const WallGrid& g, const Vec2& p) {
     if (!wallGridExact(p.x) || !wallGridExact(p.y)) return kWallFreeUnknown;
-    const WallGridCell& c = g.cells[wallGridIndex(p.y, g.origin.y, g.inv_cell.y, g.rows) * g.columns +
-                                    wallGridIndex(p.x, g.origin.x, g.inv_cell.x, g.columns)];
+    const WallGridCell& c = g.cells[gridIndex(p.y, g.origin.y, g.inv_cell.y, g.rows) * g.columns +
+                                    gridIndex(p.x, g.origin.x, g.inv_cell.x, g.columns)];
     return c.first == kWallCellFree ? c.last : kWallFreeUnknown;
 }
 
@@ -108,10 +102,10 @@ inline std::uint32_t wallGridSide(const WallGrid& g, const Vec2& p) {
 /// needs: false when no edge's box reaches any of its cells (then no edge's box meets the box).
 inline bool wallGridSpan(const WallGrid& g, const Vec2& lo, const Vec2& hi, std::uint32_t& out_begin,
                          std::uint32_t& out_end) {
-    const std::uint32_t c0 = wallGridIndex(lo.x, g.origin.x, g.inv_cell.x, g.columns),
-                        c1 = wallGridIndex(hi.x, g.origin.x, g.inv_cell.x, g.columns),
-                        r0 = wallGridIndex(lo.y, g.origin.y, g.inv_cell.y, g.rows),
-                        r1 = wallGridIndex(hi.y, g.origin.y, g.inv_cell.y, g.rows);
+    const std::uint32_t c0 = gridIndex(lo.x, g.origin.x, g.inv_cell.x, g.columns),
+                        c1 = gridIndex(hi.x, g.origin.x, g.inv_cell.x, g.columns),
+                        r0 = gridIndex(lo.y, g.origin.y, g.inv_cell.y, g.rows),
+                        r1 = gridIndex(hi.y, g.origin.y, g.inv_cell.y, g.rows);
     std::uint32_t first = kWallCellFree, last = 0;
     for (std::uint32_t r = r0; r <= r1; ++r) {
         const WallGridCell* row = g.cells + std::size_t{r} * g.columns;
