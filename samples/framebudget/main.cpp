@@ -128,6 +128,7 @@ void runFrame(Pass& pass, std::uint32_t f) {
     flak::test::armAllocationTrap();
     const std::uint64_t c0 = threadCpuNs();
     const std::uint64_t t0 = steadyNs(nullptr);
+    if (pass.pool) pass.pool->wake(); // as a game's job system has its workers up during a frame
     pass.scene.update(pass.world, f);
     const std::uint64_t t1 = steadyNs(nullptr);
     const Status status = pass.world.step(pass.scene.dt());

@@ -36,6 +36,14 @@ ThreadPool::~ThreadPool() {
     for (std::thread& t : m_threads) t.join();
 }
 
+void ThreadPool::wake() {
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        ++m_wakes;
+    }
+    m_wake.notify_all();
+}
+
 void ThreadPool::takeBusyNs(std::uint64_t* out) {
     for (std::uint32_t w = 0; w < m_tasks.worker_count; ++w) out[w] = m_busy_ns[w].exchange(0);
 }
@@ -124,8 +132,10 @@ void ThreadPool::workerLoop(std::uint32_t worker) {
         }
         {
             std::unique_lock<std::mutex> lock(m_mutex);
-            m_wake.wait(lock, [&] { return m_stop || m_generation != seen; });
+            const std::uint32_t wakes = m_wakes;
+            m_wake.wait(lock, [&] { return m_stop || m_generation != seen || m_wakes != wakes; });
             if (m_stop) return;
+            if (m_generation == seen) continue; // woken by wake(): watch for the next task again
             seen = generation = m_generation;
             fn = m_fn;
             count = m_count;

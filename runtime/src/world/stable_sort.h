@@ -14,12 +14,23 @@ template <typename T> std::size_t stableSortScratchBytes(std::uint32_t count) {
     return Arena::requiredBytes(sizeof(T) * count);
 }
 
-/// Sorts items[0..count) by `less`, stable: a bottom-up merge sort (runs of 1, 2, 4, ... merged
-/// in turn, no recursion) through a buffer from `scratch` (given back before returning).
-/// Without room in `scratch` it falls back to an insertion sort in place (same order, slower).
+/// The end of the run of items in order (no item less than the one before it) that starts at
+/// `begin`.
+template <typename T, typename Less>
+std::uint32_t runEnd(const T* items, std::uint32_t begin, std::uint32_t count, Less& less) {
+    std::uint32_t end = begin + 1;
+    while (end < count && !less(items[end], items[end - 1])) ++end;
+    return end;
+}
+
+/// Sorts items[0..count) by `less`, stable: a bottom-up natural merge sort (each pass merges the
+/// runs already in order two by two, no recursion) through a buffer from `scratch` (given back
+/// before returning). Input already in order costs one pass of comparisons and no copy; the
+/// step's hits come mostly in order (each phase emits by item). Without room in `scratch` it
+/// falls back to an insertion sort in place (same order, slower).
 template <typename T, typename Less>
 void stableSort(T* items, std::uint32_t count, Arena& scratch, Less less) {
-    if (count < 2) return;
+    if (count < 2 || runEnd(items, 0, count, less) == count) return;
     const ArenaMarker marker = scratch.mark();
     T* buffer = scratch.allocateArray<T>(count);
     if (buffer == nullptr) {
@@ -37,18 +48,21 @@ void stableSort(T* items, std::uint32_t count, Arena& scratch, Less less) {
     }
     T* from = items;
     T* to = buffer;
-    for (std::uint32_t width = 1; width < count; width *= 2) {
-        for (std::uint32_t lo = 0; lo < count; lo += 2 * width) {
-            const std::uint32_t mid = lo + width < count ? lo + width : count;
-            const std::uint32_t hi = lo + 2 * width < count ? lo + 2 * width : count;
+    for (;;) {
+        std::uint32_t runs = 0;
+        for (std::uint32_t lo = 0; lo < count; ++runs) {
+            const std::uint32_t mid = runEnd(from, lo, count, less);
+            const std::uint32_t hi = mid < count ? runEnd(from, mid, count, less) : count;
             std::uint32_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi) to[k++] = less(from[j], from[i]) ? from[j++] : from[i++];
             while (i < mid) to[k++] = from[i++];
             while (j < hi) to[k++] = from[j++];
+            lo = hi;
         }
         T* swap = from;
         from = to;
         to = swap;
+        if (runs == 1) break;
     }
     if (from != items) {
         for (std::uint32_t i = 0; i < count; ++i) items[i] = from[i];

@@ -30,6 +30,11 @@ public:
     const TaskSystem* tasks() const { return &m_tasks; }
     std::uint32_t workers() const { return m_tasks.worker_count; }
 
+    /// Wakes the sleeping workers to watch for the next task for a while (as after a task) before
+    /// they sleep again: a host calls it as a frame starts, so that the step's first task does
+    /// not wait for the OS to wake a worker. Cheap when they are awake.
+    void wake();
+
     /// Nanoseconds worker w spent running ranges since the last call, for every worker
     /// (out has workers() entries); the counters restart from zero.
     void takeBusyNs(std::uint64_t* out);
@@ -50,6 +55,7 @@ private:
     bool m_stop = false;
     // The current task (written under m_mutex by enqueue, read under it by the workers).
     std::uint32_t m_generation = 0;
+    std::uint32_t m_wakes = 0; ///< wake() calls, to let sleeping workers go back to watching
     TaskFunction m_fn = nullptr;
     std::uint32_t m_count = 0;
     std::uint32_t m_range = 1;
