@@ -164,9 +164,16 @@ TEST(WallQuery, PointInsideEqualsXorOfRingsAtTheUnderflowEdge) {
             tally.countOnly(brute);
             tally.require(index, kernel == brute, "pointInWalls != XOR pointInPolygon",
                           [&] { return hex2(p); });
-            for (const WallSet* view : levels[l]->views())
+            for (const WallSet* view : levels[l]->views()) {
                 tally.require(index, pointInWalls(*view, p) == kernel, "a gridded view answers otherwise",
                               [&] { return hex2(p); });
+                // A start inside names the ring of the nearest crossing, also where the edges'
+                // ends lie a subnormal distance from the ray.
+                WallRayHit h;
+                if (kernel && segmentWallsFirstHit(*view, p, Vec2{p.x + 1.0f, p.y}, h))
+                    tally.require(index, h.ring == bruteInsideRing(w, p),
+                                  "start-inside ring: not the nearest crossing", [&] { return hex2(p); });
+            }
         }
     }
     EXPECT_EQ(tally.failures, 0);

@@ -18,9 +18,13 @@ namespace {
 // The walk skips a node whose box starts beyond the best crossing so far by more than the
 // crossing's rounding: every edge in it crosses the ray at x >= its smaller end's x, and the
 // computed crossing (a few roundings of values at most the node's far x from the start) errs by
-// far less than 2^-16 of that far x. So a skipped node holds no crossing at or before the best,
-// and ties keep going to the lowest id. With a grid, the span of the start's own cell is walked
-// first, so that the best starts near (any genuine crossing serves).
+// far less than 2^-16 of that far x, plus 2^-84 where the product underflows: with |p.y| >= 2^-40
+// every non-zero relative y is at least 2^-65, so the divisor is too, and an underflowed product's
+// 2^-150 becomes at most 2^-85. A start nearer the x axis (its edges' ends may lie a subnormal
+// distance from the ray, and the crossing can then err by a good part of an edge's width) walks
+// without skipping. So a skipped node holds no crossing at or before the best, and ties keep
+// going to the lowest id. With a grid, the span of the start's own cell is walked first, so that
+// the best starts near (any genuine crossing serves).
 std::uint32_t insidePolygonEdge(const WallSet& walls, const Vec2& p) {
     float best_x = INFINITY;
     std::uint32_t best = 0;
@@ -37,9 +41,11 @@ std::uint32_t insidePolygonEdge(const WallSet& walls, const Vec2& p) {
         }
         return true;
     };
+    const bool skip = std::fabs(p.y) >= 0x1p-40f;
     auto enter = [&](const WallNode& n) {
         const float near = n.min[0] - p.x, far = n.max[0] - p.x;
-        return (n.max[0] >= p.x) & (n.min[1] <= p.y) & (n.max[1] >= p.y) & !(near - far * 0x1p-16f > best_x);
+        return (n.max[0] >= p.x) & (n.min[1] <= p.y) & (n.max[1] >= p.y) &
+               !(skip && near - far * 0x1p-16f - 0x1p-80f > best_x);
     };
     std::uint32_t begin = 0, end = 0;
     if (walls.grid != nullptr && detail::wallSpan(walls, p, p, begin, end))
