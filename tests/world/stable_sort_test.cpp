@@ -30,9 +30,9 @@ TEST(StableSort, MatchesStdStableSortOnEveryShape) {
         std::vector<Item> items(count);
         for (std::uint32_t i = 0; i < count; ++i) {
             std::uint32_t key = std::uint32_t(rng.u() * 16); // many ties
-            if (shape == 1) key = i / 3;                      // in order already
-            if (shape == 2) key = (count - i) / 5;            // reversed runs of ties
-            if (shape == 3) key = (i % 97) / 4;               // a few ascending runs
+            if (shape == 1) key = i / 3;                     // in order already
+            if (shape == 2) key = (count - i) / 5;           // reversed runs of ties
+            if (shape == 3) key = (i % 97) / 4;              // a few ascending runs
             items[i] = Item{key, i};
         }
         std::vector<Item> want = items;
