@@ -84,7 +84,7 @@ inline void walkLeafPairs(const TreeNode* nodes_a, const TreeNode* nodes_b, Emit
     // A self state is worth entering when it has children; a cross state when the boxes meet.
     const auto passes = [&]() -> bool {
         if (kSelf && x == y) return !isLeaf(nodes_a[x]);
-        return boxesOverlap(nodes_a[x].box, nodes_b[y].box);
+        return overlaps(nodes_a[x].box, nodes_b[y].box);
     };
 
     if (!passes()) return;

@@ -31,7 +31,7 @@ std::uint32_t DynamicTree::queryBox(const Aabb& region, std::uint32_t mask, Prox
         return 0;
     std::uint32_t visits = 0;
     walkSubtree(
-        m_nodes, 0, [&](const Aabb& box) { return boxesOverlap(region, box); },
+        m_nodes, 0, [&](const Aabb& box) { return overlaps(region, box); },
         [&](std::uint32_t, const TreeNode& leaf) {
             return reportLeaf(m_records, leaf, mask, visit, user, visits);
         });

@@ -19,13 +19,6 @@ inline bool isValidTreeBox(const Aabb& box) {
            box.min.z <= box.max.z;
 }
 
-/// Closed-box overlap without early outs: six compares joined by `&`, one branch for the caller.
-/// The walks are bound by memory latency and mispredicted branches, not by arithmetic.
-inline bool boxesOverlap(const Aabb& a, const Aabb& b) {
-    return (a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y) &
-           (a.min.z <= b.max.z) & (b.min.z <= a.max.z);
-}
-
 /// Visits every leaf below `top` (inclusive) whose box passes `enter(box)`; internal nodes
 /// failing `enter` are skipped with their subtree. `top` itself is taken as passed (callers test
 /// it, usually as a side effect of a test they made anyway). `leaf(slot, node)` returns false to

@@ -57,20 +57,16 @@ Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory
     g.cells = cells;
     out_grid = g;
 
-    struct CellBox {
-        std::uint32_t c0, c1, r0, r1;
-    };
     auto cellBox = [&](std::uint32_t e) {
         Vec2 a, b;
         detail::edgePoints(walls, e, a, b);
-        return CellBox{gridIndex(std::fmin(a.x, b.x), g.origin.x, g.inv_cell.x, g.columns),
-                       gridIndex(std::fmax(a.x, b.x), g.origin.x, g.inv_cell.x, g.columns),
-                       gridIndex(std::fmin(a.y, b.y), g.origin.y, g.inv_cell.y, g.rows),
-                       gridIndex(std::fmax(a.y, b.y), g.origin.y, g.inv_cell.y, g.rows)};
+        return gridRange(Vec2{std::fmin(a.x, b.x), std::fmin(a.y, b.y)},
+                         Vec2{std::fmax(a.x, b.x), std::fmax(a.y, b.y)}, g.origin, g.inv_cell, g.columns,
+                         g.rows);
     };
     std::uint64_t cover = 0;
     for (std::uint32_t e = 0; e < walls.point_count; ++e) {
-        const CellBox k = cellBox(e);
+        const GridRange k = cellBox(e);
         cover += std::uint64_t{k.c1 - k.c0 + 1u} * (k.r1 - k.r0 + 1u);
     }
     if (cover > kCoverLimit * cell_count + walls.point_count) { // every cell spans the whole tree
@@ -85,7 +81,7 @@ Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory
         if ((info & kLeafBit) == 0) continue;
         const std::uint32_t first = info & 0x03FFFFFFu, count = ((info >> 26) & 0x1Fu) + 1u;
         for (std::uint32_t e = first; e < first + count; ++e) {
-            const CellBox k = cellBox(e);
+            const GridRange k = cellBox(e);
             for (std::uint32_t r = k.r0; r <= k.r1; ++r)
                 for (std::uint32_t c = k.c0; c <= k.c1; ++c) {
                     WallGridCell& cell = cells[r * g.columns + c];

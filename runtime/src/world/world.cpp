@@ -370,7 +370,6 @@ Status World::spawnWalls(const WallsDesc& desc, BodyId& out_id) {
     WallsBody& body = *s.walls.get(handle);
     body.set = *desc.walls;
     body.set.grid = nullptr;
-    body.walls = &body.set;
     if (s.config.wall_grid_cells > 0) {
         std::uint8_t* cells =
             s.wall_grids + std::size_t{handle.index} * wallGridBytes(s.config.wall_grid_cells);

@@ -108,7 +108,7 @@ SlotState shipVsWalls(const WorldState& s, WorkerState& worker, const BodyPair& 
     OutBuffer<WallContact> buffer = OutBuffer<WallContact>::over(
         worker.scratch.allocateArray<WallContact>(s.config.max_contacts), s.config.max_contacts);
     WallPush push;
-    (void)clusterWalls(*walls->walls, *ship->cluster, ship->ship_to_world, buffer, push);
+    (void)clusterWalls(walls->set, *ship->cluster, ship->ship_to_world, buffer, push);
     SlotState state = SlotState::Empty;
     if (push.contact_count > 0) {
         // The deepest contact: from the buffer, or, when it overflowed, sphere by sphere
@@ -133,7 +133,7 @@ SlotState shipVsWalls(const WorldState& s, WorkerState& worker, const BodyPair& 
                 WallPush one;
                 Vec2 center;
                 set(sphere.center.x, sphere.center.y, center);
-                (void)circleWalls(*walls->walls, center, sphere.radius, buffer, one);
+                (void)circleWalls(walls->set, center, sphere.radius, buffer, one);
                 worker.contacts_dropped += buffer.dropped;
                 for (std::uint32_t c = 0; c < buffer.count; ++c) buffer.items[c].sphere = k;
                 consider(buffer.items, buffer.count);
@@ -145,7 +145,7 @@ SlotState shipVsWalls(const WorldState& s, WorkerState& worker, const BodyPair& 
         hit.b = pair.b;
         const float push_length = length(push.push);
         if (have) {
-            hit.feature = walls->walls->rings[deepest_contact.ring].first_point + deepest_contact.edge;
+            hit.feature = walls->set.rings[deepest_contact.ring].first_point + deepest_contact.edge;
             set(deepest_contact.point.x, deepest_contact.point.y, ship->ship_to_world.translation.z,
                 hit.point);
             set(deepest_contact.normal.x, deepest_contact.normal.y, 0.0f, hit.normal);

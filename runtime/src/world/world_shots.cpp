@@ -47,17 +47,20 @@ bool collectCandidate(void* user, const ProxyId& proxy) {
     return true;
 }
 
+// The ship grid's cells under a box's play-plane bounds.
+GridRange shipCells(const ShipBoxes& list, const Aabb& box) {
+    return gridRange(Vec2{box.min.x, box.min.y}, Vec2{box.max.x, box.max.y}, list.origin, list.inv_cell,
+                     kShipGridSize, kShipGridSize);
+}
+
 // Appends the ships of `list` whose boxes overlap the ordered box `box` and whose team is not
 // `team`: the set queryBox and collectCandidate find (the leaf test is this closed-box overlap
 // with the tight box). Only the ships filed under the box's cells can overlap it (grid_index.h).
 void findShips(const ShipBoxes& list, const Aabb& box, std::uint32_t team, Candidates& c) {
-    const std::uint32_t c0 = gridIndex(box.min.x, list.origin.x, list.inv_cell.x, kShipGridSize),
-                        c1 = gridIndex(box.max.x, list.origin.x, list.inv_cell.x, kShipGridSize),
-                        r0 = gridIndex(box.min.y, list.origin.y, list.inv_cell.y, kShipGridSize),
-                        r1 = gridIndex(box.max.y, list.origin.y, list.inv_cell.y, kShipGridSize);
+    const GridRange k = shipCells(list, box);
     std::uint64_t near[kShipGridWords] = {};
-    for (std::uint32_t r = r0; r <= r1; ++r)
-        for (std::uint32_t col = c0; col <= c1; ++col) {
+    for (std::uint32_t r = k.r0; r <= k.r1; ++r)
+        for (std::uint32_t col = k.c0; col <= k.c1; ++col) {
             const std::uint64_t* cell = list.cells + (std::size_t{r} * kShipGridSize + col) * kShipGridWords;
             for (std::uint32_t w = 0; w < kShipGridWords; ++w) near[w] |= cell[w];
         }
@@ -66,10 +69,7 @@ void findShips(const ShipBoxes& list, const Aabb& box, std::uint32_t team, Candi
         while (bits != 0) {
             const std::uint32_t i = w * 64u + static_cast<std::uint32_t>(__builtin_ctzll(bits));
             bits &= bits - 1u;
-            const Aabb& b = list.boxes[i];
-            const bool overlap = (box.min.x <= b.max.x) & (b.min.x <= box.max.x) & (box.min.y <= b.max.y) &
-                                 (b.min.y <= box.max.y) & (box.min.z <= b.max.z) & (b.min.z <= box.max.z);
-            if (!overlap || list.teams[i] == team) continue;            // no friendly fire
+            if (!overlaps(box, list.boxes[i]) || list.teams[i] == team) continue; // no friendly fire
             if (c.count < c.capacity) c.items[c.count++] = list.ids[i]; // capacity covers every body
         }
     }
@@ -92,10 +92,7 @@ void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, 
             (void)s.static_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
     } else if (ordered) {
         for (std::uint32_t i = 0; i < s.static_count; ++i) {
-            const Aabb& b = s.statics[i].box;
-            const bool overlap = (box.min.x <= b.max.x) & (b.min.x <= box.max.x) & (box.min.y <= b.max.y) &
-                                 (b.min.y <= box.max.y) & (box.min.z <= b.max.z) & (b.min.z <= box.max.z);
-            if (overlap && c.count < c.capacity) c.items[c.count++] = s.statics[i].id;
+            if (overlaps(box, s.statics[i].box) && c.count < c.capacity) c.items[c.count++] = s.statics[i].id;
         }
     }
     if (s.ship_boxes.ids != nullptr) {
@@ -133,7 +130,7 @@ void fillTargets(const WorldState& s, const BodyId* bodies, std::uint32_t count,
         }
         case BodyKind::Walls: {
             const WallsBody& walls = *s.walls.get(toHandle<WallsBody>(id));
-            arrays.walls[targets.wall_count++] = WallTarget{walls.walls, i};
+            arrays.walls[targets.wall_count++] = WallTarget{&walls.set, i};
             break;
         }
         case BodyKind::Enemy: {
@@ -166,7 +163,7 @@ void shotHit(const WorldState& s, HitKind kind, const BodyId& shooter, const Bod
     hit.feature = shot.feature;
     if (shot.kind == ShotTargetKind::Walls) {
         const WallsBody& walls = *s.walls.get(toHandle<WallsBody>(hit.b));
-        hit.feature = wallFeature(*walls.walls, shot.ring, shot.feature);
+        hit.feature = wallFeature(walls.set, shot.ring, shot.feature);
     }
     hit.point = shot.point;
     hit.normal = shot.normal;
@@ -332,13 +329,9 @@ void readShipBoxes(WorldState& s) {
         };
         list.inv_cell = Vec2{inverse(ex), inverse(ey)};
         for (std::uint32_t i = 0; i < list.count; ++i) {
-            const Aabb& b = list.boxes[i];
-            const std::uint32_t c0 = gridIndex(b.min.x, list.origin.x, list.inv_cell.x, kShipGridSize),
-                                c1 = gridIndex(b.max.x, list.origin.x, list.inv_cell.x, kShipGridSize),
-                                r0 = gridIndex(b.min.y, list.origin.y, list.inv_cell.y, kShipGridSize),
-                                r1 = gridIndex(b.max.y, list.origin.y, list.inv_cell.y, kShipGridSize);
-            for (std::uint32_t r = r0; r <= r1; ++r)
-                for (std::uint32_t col = c0; col <= c1; ++col)
+            const GridRange k = shipCells(list, list.boxes[i]);
+            for (std::uint32_t r = k.r0; r <= k.r1; ++r)
+                for (std::uint32_t col = k.c0; col <= k.c1; ++col)
                     list.cells[(std::size_t{r} * kShipGridSize + col) * kShipGridWords + i / 64u] |=
                         std::uint64_t{1} << (i % 64u);
         }

@@ -20,8 +20,7 @@ struct LevelBody {
 };
 
 struct WallsBody {
-    const WallSet* walls = nullptr; // &set: the host's view with this body's grid attached
-    WallSet set;
+    WallSet set; // a copy of the host's view, with this body's grid attached
     WallGrid grid;
     ProxyId proxy;
 };

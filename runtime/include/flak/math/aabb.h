@@ -41,10 +41,12 @@ inline void fromPoints(const Vec3* points, std::size_t count, Aabb& out) {
     for (std::size_t i = 0; i < count; ++i) expand(points[i], r);
     out = r;
 }
-/// Closed-interval overlap test (touching boxes overlap).
+/// Closed-interval overlap test (touching boxes overlap; a NaN bound never overlaps). The six
+/// comparisons are joined by `&`, not `&&`: one data-dependent branch for the caller instead of
+/// six, which pays in the walks and scans that test many boxes.
 inline bool overlaps(const Aabb& a, const Aabb& b) {
-    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
-           a.min.z <= b.max.z && b.min.z <= a.max.z;
+    return (a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) & (b.min.y <= a.max.y) &
+           (a.min.z <= b.max.z) & (b.min.z <= a.max.z);
 }
 inline bool contains(const Aabb& outer, const Aabb& inner) {
     return outer.min.x <= inner.min.x && outer.min.y <= inner.min.y && outer.min.z <= inner.min.z &&

@@ -8,6 +8,8 @@
 // cells of the query's range.
 #pragma once
 
+#include <flak/math/vec2.h>
+
 #include <cstdint>
 
 namespace flak {
@@ -17,6 +19,18 @@ inline std::uint32_t gridIndex(float v, float origin, float inv, std::uint32_t n
     const float x = (v - origin) * inv;
     const float last = static_cast<float>(n - 1u);
     return x > 0.0f ? static_cast<std::uint32_t>(x < last ? x : last) : 0u;
+}
+
+/// The cells [c0, c1] x [r0, r1] of a columns x rows grid (origin, cells per unit inv) that the
+/// closed box [lo, hi] in the plane maps to: gridIndex of each bound.
+struct GridRange {
+    std::uint32_t c0, c1, r0, r1;
+};
+
+inline GridRange gridRange(const Vec2& lo, const Vec2& hi, const Vec2& origin, const Vec2& inv,
+                           std::uint32_t columns, std::uint32_t rows) {
+    return GridRange{gridIndex(lo.x, origin.x, inv.x, columns), gridIndex(hi.x, origin.x, inv.x, columns),
+                     gridIndex(lo.y, origin.y, inv.y, rows), gridIndex(hi.y, origin.y, inv.y, rows)};
 }
 
 } // namespace flak

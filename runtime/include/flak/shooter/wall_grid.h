@@ -102,14 +102,11 @@ inline std::uint32_t wallGridSide(const WallGrid& g, const Vec2& p) {
 /// needs: false when no edge's box reaches any of its cells (then no edge's box meets the box).
 inline bool wallGridSpan(const WallGrid& g, const Vec2& lo, const Vec2& hi, std::uint32_t& out_begin,
                          std::uint32_t& out_end) {
-    const std::uint32_t c0 = gridIndex(lo.x, g.origin.x, g.inv_cell.x, g.columns),
-                        c1 = gridIndex(hi.x, g.origin.x, g.inv_cell.x, g.columns),
-                        r0 = gridIndex(lo.y, g.origin.y, g.inv_cell.y, g.rows),
-                        r1 = gridIndex(hi.y, g.origin.y, g.inv_cell.y, g.rows);
+    const GridRange k = gridRange(lo, hi, g.origin, g.inv_cell, g.columns, g.rows);
     std::uint32_t first = kWallCellFree, last = 0;
-    for (std::uint32_t r = r0; r <= r1; ++r) {
+    for (std::uint32_t r = k.r0; r <= k.r1; ++r) {
         const WallGridCell* row = g.cells + std::size_t{r} * g.columns;
-        for (std::uint32_t c = c0; c <= c1; ++c) {
+        for (std::uint32_t c = k.c0; c <= k.c1; ++c) {
             if (row[c].first == kWallCellFree) continue;
             first = row[c].first < first ? row[c].first : first;
             last = row[c].last > last ? row[c].last : last;
