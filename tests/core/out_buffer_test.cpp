@@ -50,5 +50,14 @@ TEST(OutBuffer, DroppedSaturatesInsteadOfWrapping) {
     EXPECT_EQ(out.dropped, 0xFFFFFFFFu);
 }
 
+TEST(OutBuffer, SaturatingAddStopsAtTheTop) {
+    EXPECT_EQ(saturatingAdd(0u, 0u), 0u);
+    EXPECT_EQ(saturatingAdd(3u, 4u), 7u);
+    EXPECT_EQ(saturatingAdd(0xFFFFFFFEu, 1u), 0xFFFFFFFFu);
+    EXPECT_EQ(saturatingAdd(0xFFFFFFFFu, 12u), 0xFFFFFFFFu); // wrapping would give 11
+    EXPECT_EQ(saturatingAdd(12u, 0xFFFFFFFFu), 0xFFFFFFFFu);
+    EXPECT_EQ(saturatingAdd(0x80000000u, 0x80000000u), 0xFFFFFFFFu);
+}
+
 } // namespace
 } // namespace flak

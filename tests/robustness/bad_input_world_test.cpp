@@ -60,7 +60,7 @@ TEST(BadInputWorld, UninitialisedWorldAnswersEverything) {
     EXPECT_EQ(world.spawnPlayer(ShipDesc{}, id), Status::InvalidArgument);
     EXPECT_EQ(world.spawnBullet(BulletDesc{}, id), Status::InvalidArgument);
     EXPECT_EQ(world.spawnBeam(BeamDesc{}, id), Status::InvalidArgument);
-    BodyId some{0, 1, BodyKind::Bullet, {0, 0, 0}};
+    BodyId some{0, 1, BodyKind::Bullet, 0, 1};
     EXPECT_EQ(world.despawn(some), Status::InvalidArgument);
     EXPECT_EQ(world.setShipTransform(some, t), Status::InvalidArgument);
     EXPECT_EQ(world.setBullet(some, Sphere{}, Vec3{}), Status::InvalidArgument);

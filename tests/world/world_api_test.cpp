@@ -2,6 +2,7 @@
 // dropped work at full buffers, and the hit order.
 #include "world_fixture.h"
 
+#include <flak/bvh/mesh_mesh.h>
 #include <flak/shooter/wall_set.h>
 
 namespace flak::test {
@@ -330,6 +331,42 @@ TEST(WorldApi, ShotsFindShipsInSmallAndLargeFleets) {
     }
 }
 
+// init() again on the same World and block: the new bodies reuse the old slots and generations,
+// yet an id from before is stale, never a name for the new body.
+TEST(WorldApi, IdsFromBeforeAReInitAreStale) {
+    const WorldConfig config = smallConfig();
+    const std::size_t bytes = World::requiredBytes(config);
+    flak::support::HostBlock block;
+    block.reset(bytes, World::kAlignment);
+    World world;
+    ASSERT_EQ(world.init(block.data(), bytes, config), Status::Ok);
+    BulletDesc bullet;
+    bullet.sphere.radius = 0.5f;
+    BodyId before;
+    ASSERT_EQ(world.spawnBullet(bullet, before), Status::Ok);
+    ASSERT_EQ(world.init(block.data(), bytes, config), Status::Ok);
+    BodyId after;
+    ASSERT_EQ(world.spawnBullet(bullet, after), Status::Ok);
+    EXPECT_EQ(after.index, before.index);
+    EXPECT_EQ(after.generation, before.generation);
+    EXPECT_NE(after.epoch, before.epoch);
+    EXPECT_NE(after, before);
+    EXPECT_FALSE(world.isAlive(before));
+    EXPECT_EQ(world.despawn(before), Status::StaleHandle);
+    BulletDesc now;
+    EXPECT_EQ(world.getBullet(before, now), Status::StaleHandle);
+    EXPECT_EQ(world.setBullet(before, bullet.sphere, bullet.velocity), Status::StaleHandle);
+    EXPECT_TRUE(world.isAlive(after)); // untouched by the calls with the old id
+    EXPECT_EQ(world.bodyAt(BodyKind::Bullet, after.index), after);
+    ASSERT_EQ(world.despawn(after), Status::Ok);
+    // Many re-inits: the epoch wraps past 65535 to 1, never to 0 (the null body's).
+    for (int k = 0; k < 70000; ++k) ASSERT_EQ(world.init(block.data(), bytes, config), Status::Ok);
+    BodyId late;
+    ASSERT_EQ(world.spawnBullet(bullet, late), Status::Ok);
+    EXPECT_NE(late.epoch, 0u);
+    EXPECT_FALSE(late.isNull());
+}
+
 TEST(WorldApi, SameCallsGiveTheSameHash) {
     auto run = []() {
         WorldConfig config = smallConfig();
@@ -435,6 +472,108 @@ TEST(WorldApi, HowTheHostSplitsTheItemsChangesNothing) {
     EXPECT_EQ(run(&inline_host), alone);
     EXPECT_GT(odd.calls, 0u);
     EXPECT_GT(inline_host.calls, 0u);
+}
+
+// A mesh-mesh back end on the CPU: meshMeshPairs for every job, sorted by (job, a, b) as the
+// contract asks, then spoiled as `spoil` says, to see what the world makes of a broken answer.
+enum class Spoil { None, TriangleOutOfRange, JobOutOfRange, OutOfOrder, Repeated, CountBeyondCapacity, Lost };
+struct CpuBackend {
+    std::vector<MeshMeshJob> jobs;
+    Spoil spoil = Spoil::None;
+    std::uint32_t submits = 0;
+};
+
+bool cpuSubmit(void* user, const MeshMeshJob* jobs, std::uint32_t count) {
+    CpuBackend& b = *static_cast<CpuBackend*>(user);
+    b.jobs.assign(jobs, jobs + count);
+    ++b.submits;
+    return true;
+}
+
+Status cpuCollect(void* user, OutBuffer<MeshMeshPair>& inout_pairs) {
+    CpuBackend& b = *static_cast<CpuBackend*>(user);
+    std::vector<MeshMeshPair> all;
+    for (std::uint32_t j = 0; j < b.jobs.size(); ++j) {
+        std::vector<TrianglePair> found(4096);
+        OutBuffer<TrianglePair> out = OutBuffer<TrianglePair>::over(found.data(), 4096);
+        EXPECT_EQ(meshMeshPairs(*b.jobs[j].a, *b.jobs[j].b, b.jobs[j].b_to_a, out), Status::Ok);
+        std::vector<MeshMeshPair> mine;
+        for (std::uint32_t k = 0; k < out.count; ++k) mine.push_back(MeshMeshPair{j, found[k].a, found[k].b});
+        std::sort(mine.begin(), mine.end(), [](const MeshMeshPair& x, const MeshMeshPair& y) {
+            return x.a != y.a ? x.a < y.a : x.b < y.b;
+        });
+        all.insert(all.end(), mine.begin(), mine.end());
+    }
+    if (b.spoil == Spoil::Lost) return Status::DeviceLost;
+    if (all.size() >= 2) {
+        switch (b.spoil) {
+        case Spoil::TriangleOutOfRange: all[1].b = b.jobs[all[1].job].b->triangle_count; break;
+        case Spoil::JobOutOfRange: all.back().job = static_cast<std::uint32_t>(b.jobs.size()); break;
+        case Spoil::OutOfOrder: std::swap(all[0], all[1]); break;
+        case Spoil::Repeated: all[1] = all[0]; break;
+        default: break;
+        }
+    }
+    for (const MeshMeshPair& p : all) (void)inout_pairs.append(p);
+    if (b.spoil == Spoil::CountBeyondCapacity) inout_pairs.count = inout_pairs.capacity + 5;
+    return Status::Ok;
+}
+
+// The world uses a back end's answer only when every record keeps the contract; otherwise it
+// refuses the whole answer, counts the broken records and answers on the CPU: the same hits.
+TEST(WorldApi, BrokenBackEndAnswersAreRefusedAndCounted) {
+    auto mesh = makeTestMesh(icosphere(2, 2.0f));
+    auto run = [&](CpuBackend* backend, std::vector<StepStats>& stats) {
+        WorldConfig config = smallConfig();
+        config.max_enemies = 4;
+        MeshMeshBackend hooks{backend, cpuSubmit, cpuCollect};
+        if (backend != nullptr) config.mesh_mesh_backend = &hooks;
+        HostWorld hw(config);
+        EXPECT_EQ(hw.initStatus(), Status::Ok);
+        World& world = hw.world;
+        const ShipDesc enemy = enemyAtOrigin(*mesh);
+        BodyId ids[3];
+        for (int e = 0; e < 3; ++e) {
+            ShipDesc d = enemy;
+            yawAt(0.3f * static_cast<float>(e), 1.1f * static_cast<float>(e), 0.4f * static_cast<float>(e),
+                  0.0f, d.ship_to_world);
+            EXPECT_EQ(world.spawnEnemy(d, ids[e]), Status::Ok);
+        }
+        for (int f = 0; f < 4; ++f) {
+            EXPECT_EQ(world.step(1.0f / 60.0f), Status::Ok);
+            stats.push_back(world.stats());
+        }
+        return world.hitStreamHash();
+    };
+    std::vector<StepStats> cpu_stats;
+    const std::uint64_t cpu = run(nullptr, cpu_stats);
+    ASSERT_GT(cpu_stats[0].mesh_jobs, 1u);
+    {
+        CpuBackend good;
+        std::vector<StepStats> stats;
+        EXPECT_EQ(run(&good, stats), cpu);
+        EXPECT_GT(good.submits, 0u);
+        for (const StepStats& st : stats) {
+            EXPECT_TRUE(st.mesh_jobs_on_backend);
+            EXPECT_EQ(st.mesh_pairs_refused, 0u);
+        }
+    }
+    for (const Spoil spoil : {Spoil::TriangleOutOfRange, Spoil::JobOutOfRange, Spoil::OutOfOrder,
+                              Spoil::Repeated, Spoil::CountBeyondCapacity, Spoil::Lost}) {
+        SCOPED_TRACE(static_cast<int>(spoil));
+        CpuBackend bad;
+        bad.spoil = spoil;
+        std::vector<StepStats> stats;
+        EXPECT_EQ(run(&bad, stats), cpu);
+        for (const StepStats& st : stats) {
+            EXPECT_FALSE(st.mesh_jobs_on_backend);
+            if (spoil == Spoil::Lost) {
+                EXPECT_EQ(st.mesh_pairs_refused, 0u); // nothing came back: nothing to refuse
+            } else {
+                EXPECT_GT(st.mesh_pairs_refused, 0u);
+            }
+        }
+    }
 }
 
 TEST(WorldApi, PhaseNamesAreStable) {

@@ -5,6 +5,12 @@
 
 namespace flak {
 
+/// a + b, or 0xFFFFFFFF when the sum does not fit: every count of dropped or skipped records in the
+/// library saturates this way instead of wrapping.
+inline std::uint32_t saturatingAdd(std::uint32_t a, std::uint32_t b) {
+    return b > 0xFFFFFFFFu - a ? 0xFFFFFFFFu : a + b;
+}
+
 /// Caller-owned output for records of type T. The caller points `items` at storage for
 /// `capacity` records and sets `count` (usually 0); writers append from `count` on. When the
 /// buffer is full, a writer stores nothing more and adds each record it could not store to
@@ -41,7 +47,7 @@ template <typename T> struct OutBuffer {
     }
 
     /// Counts `n` records that were found but not written (saturating).
-    void drop(std::uint32_t n) { dropped = n > 0xFFFFFFFFu - dropped ? 0xFFFFFFFFu : dropped + n; }
+    void drop(std::uint32_t n) { dropped = saturatingAdd(dropped, n); }
 
     /// Empties the buffer: count and dropped back to 0 (storage and capacity kept).
     void clear() {

@@ -216,6 +216,7 @@ void shipWorldBox(const ShipBody& ship, Aabb& out) { transformAabb(ship.ship_to_
 Status validateId(const WorldState* state, const BodyId& id) {
     if (state == nullptr) return Status::InvalidArgument;
     if (id.isNull()) return Status::NullHandle;
+    if (id.epoch != state->epoch) return Status::StaleHandle; // from before the last init()
     return Status::Ok;
 }
 
@@ -271,9 +272,9 @@ void mergeSlots(WorldState& s, std::uint32_t count) {
     }
     for (std::uint32_t w = 0; w < s.worker_count; ++w) {
         WorkerState& worker = s.workers[w];
-        s.stats.shot_candidates += worker.shot_candidates;
-        s.stats.contacts_dropped += worker.contacts_dropped;
-        s.stats.skipped_bodies += worker.skipped_bodies;
+        s.stats.shot_candidates = saturatingAdd(s.stats.shot_candidates, worker.shot_candidates);
+        s.stats.contacts_dropped = saturatingAdd(s.stats.contacts_dropped, worker.contacts_dropped);
+        s.stats.skipped_bodies = saturatingAdd(s.stats.skipped_bodies, worker.skipped_bodies);
         worker.shot_candidates = worker.contacts_dropped = worker.skipped_bodies = 0;
     }
 }
@@ -294,12 +295,12 @@ const char* worldPhaseName(WorldPhase phase) {
 
 BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index) {
     switch (kind) {
-    case BodyKind::Level: return toBodyId(kind, state.levels.handleAt(index));
-    case BodyKind::Walls: return toBodyId(kind, state.walls.handleAt(index));
-    case BodyKind::Enemy: return toBodyId(kind, state.enemies.handleAt(index));
-    case BodyKind::Player: return toBodyId(kind, state.players.handleAt(index));
-    case BodyKind::Bullet: return toBodyId(kind, state.bullets.handleAt(index));
-    case BodyKind::Beam: return toBodyId(kind, state.beams.handleAt(index));
+    case BodyKind::Level: return toBodyId(state, kind, state.levels.handleAt(index));
+    case BodyKind::Walls: return toBodyId(state, kind, state.walls.handleAt(index));
+    case BodyKind::Enemy: return toBodyId(state, kind, state.enemies.handleAt(index));
+    case BodyKind::Player: return toBodyId(state, kind, state.players.handleAt(index));
+    case BodyKind::Bullet: return toBodyId(state, kind, state.bullets.handleAt(index));
+    case BodyKind::Beam: return toBodyId(state, kind, state.beams.handleAt(index));
     default: return BodyId{};
     }
 }
@@ -326,6 +327,8 @@ Status World::init(void* memory, std::size_t bytes, const WorldConfig& config) {
     if (state_memory == nullptr) return Status::TooSmall;
     WorldState* state = ::new (state_memory) WorldState();
     state->config = config;
+    m_epoch = m_epoch == 0xFFFFu ? 1u : static_cast<std::uint16_t>(m_epoch + 1u);
+    state->epoch = m_epoch;
     layoutBlocks(config, carver, state);
     if (carver.failed) return Status::TooSmall;
     m_state = state;
@@ -353,7 +356,7 @@ Status World::spawnLevel(const LevelDesc& desc, BodyId& out_id) {
         (void)s.levels.destroy(handle);
         return Status::PoolFull;
     }
-    out_id = toBodyId(BodyKind::Level, handle);
+    out_id = toBodyId(s, BodyKind::Level, handle);
     return Status::Ok;
 }
 
@@ -387,7 +390,7 @@ Status World::spawnWalls(const WallsDesc& desc, BodyId& out_id) {
         (void)s.walls.destroy(handle);
         return Status::PoolFull;
     }
-    out_id = toBodyId(BodyKind::Walls, handle);
+    out_id = toBodyId(s, BodyKind::Walls, handle);
     return Status::Ok;
 }
 
@@ -422,7 +425,7 @@ Status spawnShip(WorldState& s, BodyKind kind, const ShipDesc& desc, BodyId& out
         (void)pool.destroy(handle);
         return tree_status;
     }
-    out_id = toBodyId(kind, handle);
+    out_id = toBodyId(s, kind, handle);
     return Status::Ok;
 }
 
@@ -458,7 +461,7 @@ Status World::spawnBullet(const BulletDesc& desc, BodyId& out_id) {
     body.sphere = desc.sphere;
     body.velocity = desc.velocity;
     body.team = desc.team;
-    out_id = toBodyId(BodyKind::Bullet, handle);
+    out_id = toBodyId(s, BodyKind::Bullet, handle);
     return Status::Ok;
 }
 
@@ -473,7 +476,7 @@ Status World::spawnBeam(const BeamDesc& desc, BodyId& out_id) {
     body.team = desc.team;
     body.point_count = 0;
     body.points = s.beam_points + std::size_t{handle.index} * s.config.max_beam_points;
-    out_id = toBodyId(BodyKind::Beam, handle);
+    out_id = toBodyId(s, BodyKind::Beam, handle);
     return Status::Ok;
 }
 

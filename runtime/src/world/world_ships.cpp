@@ -77,7 +77,7 @@ SlotState playerVsPlayer(WorkerState& worker, const BodyId& a_id, const ShipBody
     buffer.items = worker.scratch.allocateArray<ClusterPair>(kClusterPairCapacity);
     buffer.capacity = buffer.items != nullptr ? kClusterPairCapacity : 0;
     (void)clusterClusterPairs(*a.cluster, a.ship_to_world, *b.cluster, b.ship_to_world, buffer);
-    worker.contacts_dropped += buffer.dropped;
+    worker.contacts_dropped = saturatingAdd(worker.contacts_dropped, buffer.dropped);
     SlotState state = SlotState::Empty;
     if (buffer.count > 0) {
         const ClusterPair& p = buffer.items[deepest(buffer.items, buffer.count,
@@ -134,7 +134,7 @@ SlotState shipVsWalls(const WorldState& s, WorkerState& worker, const BodyPair& 
                 Vec2 center;
                 set(sphere.center.x, sphere.center.y, center);
                 (void)circleWalls(walls->set, center, sphere.radius, buffer, one);
-                worker.contacts_dropped += buffer.dropped;
+                worker.contacts_dropped = saturatingAdd(worker.contacts_dropped, buffer.dropped);
                 for (std::uint32_t c = 0; c < buffer.count; ++c) buffer.items[c].sphere = k;
                 consider(buffer.items, buffer.count);
             }
@@ -244,6 +244,32 @@ void runWallPhase(WorldState& s) { runPhaseItems(s, s.body_pair_count, 4, WallIt
 
 void runShipPhase(WorldState& s) { runPhaseItems(s, s.body_pair_count, 4, ShipItem{&s}); }
 
+namespace {
+
+// The records of a back end's answer that break its contract (world_config.h: MeshMeshBackend):
+// a buffer it left with a count beyond its capacity or over other storage (every record then),
+// or pairs naming no job, a triangle their meshes lack, or not strictly after the pair before in
+// (job, a, b) order. Zero when the answer may be used.
+std::uint32_t refusedPairs(const WorldState& s, const OutBuffer<MeshMeshPair>& pairs) {
+    if (pairs.items != s.mesh_pairs || pairs.capacity != s.config.max_mesh_pairs ||
+        pairs.count > pairs.capacity)
+        return pairs.count > 0 ? pairs.count : 1u;
+    std::uint32_t refused = 0;
+    for (std::uint32_t k = 0; k < pairs.count; ++k) {
+        const MeshMeshPair& p = pairs.items[k];
+        bool ok = p.job < s.mesh_job_count && p.a < s.mesh_jobs[p.job].a->triangle_count &&
+                  p.b < s.mesh_jobs[p.job].b->triangle_count;
+        if (ok && k > 0) {
+            const MeshMeshPair& q = pairs.items[k - 1];
+            ok = q.job != p.job ? q.job < p.job : (q.a != p.a ? q.a < p.a : q.b < p.b);
+        }
+        refused += ok ? 0u : 1u;
+    }
+    return refused;
+}
+
+} // namespace
+
 void startMeshMeshPhase(WorldState& s) {
     s.mesh_job_count = 0;
     s.mesh_pair_count = 0;
@@ -282,19 +308,20 @@ void collectMeshMeshPhase(WorldState& s) {
     const Status status = backend->collect(backend->user, pairs);
     s.mesh_submitted = status == Status::Ok && pairs.dropped == 0;
     if (!s.mesh_submitted) return;
+    const std::uint32_t refused = refusedPairs(s, pairs);
+    if (refused != 0) {
+        s.stats.mesh_pairs_refused = refused;
+        s.mesh_submitted = false;
+        return;
+    }
     s.mesh_pair_count = pairs.count;
-    // Where each job's pairs start (they come sorted by job); pairs out of job order or naming no
-    // job break the back end's contract: the CPU answers then.
+    // Where each job's pairs start (they come sorted by job, every job index in range).
     std::uint32_t at = 0;
     for (std::uint32_t j = 0; j < s.mesh_job_count; ++j) {
         s.mesh_job_first[j] = at;
         while (at < s.mesh_pair_count && s.mesh_pairs[at].job == j) ++at;
     }
     s.mesh_job_first[s.mesh_job_count] = at;
-    if (at != s.mesh_pair_count) {
-        s.mesh_submitted = false;
-        return;
-    }
     s.stats.mesh_jobs_on_backend = true;
 }
 

@@ -178,7 +178,7 @@ bool shotTargets(const WorldState& s, WorkerState& worker, const Aabb& box, std:
     out_candidates.items = worker.shots.candidates;
     out_candidates.capacity = shotTargetCapacity(s.config);
     gatherCandidates(s, box, team, out_candidates);
-    worker.shot_candidates += out_candidates.count;
+    worker.shot_candidates = saturatingAdd(worker.shot_candidates, out_candidates.count);
     if (out_candidates.count == 0) return false;
     fillTargets(s, out_candidates.items, out_candidates.count, worker.shots, out);
     return true;
@@ -211,7 +211,7 @@ struct BulletItem {
         scale(bullet.velocity, dt, motion);
         add(bullet.sphere.center, motion, end);
         if (!isFinite(end)) {
-            ++worker.skipped_bodies;
+            worker.skipped_bodies = saturatingAdd(worker.skipped_bodies, 1);
             return SlotState::Empty;
         }
         // Fast bullets sweep the step; slow ones are tested where the step leaves them (a
@@ -230,7 +230,7 @@ struct BulletItem {
         if (!shotTargets(*s, worker, box, bullet.team, candidates, targets) ||
             !sweptBulletFirstHit(start, end, r, targets, shot))
             return SlotState::Empty;
-        shotHit(*s, HitKind::Bullet, toBodyId(BodyKind::Bullet, handle), candidates.items, shot,
+        shotHit(*s, HitKind::Bullet, toBodyId(*s, BodyKind::Bullet, handle), candidates.items, shot,
                 fast ? shot.t : 1.0f, out);
         return SlotState::Hit;
     }
@@ -252,8 +252,8 @@ struct BeamItem {
         if (!shotTargets(*s, worker, box, beam.team, candidates, targets) ||
             !castBeam(beam.points, beam.point_count, targets, shot))
             return SlotState::Empty;
-        shotHit(*s, HitKind::Beam, toBodyId(BodyKind::Beam, handle), candidates.items, shot, shot.distance,
-                out);
+        shotHit(*s, HitKind::Beam, toBodyId(*s, BodyKind::Beam, handle), candidates.items, shot,
+                shot.distance, out);
         return SlotState::Hit;
     }
 };
@@ -312,7 +312,7 @@ void readShipBoxes(WorldState& s) {
             if (s.moving_tree.getProxy(ship.proxy, desc) != Status::Ok || desc.category == 0) continue;
             const std::uint32_t n = list.count++;
             list.boxes[n] = desc.box;
-            list.ids[n] = toBodyId(kind, h);
+            list.ids[n] = toBodyId(s, kind, h);
             list.teams[n] = ship.team;
             merge(all, desc.box, all);
         }

@@ -164,6 +164,7 @@ struct WorldState {
     StepStats stats;
     std::uint64_t hash = kHitHashSeed;
     std::uint64_t steps = 0;
+    std::uint16_t epoch = 1; // World::init's count on this World object (BodyId::epoch)
 };
 
 /// Scratch bytes a step needs at most on the calling thread for `config` (as requested from an
@@ -188,11 +189,14 @@ inline std::uint32_t userIndex(std::uint64_t value) { return static_cast<std::ui
 /// Broad-phase category bit of a body kind.
 inline std::uint32_t categoryOf(BodyKind kind) { return 1u << static_cast<std::uint32_t>(kind); }
 
-template <typename T> BodyId toBodyId(BodyKind kind, const Handle<T>& handle) {
+/// The id of a live body of `kind` in the world of `state` (the null id for a null handle).
+template <typename T> BodyId toBodyId(const WorldState& state, BodyKind kind, const Handle<T>& handle) {
     BodyId id;
+    if (handle.isNull()) return id;
     id.index = handle.index;
     id.generation = handle.generation;
     id.kind = kind;
+    id.epoch = state.epoch;
     return id;
 }
 

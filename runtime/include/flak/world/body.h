@@ -32,11 +32,16 @@ struct BodyId {
     std::uint32_t index = 0;      ///< slot in the kind's pool
     std::uint32_t generation = 0; ///< 0 only for the null body
     BodyKind kind = BodyKind::None;
-    std::uint8_t reserved[3] = {0, 0, 0};
+    std::uint8_t reserved = 0;
+    /// Which init() of its World object issued the id (1, 2, ... wrapping from 65535 to 1; 0 for
+    /// the null body): an id from before a re-init is stale even where the slot and generation
+    /// match a new body. Not part of the hit sort key or the hit-stream hash, so a replay after a
+    /// re-init gives the same hits and hash.
+    std::uint16_t epoch = 0;
 
     bool isNull() const { return generation == 0; }
     friend bool operator==(const BodyId& a, const BodyId& b) {
-        return a.kind == b.kind && a.index == b.index && a.generation == b.generation;
+        return a.kind == b.kind && a.index == b.index && a.generation == b.generation && a.epoch == b.epoch;
     }
     friend bool operator!=(const BodyId& a, const BodyId& b) { return !(a == b); }
 };

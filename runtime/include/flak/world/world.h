@@ -146,6 +146,7 @@ public:
 
 private:
     WorldState* m_state = nullptr; // carved from the host block
+    std::uint16_t m_epoch = 0;     // bumped by each init() that lays out a world (BodyId::epoch)
 };
 
 } // namespace flak

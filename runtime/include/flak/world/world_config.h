@@ -41,7 +41,9 @@ struct MeshMeshBackend {
     /// Waits for the submitted jobs and appends their pairs, sorted by (job, a, b), to
     /// inout_pairs (empty when called), counting those that do not fit in its dropped. Returns Ok,
     /// or BufferFull when some were dropped; any other status means the results are lost, and
-    /// the world answers on the CPU this step.
+    /// the world answers on the CPU this step. The world checks every record before it uses
+    /// one (StepStats::mesh_pairs_refused): a broken answer costs the step its CPU time, never
+    /// a read out of bounds or a wrong hit.
     Status (*collect)(void* user, OutBuffer<MeshMeshPair>& inout_pairs) = nullptr;
 };
 
@@ -102,7 +104,8 @@ enum class WorldPhase : std::uint8_t {
 /// Stable name of a phase ("broad", "bullets", ...). Never null.
 const char* worldPhaseName(WorldPhase phase);
 
-/// What a step did (read with World::stats after step).
+/// What a step did (read with World::stats after step). Every count saturates at 0xFFFFFFFF
+/// instead of wrapping (saturatingAdd).
 struct StepStats {
     std::uint64_t phase_ns[static_cast<int>(WorldPhase::Count)] = {}; ///< per-phase time (0 without a clock)
     std::uint64_t total_ns = 0;                                       ///< whole step (0 without a clock)
@@ -115,6 +118,10 @@ struct StepStats {
     std::uint32_t skipped_bodies = 0;   ///< bodies not tested this step (NaN/Inf transform or shape)
     std::uint32_t mesh_jobs = 0;        ///< enemy pairs tested mesh against mesh
     bool mesh_jobs_on_backend = false;  ///< the back end answered them (false: the CPU did)
+    /// Records of the back end's answer that broke MeshMeshBackend's contract (a pair naming no
+    /// job or a triangle its mesh lacks, out of (job, a, b) order or repeated, or a count beyond
+    /// the buffer's capacity): the whole answer was refused and the CPU answered this step.
+    std::uint32_t mesh_pairs_refused = 0;
 };
 
 /// Pool use of one kind (capacity and the most live at once since init).
