@@ -11,6 +11,7 @@
 
 #include "flak_support/obj_mesh.h"
 #include "flak_support/split_mix.h"
+#include "support/blob_brute_force.h"
 #include "support/case_count.h"
 
 #include <gtest/gtest.h>
@@ -246,6 +247,45 @@ TEST(MeshBlob, EverySingleByteChangeAndTruncationIsRejected) {
 // passes must be walkable without reading out of bounds (run under ASan in CI).
 // Corruptions with the checksum recomputed (a pipeline that re-seals what it damaged): each is
 // refused, or loads and is walked and queried safely (ASan and UBSan watch in the sanitize build).
+// What the walks rely on, each broken alone in a resealed blob: refused with its own message.
+TEST(MeshBlob, LoaderProvesBoxesShapeAndRange) {
+    const std::vector<unsigned char> good = bakeBytes(test::torus(12, 8)); // 192 triangles
+    MeshBlob view;
+    AlignedBytes original(good);
+    ASSERT_EQ(loadMeshBlob(original.data(), original.size(), view), Status::Ok);
+    ASSERT_GT(view.node_count, 7u);
+    auto offset = [&](const void* p) {
+        return std::size_t(static_cast<const unsigned char*>(p) - original.data());
+    };
+    auto refuse = [&](std::size_t at, const void* value, std::size_t bytes, const char* what) {
+        std::vector<unsigned char> b = good;
+        std::memcpy(b.data() + at, value, bytes);
+        const std::uint64_t sum = blobChecksum(b.data(), b.size());
+        std::memcpy(b.data() + offsetof(BlobHeader, checksum), &sum, 8);
+        AlignedBytes a(b);
+        MeshBlob blob;
+        BlobError err;
+        EXPECT_EQ(loadMeshBlob(a.data(), a.size(), blob, &err), Status::BlobCorrupt) << what;
+        EXPECT_NE(std::string(err.what).find(what), std::string::npos) << what << ": " << err.what;
+    };
+    const float far = 2.0e12f;
+    refuse(offset(view.vertices), &far, 4, "vertex beyond the format's coordinate range");
+    const float huge_step = 1.0e30f; // the grid's far end overflows the range: no sane grid
+    refuse(offsetof(BlobHeader, quant_scale), &huge_step, 4, "quantization grid beyond");
+    // The root's box shrunk below a child's.
+    const std::uint16_t lower = static_cast<std::uint16_t>(view.nodes[0].hi[0] - 1u);
+    refuse(offset(&view.nodes[0].hi[0]), &lower, 2, "does not contain its children");
+    // A leaf's box shrunk to its minimum corner: its triangles stick out.
+    std::uint32_t leaf = 0;
+    while (!isLeaf(view.nodes[leaf])) ++leaf;
+    refuse(offset(&view.nodes[leaf].hi[0]), &view.nodes[leaf].lo[0], 6, "leaf box does not contain");
+    // An internal child whose skip is one short: the children no longer tile the subtree.
+    std::uint32_t inner = 1;
+    while (isLeaf(view.nodes[inner]) || skipOf(view.nodes[inner]) < 4) ++inner;
+    const std::uint32_t shorter = view.nodes[inner].info - 1u;
+    refuse(offset(&view.nodes[inner].info), &shorter, 4, "do not tile");
+}
+
 TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
     const std::vector<unsigned char> good = bakeBytes(test::torus(6, 4)); // 48 triangles
     test::SplitMix64 rng(0xC0FFEEu);
@@ -291,6 +331,21 @@ TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
                 TrianglePair pairs[4];
                 OutBuffer<TrianglePair> pb{pairs, 4, 0, 0};
                 (void)meshMeshPairs(blob, blob, shifted, pb);
+                // And what loads answers like brute force over the triangles it holds.
+                Vec3 c0 = blob.quant_origin, c1;
+                set(c0.x + 0.7f * (blob.bounds.max.x - c0.x), c0.y + 0.5f * (blob.bounds.max.y - c0.y),
+                    c0.z + 0.6f * (blob.bounds.max.z - c0.z), c1);
+                for (int q = 0; q < 3; ++q) {
+                    const float u = 0.2f + 0.3f * static_cast<float>(q);
+                    Vec3 p0;
+                    set(c0.x + u * (c1.x - c0.x), c0.y + (1.0f - u) * (c1.y - c0.y), c1.z, p0);
+                    const char* wrong = test::blobDisagreement(blob, p0, c1, 0.4f + u, shifted);
+                    if (wrong != nullptr) {
+                        ADD_FAILURE() << "byte " << at << " = " << v << " loads but " << wrong
+                                      << " disagrees with brute force";
+                        return;
+                    }
+                }
             } else {
                 ++rejected;
             }

@@ -675,6 +675,39 @@ TEST(WallBlob, InsideTreeCorruptionIsRefused) {
     std::uint32_t nan_bits;
     std::memcpy(&nan_bits, &nan, 4);
     refuse(leaf, offsetof(WallInsideNode, min), nan_bits, "inside node bounds");
+    // A leaf box shrunk to a point inside it no longer bounds its edges.
+    std::uint32_t bits;
+    std::memcpy(&bits, &l.max[0], 4);
+    refuse(leaf, offsetof(WallInsideNode, min), bits, "inside node box or shape");
+    std::memcpy(&bits, &l.max[1], 4);
+    refuse(leaf, offsetof(WallInsideNode, min) + 4, bits, "inside node box or shape");
+}
+
+// The edge tree, the points and the cluster: boxes that do not bound what is under them, and
+// coordinates beyond the format's limit, are refused, each with its own message.
+TEST(WallBlob, BoxesAndCoordinatesAreProven) {
+    auto levels = testLevels(9);
+    Level& lv = *levels[1].level;
+    const WallSet& w = lv.walls;
+    ASSERT_GT(w.node_count, 2u);
+    auto refuse = [&](const void* field, float value, const char* what) {
+        std::vector<unsigned char> copy(lv.bytes->data(), lv.bytes->data() + lv.bytes->size());
+        const std::size_t at = std::size_t(static_cast<const unsigned char*>(field) - lv.bytes->data());
+        std::memcpy(copy.data() + at, &value, 4);
+        const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
+        std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
+        AlignedBytes aligned(copy);
+        MeshBlob blob;
+        BlobError err;
+        EXPECT_EQ(loadMeshBlob(aligned.data(), aligned.size(), blob, &err), Status::BlobCorrupt) << what;
+        EXPECT_NE(std::string(err.what).find(what), std::string::npos) << err.what;
+    };
+    std::uint32_t leaf = 0;
+    while ((w.nodes[leaf].info & kLeafBit) == 0) ++leaf;
+    refuse(&w.nodes[leaf].min[0], w.nodes[leaf].max[0], "wall node box or shape");
+    refuse(&w.nodes[0].max[1], w.nodes[0].min[1], "wall node box or shape");
+    refuse(&w.points[0].x, 2.0e12f, "coordinate range");
+    refuse(&w.points[1].y, w.points[1].y + 1000.0f, "walls bounds do not contain the points");
 }
 
 } // namespace
@@ -765,9 +798,14 @@ TEST(WallBlob, ResealedCorruptionIsRejectedOrSafe) {
             for (int q = 0; q < 4; ++q) {
                 const Vec2 p{rng.rangef(-2, 20), rng.rangef(-2, 20)},
                     p1{rng.rangef(-2, 20), rng.rangef(-2, 20)};
-                (void)pointInWalls(w, p);
+                // What loads answers like brute force over the edges it holds.
+                ASSERT_EQ(pointInWalls(w, p), brutePointInWalls(w, p)) << "corruption " << i;
                 buf.count = 0;
                 (void)circleWalls(w, p, 1.0f, buf, push);
+                bool inside = false;
+                const std::size_t touched = bruteCircleContacts(w, p, 1.0f, inside).size();
+                // Inside the solid with no edge in reach, the nearest edge alone is reported.
+                ASSERT_EQ(push.contact_count, touched == 0 && inside ? 1u : touched) << "corruption " << i;
                 (void)segmentWallsFirstHit(w, p, p1, h);
                 (void)sweptCircleWallsFirstHit(w, p, p1, 0.5f, h);
             }

@@ -43,7 +43,7 @@ const char* kUsage =
     "  --node-cost C        SAH cost of a node visit relative to a triangle test (default 4)\n"
     "  --endian little|big  byte order of the blob (default: this machine's)\n"
     "  --keep-degenerate    keep zero-area triangles (default: drop and count them)\n"
-    "  --max-coord X        reject coordinates beyond +-X (default 1e7)\n"
+    "  --max-coord X        reject coordinates beyond +-X (default 1e7, at most 2^40 = 1.0995e12)\n"
     "  --source-ids         store each triangle's original index (4 more bytes per triangle)\n"
     "  --spheres N          fit a cluster of N spheres (8..64) to the mesh and store it\n"
     "  --walls LEVEL        add the wall set of a level file (docs/level_walls.md)\n"
@@ -197,9 +197,13 @@ int runBake(int argc, char** argv) {
             write_options.big_endian = e == "big";
         } else if (a == "--keep-degenerate")
             prepare_options.keep_degenerate = true;
-        else if (a == "--max-coord")
+        else if (a == "--max-coord") {
             prepare_options.max_abs_coordinate = number("--max-coord");
-        else if (a == "--source-ids")
+            if (!(prepare_options.max_abs_coordinate > 0.0) ||
+                prepare_options.max_abs_coordinate > double(kMaxBlobCoordinate))
+                return usage(
+                    "--max-coord must be in (0, 1.0995e12]: 2^40 is the blob format's coordinate limit");
+        } else if (a == "--source-ids")
             write_options.source_ids = true;
         else if (a == "--spheres") {
             const double n = number("--spheres");

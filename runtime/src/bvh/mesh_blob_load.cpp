@@ -22,11 +22,54 @@ const T* sectionPointer(const unsigned char* p, const detail::ParsedBlob& parsed
     return reinterpret_cast<const T*>(p + parsed.sections[i].offset);
 }
 
-// The structural pass: one forward sweep over nodes, triangles and vertices.
+// The quantization grid: every origin within the coordinate range, and the grid's far end
+// (origin + 65535 steps, decoded as the walks decode) finite and within twice the range, so no
+// decoded box leaves the range the kernels are exact for. (The scale itself is checked with the
+// header: 0 or a normal float.)
+bool saneGrid(const MeshBlob& b) {
+    for (int a = 0; a < 3; ++a) {
+        const float top = b.quant_origin[a] + 65535.0f * b.quant_scale[a];
+        if (!detail::inBlobRange(b.quant_origin[a]) || !(top <= 2.0f * kMaxBlobCoordinate)) return false;
+    }
+    return true;
+}
+
+// Whether `parent`'s quantized box contains `child`'s (decoding is monotone in the grid step).
+bool containsNode(const BvhNode& parent, const BvhNode& child) {
+    for (int a = 0; a < 3; ++a)
+        if (child.lo[a] < parent.lo[a] || child.hi[a] > parent.hi[a]) return false;
+    return true;
+}
+
+// Whether every vertex of a leaf's triangles lies in the leaf's box as the walks decode it
+// (nodeBounds): then every box a walk tests bounds everything under it.
+bool leafHoldsTriangles(const MeshBlob& b, const BvhNode& leaf) {
+    Aabb box;
+    nodeBounds(b, leaf, box);
+    const std::uint32_t end = leafFirst(leaf) + leafCount(leaf);
+    for (std::uint32_t t = leafFirst(leaf); t < end; ++t) {
+        Vec3 v[3];
+        triangleVertices(b, t, v[0], v[1], v[2]);
+        for (const Vec3& p : v)
+            for (int a = 0; a < 3; ++a)
+                if (!(p[a] >= box.min[a] && p[a] <= box.max[a])) return false;
+    }
+    return true;
+}
+
+// The structural pass: one forward sweep over vertices, triangles and nodes. Besides what makes
+// every access safe (ranges, counts, links), it proves what the walks rely on for exact answers:
+// coordinates within kMaxBlobCoordinate, a sane grid, a binary tree whose every box contains its
+// children's boxes and whose every leaf box contains its triangles.
 Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t tris_at, BlobError* err) {
-    for (std::uint32_t v = 0; v < 3 * b.vertex_count; ++v)
+    for (std::uint32_t v = 0; v < 3 * b.vertex_count; ++v) {
         if (!std::isfinite(b.vertices[v]))
             return fail(err, Status::BlobCorrupt, "vertex is NaN or infinite", 0);
+        if (!detail::inBlobRange(b.vertices[v]))
+            return fail(err, Status::BlobCorrupt, "vertex beyond the format's coordinate range", 0);
+    }
+    if (!saneGrid(b))
+        return fail(err, Status::BlobCorrupt, "quantization grid beyond the coordinate range", 0);
 
     if (b.triangle_count == 0) {
         if (b.node_count != 0) return fail(err, Status::BlobCorrupt, "nodes without triangles", nodes_at);
@@ -60,6 +103,17 @@ Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t t
         return fail(err, Status::BlobCorrupt, "triangles not covered by leaves", nodes_at);
     if (!isLeaf(b.nodes[0]) ? b.nodes[0].info != b.node_count : b.node_count != 1)
         return fail(err, Status::BlobCorrupt, "root does not span the node array", nodes_at + 12);
+    const auto skip = [&b](std::uint32_t k) { return skipOf(b.nodes[k]); };
+    for (std::uint32_t i = 0; i < b.node_count; ++i) {
+        const BvhNode& n = b.nodes[i];
+        if (isLeaf(n)) continue;
+        const std::uint64_t at = nodes_at + std::uint64_t{i} * sizeof(BvhNode);
+        std::uint32_t left = 0, right = 0;
+        if (!detail::binaryChildren(i, b.node_count, skip, left, right))
+            return fail(err, Status::BlobCorrupt, "node's children do not tile its subtree", at + 12);
+        if (!containsNode(n, b.nodes[left]) || !containsNode(n, b.nodes[right]))
+            return fail(err, Status::BlobCorrupt, "node box does not contain its children's", at);
+    }
 
     for (std::uint32_t t = 0; t < b.triangle_count; ++t) {
         const std::uint32_t code = b.triangles[t];
@@ -72,6 +126,11 @@ Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t t
             return fail(err, Status::BlobCorrupt, "triangle references a vertex past the end",
                         tris_at + 2u * t);
     }
+    // Last, with every vertex reference known to be in range.
+    for (std::uint32_t i = 0; i < b.node_count; ++i)
+        if (isLeaf(b.nodes[i]) && !leafHoldsTriangles(b, b.nodes[i]))
+            return fail(err, Status::BlobCorrupt, "leaf box does not contain its triangles",
+                        nodes_at + std::uint64_t{i} * sizeof(BvhNode));
     return Status::Ok;
 }
 

@@ -14,11 +14,88 @@ Status checkClusterSection(const Sphere* spheres, std::uint32_t count, std::uint
         if (!isFinite(s.center) || !std::isfinite(s.radius) || !(s.radius >= 0.0f))
             return fail(err, Status::BlobCorrupt, "cluster sphere is NaN, infinite or of negative radius",
                         at + 16u * std::uint64_t{i});
+        if (!inBlobRange(s.center.x) || !inBlobRange(s.center.y) || !inBlobRange(s.center.z) ||
+            !inBlobRange(s.radius))
+            return fail(err, Status::BlobCorrupt, "cluster sphere beyond the format's coordinate range",
+                        at + 16u * std::uint64_t{i});
     }
     return Status::Ok;
 }
 
 namespace {
+
+// Point k of the walls (x, y).
+struct WallPoints {
+    const float* xy;
+    bool inside(std::uint32_t k, const float* min, const float* max) const {
+        const float x = xy[2u * k], y = xy[2u * k + 1u];
+        return x >= min[0] && x <= max[0] && y >= min[1] && y <= max[1];
+    }
+};
+
+// Whether box `outer` (min, max) contains box `inner`.
+bool containsBox(const float* outer_min, const float* outer_max, const float* inner_min,
+                 const float* inner_max) {
+    return inner_min[0] >= outer_min[0] && inner_min[1] >= outer_min[1] && inner_max[0] <= outer_max[0] &&
+           inner_max[1] <= outer_max[1];
+}
+
+// The edge tree's shape and boxes (run after its ranges and the edge references are checked):
+// binary, each box containing its children's and each leaf's box both ends of its edges.
+bool wallTreeBounds(const WallsHeader& h, const WallRing* rings, const WallPoints& pts, const WallNode* nodes,
+                    const WallEdge* edges, std::uint32_t& out_bad) {
+    const auto skip = [nodes](std::uint32_t k) {
+        return (nodes[k].info & kLeafBit) != 0 ? 1u : nodes[k].info;
+    };
+    for (std::uint32_t i = 0; i < h.node_count; ++i) {
+        const WallNode& n = nodes[i];
+        out_bad = i;
+        if ((n.info & kLeafBit) == 0) {
+            std::uint32_t l = 0, r = 0;
+            if (!binaryChildren(i, h.node_count, skip, l, r) ||
+                !containsBox(n.min, n.max, nodes[l].min, nodes[l].max) ||
+                !containsBox(n.min, n.max, nodes[r].min, nodes[r].max))
+                return false;
+            continue;
+        }
+        const std::uint32_t first = n.info & 0x03FFFFFFu, end = first + ((n.info >> 26) & 0x1Fu) + 1u;
+        for (std::uint32_t e = first; e < end; ++e) {
+            const WallRing& ring = rings[edges[e].ring];
+            const std::uint32_t a = ring.first_point + edges[e].index;
+            const std::uint32_t b = edges[e].index + 1u == ring.point_count ? ring.first_point : a + 1u;
+            if (!pts.inside(a, n.min, n.max) || !pts.inside(b, n.min, n.max)) return false;
+        }
+    }
+    return true;
+}
+
+// The inside tree's shape and boxes (run after its runs are checked): binary, each box
+// containing its children's and each leaf's box both ends of its edges.
+bool insideTreeBounds(const WallsHeader& h, const WallRing* rings, const WallPoints& pts,
+                      const WallInsideNode* nodes, std::uint32_t& out_bad) {
+    const auto skip = [nodes](std::uint32_t k) {
+        return (nodes[k].info & kLeafBit) != 0 ? 1u : nodes[k].info;
+    };
+    for (std::uint32_t i = 0; i < h.inside_node_count; ++i) {
+        const WallInsideNode& n = nodes[i];
+        out_bad = i;
+        if ((n.info & kLeafBit) == 0) {
+            std::uint32_t l = 0, r = 0;
+            if (!binaryChildren(i, h.inside_node_count, skip, l, r) ||
+                !containsBox(n.min, n.max, nodes[l].min, nodes[l].max) ||
+                !containsBox(n.min, n.max, nodes[r].min, nodes[r].max))
+                return false;
+            continue;
+        }
+        const WallRing& ring = rings[n.ring & ~kWallWholeRings];
+        const std::uint32_t first = n.info & 0x03FFFFFFu, end = first + ((n.info >> 26) & 0x1Fu) + 1u;
+        for (std::uint32_t a = first; a < end; ++a) {
+            const std::uint32_t b = a + 1u == ring.first_point + ring.point_count ? ring.first_point : a + 1u;
+            if (!pts.inside(a, n.min, n.max) || !pts.inside(b, n.min, n.max)) return false;
+        }
+    }
+    return true;
+}
 
 // Reads a leaf's ring (bits 0..30 of its ring word) and edge run; false when the ring is out of
 // range or the run leaves it.
@@ -158,9 +235,17 @@ Status checkWallsSection(const std::uint32_t* words, std::uint32_t word_count, s
     if (h.ring_count > 0 && polygon + 1 != h.polygon_count)
         return fail(err, Status::BlobCorrupt, "wall polygon count", at);
 
-    for (std::uint32_t i = 0; i < 2 * h.point_count; ++i)
+    for (std::uint32_t i = 0; i < 2 * h.point_count; ++i) {
         if (!std::isfinite(points[i]))
             return fail(err, Status::BlobCorrupt, "wall point is NaN or infinite", points_at + 4u * i);
+        if (!inBlobRange(points[i]))
+            return fail(err, Status::BlobCorrupt, "wall point beyond the format's coordinate range",
+                        points_at + 4u * i);
+    }
+    const WallPoints pts{points};
+    for (std::uint32_t k = 0; k < h.point_count; ++k)
+        if (!pts.inside(k, h.bounds_min, h.bounds_max))
+            return fail(err, Status::BlobCorrupt, "walls bounds do not contain the points", at + 16);
 
     std::uint32_t next_edge = 0;
     for (std::uint32_t i = 0; i < h.node_count; ++i) {
@@ -192,7 +277,16 @@ Status checkWallsSection(const std::uint32_t* words, std::uint32_t word_count, s
         if (edges[e].ring >= h.ring_count || edges[e].index >= rings[edges[e].ring].point_count)
             return fail(err, Status::BlobCorrupt, "wall edge references a ring or point out of range",
                         edges_at + 8u * e);
-    return checkWallInsideTree(rings, h, inside, inside_at, err);
+    std::uint32_t bad = 0;
+    if (!wallTreeBounds(h, rings, pts, nodes, edges, bad))
+        return fail(err, Status::BlobCorrupt, "wall node box or shape does not bound its subtree",
+                    nodes_at + std::uint64_t{bad} * sizeof(WallNode));
+    const Status inside_status = checkWallInsideTree(rings, h, inside, inside_at, err);
+    if (inside_status != Status::Ok) return inside_status;
+    if (!insideTreeBounds(h, rings, pts, inside, bad))
+        return fail(err, Status::BlobCorrupt, "wall inside node box or shape does not bound its subtree",
+                    inside_at + std::uint64_t{bad} * sizeof(WallInsideNode));
+    return Status::Ok;
 }
 
 } // namespace flak::detail

@@ -44,6 +44,11 @@ constexpr std::uint32_t kTriangleBlock = 8;           ///< triangles per BlockBa
 constexpr std::uint32_t kVertexWindow = 32;           ///< vertices one block's 5-bit offsets reach
 constexpr std::uint32_t kMaxLeafTriangles = 16;       ///< most triangles in one leaf
 constexpr std::uint32_t kMaxBlobTriangles = 1u << 26; ///< 67,108,864: 26 bits of leaf info
+/// The largest magnitude of any coordinate a blob holds (vertices, wall points, sphere centres and
+/// radii, the quantization origin): 2^40, about 1.1e12, the range the kernels are exact for (their
+/// cross and triple products of coordinate differences stay far inside float's range). The baker
+/// refuses larger coordinates and the loader refuses blobs that hold them.
+constexpr float kMaxBlobCoordinate = 1099511627776.0f;
 constexpr char kBlobMagic[8] = {'F', 'L', 'A', 'K', 'B', 'V', 'H', '\0'};
 
 enum class SectionKind : std::uint32_t {

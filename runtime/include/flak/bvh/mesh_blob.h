@@ -48,7 +48,11 @@ struct BlobError {
 /// into it. Checks: alignment (16), magic, version, layout hash, byte order, sizes, the payload
 /// checksum, every section's bounds and size, and the structure (skip links forward and inside
 /// the node array, leaves covering the triangles in order exactly once, vertex references in
-/// range, finite vertices and bounds). Never reads outside the given bytes, never allocates.
+/// range, finite vertices and bounds), and proves what the walks rely on: every coordinate within
+/// kMaxBlobCoordinate, a sane quantization grid, a binary tree whose every box contains its
+/// children's and whose every leaf box contains its triangles (the walls' trees likewise). So any
+/// blob that loads answers every query as brute force over what it holds would
+/// (docs/blob_format.md). Never reads outside the given bytes, never allocates.
 /// Optional shooter sections (shooter_sections.h) are validated too: a SphereCluster of 1..
 /// kMaxClusterSpheres finite spheres with radius >= 0; a Walls section whose counts, rings, points
 /// (finite), tree (skip links, leaves covering the edges in order) and edge references are
