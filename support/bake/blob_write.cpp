@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace flak::bake {
 
@@ -35,12 +36,14 @@ bool hostIsBigEndian() {
 }
 
 // Quantization grid: origin at the mesh minimum, 65535 steps per axis, the step nudged up until
-// the last step reaches the maximum in the runtime's own float decode.
+// the last step reaches the maximum in the runtime's own float decode. A step is never denormal
+// (the loader refuses one: queries work in grid units, 1 / step): an extent below 65535 *
+// FLT_MIN, about 7.7e-34, gets the step FLT_MIN and uses fewer than 65535 of them.
 void makeGrid(const Aabb& bounds, Vec3& out_origin, Vec3& out_scale) {
     out_origin = bounds.min;
     for (int a = 0; a < 3; ++a) {
         const float extent = bounds.max[a] - bounds.min[a];
-        float s = extent > 0.0f ? extent / 65535.0f : 0.0f;
+        float s = extent > 0.0f ? std::max(extent / 65535.0f, std::numeric_limits<float>::min()) : 0.0f;
         while (s > 0.0f && bounds.min[a] + 65535.0f * s < bounds.max[a])
             s = std::nextafter(s, std::numeric_limits<float>::infinity());
         out_scale[a] = s;

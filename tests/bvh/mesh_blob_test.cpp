@@ -286,6 +286,34 @@ TEST(MeshBlob, LoaderProvesBoxesShapeAndRange) {
     refuse(offset(&view.nodes[inner].info), &shorter, 4, "do not tile");
 }
 
+// Meshes whose extent is tiny, down to denormal coordinates, bake (the grid step never goes
+// below FLT_MIN), load, and answer like brute force.
+TEST(MeshBlob, TinyAndDenormalExtentsBakeAndAnswerRight) {
+    for (const float size : {1.0e-20f, 1.0e-30f, 1.0e-36f, 2.0e-39f}) {
+        test::Mesh mesh = test::icosphere(1, 1.0f);
+        for (Vec3& p : mesh.positions) scale(p, size, p);
+        const std::vector<unsigned char> bytes = bakeBytes(mesh);
+        AlignedBytes a(bytes);
+        MeshBlob blob;
+        BlobError err;
+        ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob, &err), Status::Ok) << size << ": " << err.what;
+        ASSERT_GT(blob.triangle_count, 0u) << size;
+        test::SplitMix64 rng(5);
+        for (int q = 0; q < 50; ++q) {
+            Vec3 c0, c1;
+            set(size * rng.rangef(-1.5f, 1.5f), size * rng.rangef(-1.5f, 1.5f),
+                size * rng.rangef(-1.5f, 1.5f), c0);
+            set(size * rng.rangef(-1.5f, 1.5f), size * rng.rangef(-1.5f, 1.5f),
+                size * rng.rangef(-1.5f, 1.5f), c1);
+            Transform shift;
+            setIdentity(shift);
+            set(size * rng.rangef(-1.0f, 1.0f), 0.0f, 0.0f, shift.translation);
+            const char* wrong = test::blobDisagreement(blob, c0, c1, size * rng.rangef(0.0f, 1.0f), shift);
+            ASSERT_EQ(wrong, nullptr) << "size " << size << " query " << q << ": " << wrong;
+        }
+    }
+}
+
 TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
     const std::vector<unsigned char> good = bakeBytes(test::torus(6, 4)); // 48 triangles
     test::SplitMix64 rng(0xC0FFEEu);

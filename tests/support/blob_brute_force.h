@@ -53,7 +53,8 @@ inline const char* blobDisagreement(const MeshBlob& blob, const Vec3& c0, const 
     if (sphereAnyHit(blob, sphere) != brute_sphere) return "sphereAnyHit";
     MeshRayHit hit;
     const bool any = segmentAnyHit(blob, c0, c1, hit, SegmentTest::Fast);
-    if (any != (brute_segment != 0xFFFFFFFFu) || (any && hit.triangle != brute_segment)) return "segmentAnyHit";
+    if (any != (brute_segment != 0xFFFFFFFFu) || (any && hit.triangle != brute_segment))
+        return "segmentAnyHit";
     if (box_mismatch != 0 || box_out.count + box_out.dropped != box_brute) return "aabbOverlapTriangles";
     if (mesh_mesh && blob.triangle_count <= kBruteMeshMeshTriangles) {
         bool brute_pair = false;

@@ -9,6 +9,7 @@
 #include "cluster_fit.h"
 #include "import.h"
 #include "mesh_slice.h"
+#include "output_file.h"
 #include "prepare.h"
 #include "wall_build.h"
 
@@ -18,7 +19,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -43,6 +43,7 @@ const char* kUsage =
     "  --node-cost C        SAH cost of a node visit relative to a triangle test (default 4)\n"
     "  --endian little|big  byte order of the blob (default: this machine's)\n"
     "  --keep-degenerate    keep zero-area triangles (default: drop and count them)\n"
+    "  --allow-empty        write the blob even when no triangle is left (default: an error)\n"
     "  --max-coord X        reject coordinates beyond +-X (default 1e7, at most 2^40 = 1.0995e12)\n"
     "  --source-ids         store each triangle's original index (4 more bytes per triangle)\n"
     "  --spheres N          fit a cluster of N spheres (8..64) to the mesh and store it\n"
@@ -59,13 +60,6 @@ int usage(const std::string& problem) {
 int fail(const std::string& message) {
     std::fprintf(stderr, "flak_bake: error: %s\n", message.c_str());
     return 1;
-}
-
-bool readFile(const std::string& path, std::vector<unsigned char>& out) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    return true;
 }
 
 // A progress bar on a terminal only (stderr), so scripts and logs stay clean.
@@ -113,7 +107,7 @@ int runInspect(int argc, char** argv, bool verify) {
     }
     if (path.empty()) return usage("missing BLOB");
     std::vector<unsigned char> bytes, storage;
-    if (!readFile(path, bytes)) return fail("cannot read '" + path + "'");
+    if (const std::string why = readBlobFile(path, bytes); !why.empty()) return fail(why);
     MeshBlob blob;
     BlobError error;
     bool foreign = false;
@@ -137,7 +131,7 @@ int runInspect(int argc, char** argv, bool verify) {
 
 int runBake(int argc, char** argv) {
     std::string input, output;
-    bool json = false, quiet = false;
+    bool json = false, quiet = false, allow_empty = false;
     ImportOptions import_options;
     PrepareOptions prepare_options;
     BuildOptions build_options;
@@ -197,6 +191,8 @@ int runBake(int argc, char** argv) {
             write_options.big_endian = e == "big";
         } else if (a == "--keep-degenerate")
             prepare_options.keep_degenerate = true;
+        else if (a == "--allow-empty")
+            allow_empty = true;
         else if (a == "--max-coord") {
             prepare_options.max_abs_coordinate = number("--max-coord");
             if (!(prepare_options.max_abs_coordinate > 0.0) ||
@@ -238,6 +234,8 @@ int runBake(int argc, char** argv) {
     if (level_input && slice) return usage("--slice-z needs a mesh input");
     if (slice && !walls_path.empty()) return usage("--slice-z and --walls both give the walls: choose one");
     if (level_input) walls_path = input;
+    // Before any work: the output must be a new name or a regular file other than the inputs.
+    if (const std::string why = refuseOutput(output, {input, walls_path}); !why.empty()) return fail(why);
     if (!walls_path.empty()) {
         std::vector<WallPolygon> polygons;
         if (BakeError e = readLevelFile(walls_path, polygons); e.failed()) return fail(e.message);
@@ -262,6 +260,14 @@ int runBake(int argc, char** argv) {
     if (BakeError e = prepareMesh(mesh, prepare_options); e.failed()) return progress.done(), fail(e.message);
     if (mesh.triangleCount() > kMaxBlobTriangles)
         return progress.done(), fail("more than 67,108,864 triangles");
+    if (mesh.triangleCount() == 0 && !allow_empty && walls_path.empty() && !slice) {
+        progress.done();
+        if (mesh.source_triangles == 0)
+            return fail(input + ": the input holds no triangles (--allow-empty writes an empty blob anyway)");
+        return fail(input + ": no triangle left: all " + std::to_string(mesh.source_triangles) +
+                    " have zero area" + (import_options.scale != 1.0 ? " after --scale" : "") +
+                    " (--keep-degenerate keeps them; --allow-empty writes an empty blob)");
+    }
     if (slice) {
         std::vector<WallPolygon> polygons;
         if (BakeError e = sliceMesh(mesh, slice_z, polygons); e.failed())
@@ -312,21 +318,10 @@ int finishBake(const std::vector<unsigned char>& bytes, const std::string& input
     if (loadAnyOrder(bytes, storage, blob, error, foreign) != Status::Ok)
         return fail(std::string("internal: the baked blob does not load: ") + error.what);
 
-    // Never a partial blob: write a temporary file beside the output, then rename it into place.
-    const std::string temp = output + ".tmp." + std::to_string(getpid());
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        out.close();
-        if (!out) {
-            std::remove(temp.c_str());
-            return fail("cannot write '" + temp + "'");
-        }
-    }
-    if (std::rename(temp.c_str(), output.c_str()) != 0) {
-        std::remove(temp.c_str());
-        return fail("cannot rename '" + temp + "' to '" + output + "'");
-    }
+    // Never a partial blob, never a leftover: output_file.h. The output is checked again here
+    // (it may have changed during the bake).
+    if (const std::string why = refuseOutput(output, {input}); !why.empty()) return fail(why);
+    if (const std::string why = writeWhole(output, bytes); !why.empty()) return fail(why);
     BlobSummary s = summarize(blob, big_endian);
     s.build_seconds = build_seconds;
     WallSet walls;
