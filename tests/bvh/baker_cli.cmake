@@ -175,6 +175,39 @@ else()
   expect_run(0 ${BAKE} verify ${WORK}/denormal.blob)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --max-coord 1e13)
 
+  # Hostile files for the importer: it runs in a child process, so a crash, a stack overflow or
+  # a runaway becomes one line naming the file, exit 1, and no output.
+  file(WRITE ${WORK}/cut.ply "ply\nformat binary_little_endian 1.0\nelement vertex 3\nproperty float x\n"
+       "property float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\n"
+       "end_header\n0123456789")
+  set(chain "")
+  foreach(i RANGE 1 19999)
+    string(APPEND chain "{\"children\":[${i}]},")
+  endforeach()
+  file(WRITE ${WORK}/deep.gltf "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+       "\"nodes\":[${chain}{\"mesh\":0}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],"
+       "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\","
+       "\"min\":[0,0,0],\"max\":[1,1,0]}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":36}],"
+       "\"buffers\":[{\"byteLength\":36,\"uri\":\"data:application/octet-stream;base64,"
+       "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA\"}]}")
+  set(materials "v 0 0 0\nv 1 0 0\nv 0 1 0\n")
+  foreach(i RANGE 1 30000)
+    string(APPEND materials "usemtl m${i}\nf 1 2 3\n")
+  endforeach()
+  file(WRITE ${WORK}/materials.obj "${materials}")
+  foreach(case "cut.ply" "deep.gltf" "materials.obj;--import-memory-mb;300;--import-seconds;1")
+    list(POP_FRONT case file)
+    set(limits ${case})
+    expect_run(1 ${BAKE} ${WORK}/${file} -o ${WORK}/hostile.blob ${limits})
+    string(REGEX MATCHALL "\n" lines "${last_err}")
+    list(LENGTH lines line_count)
+    if(EXISTS ${WORK}/hostile.blob OR NOT last_err MATCHES "${file}" OR line_count GREATER 1 OR
+       NOT last_err MATCHES "importer (crashed|aborted|failed|ran out of its memory|took longer)")
+      message(FATAL_ERROR "${file}: not one line naming the file and the cause (${last_err})")
+    endif()
+    message("${file}: ${last_err}")
+  endforeach()
+
   file(GLOB_RECURSE leftovers ${WORK}/*.tmp.* ${WORK}/.*flak-tmp*)
   if(leftovers)
     message(FATAL_ERROR "temporary files left behind: ${leftovers}")

@@ -529,6 +529,88 @@ TEST(WallQuery, SweptCircleWallsMatchesEveryEdgeAlone) {
     EXPECT_EQ(tally.failures, 0);
 }
 
+// The baker's edge checks against every pair: random rings of few points (often
+// self-intersecting, sometimes touching each other) are accepted exactly when no two edges meet
+// other than neighbours at their shared end.
+TEST(WallBaker, EdgeChecksMatchEveryPair) {
+    SplitMix64 rng(oracleSeedOffset() + 31);
+    auto meet = [](const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d) {
+        auto orient = [](const Vec2& p, const Vec2& q, const Vec2& r) {
+            return (double(q.x) - p.x) * (double(r.y) - p.y) - (double(q.y) - p.y) * (double(r.x) - p.x);
+        };
+        auto on = [](const Vec2& p, const Vec2& q, const Vec2& r) {
+            return std::min(p.x, q.x) <= r.x && r.x <= std::max(p.x, q.x) && std::min(p.y, q.y) <= r.y &&
+                   r.y <= std::max(p.y, q.y);
+        };
+        const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+        if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0)))
+            return true;
+        return (o1 == 0 && on(a, b, c)) || (o2 == 0 && on(a, b, d)) || (o3 == 0 && on(c, d, a)) ||
+               (o4 == 0 && on(c, d, b));
+    };
+    int accepted = 0, refused = 0;
+    for (int k = 0; k < 3000; ++k) {
+        std::vector<bake::WallPolygon> polys(1 + static_cast<int>(rng.u() * 2));
+        for (auto& p : polys) {
+            const float cx = rng.rangef(0, 6), cy = rng.rangef(0, 6);
+            std::vector<Vec2> ring(3 + static_cast<int>(rng.u() * 5));
+            for (Vec2& v : ring)
+                v = Vec2{cx + std::round(rng.rangef(-3, 3)), cy + std::round(rng.rangef(-3, 3))};
+            p.rings.push_back(ring);
+        }
+        // The pairs' answer (the rings' own point checks and nesting aside).
+        bool crossing = false;
+        std::vector<std::pair<int, int>> edges; // (ring, index)
+        for (int r = 0; r < static_cast<int>(polys.size()); ++r)
+            for (int i = 0; i < static_cast<int>(polys[r].rings[0].size()); ++i) edges.push_back({r, i});
+        for (std::size_t e = 0; e < edges.size(); ++e)
+            for (std::size_t f = e + 1; f < edges.size(); ++f) {
+                const auto& ra = polys[edges[e].first].rings[0];
+                const auto& rb = polys[edges[f].first].rings[0];
+                const int n = static_cast<int>(ra.size()), i = edges[e].second, j = edges[f].second;
+                const Vec2 &a = ra[i], &b = ra[(i + 1) % n], &c = rb[j], &d = rb[(j + 1) % rb.size()];
+                if (edges[e].first == edges[f].first && (j == i + 1 || (i == 0 && j == n - 1))) {
+                    const bool next = j == i + 1;
+                    const Vec2 &u = next ? a : b, &s = next ? b : a, &v = next ? d : c;
+                    const double cr =
+                        (double(s.x) - u.x) * (double(v.y) - u.y) - (double(s.y) - u.y) * (double(v.x) - u.x);
+                    crossing = crossing || (cr == 0.0 && (double(u.x) - s.x) * (double(v.x) - s.x) +
+                                                                 (double(u.y) - s.y) * (double(v.y) - s.y) >
+                                                             0.0);
+                } else {
+                    crossing = crossing || meet(a, b, c, d);
+                }
+            }
+        std::vector<std::uint32_t> words;
+        const std::string message = bake::buildWallSection(polys, bake::WallBuildOptions{}, words).message;
+        const bool edge_refusal = message.find("self-intersecting") != std::string::npos ||
+                                  message.find("touches or crosses") != std::string::npos;
+        const bool other_refusal = !message.empty() && !edge_refusal;
+        if (other_refusal) continue; // a point, area or nesting refusal, decided before or after
+        ASSERT_EQ(edge_refusal, crossing) << "case " << k << ": " << message;
+        (crossing ? refused : accepted) += 1;
+    }
+    std::printf("[ walls ] edge checks: %d accepted, %d refused as crossing\n", accepted, refused);
+    EXPECT_GT(accepted, 100);
+    EXPECT_GT(refused, 100);
+}
+
+// A ring of 200,000 points bakes (the edge checks are a sweep, not every pair).
+TEST(WallBaker, LargeRingBakes) {
+    bake::WallPolygon p;
+    p.name = "big";
+    std::vector<Vec2> ring(200000);
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+        const double a = 2.0 * 3.14159265358979 * double(i) / double(ring.size());
+        const double r = 1000.0 + 50.0 * std::sin(37.0 * a);
+        ring[i] = Vec2{static_cast<float>(r * std::cos(a)), static_cast<float>(r * std::sin(a))};
+    }
+    p.rings.push_back(ring);
+    std::vector<std::uint32_t> words;
+    EXPECT_EQ(bake::buildWallSection({p}, bake::WallBuildOptions{}, words).message, "");
+    EXPECT_GT(words.size(), 200000u);
+}
+
 TEST(WallBaker, RejectsMalformedPolygonsWithAClearMessage) {
     auto message = [](std::vector<bake::WallPolygon> polys) {
         std::vector<std::uint32_t> words;

@@ -8,6 +8,7 @@
 #include "bvh_build.h"
 #include "cluster_fit.h"
 #include "import.h"
+#include "isolated_import.h"
 #include "mesh_slice.h"
 #include "output_file.h"
 #include "prepare.h"
@@ -50,6 +51,8 @@ const char* kUsage =
     "  --walls LEVEL        add the wall set of a level file (docs/level_walls.md)\n"
     "  --slice-z Z          add the wall set of the mesh cut by the plane z = Z (after --axes/--scale)\n"
     "  --wall-leaf N        most edges per wall tree leaf, 1..8 (default 4)\n"
+    "  --import-memory-mb N the importer's memory limit in MB (default 2048; 0: none)\n"
+    "  --import-seconds N   the importer's time limit in seconds (default 120; 0: none)\n"
     "  --quiet              no progress bar\n";
 
 int usage(const std::string& problem) {
@@ -133,6 +136,7 @@ int runBake(int argc, char** argv) {
     std::string input, output;
     bool json = false, quiet = false, allow_empty = false;
     ImportOptions import_options;
+    ImportLimits import_limits;
     PrepareOptions prepare_options;
     BuildOptions build_options;
     WriteOptions write_options;
@@ -193,7 +197,13 @@ int runBake(int argc, char** argv) {
             prepare_options.keep_degenerate = true;
         else if (a == "--allow-empty")
             allow_empty = true;
-        else if (a == "--max-coord") {
+        else if (a == "--import-memory-mb" || a == "--import-seconds") {
+            const double n = number(a.c_str());
+            if (n < 0 || n > 1048576 || n != static_cast<double>(static_cast<std::uint32_t>(n)))
+                return usage(a + " must be a whole number from 0 to 1048576");
+            (a == "--import-seconds" ? import_limits.seconds : import_limits.memory_mb) =
+                static_cast<std::uint32_t>(n);
+        } else if (a == "--max-coord") {
             prepare_options.max_abs_coordinate = number("--max-coord");
             if (!(prepare_options.max_abs_coordinate > 0.0) ||
                 prepare_options.max_abs_coordinate > double(kMaxBlobCoordinate))
@@ -254,7 +264,7 @@ int runBake(int argc, char** argv) {
     progress.enabled = !quiet && isatty(2);
     progress.phase("importing");
     SourceMesh mesh;
-    if (BakeError e = importMesh(input, import_options, mesh); e.failed())
+    if (BakeError e = importMeshIsolated(input, import_options, import_limits, mesh); e.failed())
         return progress.done(), fail(e.message);
     progress.phase("welding");
     if (BakeError e = prepareMesh(mesh, prepare_options); e.failed()) return progress.done(), fail(e.message);

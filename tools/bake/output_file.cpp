@@ -64,7 +64,8 @@ std::string refuseOutput(const std::string& output, const std::vector<std::strin
                ": the baker writes only over a regular file or a new name";
     for (const std::string& input : inputs) {
         struct stat in;
-        if (!input.empty() && ::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+        if (!input.empty() && ::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev &&
+            in.st_ino == out.st_ino)
             return "the output '" + output + "' is the input '" + input + "' itself";
     }
     return {};
