@@ -98,6 +98,7 @@ struct Cursor {
     const std::vector<unsigned char>& bytes;
     std::size_t at = 0;
     bool take(void* out, std::size_t n) {
+        if (n == 0) return true; // an empty array: no pointer to copy through
         if (n > bytes.size() - at) return false;
         std::memcpy(out, bytes.data() + at, n);
         at += n;
