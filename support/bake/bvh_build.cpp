@@ -76,12 +76,18 @@ float cl_of(const Task& t, int a) {
     return c[a];
 }
 
+// A bin position truncated to a bin index, at most `last`: 0 for a position below 1 and for NaN
+// (a centroid span so small that its reciprocal overflows gives 0 * inf), never a float-to-integer
+// conversion out of range.
+std::uint32_t binIndex(float t, std::uint32_t last) {
+    return t > 0.0f ? (t < static_cast<float>(last) ? static_cast<std::uint32_t>(t) : last) : 0u;
+}
+
 // Bin of a reference's centroid (times two) along axis a: the same float operations, lane by lane,
 // as the vectorised binning pass, so binning and partition always agree.
 std::uint32_t binOf(const PrimRef& r, int a, float cmin, float scale, std::uint32_t nbins) {
     const float cen = r.lo[a] + r.hi[a];
-    const std::uint32_t k = static_cast<std::uint32_t>((cen - cmin) * scale);
-    return k < nbins ? k : nbins - 1;
+    return binIndex((cen - cmin) * scale, nbins - 1);
 }
 
 std::uint32_t idOf(const PrimRef& p) {
@@ -146,8 +152,7 @@ void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, 
         f4Store(t, tk);
         const std::uint32_t set = (i & set_mask) * stride;
         for (std::uint32_t a = 0; a < 3; ++a) {
-            const std::uint32_t k = static_cast<std::uint32_t>(tk[a]);
-            const std::uint32_t b = set + a * nb + (k < last ? k : last);
+            const std::uint32_t b = set + a * nb + binIndex(tk[a], last);
             f4Min(box[b].lo, l, box[b].lo);
             f4Max(box[b].hi, h, box[b].hi);
             ++count[b];

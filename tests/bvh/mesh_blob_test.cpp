@@ -287,10 +287,11 @@ TEST(MeshBlob, LoaderProvesBoxesShapeAndRange) {
 }
 
 // Meshes whose extent is tiny, down to denormal coordinates, bake (the grid step never goes
-// below FLT_MIN), load, and answer like brute force.
+// below FLT_MIN; the builder's bins take a position that overflowed as bin 0), load, and answer
+// like brute force.
 TEST(MeshBlob, TinyAndDenormalExtentsBakeAndAnswerRight) {
     for (const float size : {1.0e-20f, 1.0e-30f, 1.0e-36f, 2.0e-39f}) {
-        test::Mesh mesh = test::icosphere(1, 1.0f);
+        test::Mesh mesh = test::icosphere(2, 1.0f); // 320 triangles: the binned build
         for (Vec3& p : mesh.positions) scale(p, size, p);
         const std::vector<unsigned char> bytes = bakeBytes(mesh);
         AlignedBytes a(bytes);
@@ -312,6 +313,19 @@ TEST(MeshBlob, TinyAndDenormalExtentsBakeAndAnswerRight) {
             ASSERT_EQ(wrong, nullptr) << "size " << size << " query " << q << ": " << wrong;
         }
     }
+}
+
+// A denormal tetrahedron whose first face is repeated 300 times (the mesh of an OBJ the fuzz
+// target built, corpus/obj/regress_denormal_binning.obj): the builder's bins see centroid spans
+// whose reciprocal overflows, and the bake stays sound. (The float-to-integer conversion it made
+// out of range shows under clang's UBSan, which the fuzz build uses; GCC's does not check it.)
+TEST(MeshBlob, DenormalTetrahedronWithRepeatedFacesBakes) {
+    test::Mesh mesh;
+    mesh.positions = {Vec3{0.0f, 0.0f, 0.0f}, Vec3{1.0e-39f, 0.0f, 0.0f}, Vec3{0.0f, 1.0e-39f, 0.0f},
+                      Vec3{0.0f, 0.0f, 1.0e-39f}};
+    mesh.indices = {0, 1, 2, 0, 1, 3, 1, 2, 3};
+    for (int k = 0; k < 300; ++k) mesh.indices.insert(mesh.indices.end(), {0u, 1u, 2u});
+    expectSound(bakeBytes(mesh), "denormal", 303);
 }
 
 TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
