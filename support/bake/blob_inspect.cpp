@@ -1,5 +1,8 @@
 #include "blob_inspect.h"
 
+#include "blob_write.h"
+#include "wall_build.h"
+
 #include <flak/shooter/wall_set.h>
 
 #include <algorithm>
@@ -76,154 +79,94 @@ std::string toText(const BlobSummary& s) {
     return buf;
 }
 
+namespace {
+
+// Whether grid bound q decodes to the tightest value on side lo (round_down) or hi of v, the one
+// the baker picks (quantizeBound); several steps may decode to one float, so values are compared.
+bool tightBound(std::uint16_t q, float v, float origin, float step, bool round_down) {
+    if (step == 0.0f) return q == 0;
+    auto decode = [&](std::uint32_t k) { return origin + static_cast<float>(k) * step; };
+    return decode(q) == decode(quantizeBound(v, origin, step, !round_down));
+}
+
+// The tree's depth (root = 1) from the skip links (the loader proved the tree binary).
+std::uint32_t treeDepth(const MeshBlob& blob) {
+    std::vector<std::uint32_t> ends; // subtree ends of the open ancestors
+    std::uint32_t depth = 0;
+    for (std::uint32_t i = 0; i < blob.node_count; ++i) {
+        while (!ends.empty() && ends.back() <= i) ends.pop_back();
+        ends.push_back(i + skipOf(blob.nodes[i]));
+        depth = std::max(depth, static_cast<std::uint32_t>(ends.size()));
+    }
+    return depth;
+}
+
+} // namespace
+
 std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
     std::vector<std::string> problems;
     auto report = [&](const std::string& p) {
         if (problems.size() < limit) problems.push_back(p);
     };
-    std::vector<std::uint32_t> reached(blob.triangle_count, 0);
-    // Proper tree: walk with an explicit stack of open ranges; each internal node's children must
-    // tile [i + 1, i + skip) exactly.
-    struct Open {
-        std::uint32_t node, end;
-    };
-    std::vector<Open> open;
+    // Tight boxes: a leaf's box is the tightest grid box around its triangles, an internal node's
+    // the union of its children's (the loader proved containment; a loose box costs speed only).
     for (std::uint32_t i = 0; i < blob.node_count; ++i) {
-        while (!open.empty() && open.back().end == i) open.pop_back();
         const BvhNode& n = blob.nodes[i];
-        const std::uint32_t end = i + skipOf(n);
-        if (!open.empty() && end > open.back().end)
-            report("node " + std::to_string(i) + " runs past its parent " + std::to_string(open.back().node));
-        Aabb box;
-        nodeBounds(blob, n, box);
-        if (!open.empty()) {
-            Aabb parent;
-            nodeBounds(blob, blob.nodes[open.back().node], parent);
-            if (!contains(parent, box))
-                report("node " + std::to_string(i) + " box not inside its parent's box");
-        } else if (i != 0) {
-            report("node " + std::to_string(i) + " lies outside the root's subtree");
-        }
+        std::uint16_t lo[3], hi[3];
         if (isLeaf(n)) {
-            for (std::uint32_t t = leafFirst(n); t < leafFirst(n) + leafCount(n) && t < blob.triangle_count;
-                 ++t) {
-                ++reached[t];
-                Vec3 a, b, c;
-                triangleVertices(blob, t, a, b, c);
-                if (!contains(box, a) || !contains(box, b) || !contains(box, c))
-                    report("triangle " + std::to_string(t) + " not inside its leaf box (node " +
-                           std::to_string(i) + ")");
+            Aabb box;
+            setEmpty(box);
+            for (std::uint32_t t = leafFirst(n); t < leafFirst(n) + leafCount(n); ++t) {
+                Vec3 v[3];
+                triangleVertices(blob, t, v[0], v[1], v[2]);
+                for (const Vec3& p : v) expand(p, box);
             }
-        } else {
-            open.push_back({i, end});
+            for (int a = 0; a < 3; ++a)
+                if (!tightBound(n.lo[a], box.min[a], blob.quant_origin[a], blob.quant_scale[a], true) ||
+                    !tightBound(n.hi[a], box.max[a], blob.quant_origin[a], blob.quant_scale[a], false)) {
+                    report("leaf " + std::to_string(i) + " box is not the tightest around its triangles");
+                    break;
+                }
+            continue;
         }
+        const BvhNode& l = blob.nodes[i + 1];
+        const BvhNode& r = blob.nodes[i + 1 + skipOf(l)];
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = std::min(l.lo[a], r.lo[a]);
+            hi[a] = std::max(l.hi[a], r.hi[a]);
+        }
+        if (std::memcmp(lo, n.lo, sizeof lo) != 0 || std::memcmp(hi, n.hi, sizeof hi) != 0)
+            report("node " + std::to_string(i) + " box is not the union of its children's");
     }
-    for (std::uint32_t t = 0; t < blob.triangle_count; ++t)
-        if (reached[t] != 1)
-            report("triangle " + std::to_string(t) + " reached " + std::to_string(reached[t]) + " times");
-
-    // The wall tree, the same way: children inside parents, every edge in its leaf's box, every
-    // (ring, edge) exactly once.
+    // The build statistics, where the blob carries them, describe this tree.
+    if (blob.stats != nullptr && blob.triangle_count > 0) {
+        std::uint32_t leaves = 0, largest = 0;
+        for (std::uint32_t i = 0; i < blob.node_count; ++i)
+            if (isLeaf(blob.nodes[i])) {
+                ++leaves;
+                largest = std::max(largest, leafCount(blob.nodes[i]));
+            }
+        if (blob.stats->node_count != blob.node_count || blob.stats->leaf_count != leaves ||
+            blob.stats->depth != treeDepth(blob) || largest > blob.stats->max_leaf_triangles)
+            report("the build statistics do not describe the tree (nodes, leaves, depth or leaf size)");
+    }
+    // The walls as a level: each ring simple, the rings disjoint, holes inside their outer ring,
+    // by the baker's own checks (the loader proved the trees, not the polygons).
     WallSet walls;
-    if (loadWallSet(blob, walls) == Status::Ok) {
-        std::vector<std::uint32_t> edge_seen(walls.point_count, 0);
-        std::vector<Open> wall_open;
-        auto inside = [](const WallNode& outer, float x0, float y0, float x1, float y1) {
-            return outer.min[0] <= x0 && outer.min[1] <= y0 && x1 <= outer.max[0] && y1 <= outer.max[1];
-        };
-        for (std::uint32_t i = 0; i < walls.node_count; ++i) {
-            while (!wall_open.empty() && wall_open.back().end == i) wall_open.pop_back();
-            const WallNode& n = walls.nodes[i];
-            const bool leaf = (n.info & kLeafBit) != 0;
-            const std::uint32_t end = i + (leaf ? 1u : n.info);
-            if (!wall_open.empty()) {
-                if (end > wall_open.back().end)
-                    report("wall node " + std::to_string(i) + " runs past its parent");
-                if (!inside(walls.nodes[wall_open.back().node], n.min[0], n.min[1], n.max[0], n.max[1]))
-                    report("wall node " + std::to_string(i) + " box not inside its parent's box");
-            } else if (i != 0) {
-                report("wall node " + std::to_string(i) + " lies outside the root's subtree");
-            }
-            if (leaf) {
-                const std::uint32_t first = n.info & 0x03FFFFFFu, count = ((n.info >> 26) & 0x1Fu) + 1u;
-                for (std::uint32_t e = first; e < first + count && e < walls.point_count; ++e) {
-                    Vec2 a, b;
-                    wallEdgePoints(walls, e, a, b);
-                    if (!inside(n, std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x),
-                                std::max(a.y, b.y)))
-                        report("wall edge " + std::to_string(e) + " not inside its leaf box");
-                    ++edge_seen[walls.rings[walls.edges[e].ring].first_point + walls.edges[e].index];
-                }
-            } else {
-                wall_open.push_back({i, end});
-            }
+    if (loadWallSet(blob, walls) == Status::Ok && walls.ring_count > 0) {
+        std::vector<WallPolygon> polygons(walls.polygon_count);
+        for (std::uint32_t r = 0; r < walls.ring_count; ++r) {
+            const WallRing& ring = walls.rings[r];
+            WallPolygon& p = polygons[ring.polygon];
+            p.name = "polygon " + std::to_string(ring.polygon);
+            p.rings.emplace_back(walls.points + ring.first_point,
+                                 walls.points + ring.first_point + ring.point_count);
         }
-        for (std::uint32_t p = 0; p < walls.point_count; ++p)
-            if (edge_seen[p] != 1)
-                report("wall edge of point " + std::to_string(p) + " reached " +
-                       std::to_string(edge_seen[p]) + " times");
-
-        // The inside tree: children inside parents, every edge in its leaf's box and reached once,
-        // and a node flagged whole-rings reaching every edge of each ring it reaches.
-        std::vector<std::uint32_t> point_seen(walls.point_count, 0);
-        std::vector<Open> in_open;
-        struct Reach {
-            std::uint32_t node, end;
-            std::vector<std::uint32_t> per_ring;
-        };
-        std::vector<Reach> whole_open;
-        auto inBox = [](const WallInsideNode& outer, float x0, float y0, float x1, float y1) {
-            return outer.min[0] <= x0 && outer.min[1] <= y0 && x1 <= outer.max[0] && y1 <= outer.max[1];
-        };
-        auto closeWhole = [&](const Reach& r) {
-            for (std::uint32_t ring = 0; ring < walls.ring_count; ++ring)
-                if (r.per_ring[ring] != 0 && r.per_ring[ring] != walls.rings[ring].point_count)
-                    report("wall inside node " + std::to_string(r.node) +
-                           " flagged whole holds part of ring " + std::to_string(ring));
-        };
-        for (std::uint32_t i = 0; i < walls.inside_node_count; ++i) {
-            while (!in_open.empty() && in_open.back().end == i) in_open.pop_back();
-            while (!whole_open.empty() && whole_open.back().end == i) {
-                closeWhole(whole_open.back());
-                whole_open.pop_back();
-            }
-            const WallInsideNode& n = walls.inside_nodes[i];
-            const bool leaf = (n.info & kLeafBit) != 0;
-            const std::uint32_t end = i + (leaf ? 1u : n.info);
-            if (!in_open.empty()) {
-                if (end > in_open.back().end)
-                    report("wall inside node " + std::to_string(i) + " runs past its parent");
-                if (!inBox(walls.inside_nodes[in_open.back().node], n.min[0], n.min[1], n.max[0], n.max[1]))
-                    report("wall inside node " + std::to_string(i) + " box not inside its parent's box");
-            } else if (i != 0) {
-                report("wall inside node " + std::to_string(i) + " lies outside the root's subtree");
-            }
-            if ((n.ring & kWallWholeRings) != 0)
-                whole_open.push_back({i, end, std::vector<std::uint32_t>(walls.ring_count, 0)});
-            if (leaf) {
-                const std::uint32_t ring = n.ring & ~kWallWholeRings;
-                const std::uint32_t first = n.info & 0x03FFFFFFu, count = ((n.info >> 26) & 0x1Fu) + 1u;
-                if (ring >= walls.ring_count) continue;
-                const WallRing& r = walls.rings[ring];
-                for (std::uint32_t p = first; p < first + count && p < r.first_point + r.point_count; ++p) {
-                    const Vec2& a = walls.points[p];
-                    const Vec2& b =
-                        walls.points[p + 1 == r.first_point + r.point_count ? r.first_point : p + 1];
-                    if (!inBox(n, std::min(a.x, b.x), std::min(a.y, b.y), std::max(a.x, b.x),
-                               std::max(a.y, b.y)))
-                        report("wall inside edge of point " + std::to_string(p) + " not inside its leaf box");
-                    ++point_seen[p];
-                    for (Reach& w : whole_open) ++w.per_ring[ring];
-                }
-            } else {
-                in_open.push_back({i, end});
-            }
-        }
-        for (; !whole_open.empty(); whole_open.pop_back()) closeWhole(whole_open.back());
-        for (std::uint32_t p = 0; p < walls.point_count; ++p)
-            if (point_seen[p] != 1)
-                report("wall inside edge of point " + std::to_string(p) + " reached " +
-                       std::to_string(point_seen[p]) + " times");
+        WallBuildOptions options;
+        options.max_abs_coordinate = kMaxBlobCoordinate;
+        std::vector<std::uint32_t> words;
+        if (const BakeError e = buildWallSection(polygons, options, words); e.failed())
+            report("walls: " + e.message);
     }
     return problems;
 }

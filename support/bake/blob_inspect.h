@@ -25,10 +25,12 @@ BlobSummary summarize(const MeshBlob& blob, bool big_endian);
 std::string toJson(const BlobSummary& s);
 std::string toText(const BlobSummary& s);
 
-/// Deep self-check beyond the loader's: the skip links form a proper tree (every internal node's
-/// children tile its range), every triangle is reachable from exactly one leaf, every node's
-/// decoded box contains its children's boxes and its triangles' vertices. Returns the problems
-/// found (empty when the blob is sound), at most `limit` of them.
+/// What the loader does not prove, on a blob it accepted (loadMeshBlob already proved everything
+/// the queries rely on): every box tight (a leaf's the tightest grid box around its triangles,
+/// an internal node's the union of its children's: loose boxes cost speed, not answers), the
+/// build statistics describing the tree, and the walls valid as a level (rings simple and
+/// disjoint, holes inside their outer ring: the baker's checks). Returns the problems found
+/// (empty when there are none), at most `limit` of them.
 std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit = 20);
 
 /// Loads bytes in either byte order (a foreign blob is swapped in a private copy held by `storage`).

@@ -10,6 +10,53 @@
 
 namespace flak::bake {
 
+// (blob_write.h) The tightest grid bound of v in the runtime's own float decode (origin + k * scale): the largest
+// decoded value at most v (rounding down) or the smallest at least v (rounding up). Far from the
+// origin several k decode to one float; then the lowest such k rounding down and the highest
+// rounding up, so the box of a point never inverts. Decoding is monotone in k: binary searches.
+std::uint16_t quantizeBound(float v, float origin, float scale, bool round_up) {
+    if (scale == 0.0f) return 0;
+    auto decode = [&](std::uint32_t k) { return origin + static_cast<float>(k) * scale; };
+    std::uint32_t lo = 0, hi = 65535;
+    if (round_up) {
+        while (lo < hi) { // the first k decoding to at least v (65535 when none does)
+            const std::uint32_t mid = (lo + hi) / 2;
+            if (decode(mid) >= v)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        const float target = decode(lo);
+        hi = 65535;
+        while (lo < hi) { // the last k decoding to that value
+            const std::uint32_t mid = (lo + hi + 1) / 2;
+            if (decode(mid) <= target)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return static_cast<std::uint16_t>(lo);
+    }
+    while (lo < hi) { // the last k decoding to at most v (0 when none does)
+        const std::uint32_t mid = (lo + hi + 1) / 2;
+        if (decode(mid) <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const float target = decode(lo);
+    hi = lo;
+    lo = 0;
+    while (lo < hi) { // the first k decoding to that value
+        const std::uint32_t mid = (lo + hi) / 2;
+        if (decode(mid) >= target)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return static_cast<std::uint16_t>(lo);
+}
+
 namespace {
 
 // Writes scalars in the target byte order at explicit offsets.
@@ -48,20 +95,6 @@ void makeGrid(const Aabb& bounds, Vec3& out_origin, Vec3& out_scale) {
             s = std::nextafter(s, std::numeric_limits<float>::infinity());
         out_scale[a] = s;
     }
-}
-
-std::uint16_t quantize(float v, float origin, float scale, bool round_up) {
-    if (scale == 0.0f) return 0;
-    const double exact = (double(v) - origin) / scale;
-    long q = round_up ? static_cast<long>(std::ceil(exact)) : static_cast<long>(std::floor(exact));
-    q = std::clamp(q, 0L, 65535L);
-    auto decode = [&](long k) { return origin + static_cast<float>(k) * scale; }; // runtime formula
-    if (round_up) {
-        while (q < 65535 && decode(q) < v) ++q;
-    } else {
-        while (q > 0 && decode(q) > v) --q;
-    }
-    return static_cast<std::uint16_t>(q);
 }
 
 // Orders vertices by first use in leaf order and copies a vertex when a block of 8 triangles can
@@ -195,9 +228,9 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
             for (const BuiltNode& n : tree.nodes) {
                 for (int a = 0; a < 3; ++a) {
                     w.put<std::uint16_t>(o + 2u * static_cast<std::size_t>(a),
-                                         quantize(n.bounds.min[a], origin[a], scale[a], false));
+                                         quantizeBound(n.bounds.min[a], origin[a], scale[a], false));
                     w.put<std::uint16_t>(o + 6u + 2u * static_cast<std::size_t>(a),
-                                         quantize(n.bounds.max[a], origin[a], scale[a], true));
+                                         quantizeBound(n.bounds.max[a], origin[a], scale[a], true));
                 }
                 w.put<std::uint32_t>(o + 12, n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip);
                 o += 16;

@@ -24,6 +24,12 @@ struct WriteOptions {
 
 /// Writes the blob for `mesh` (prepared) and `tree` (built over it) into `out` (replaced), with the
 /// optional shooter sections of `options`. With options.mesh false, mesh and tree are ignored.
+/// The tightest 16-bit grid bound of v in the runtime's float decode (origin + k * scale): the
+/// largest decoded value at most v (round_up false) or the smallest at least v (round_up true);
+/// of several k that decode to that value, the lowest rounding down and the highest rounding up.
+/// 0 for a flat axis (scale 0).
+std::uint16_t quantizeBound(float v, float origin, float scale, bool round_up);
+
 BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOptions& options,
                     std::vector<unsigned char>& out);
 

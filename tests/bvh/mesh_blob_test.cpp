@@ -328,6 +328,42 @@ TEST(MeshBlob, DenormalTetrahedronWithRepeatedFacesBakes) {
     expectSound(bakeBytes(mesh), "denormal", 303);
 }
 
+// A valid blob the baker would not write: a leaf box one step looser. It loads (answers stay
+// right) and verify reports the loose box.
+TEST(MeshBlob, VerifyReportsWhatTheLoaderLeavesOut) {
+    const std::vector<unsigned char> good = bakeBytes(test::torus(12, 8));
+    AlignedBytes original(good);
+    MeshBlob view;
+    ASSERT_EQ(loadMeshBlob(original.data(), original.size(), view), Status::Ok);
+    EXPECT_TRUE(bake::deepVerify(view).empty());
+    std::uint32_t leaf = 0; // a leaf whose box can grow inside its parent's
+    std::uint32_t parent = 0;
+    for (std::uint32_t i = 0; i < view.node_count; ++i) {
+        if (isLeaf(view.nodes[i])) continue;
+        for (const std::uint32_t child : {i + 1, i + 1 + skipOf(view.nodes[i + 1])})
+            if (isLeaf(view.nodes[child]) && view.nodes[child].lo[0] > view.nodes[i].lo[0]) {
+                leaf = child;
+                parent = i;
+            }
+    }
+    ASSERT_GT(leaf, 0u);
+    std::vector<unsigned char> b = good;
+    const std::uint16_t looser = static_cast<std::uint16_t>(view.nodes[leaf].lo[0] - 1u);
+    std::memcpy(b.data() +
+                    (reinterpret_cast<const unsigned char*>(&view.nodes[leaf].lo[0]) - original.data()),
+                &looser, 2);
+    const std::uint64_t sum = blobChecksum(b.data(), b.size());
+    std::memcpy(b.data() + offsetof(BlobHeader, checksum), &sum, 8);
+    AlignedBytes a(b);
+    MeshBlob loose;
+    ASSERT_EQ(loadMeshBlob(a.data(), a.size(), loose), Status::Ok);
+    const std::vector<std::string> problems = bake::deepVerify(loose);
+    ASSERT_FALSE(problems.empty());
+    EXPECT_NE(problems[0].find("leaf " + std::to_string(leaf) + " box is not the tightest"),
+              std::string::npos)
+        << problems[0] << " (parent " << parent << ")";
+}
+
 TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
     const std::vector<unsigned char> good = bakeBytes(test::torus(6, 4)); // 48 triangles
     test::SplitMix64 rng(0xC0FFEEu);

@@ -42,18 +42,19 @@ template <typename T> bool writeArray(int fd, const std::vector<T>& v) {
 }
 
 // The child: limits, import, answer (magic, 0 and the mesh, or 1 and the message), exit.
-[[noreturn]] void runChild(int fd, const std::string& path, const ImportOptions& options, const ImportLimits& limits) {
+[[noreturn]] void runChild(int fd, const std::string& path, const ImportOptions& options,
+                           const ImportLimits& limits) {
     const int devnull = ::open("/dev/null", O_WRONLY);
     if (devnull >= 0) ::dup2(devnull, 2); // the importer's own chatter stays out of the one line
 #if !defined(FLAK_BAKE_ASAN)
     if (limits.memory_mb > 0) {
         const rlim_t bytes = static_cast<rlim_t>(limits.memory_mb) << 20;
-        const struct rlimit as{bytes, bytes};
+        const struct rlimit as { bytes, bytes };
         ::setrlimit(RLIMIT_AS, &as);
     }
 #endif
     if (limits.seconds > 0) {
-        const struct rlimit cpu{limits.seconds, limits.seconds + 1};
+        const struct rlimit cpu { limits.seconds, limits.seconds + 1 };
         ::setrlimit(RLIMIT_CPU, &cpu);
         ::alarm(limits.seconds);
     }
@@ -117,13 +118,14 @@ std::string signalText(int sig) {
     if (sig == SIGSEGV) return "crashed (segmentation fault: a stack overflow or a bad read)";
     if (sig == SIGABRT) return "aborted (an assertion in the importer)";
     const char* name = ::strsignal(sig);
-    return std::string("was killed by signal ") + std::to_string(sig) + (name ? std::string(" (") + name + ")" : "");
+    return std::string("was killed by signal ") + std::to_string(sig) +
+           (name ? std::string(" (") + name + ")" : "");
 }
 
 } // namespace
 
-BakeError importMeshIsolated(const std::string& path, const ImportOptions& options, const ImportLimits& limits,
-                             SourceMesh& out) {
+BakeError importMeshIsolated(const std::string& path, const ImportOptions& options,
+                             const ImportLimits& limits, SourceMesh& out) {
     int fds[2];
     if (::pipe(fds) != 0) return {"cannot start the importer for '" + path + "': " + std::strerror(errno)};
     const pid_t child = ::fork();
@@ -144,7 +146,8 @@ BakeError importMeshIsolated(const std::string& path, const ImportOptions& optio
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
     const std::string limits_text = " (limits: " + std::to_string(limits.memory_mb) + " MB, " +
-                                    std::to_string(limits.seconds) + " s; --import-memory-mb, --import-seconds)";
+                                    std::to_string(limits.seconds) +
+                                    " s; --import-memory-mb, --import-seconds)";
     if (WIFSIGNALED(status))
         return {"importing '" + path + "': the importer " + signalText(WTERMSIG(status)) + limits_text};
     if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
@@ -157,8 +160,10 @@ BakeError importMeshIsolated(const std::string& path, const ImportOptions& optio
                 std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")" + limits_text};
     if (head[1] != 0) {
         std::uint64_t n = 0;
-        if (!c.take(&n, sizeof n) || n > answer.size() - c.at) return {"importing '" + path + "': a malformed answer"};
-        return {std::string(reinterpret_cast<const char*>(answer.data() + c.at), static_cast<std::size_t>(n))};
+        if (!c.take(&n, sizeof n) || n > answer.size() - c.at)
+            return {"importing '" + path + "': a malformed answer"};
+        return {
+            std::string(reinterpret_cast<const char*>(answer.data() + c.at), static_cast<std::size_t>(n))};
     }
     SourceMesh mesh;
     std::uint32_t counts[4];

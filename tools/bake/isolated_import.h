@@ -18,7 +18,7 @@ struct ImportLimits {
 /// through a pipe. A child that dies, runs out of its memory or time, or sends a malformed
 /// answer gives an error naming the file and the cause. Builds with AddressSanitizer set no
 /// memory limit (the sanitizer reserves terabytes of address space); the time limit still holds.
-BakeError importMeshIsolated(const std::string& path, const ImportOptions& options, const ImportLimits& limits,
-                             SourceMesh& out);
+BakeError importMeshIsolated(const std::string& path, const ImportOptions& options,
+                             const ImportLimits& limits, SourceMesh& out);
 
 } // namespace flak::bake
