@@ -40,57 +40,29 @@ bool containsBox(const float* outer_min, const float* outer_max, const float* in
            inner_max[1] <= outer_max[1];
 }
 
-// The edge tree's shape and boxes (run after its ranges and the edge references are checked):
-// binary, each box containing its children's and each leaf's box both ends of its edges.
-bool wallTreeBounds(const WallsHeader& h, const WallRing* rings, const WallPoints& pts, const WallNode* nodes,
-                    const WallEdge* edges, std::uint32_t& out_bad) {
+// A wall tree's shape and boxes (run after its ranges and links are checked): binary, each box
+// containing its children's and each leaf's box both ends of each of its edges.
+// edgeEnds(leaf, k, a, b) gives the points of the leaf's k-th edge (k from 0 to its count - 1).
+template <typename Node, typename EdgeEnds>
+bool treeBounds(const Node* nodes, std::uint32_t count, const WallPoints& pts, EdgeEnds&& edgeEnds,
+                std::uint32_t& out_bad) {
     const auto skip = [nodes](std::uint32_t k) {
         return (nodes[k].info & kLeafBit) != 0 ? 1u : nodes[k].info;
     };
-    for (std::uint32_t i = 0; i < h.node_count; ++i) {
-        const WallNode& n = nodes[i];
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const Node& n = nodes[i];
         out_bad = i;
         if ((n.info & kLeafBit) == 0) {
             std::uint32_t l = 0, r = 0;
-            if (!binaryChildren(i, h.node_count, skip, l, r) ||
+            if (!binaryChildren(i, count, skip, l, r) ||
                 !containsBox(n.min, n.max, nodes[l].min, nodes[l].max) ||
                 !containsBox(n.min, n.max, nodes[r].min, nodes[r].max))
                 return false;
             continue;
         }
-        const std::uint32_t first = n.info & 0x03FFFFFFu, end = first + ((n.info >> 26) & 0x1Fu) + 1u;
-        for (std::uint32_t e = first; e < end; ++e) {
-            const WallRing& ring = rings[edges[e].ring];
-            const std::uint32_t a = ring.first_point + edges[e].index;
-            const std::uint32_t b = edges[e].index + 1u == ring.point_count ? ring.first_point : a + 1u;
-            if (!pts.inside(a, n.min, n.max) || !pts.inside(b, n.min, n.max)) return false;
-        }
-    }
-    return true;
-}
-
-// The inside tree's shape and boxes (run after its runs are checked): binary, each box
-// containing its children's and each leaf's box both ends of its edges.
-bool insideTreeBounds(const WallsHeader& h, const WallRing* rings, const WallPoints& pts,
-                      const WallInsideNode* nodes, std::uint32_t& out_bad) {
-    const auto skip = [nodes](std::uint32_t k) {
-        return (nodes[k].info & kLeafBit) != 0 ? 1u : nodes[k].info;
-    };
-    for (std::uint32_t i = 0; i < h.inside_node_count; ++i) {
-        const WallInsideNode& n = nodes[i];
-        out_bad = i;
-        if ((n.info & kLeafBit) == 0) {
-            std::uint32_t l = 0, r = 0;
-            if (!binaryChildren(i, h.inside_node_count, skip, l, r) ||
-                !containsBox(n.min, n.max, nodes[l].min, nodes[l].max) ||
-                !containsBox(n.min, n.max, nodes[r].min, nodes[r].max))
-                return false;
-            continue;
-        }
-        const WallRing& ring = rings[n.ring & ~kWallWholeRings];
-        const std::uint32_t first = n.info & 0x03FFFFFFu, end = first + ((n.info >> 26) & 0x1Fu) + 1u;
-        for (std::uint32_t a = first; a < end; ++a) {
-            const std::uint32_t b = a + 1u == ring.first_point + ring.point_count ? ring.first_point : a + 1u;
+        for (std::uint32_t k = 0; k <= ((n.info >> 26) & 0x1Fu); ++k) {
+            std::uint32_t a = 0, b = 0;
+            edgeEnds(n, k, a, b);
             if (!pts.inside(a, n.min, n.max) || !pts.inside(b, n.min, n.max)) return false;
         }
     }
@@ -277,13 +249,26 @@ Status checkWallsSection(const std::uint32_t* words, std::uint32_t word_count, s
         if (edges[e].ring >= h.ring_count || edges[e].index >= rings[edges[e].ring].point_count)
             return fail(err, Status::BlobCorrupt, "wall edge references a ring or point out of range",
                         edges_at + 8u * e);
+    // The next point of a ring after point `a` (the last wraps to the first).
+    const auto next = [](const WallRing& ring, std::uint32_t a) {
+        return a + 1u == ring.first_point + ring.point_count ? ring.first_point : a + 1u;
+    };
     std::uint32_t bad = 0;
-    if (!wallTreeBounds(h, rings, pts, nodes, edges, bad))
+    const auto edge_ends = [&](const WallNode& n, std::uint32_t k, std::uint32_t& a, std::uint32_t& b) {
+        const WallEdge& e = edges[(n.info & 0x03FFFFFFu) + k];
+        a = rings[e.ring].first_point + e.index;
+        b = next(rings[e.ring], a);
+    };
+    if (!treeBounds(nodes, h.node_count, pts, edge_ends, bad))
         return fail(err, Status::BlobCorrupt, "wall node box or shape does not bound its subtree",
                     nodes_at + std::uint64_t{bad} * sizeof(WallNode));
     const Status inside_status = checkWallInsideTree(rings, h, inside, inside_at, err);
     if (inside_status != Status::Ok) return inside_status;
-    if (!insideTreeBounds(h, rings, pts, inside, bad))
+    const auto run_ends = [&](const WallInsideNode& n, std::uint32_t k, std::uint32_t& a, std::uint32_t& b) {
+        a = (n.info & 0x03FFFFFFu) + k;
+        b = next(rings[n.ring & ~kWallWholeRings], a);
+    };
+    if (!treeBounds(inside, h.inside_node_count, pts, run_ends, bad))
         return fail(err, Status::BlobCorrupt, "wall inside node box or shape does not bound its subtree",
                     inside_at + std::uint64_t{bad} * sizeof(WallInsideNode));
     return Status::Ok;
