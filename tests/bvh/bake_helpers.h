@@ -60,4 +60,18 @@ private:
     std::size_t m_size;
 };
 
+/// Loads [bytes, bytes + count) with `size` bytes at `offset` replaced by `value` and the checksum
+/// recomputed, as a pipeline that re-seals what it damaged would: the loader's status, and in
+/// out_error what it said.
+inline Status loadResealed(const unsigned char* bytes, std::size_t count, std::size_t offset,
+                           const void* value, std::size_t size, BlobError& out_error) {
+    std::vector<unsigned char> copy(bytes, bytes + count);
+    std::memcpy(copy.data() + offset, value, size);
+    const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
+    std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
+    AlignedBytes aligned(copy);
+    MeshBlob blob;
+    return loadMeshBlob(aligned.data(), aligned.size(), blob, &out_error);
+}
+
 } // namespace flak::test

@@ -737,14 +737,11 @@ TEST(WallBlob, InsideTreeCorruptionIsRefused) {
             leaf = i;
     }
     auto refuse = [&](std::uint32_t node, std::size_t field, std::uint32_t value, const char* what) {
-        std::vector<unsigned char> copy(lv.bytes->data(), lv.bytes->data() + lv.bytes->size());
-        std::memcpy(copy.data() + inside_at + node * sizeof(WallInsideNode) + field, &value, 4);
-        const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
-        std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
-        AlignedBytes aligned(copy);
-        MeshBlob blob;
         BlobError err;
-        EXPECT_EQ(loadMeshBlob(aligned.data(), aligned.size(), blob, &err), Status::BlobCorrupt) << what;
+        EXPECT_EQ(loadResealed(lv.bytes->data(), lv.bytes->size(),
+                               inside_at + node * sizeof(WallInsideNode) + field, &value, 4, err),
+                  Status::BlobCorrupt)
+            << what;
         EXPECT_NE(std::string(err.what).find(what), std::string::npos) << err.what;
     };
     const WallInsideNode& l = w.inside_nodes[leaf];
@@ -773,15 +770,10 @@ TEST(WallBlob, BoxesAndCoordinatesAreProven) {
     const WallSet& w = lv.walls;
     ASSERT_GT(w.node_count, 2u);
     auto refuse = [&](const void* field, float value, const char* what) {
-        std::vector<unsigned char> copy(lv.bytes->data(), lv.bytes->data() + lv.bytes->size());
         const std::size_t at = std::size_t(static_cast<const unsigned char*>(field) - lv.bytes->data());
-        std::memcpy(copy.data() + at, &value, 4);
-        const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
-        std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
-        AlignedBytes aligned(copy);
-        MeshBlob blob;
         BlobError err;
-        EXPECT_EQ(loadMeshBlob(aligned.data(), aligned.size(), blob, &err), Status::BlobCorrupt) << what;
+        EXPECT_EQ(loadResealed(lv.bytes->data(), lv.bytes->size(), at, &value, 4, err), Status::BlobCorrupt)
+            << what;
         EXPECT_NE(std::string(err.what).find(what), std::string::npos) << err.what;
     };
     std::uint32_t leaf = 0;
