@@ -9,6 +9,9 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 #if defined(__SANITIZE_ADDRESS__)
 #define FLAK_BAKE_ASAN 1
@@ -43,7 +46,14 @@ template <typename T> bool writeArray(int fd, const std::vector<T>& v) {
 
 // The child: limits, import, answer (magic, 0 and the mesh, or 1 and the message), exit.
 [[noreturn]] void runChild(int fd, const std::string& path, const ImportOptions& options,
-                           const ImportLimits& limits) {
+                           const ImportLimits& limits, pid_t parent) {
+#if defined(__linux__)
+    // A baker killed while it waits takes its importer with it (no orphan runs on to its limit).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(5); // the parent died before the line above
+#else
+    (void)parent;
+#endif
     const int devnull = ::open("/dev/null", O_WRONLY);
     if (devnull >= 0) ::dup2(devnull, 2); // the importer's own chatter stays out of the one line
 #if !defined(FLAK_BAKE_ASAN)
@@ -128,6 +138,7 @@ BakeError importMeshIsolated(const std::string& path, const ImportOptions& optio
                              const ImportLimits& limits, SourceMesh& out) {
     int fds[2];
     if (::pipe(fds) != 0) return {"cannot start the importer for '" + path + "': " + std::strerror(errno)};
+    const pid_t parent = ::getpid();
     const pid_t child = ::fork();
     if (child < 0) {
         ::close(fds[0]);
@@ -136,7 +147,7 @@ BakeError importMeshIsolated(const std::string& path, const ImportOptions& optio
     }
     if (child == 0) {
         ::close(fds[0]);
-        runChild(fds[1], path, options, limits);
+        runChild(fds[1], path, options, limits, parent);
     }
     ::close(fds[1]);
     std::vector<unsigned char> answer;
