@@ -299,15 +299,14 @@ BakeError checkEdgesApart(const std::vector<WallPolygon>& polygons, const std::v
                             " (rings must be disjoint; merge touching polygons)"};
                 continue;
             }
-            const std::string where = describeRing(polygons, all[lo.ring]);
             if (j == i + 1 || (i == 0 && j == n - 1)) {
                 const bool next = j == i + 1;
                 if (foldsBack(next ? a : b, next ? b : a, next ? d : c))
-                    return {where + ": self-intersecting (edges " + std::to_string(i) + " and " +
-                            std::to_string(j) + " fold back over each other)"};
+                    return {describeRing(polygons, all[lo.ring]) + ": self-intersecting (edges " +
+                            std::to_string(i) + " and " + std::to_string(j) + " fold back over each other)"};
             } else if (segmentsMeet(a, b, c, d)) {
-                return {where + ": self-intersecting (edge " + std::to_string(i) + " meets edge " +
-                        std::to_string(j) + ")"};
+                return {describeRing(polygons, all[lo.ring]) + ": self-intersecting (edge " +
+                        std::to_string(i) + " meets edge " + std::to_string(j) + ")"};
             }
         }
         open.push_back(e);
