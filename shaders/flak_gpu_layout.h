@@ -23,6 +23,10 @@ FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuRowGroups, 32768u);
 // Bits of tri_tri_impl.h's kMinSinSq = 2.5e-3f (the sliver guard), passed as bits so that no decimal
 // to float conversion (GLSL front ends go through double: two roundings) can change it.
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuMinSinSqBits, 0x3B23D70Au);
+// Bits of tri_tri_impl.h's kParallelSinSq = 2^-6 (float) and kParallelSinSqDouble = 2^-60 (held
+// in a float, exactly): the nearly parallel planes that are decided in double.
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuParallelSinSqBits, 0x3C800000u);
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuParallelSinSqDoubleBits, 0x21800000u);
 // Batch modes (GpuParams::flags).
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuFlagAnyContact, 1u); // per-job flag only, no pair records
 // B triangles one invocation tests against its A triangle (the A triangle, the job and the

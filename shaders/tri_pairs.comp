@@ -1,6 +1,7 @@
 #version 450
 // flak — triangle pairs of mesh-mesh jobs on the GPU: the CPU kernel of runtime/src/geom/tri_tri.cpp
-// (Guigue & Devillers 2003 with the double-precision plane sides of slivers, the 2D coplanar test
+// (Guigue & Devillers 2003 with the double-precision plane sides of slivers, nearly parallel planes
+// decided again in double, the 2D coplanar test
 // and the zero-area edge test through segmentTriangle: Moller & Trumbore 1997 settled in double),
 // operation for operation, so that every pair gets the very boolean triTriOverlap gives.
 // Rules that make the results bit-identical:
@@ -13,7 +14,7 @@
 // - non-finite input is rejected up front with bit tests (the CPU answers false for it) instead of
 //   relying on isnan/isinf, which a driver may fold away;
 // - the constant kMinSinSq is given as bits (flak_gpu_layout.h).
-// Needs shaderFloat64 (the sliver and zero-area paths are double on the CPU).
+// Needs shaderFloat64 (the sliver, nearly parallel and zero-area paths are double on the CPU).
 #extension GL_GOOGLE_include_directive : require
 
 #include "flak_gpu_layout.h"
@@ -92,6 +93,19 @@ bool wellConditioned(vec3 e1, vec3 e2, vec3 n) {
     return ln > rhs;
 }
 
+// floatDirection of tri_tri_scalar.cpp: n / max |n_i| as float, zero when n is exactly zero.
+vec3 floatDirection(dvec3 n) {
+    // std::fmax(a, b) returns the other operand when one is NaN.
+    precise double ax = abs(n.x), ay = abs(n.y), az = abs(n.z);
+    precise double myz = isnan(ay) ? az : (isnan(az) ? ay : max(ay, az));
+    precise double m = isnan(ax) ? myz : (isnan(myz) ? ax : max(ax, myz));
+    if (m > 0.0lf) {
+        precise double nx = n.x / m, ny = n.y / m, nz = n.z / m;
+        return vec3(float(nx), float(ny), float(nz));
+    }
+    return vec3(0.0);
+}
+
 // planeSidesDouble: plane through o with normal (p - o) x (q - o) in double; signs of x, y, z and
 // the normal scaled to float (n / max |n_i|, zero when n is exactly zero).
 void planeSidesDouble(vec3 o, vec3 p, vec3 q, vec3 x, vec3 y, vec3 z, out vec3 out_n, out int sx, out int sy,
@@ -101,16 +115,7 @@ void planeSidesDouble(vec3 o, vec3 p, vec3 q, vec3 x, vec3 y, vec3 z, out vec3 o
     sx = signD(ddot(dsub(dvec3(x), O), n));
     sy = signD(ddot(dsub(dvec3(y), O), n));
     sz = signD(ddot(dsub(dvec3(z), O), n));
-    // std::fmax(a, b) returns the other operand when one is NaN.
-    precise double ax = abs(n.x), ay = abs(n.y), az = abs(n.z);
-    precise double myz = isnan(ay) ? az : (isnan(az) ? ay : max(ay, az));
-    precise double m = isnan(ax) ? myz : (isnan(myz) ? ax : max(ax, myz));
-    if (m > 0.0lf) {
-        precise double nx = n.x / m, ny = n.y / m, nz = n.z / m;
-        out_n = vec3(float(nx), float(ny), float(nz));
-    } else {
-        out_n = vec3(0.0);
-    }
+    out_n = floatDirection(n);
 }
 
 // ---- coplanar pairs: 2D separating axes (tri_tri_scalar.cpp coplanarOverlap) ----
@@ -244,7 +249,14 @@ bool checkMinMax(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     return !(dot3(v1, n) > 0.0);
 }
 
-int triTri3d(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp2, int dq2, int dr2) {
+bool checkMinMaxD(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
+    precise dvec3 P1 = dvec3(p1), Q1 = dvec3(q1), R1 = dvec3(r1), P2 = dvec3(p2), Q2 = dvec3(q2), R2 = dvec3(r2);
+    precise double s1 = ddot(dsub(Q2, Q1), dcross(dsub(P2, Q1), dsub(P1, Q1)));
+    precise double s2 = ddot(dsub(R2, P1), dcross(dsub(P2, P1), dsub(R1, P1)));
+    return !(s1 > 0.0lf) && !(s2 > 0.0lf);
+}
+
+int triTri3d(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp2, int dq2, int dr2, bool in_double) {
     bool swap1 = false;
     int perm = 0; // 0: (p2, q2, r2), 1: (q2, r2, p2), 2: (r2, p2, q2)
     if (pos(dp2)) {
@@ -273,19 +285,16 @@ int triTri3d(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp2, int 
     vec3 x = perm == 0 ? p2 : (perm == 1 ? q2 : r2);
     vec3 y = perm == 0 ? q2 : (perm == 1 ? r2 : p2);
     vec3 z = perm == 0 ? r2 : (perm == 1 ? p2 : q2);
-    return checkMinMax(p1, b, c, x, y, z) ? kCrossing : kDisjoint;
+    bool crossing = in_double ? checkMinMaxD(p1, b, c, x, y, z) : checkMinMax(p1, b, c, x, y, z);
+    return crossing ? kCrossing : kDisjoint;
 }
 
 bool isZero(vec3 v) { return v.x == 0.0 && v.y == 0.0 && v.z == 0.0; }
 
-int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 n1, vec3 n2, int dp1, int dq1,
-                        int dr1, int dp2, int dq2, int dr2) {
-    bool flat1 = isZero(n1), flat2 = isZero(n2);
-    if (flat1 || flat2) {
-        if (flat1 && flat2) return kDisjoint;
-        bool hit = flat2 ? edgesCrossTriangle(p2, q2, r2, p1, q1, r1) : edgesCrossTriangle(p1, q1, r1, p2, q2, r2);
-        return hit ? kDegenerate : kDisjoint;
-    }
+// The canonical form and CHECK_MIN_MAX (in double when asked) from the plane sides' sign codes;
+// kCoplanar when either triangle lies in the other's plane.
+int canonicalCrossing(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp1, int dq1, int dr1, int dp2,
+                      int dq2, int dr2, bool in_double) {
     // use(u, v, w, swap2): (a, b, c) = (u, v, w); triangle 2 as (p2, q2, r2) or (p2, r2, q2).
     int perm = 0; // 0: (p1, q1, r1), 1: (q1, r1, p1), 2: (r1, p1, q1)
     bool swap2 = false;
@@ -311,19 +320,58 @@ int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, ve
     } else {
         coplanar = true;
     }
-    int result;
-    if (coplanar) {
-        result = kCoplanar;
-    } else {
-        vec3 a = perm == 0 ? p1 : (perm == 1 ? q1 : r1);
-        vec3 b = perm == 0 ? q1 : (perm == 1 ? r1 : p1);
-        vec3 c = perm == 0 ? r1 : (perm == 1 ? p1 : q1);
-        vec3 y = swap2 ? r2 : q2;
-        vec3 z = swap2 ? q2 : r2;
-        int dy = swap2 ? dr2 : dq2;
-        int dz = swap2 ? dq2 : dr2;
-        result = triTri3d(a, b, c, p2, y, z, dp2, dy, dz);
+    if (coplanar) return kCoplanar;
+    vec3 a = perm == 0 ? p1 : (perm == 1 ? q1 : r1);
+    vec3 b = perm == 0 ? q1 : (perm == 1 ? r1 : p1);
+    vec3 c = perm == 0 ? r1 : (perm == 1 ? p1 : q1);
+    vec3 y = swap2 ? r2 : q2;
+    vec3 z = swap2 ? q2 : r2;
+    int dy = swap2 ? dr2 : dq2;
+    int dz = swap2 ? dq2 : dr2;
+    return triTri3d(a, b, c, p2, y, z, dp2, dy, dz, in_double);
+}
+
+// nearlyParallel of tri_tri_impl.h: not lengthSq(n1 x n2) > kParallelSinSq * (lengthSq(n1) *
+// lengthSq(n2)), in float.
+bool nearlyParallel(vec3 n1, vec3 n2) {
+    precise vec3 c = cross3(n1, n2);
+    precise float cc = dot3(c, c);
+    precise float aa = dot3(n1, n1);
+    precise float bb = dot3(n2, n2);
+    precise float bound = uintBitsToFloat(kGpuParallelSinSqBits) * (aa * bb);
+    return !(cc > bound);
+}
+
+// classifyNearlyParallel of tri_tri_scalar.cpp: everything again in double.
+int classifyNearlyParallel(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
+    precise dvec3 P1 = dvec3(p1), Q1 = dvec3(q1), R1 = dvec3(r1), P2 = dvec3(p2), Q2 = dvec3(q2), R2 = dvec3(r2);
+    precise dvec3 n2 = dcross(dsub(P2, R2), dsub(Q2, R2));
+    int dp1 = signD(ddot(dsub(P1, R2), n2)), dq1 = signD(ddot(dsub(Q1, R2), n2)), dr1 = signD(ddot(dsub(R1, R2), n2));
+    if (sameSide(dp1, dq1, dr1)) return kDisjoint;
+    precise dvec3 n1 = dcross(dsub(Q1, P1), dsub(R1, P1));
+    int dp2 = signD(ddot(dsub(P2, R1), n1)), dq2 = signD(ddot(dsub(Q2, R1), n1)), dr2 = signD(ddot(dsub(R2, R1), n1));
+    if (sameSide(dp2, dq2, dr2)) return kDisjoint;
+    vec3 plane1 = floatDirection(n1);
+    precise dvec3 c = dcross(n1, n2);
+    precise double aa = ddot(n1, n1);
+    precise double bb = ddot(n2, n2);
+    precise double bound = double(uintBitsToFloat(kGpuParallelSinSqDoubleBits)) * (aa * bb);
+    int result = ddot(c, c) <= bound ? kCoplanar
+                                     : canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, true);
+    if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, plane1)) return kDisjoint;
+    return result;
+}
+
+int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 n1, vec3 n2, int dp1, int dq1,
+                        int dr1, int dp2, int dq2, int dr2) {
+    bool flat1 = isZero(n1), flat2 = isZero(n2);
+    if (flat1 || flat2) {
+        if (flat1 && flat2) return kDisjoint;
+        bool hit = flat2 ? edgesCrossTriangle(p2, q2, r2, p1, q1, r1) : edgesCrossTriangle(p1, q1, r1, p2, q2, r2);
+        return hit ? kDegenerate : kDisjoint;
     }
+    if (nearlyParallel(n1, n2)) return classifyNearlyParallel(p1, q1, r1, p2, q2, r2);
+    int result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, false);
     if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return kDisjoint;
     return result;
 }

@@ -161,6 +161,7 @@ enum class PairFamily {
     SharedEdge,
     SharedVertex,
     Grazing,
+    NearlyCoplanar,
     Shapes,
     Count
 };
@@ -172,6 +173,7 @@ const char* familyName(PairFamily f) {
     case PairFamily::SharedEdge: return "shared edge";
     case PairFamily::SharedVertex: return "shared vertex";
     case PairFamily::Grazing: return "grazing";
+    case PairFamily::NearlyCoplanar: return "nearly coplanar";
     default: return "slivers+zero-area";
     }
 }
@@ -249,6 +251,33 @@ Pair familyPair(SplitMix64& rng, PairFamily f, const Placement& where) {
             const D3 q = q0 + n * (side * rng.range(0.0, 1.0));
             *p = vec(q.x, q.y, q.z);
         }
+        break;
+    }
+    case PairFamily::NearlyCoplanar: {
+        // Both triangles a hair (1e-12 to 1e-3) out of one random plane, or the second one's plane
+        // tilted from it by 1e-10 to 1e-1 radians about a line across the first: where the planes
+        // cut is noise in float. The second is shifted in the plane so that about half overlap.
+        double n[3], a[3];
+        randomDirection(rng, n);
+        randomDirection(rng, a);
+        const D3 N{n[0], n[1], n[2]}, A{a[0], a[1], a[2]};
+        D3 u = A - N * dot(A, N);
+        u = u * (1.0 / len(u));
+        const D3 w = cross(N, u);
+        const D3 origin = d3(randomPoint(rng, 1.0));
+        const bool tilted = rng.u() < 0.5;
+        const double tilt = signedLogUniform(rng, -10.0, -1.0), axis = rng.range(-0.5, 0.5);
+        const double shift_x = rng.range(-1.5, 1.5), shift_y = rng.range(-1.5, 1.5);
+        const auto point = [&](bool second) {
+            const double x = rng.range(-1.0, 1.0) + (second ? shift_x : 0.0);
+            const double y = rng.range(-1.0, 1.0) + (second ? shift_y : 0.0);
+            const double hair = rng.u() < 0.2 ? 0.0 : signedLogUniform(rng, -12.0, -3.0);
+            const double h = second && tilted ? tilt * (x - axis) : hair;
+            const D3 p = origin + u * x + w * y + N * h;
+            return vec(p.x, p.y, p.z);
+        };
+        k.s = {point(false), point(false), point(false)};
+        k.t = {point(true), point(true), point(true)};
         break;
     }
     default: {
@@ -343,6 +372,24 @@ TEST(TriTri, SliverPairs120K) {
     EXPECT_EQ(failures, 0);
 }
 
+// Found by the blob fuzz target: two triangles a hair (2^-109) out of the plane x = y, a unit
+// apart in it. Their float normals are exactly parallel and their plane sides tiny and mixed, so
+// the 3D path in float said "crossing" one way round and "disjoint" the other.
+TEST(TriTri, NearlyCoplanarPairAUnitApartIsDisjoint) {
+    const Vec3 a0{1.0f, 1.0f, 0.0f}, a1{0.0f, 0.0f, 0x1.00010cp-1f}, a2{0.0f, 0x1.01fff4p-109f, 1.0f};
+    const Vec3 b0{-1.0f, -1.0f, -1.0f}, b1{-1.0f, -1.0f, -0x1.fffde8p-2f}, b2{0.0f, 0.0f, -1.0f};
+    EXPECT_FALSE(triTriOverlap(a0, a1, a2, b0, b1, b2));
+    EXPECT_FALSE(triTriOverlap(b0, b1, b2, a0, a1, a2));
+    TriangleBatch4 batch;
+    clearBatch(batch);
+    setBatchTriangle(2, b0, b1, b2, batch);
+    EXPECT_EQ(triTriOverlap4(a0, a1, a2, batch), 0u);
+    EXPECT_EQ(triTriOverlapLanes(a0, a1, a2, &batch, 0xFu), 0u);
+    Vec3 p, q;
+    bool coplanar = false;
+    EXPECT_FALSE(triTriIntersection(a0, a1, a2, b0, b1, b2, p, q, coplanar));
+}
+
 TEST(TriTri, NonFiniteInputsGiveNoOverlap) {
     long bad = 0;
     for (long i = 0; i < caseCount<long>(100000); ++i) {
@@ -398,8 +445,10 @@ TEST(TriTri, BatchedEqualsScalar2M) {
     long pairs = 0, mismatches = 0, overlaps = 0;
     for (long i = 0; i < caseCount<long>(250000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 77, i + 1);
-        const Pair first = (i % 3 == 0) ? familyPair(rng, static_cast<PairFamily>(i % 7), kPlacements[i % 6])
-                                        : randomPair(rng);
+        constexpr unsigned kFamilies = static_cast<unsigned>(PairFamily::Count);
+        const Pair first = (i % 3 == 0)
+                               ? familyPair(rng, static_cast<PairFamily>(i % kFamilies), kPlacements[i % 6])
+                               : randomPair(rng);
         TriangleBatch8 batch;
         clearBatch(batch.half[0]);
         clearBatch(batch.half[1]);
@@ -408,7 +457,7 @@ TEST(TriTri, BatchedEqualsScalar2M) {
         for (int l = 0; l < 8; ++l) {
             Pair k;
             if (l % 2 == 0) {
-                const auto family = static_cast<PairFamily>(rng.next() % 7u);
+                const auto family = static_cast<PairFamily>(rng.next() % kFamilies);
                 const Placement& where = kPlacements[rng.next() % 6u];
                 k = familyPair(rng, family, where);
             } else {

@@ -239,6 +239,12 @@ TEST(GpuLayout, ConstantsMatchTheCpuKernel) {
     std::uint32_t bits = 0;
     std::memcpy(&bits, &min_sin_sq, 4);
     EXPECT_EQ(bits, gpu::kGpuMinSinSqBits);
+    const float parallel_sin_sq = 0x1p-6f; // kParallelSinSq
+    std::memcpy(&bits, &parallel_sin_sq, 4);
+    EXPECT_EQ(bits, gpu::kGpuParallelSinSqBits);
+    const float parallel_sin_sq_double = 0x1p-60f; // kParallelSinSqDouble, exactly
+    std::memcpy(&bits, &parallel_sin_sq_double, 4);
+    EXPECT_EQ(bits, gpu::kGpuParallelSinSqDoubleBits);
     EXPECT_EQ(sizeof(gpu::GpuJob), 64u);
     EXPECT_EQ(sizeof(gpu::GpuRect), 32u);
 }

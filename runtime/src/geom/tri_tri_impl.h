@@ -83,6 +83,27 @@ inline bool wellConditioned(const Vec3& e1, const Vec3& e2, const Vec3& n) {
     return lengthSq(n) > kMinSinSq * (lengthSq(e1) * lengthSq(e2));
 }
 
+// Nearly parallel planes.
+// Guigue-Devillers decides a crossing pair by where the two triangles cut the line the planes
+// share. In float each orientation determinant is good to a few eps of scale^3, which puts an
+// end point of a cut off by about eps * scale / sin(dihedral angle) along that line: harmless
+// for planes at a real angle, noise when they are nearly parallel (two triangles a hair out of
+// one plane "cross" a unit apart). A surviving pair whose float normals are within kParallelSinSq
+// (sin^2 of the angle between them, about 7 degrees) is decided again in double, where the same
+// error is 2^-29 times smaller; planes parallel even there (sin below 2^-30) are coplanar for
+// the 2D test. The routing test is float and bit for bit the same on every back-end and on the
+// GPU; a product that overflows or underflows routes to double (only slower, never wrong).
+constexpr float kParallelSinSq = 0x1p-6f;
+constexpr double kParallelSinSqDouble = 0x1p-60;
+
+/// True when a surviving pair with planes n1 and n2 goes to classifyNearlyParallel: not
+/// lengthSq(n1 x n2) > kParallelSinSq * (lengthSq(n1) * lengthSq(n2)), in float.
+inline bool nearlyParallel(const Vec3& n1, const Vec3& n2) {
+    Vec3 c;
+    cross(n1, n2, c);
+    return !(lengthSq(c) > kParallelSinSq * (lengthSq(n1) * lengthSq(n2)));
+}
+
 // Lane `lane`'s vertex `vertex` (0: p, 1: q, 2: r) of a batch.
 inline void laneVertex(const TriangleBatch4& batch, int vertex, int lane, Vec3& out) {
     set(batch.v[vertex][0][lane], batch.v[vertex][1][lane], batch.v[vertex][2][lane], out);
@@ -100,6 +121,11 @@ bool coplanarOverlap(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3&
 Overlap classifyWellConditioned(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
                                 const Vec3& q2, const Vec3& r2, const Vec3& n1, float dp1, float dq1,
                                 float dr1, float dp2, float dq2, float dr2);
+
+/// The test of a finite pair that survived both plane tests with nearly parallel planes, from the
+/// inputs, all in double (tri_tri_scalar.cpp).
+FLAK_TRI_TRI_COLD Overlap classifyNearlyParallel(const Vec3& p1, const Vec3& q1, const Vec3& r1,
+                                                 const Vec3& p2, const Vec3& q2, const Vec3& r2);
 
 /// The whole test when a plane is ill-conditioned, that plane's sides in double; restarted from
 /// the inputs.

@@ -75,23 +75,41 @@ int signOf(float d) {
 
 Overlap crossing(bool overlap) { return overlap ? Overlap::Crossing : Overlap::Disjoint; }
 
-// Both canonical permutations, then CHECK_MIN_MAX; Coplanar when either triangle lies in the
-// other's plane. Indices and pointers are selected, not branched on.
-Overlap canonicalCrossing(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
-                          const Vec3& r2, float dp1, float dq1, float dr1, float dp2, float dq2, float dr2) {
+// The canonical form of both triangles from the classes (signOf) of their plane sides: triangle
+// 1's lead vertex and the other two in order into out1, triangle 2's into out2, as CHECK_MIN_MAX
+// takes them. False when either triangle lies in the other's plane (all three sides zero).
+// Indices and pointers are selected, not branched on.
+bool canonicalOrder(const Vec3* const t1[3], const Vec3* const t2[3], int sp1, int sq1, int sr1, int sp2,
+                    int sq2, int sr2, const Vec3* out1[3], const Vec3* out2[3]) {
     static constexpr unsigned char kNext[5] = {0, 1, 2, 0, 1};
-    const Canon c1 = kCanon.entry[signOf(dp1) << 4 | signOf(dq1) << 2 | signOf(dr1)];
-    if (c1.rot == kCoplanar) return Overlap::Coplanar;
+    const Canon c1 = kCanon.entry[sp1 << 4 | sq1 << 2 | sr1];
+    if (c1.rot == kCoplanar) return false;
     // Triangle 2 with q2 and r2 swapped when triangle 1's form asks for it.
-    const int sq2 = signOf(dq2), sr2 = signOf(dr2);
-    const Canon c2 = kCanon.entry[signOf(dp2) << 4 | (c1.flip ? sr2 : sq2) << 2 | (c1.flip ? sq2 : sr2)];
-    if (c2.rot == kCoplanar) return Overlap::Coplanar;
-    const Vec3* t1[3] = {&p1, &q1, &r1};
-    const Vec3* t2[3] = {&p2, c1.flip ? &r2 : &q2, c1.flip ? &q2 : &r2};
+    const Canon c2 = kCanon.entry[sp2 << 4 | (c1.flip ? sr2 : sq2) << 2 | (c1.flip ? sq2 : sr2)];
+    if (c2.rot == kCoplanar) return false;
+    const Vec3* u2[3] = {t2[0], c1.flip ? t2[2] : t2[1], c1.flip ? t2[1] : t2[2]};
     const Vec3* b = t1[kNext[c1.rot + 1]];
     const Vec3* c = t1[kNext[c1.rot + 2]];
-    return crossing(checkMinMax(*t1[c1.rot], c2.flip ? *c : *b, c2.flip ? *b : *c, *t2[c2.rot],
-                                *t2[kNext[c2.rot + 1]], *t2[kNext[c2.rot + 2]]));
+    out1[0] = t1[c1.rot];
+    out1[1] = c2.flip ? c : b;
+    out1[2] = c2.flip ? b : c;
+    out2[0] = u2[c2.rot];
+    out2[1] = u2[kNext[c2.rot + 1]];
+    out2[2] = u2[kNext[c2.rot + 2]];
+    return true;
+}
+
+// Both canonical permutations, then CHECK_MIN_MAX; Coplanar when either triangle lies in the
+// other's plane.
+Overlap canonicalCrossing(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                          const Vec3& r2, float dp1, float dq1, float dr1, float dp2, float dq2, float dr2) {
+    const Vec3* const t1[3] = {&p1, &q1, &r1};
+    const Vec3* const t2[3] = {&p2, &q2, &r2};
+    const Vec3 *a[3], *b[3];
+    if (!canonicalOrder(t1, t2, signOf(dp1), signOf(dq1), signOf(dr1), signOf(dp2), signOf(dq2), signOf(dr2),
+                        a, b))
+        return Overlap::Coplanar;
+    return crossing(checkMinMax(*a[0], *a[1], *a[2], *b[0], *b[1], *b[2]));
 }
 
 // Coplanar pairs: a 2D separating-axis test over the six edge lines.
@@ -153,6 +171,28 @@ bool allFinite(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, c
     return detail::isFiniteTriangle(p1, q1, r1) && detail::isFiniteTriangle(p2, q2, r2);
 }
 
+D3 toD3(const Vec3& v) { return {v.x, v.y, v.z}; }
+
+int signOfD(double d) {
+    return static_cast<int>(d > 0.0) | (static_cast<int>(d < 0.0) << 1) | (static_cast<int>(d != d) * kNaN);
+}
+
+// A double direction as float, scaled by its largest magnitude first (zero stays zero).
+void floatDirection(const D3& n, Vec3& out) {
+    const double m = std::fmax(std::fabs(n.x), std::fmax(std::fabs(n.y), std::fabs(n.z)));
+    if (m > 0.0)
+        set(static_cast<float>(n.x / m), static_cast<float>(n.y / m), static_cast<float>(n.z / m), out);
+    else
+        set(0.0f, 0.0f, 0.0f, out);
+}
+
+// checkMinMax in double.
+bool checkMinMaxDouble(const D3& p1, const D3& q1, const D3& r1, const D3& p2, const D3& q2, const D3& r2) {
+    const double s1 = ddot(dsub(q2, q1), dcross(dsub(p2, q1), dsub(p1, q1)));
+    const double s2 = ddot(dsub(r2, p1), dcross(dsub(p2, p1), dsub(r1, p1)));
+    return !(s1 > 0.0) & !(s2 > 0.0);
+}
+
 float signCarrying(double d) {
     const float f = static_cast<float>(d);
     return (f == 0.0f && d != 0.0) ? (d > 0.0 ? FLT_TRUE_MIN : -FLT_TRUE_MIN) : f;
@@ -168,11 +208,7 @@ void planeSidesDouble(const Vec3& o, const Vec3& p, const Vec3& q, const Vec3& x
     out_dx = signCarrying(ddot(dsub(toLocal(x, Vec3{}), O), n));
     out_dy = signCarrying(ddot(dsub(toLocal(y, Vec3{}), O), n));
     out_dz = signCarrying(ddot(dsub(toLocal(z, Vec3{}), O), n));
-    const double m = std::fmax(std::fabs(n.x), std::fmax(std::fabs(n.y), std::fabs(n.z)));
-    if (m > 0.0)
-        set(static_cast<float>(n.x / m), static_cast<float>(n.y / m), static_cast<float>(n.z / m), out_n);
-    else
-        set(0.0f, 0.0f, 0.0f, out_n);
+    floatDirection(n, out_n);
 }
 
 // Everything after the two plane-side rejection tests, from their float values. Shared by the
@@ -187,6 +223,9 @@ Overlap classifyAfterPlanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
             flat2 ? edgesCrossTriangle(p2, q2, r2, p1, q1, r1) : edgesCrossTriangle(p1, q1, r1, p2, q2, r2);
         return hit && allFinite(p1, q1, r1, p2, q2, r2) ? Overlap::Degenerate : Overlap::Disjoint;
     }
+    if (nearlyParallel(n1, n2))
+        return allFinite(p1, q1, r1, p2, q2, r2) ? classifyNearlyParallel(p1, q1, r1, p2, q2, r2)
+                                                 : Overlap::Disjoint;
     const Overlap result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2);
     if (result == Overlap::Coplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return Overlap::Disjoint;
     // NaN passes every sign test above as "not positive, not negative"; only a "yes" pays for the
@@ -216,9 +255,43 @@ bool coplanarOverlap(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3&
 Overlap classifyWellConditioned(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
                                 const Vec3& q2, const Vec3& r2, const Vec3& n1, float dp1, float dq1,
                                 float dr1, float dp2, float dq2, float dr2) {
+    Vec3 e1, e2, n2;
+    sub(p2, r2, e1);
+    sub(q2, r2, e2);
+    cross(e1, e2, n2);
+    if (nearlyParallel(n1, n2)) return classifyNearlyParallel(p1, q1, r1, p2, q2, r2);
     const Overlap result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2);
     if (result == Overlap::Coplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return Overlap::Disjoint;
     return result;
+}
+
+// Nearly parallel planes (tri_tri_impl.h): the plane sides, the rejections, the canonical form and
+// CHECK_MIN_MAX again, each in double from the float inputs; planes parallel even in double go to
+// the 2D test in triangle 1's plane.
+FLAK_TRI_TRI_COLD Overlap classifyNearlyParallel(const Vec3& p1, const Vec3& q1, const Vec3& r1,
+                                                 const Vec3& p2, const Vec3& q2, const Vec3& r2) {
+    const D3 P1 = toD3(p1), Q1 = toD3(q1), R1 = toD3(r1), P2 = toD3(p2), Q2 = toD3(q2), R2 = toD3(r2);
+    const D3 n2 = dcross(dsub(P2, R2), dsub(Q2, R2));
+    const double dp1 = ddot(dsub(P1, R2), n2), dq1 = ddot(dsub(Q1, R2), n2), dr1 = ddot(dsub(R1, R2), n2);
+    if ((dp1 > 0.0 && dq1 > 0.0 && dr1 > 0.0) || (dp1 < 0.0 && dq1 < 0.0 && dr1 < 0.0))
+        return Overlap::Disjoint;
+    const D3 n1 = dcross(dsub(Q1, P1), dsub(R1, P1));
+    const double dp2 = ddot(dsub(P2, R1), n1), dq2 = ddot(dsub(Q2, R1), n1), dr2 = ddot(dsub(R2, R1), n1);
+    if ((dp2 > 0.0 && dq2 > 0.0 && dr2 > 0.0) || (dp2 < 0.0 && dq2 < 0.0 && dr2 < 0.0))
+        return Overlap::Disjoint;
+    Vec3 plane1;
+    floatDirection(n1, plane1);
+    const D3 c = dcross(n1, n2);
+    if (ddot(c, c) <= kParallelSinSqDouble * (ddot(n1, n1) * ddot(n2, n2)))
+        return coplanarOverlap(p1, q1, r1, p2, q2, r2, plane1) ? Overlap::Coplanar : Overlap::Disjoint;
+    const Vec3* const t1[3] = {&p1, &q1, &r1};
+    const Vec3* const t2[3] = {&p2, &q2, &r2};
+    const Vec3 *a[3], *b[3];
+    if (!canonicalOrder(t1, t2, signOfD(dp1), signOfD(dq1), signOfD(dr1), signOfD(dp2), signOfD(dq2),
+                        signOfD(dr2), a, b))
+        return coplanarOverlap(p1, q1, r1, p2, q2, r2, plane1) ? Overlap::Coplanar : Overlap::Disjoint;
+    return crossing(
+        checkMinMaxDouble(toD3(*a[0]), toD3(*a[1]), toD3(*a[2]), toD3(*b[0]), toD3(*b[1]), toD3(*b[2])));
 }
 
 // The whole test when a plane is ill-conditioned: the same steps, with that plane's sides taken

@@ -207,6 +207,17 @@ FLAK_TRI_TRI_NOINLINE Overlap classifyCoplanar(const Vec3& p1, const Vec3& q1, c
     return coplanarOverlap(p1, q1, r1, p2, q2, r2, n1) ? Overlap::Coplanar : Overlap::Disjoint;
 }
 
+// nearlyParallel for a pair given by its vertices, with classify()'s normals.
+bool survivorNearlyParallel(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                            const Vec3& r2) {
+    Vec3 n1, n2, e1, e2;
+    plane1Normal(p1, q1, r1, n1);
+    sub(p2, r2, e1);
+    sub(q2, r2, e2);
+    cross(e1, e2, n2);
+    return nearlyParallel(n1, n2);
+}
+
 // Index of the lowest set bit of a non-zero four-lane mask.
 #if defined(__GNUC__)
 int lowestBit(unsigned mask) { return __builtin_ctz(mask); }
@@ -257,6 +268,7 @@ FLAK_TRI_TRI_NOINLINE Overlap classifySurvivor(const Vec3& p1, const Vec3& q1, c
                                                const Vec3& q2, const Vec3& r2, __m128 d1, __m128 d2) {
     if ((_mm_movemask_ps(_mm_cmpunord_ps(d1, d2)) & 7) != 0)
         return classifySurvivorNaN(p1, q1, r1, p2, q2, r2, d1, d2);
+    if (survivorNearlyParallel(p1, q1, r1, p2, q2, r2)) return classifyNearlyParallel(p1, q1, r1, p2, q2, r2);
     // Triangle 1's vertices 4 floats apart, triangle 2's 12 (kCanonSlots' offsets).
     alignas(16) float t1[12], t2[28];
     _mm_store_ps(t1, load3(p1));
@@ -292,7 +304,7 @@ Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
 }
 
 // Lanes decided by the whole scalar test: those with an ill-conditioned plane, and survivors with a
-// NaN plane side (huge input; the sign table does not take NaN). Every other survivor of the call
+// NaN plane side (huge input; the sign table does not take NaN) or nearly parallel planes. Every other survivor of the call
 // is finished here too, so that the common path below never holds values across a call.
 FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBatch4& batch,
                                            unsigned survivors, unsigned scalar_lanes, __m128 dp1, __m128 dq1,

@@ -158,12 +158,28 @@ FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBa
 FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBatch4& batch,
                                            unsigned survivors, __m128i keys);
 
+// nearlyParallel (tri_tri_impl.h) of triangle 1's plane and each lane's, with its operations in
+// its order: bit j set for lane j.
+inline unsigned nearlyParallelLanes(const Tri1Lanes& t1, const TriangleBatch4& batch) {
+    const __m128 n2x = _mm_load_ps(batch.n[0]), n2y = _mm_load_ps(batch.n[1]), n2z = _mm_load_ps(batch.n[2]);
+    const __m128 cx = _mm_sub_ps(_mm_mul_ps(t1.n1y, n2z), _mm_mul_ps(t1.n1z, n2y));
+    const __m128 cy = _mm_sub_ps(_mm_mul_ps(t1.n1z, n2x), _mm_mul_ps(t1.n1x, n2z));
+    const __m128 cz = _mm_sub_ps(_mm_mul_ps(t1.n1x, n2y), _mm_mul_ps(t1.n1y, n2x));
+    const auto length_sq = [](__m128 x, __m128 y, __m128 z) {
+        return _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
+    };
+    const __m128 bound = _mm_mul_ps(_mm_set1_ps(kParallelSinSq),
+                                    _mm_mul_ps(length_sq(t1.n1x, t1.n1y, t1.n1z), length_sq(n2x, n2y, n2z)));
+    return ~static_cast<unsigned>(_mm_movemask_ps(_mm_cmpgt_ps(length_sq(cx, cy, cz), bound))) & 0xFu;
+}
+
 // The end of a batch's test once its plane tests left survivors or scalar lanes: the scalar path
-// for them all when any lane needs it (ill-conditioned plane, NaN side), else finishLanes.
+// for them all when any lane needs it (ill-conditioned plane, NaN side, nearly parallel planes),
+// else finishLanes.
 inline unsigned finishSurvivors(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned survivors,
                                 unsigned scalar_lanes, unsigned nan_lanes, __m128 dp1, __m128 dq1, __m128 dr1,
                                 __m128 dp2, __m128 dq2, __m128 dr2, __m128i key) {
-    if ((scalar_lanes | nan_lanes) != 0u)
+    if ((scalar_lanes | nan_lanes | (survivors & nearlyParallelLanes(t1, batch))) != 0u)
         return finishLanesSlow(t1, batch, survivors, scalar_lanes, dp1, dq1, dr1, dp2, dq2, dr2);
     return finishLanes(t1, batch, survivors, key);
 }

@@ -8,7 +8,8 @@
 //    do not add fudge margins that would make answers depend on scale. Exceptions are named in the
 //    kernel's header; each was added because plain float measured outside the band in an oracle:
 //      - triangle normals are computed in double (sliver normals are noise in float);
-//      - tri-tri settles the plane sides of sliver triangles (corner sine < 0.05) in double;
+//      - tri-tri settles the plane sides of sliver triangles (corner sine < 0.05) in double, and
+//        decides pairs with nearly parallel planes (sine < 1/8) wholly in double;
 //      - segment/ray-triangle settle float candidates in double (Moller-Trumbore t on grazing
 //        segments); the watertight test keeps WBW's own double fallback for zero edge functions;
 //      - swept sphere-triangle solves the contact time around the closest approach;
@@ -26,8 +27,9 @@
 //    every other disagreement fails the test. Each kernel's header states what its decisive
 //    distance is.
 // 4. Coplanarity. Two triangles are treated as coplanar when every vertex of one has an orientation
-//    determinant against the other's plane of exactly zero in float — the case the method must
-//    handle with its 2D branch. Nearly coplanar pairs take the 3D path and live with rule 3.
+//    determinant against the other's plane of exactly zero, or when their planes are parallel to
+//    within a sine of 2^-30 in double — the cases the method must handle with its 2D branch.
+//    Other nearly coplanar pairs take the 3D path in double (see rule 2) and live with rule 3.
 // 5. Degenerate input. Zero-area triangles, zero-length segments and zero radii are valid input:
 //    a zero-area triangle behaves as its segment or point; a zero-length segment as a point. A
 //    kernel never divides by a quantity it has not checked.

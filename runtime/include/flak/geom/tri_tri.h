@@ -16,8 +16,11 @@ namespace flak {
 /// Named exception to tolerance.h rule 2: a triangle whose plane is ill-conditioned in float (the
 /// corner used for its normal has sin < 0.05: needles pointing there, caps) gets its plane-side
 /// signs in double; a float normal there is noise and a 1e-8-thin cap would "overlap" triangles
-/// far away. Coplanar pairs (rule 4: every vertex of one triangle has an orientation value of
-/// exactly 0 against the other's plane, in float or, for such a triangle, double) go to a 2D
+/// far away. A second named exception: a pair that survives both plane-side tests with nearly
+/// parallel planes (float normals within about 7 degrees) is decided again in double, because
+/// where the planes cut is noise in float (two triangles a hair out of one plane would "cross"
+/// far apart). Coplanar pairs (rule 4: every vertex of one triangle has an orientation value of
+/// exactly 0 against the other's plane, or planes parallel to 2^-30 in double) go to a 2D
 /// separating-axis test in the plane of the first triangle. A zero-area triangle behaves as its
 /// three edges; two zero-area triangles never overlap (they can only touch, inside the band).
 /// Tolerance: local origin p1; scale = the largest absolute coordinate of the six vertices minus
