@@ -253,33 +253,7 @@ Pair familyPair(SplitMix64& rng, PairFamily f, const Placement& where) {
         }
         break;
     }
-    case PairFamily::NearlyCoplanar: {
-        // Both triangles a hair (1e-12 to 1e-3) out of one random plane, or the second one's plane
-        // tilted from it by 1e-10 to 1e-1 radians about a line across the first: where the planes
-        // cut is noise in float. The second is shifted in the plane so that about half overlap.
-        double n[3], a[3];
-        randomDirection(rng, n);
-        randomDirection(rng, a);
-        const D3 N{n[0], n[1], n[2]}, A{a[0], a[1], a[2]};
-        D3 u = A - N * dot(A, N);
-        u = u * (1.0 / len(u));
-        const D3 w = cross(N, u);
-        const D3 origin = d3(randomPoint(rng, 1.0));
-        const bool tilted = rng.u() < 0.5;
-        const double tilt = signedLogUniform(rng, -10.0, -1.0), axis = rng.range(-0.5, 0.5);
-        const double shift_x = rng.range(-1.5, 1.5), shift_y = rng.range(-1.5, 1.5);
-        const auto point = [&](bool second) {
-            const double x = rng.range(-1.0, 1.0) + (second ? shift_x : 0.0);
-            const double y = rng.range(-1.0, 1.0) + (second ? shift_y : 0.0);
-            const double hair = rng.u() < 0.2 ? 0.0 : signedLogUniform(rng, -12.0, -3.0);
-            const double h = second && tilted ? tilt * (x - axis) : hair;
-            const D3 p = origin + u * x + w * y + N * h;
-            return vec(p.x, p.y, p.z);
-        };
-        k.s = {point(false), point(false), point(false)};
-        k.t = {point(true), point(true), point(true)};
-        break;
-    }
+    case PairFamily::NearlyCoplanar: nearlyCoplanarPair(rng, k.s, k.t); break;
     default: {
         const Shape a = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
         const Shape b = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));

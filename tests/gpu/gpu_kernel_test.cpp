@@ -104,6 +104,9 @@ TriPair familyPair(SplitMix64& rng, int family, const Placement& where) {
         }
         break;
     }
+    case 6: // nearly coplanar: a hair out of one plane, or tilted by a hair
+        nearlyCoplanarPair(rng, k.s, k.t);
+        break;
     default: { // slivers (needles, caps) and zero-area triangles, moved to touch
         const Shape a = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
         const Shape b = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
@@ -123,10 +126,10 @@ TriPair familyPair(SplitMix64& rng, int family, const Placement& where) {
     k.t = place(where, k.t);
     return k;
 }
-constexpr int kFamilies = 7;
-const char* const kFamilyNames[kFamilies] = {"coplanar",         "edge-on-edge",  "vertex-on-face",
-                                             "shared-edge",      "shared-vertex", "grazing",
-                                             "slivers+zero-area"};
+constexpr int kFamilies = 8;
+const char* const kFamilyNames[kFamilies] = {"coplanar",        "edge-on-edge",     "vertex-on-face",
+                                             "shared-edge",     "shared-vertex",    "grazing",
+                                             "nearly-coplanar", "slivers+zero-area"};
 
 // Two "meshes" of triangle soup, baked with zero-area triangles kept (one leaf per 16).
 std::unique_ptr<BakedMesh> soup(const std::string& name, const std::vector<Tri>& tris) {

@@ -167,6 +167,43 @@ inline Tri makeShape(SplitMix64& rng, Shape shape, double size) {
     return shuffled(rng, t);
 }
 
+/// Two triangles a hair (1e-12 to 1e-3) out of one random plane, or the second one's plane tilted
+/// from it by 1e-10 to 1e-1 radians about a line across the first: where such planes cut is noise
+/// in float. The second is shifted in the plane so that about half of the pairs overlap.
+inline void nearlyCoplanarPair(SplitMix64& rng, Tri& out_s, Tri& out_t) {
+    double n[3], a[3], u[3], w[3];
+    randomDirection(rng, n);
+    randomDirection(rng, a);
+    const double an = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+    for (int i = 0; i < 3; ++i) u[i] = a[i] - an * n[i];
+    const double ul = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    for (double& x : u) x /= ul;
+    w[0] = n[1] * u[2] - n[2] * u[1];
+    w[1] = n[2] * u[0] - n[0] * u[2];
+    w[2] = n[0] * u[1] - n[1] * u[0];
+    const Vec3 origin = randomPoint(rng, 1.0);
+    const bool tilted = rng.u() < 0.5;
+    const double tilt = signedLogUniform(rng, -10.0, -1.0);
+    const double axis = rng.range(-0.5, 0.5);
+    const double shift_x = rng.range(-1.5, 1.5);
+    const double shift_y = rng.range(-1.5, 1.5);
+    const auto point = [&](bool second) {
+        const double x = rng.range(-1.0, 1.0) + (second ? shift_x : 0.0);
+        const double y = rng.range(-1.0, 1.0) + (second ? shift_y : 0.0);
+        const double hair = rng.u() < 0.2 ? 0.0 : signedLogUniform(rng, -12.0, -3.0);
+        const double h = second && tilted ? tilt * (x - axis) : hair;
+        double p[3];
+        for (int i = 0; i < 3; ++i) p[i] = origin[i] + u[i] * x + w[i] * y + n[i] * h;
+        return vec(p[0], p[1], p[2]);
+    };
+    out_s.a = point(false);
+    out_s.b = point(false);
+    out_s.c = point(false);
+    out_t.a = point(true);
+    out_t.b = point(true);
+    out_t.c = point(true);
+}
+
 /// Where a unit-scale configuration is put in the world: world = offset + scale * local, rounded
 /// to float. Power-of-two scales keep exact constructions exact; the offset of "far" rounds.
 struct Placement {
