@@ -25,6 +25,19 @@ extern "C" void removeTempAndDie(int sig) {
     std::raise(sig);
 }
 
+// The cleanup signals held back while the temporary file's name and g_temp_live change together
+// (creating it, putting it in place), so that the handler never sees one without the other.
+struct HoldSignals {
+    sigset_t previous;
+    HoldSignals() {
+        sigset_t held;
+        sigemptyset(&held);
+        for (int sig : kCleanupSignals) sigaddset(&held, sig);
+        sigprocmask(SIG_BLOCK, &held, &previous);
+    }
+    ~HoldSignals() { sigprocmask(SIG_SETMASK, &previous, nullptr); }
+};
+
 // The handlers, installed while a temporary file exists and put back afterwards.
 struct CleanupOnSignal {
     struct sigaction previous[3];
@@ -79,10 +92,14 @@ std::string writeWhole(const std::string& output, const std::vector<unsigned cha
         (slash == std::string::npos ? std::string() : dir) + "." + name + ".flak-tmp-XXXXXX";
     if (pattern.size() >= sizeof g_temp_path) return "the output path '" + output + "' is too long";
     CleanupOnSignal cleanup;
-    std::memcpy(g_temp_path, pattern.c_str(), pattern.size() + 1);
-    const int fd = ::mkstemp(g_temp_path);
+    int fd = -1;
+    {
+        const HoldSignals hold;
+        std::memcpy(g_temp_path, pattern.c_str(), pattern.size() + 1);
+        fd = ::mkstemp(g_temp_path);
+        g_temp_live = fd >= 0 ? 1 : 0;
+    }
     if (fd < 0) return "cannot create a temporary file in '" + dir + "' for '" + output + "': " + errnoText();
-    g_temp_live = 1;
     std::string error;
     for (std::size_t done = 0; done < bytes.size() && error.empty();) {
         const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -98,6 +115,7 @@ std::string writeWhole(const std::string& output, const std::vector<unsigned cha
         error = "cannot set the mode of '" + output + "': " + errnoText();
     if (error.empty() && ::fsync(fd) != 0) error = "cannot flush '" + output + "' to disk: " + errnoText();
     if (::close(fd) != 0 && error.empty()) error = "cannot write '" + output + "': " + errnoText();
+    const HoldSignals hold;
     if (error.empty() && std::rename(g_temp_path, output.c_str()) != 0)
         error = "cannot put the blob in place as '" + output + "': " + errnoText();
     if (!error.empty()) ::unlink(g_temp_path);
