@@ -193,6 +193,19 @@ else()
     message("${file}: ${last_err}")
   endforeach()
 
+  # GLB files whose lengths lie (header and chunk claim about 2 GiB; the file is a hundred bytes):
+  # one line naming the file, exit 1, no output, well within tight import limits.
+  foreach(file lying_json_chunk.glb lying_bin_chunk.glb)
+    expect_run(1 ${BAKE} ${DATA}/${file} -o ${WORK}/lying.blob --import-memory-mb 256 --import-seconds 5)
+    string(REGEX MATCHALL "\n" lines "${last_err}")
+    list(LENGTH lines line_count)
+    if(EXISTS ${WORK}/lying.blob OR NOT last_err MATCHES "${file}" OR line_count GREATER 1 OR
+       last_err MATCHES "took longer")
+      message(FATAL_ERROR "${file}: not one quick line naming the file (${last_err})")
+    endif()
+    message("${file}: ${last_err}")
+  endforeach()
+
   # A baker stopped (SIGTERM) while the importer works takes the importer with it: no process of
   # it is left running on to its limits.
   write_materials(${WORK}/slow_import.obj 60000)
