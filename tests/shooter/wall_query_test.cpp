@@ -826,6 +826,33 @@ TEST(WallBlob, DeepVerifyPassesOnBakedLevels) {
     }
 }
 
+// What the loader's one pass leaves to verify: a square whose middle points are swapped into a
+// bowtie keeps its bounds and its one leaf box, so it loads (and is answered like brute force
+// over the edges it holds), and verify says the walls are not a valid level.
+TEST(WallBlob, VerifyReportsASelfCrossingRingTheLoaderTakes) {
+    bake::WallPolygon square;
+    square.rings.push_back({Vec2{0.0f, 0.0f}, Vec2{4.0f, 0.0f}, Vec2{4.0f, 4.0f}, Vec2{0.0f, 4.0f}});
+    auto level = bakeLevel({square}, 8);
+    ASSERT_TRUE(bake::deepVerify(level->blob).empty());
+    std::vector<unsigned char> copy(level->bytes->data(), level->bytes->data() + level->bytes->size());
+    const std::size_t points_at =
+        std::size_t(reinterpret_cast<const unsigned char*>(level->walls.points) - level->bytes->data());
+    Vec2 p1, p2;
+    std::memcpy(&p1, copy.data() + points_at + sizeof(Vec2), sizeof(Vec2));
+    std::memcpy(&p2, copy.data() + points_at + 2 * sizeof(Vec2), sizeof(Vec2));
+    std::memcpy(copy.data() + points_at + sizeof(Vec2), &p2, sizeof(Vec2));
+    std::memcpy(copy.data() + points_at + 2 * sizeof(Vec2), &p1, sizeof(Vec2));
+    const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
+    std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
+    AlignedBytes aligned(copy);
+    MeshBlob blob;
+    BlobError err;
+    ASSERT_EQ(loadMeshBlob(aligned.data(), aligned.size(), blob, &err), Status::Ok) << err.what;
+    const std::vector<std::string> problems = bake::deepVerify(blob);
+    ASSERT_FALSE(problems.empty());
+    EXPECT_EQ(problems[0].rfind("walls: ", 0), 0u) << problems[0];
+}
+
 } // namespace
 } // namespace flak::test
 
