@@ -402,9 +402,23 @@ TEST(WallQuery, SegmentFirstHitMatchesEveryEdgeAlone) {
                     scale = std::max(scale, polygonScale(ring, toD(p0)));
                 }
                 const double len = dlen(dsub(toD(p1), toD(p0)));
-                if (best <= 1.0f)
-                    tally.check(index, std::fabs(double(best) - got.t) * len, 4 * bandOf(scale + len),
-                                nullptr, 0, "t vs per-ring segmentPolygon");
+                // A start within the band of a ring's boundary is inside or outside at the
+                // kernel's choice (segment_polygon.h), so a disagreement there is forgiven by the
+                // start's distance to the nearest edge; anywhere else t must agree.
+                if (best <= 1.0f) {
+                    const double err = std::fabs(double(best) - got.t) * len, tol = 4 * bandOf(scale + len);
+                    if (err <= tol) {
+                        tally.noteError(err, tol);
+                    } else {
+                        double start_gap = kDInf;
+                        for (std::uint32_t e = 0; e < w.point_count; ++e) {
+                            Vec2 ea, eb;
+                            wallEdgePoints(w, e, ea, eb);
+                            start_gap = std::min(start_gap, dSegmentDistance(toD(p0), toD(ea), toD(eb)));
+                        }
+                        tally.disagree(index, start_gap, tol, nullptr, 0, "t vs per-ring segmentPolygon");
+                    }
+                }
             }
         }
     }
