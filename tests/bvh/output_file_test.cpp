@@ -38,7 +38,8 @@ std::string makeTempDir() {
 // A child process writes 64 MiB with writeWhole; the signal is sent as soon as its temporary
 // file appears, so it lands while the bytes go out. Returns false when the write finished first
 // (the signal came too late to tell anything).
-bool stopWhileWriting(int sig, const std::vector<unsigned char>& bytes, std::string& out_dir, int& out_status) {
+bool stopWhileWriting(int sig, const std::vector<unsigned char>& bytes, std::string& out_dir,
+                      int& out_status) {
     out_dir = makeTempDir();
     if (out_dir.empty()) return false;
     const pid_t child = ::fork();
