@@ -151,7 +151,7 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
             report("the build statistics do not describe the tree (nodes, leaves, depth or leaf size)");
     }
     // The walls as a level: each ring simple, the rings disjoint, holes inside their outer ring,
-    // by the baker's own checks (the loader proved the trees, not the polygons).
+    // by the baker's own checks (loadWallSet proved the trees, not the polygons).
     WallSet walls;
     if (loadWallSet(blob, walls) == Status::Ok && walls.ring_count > 0) {
         std::vector<WallPolygon> polygons(walls.polygon_count);
@@ -185,6 +185,16 @@ Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigne
         status = swapBlobByteOrder(data, bytes.size(), &error);
         if (status == Status::Ok) status = loadMeshBlob(data, bytes.size(), out, &error);
     }
+    // The shooter sections are validated by their own loads: a tool takes a blob only whole.
+    if (status == Status::Ok && out.cluster != nullptr) {
+        SphereCluster cluster;
+        status = loadSphereCluster(out, cluster, &error);
+    }
+    if (status == Status::Ok && out.walls != nullptr) {
+        WallSet walls;
+        status = loadWallSet(out, walls, &error);
+    }
+    if (status != Status::Ok) out = MeshBlob{};
     return status;
 }
 

@@ -25,15 +25,17 @@ BlobSummary summarize(const MeshBlob& blob, bool big_endian);
 std::string toJson(const BlobSummary& s);
 std::string toText(const BlobSummary& s);
 
-/// What the loader does not prove, on a blob it accepted (loadMeshBlob already proved everything
-/// the queries rely on): every box tight (a leaf's the tightest grid box around its triangles,
+/// What the loads do not prove, on a blob they accepted (loadAnyOrder: loadMeshBlob, loadWallSet and
+/// loadSphereCluster already proved everything the queries rely on): every box tight (a leaf's the tightest grid box around its triangles,
 /// an internal node's the union of its children's: loose boxes cost speed, not answers), the
 /// build statistics describing the tree, and the walls valid as a level (rings simple and
 /// disjoint, holes inside their outer ring: the baker's checks). Returns the problems found
 /// (empty when there are none), at most `limit` of them.
 std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit = 20);
 
-/// Loads bytes in either byte order (a foreign blob is swapped in a private copy held by `storage`).
+/// Loads bytes in either byte order (a foreign blob is swapped in a private copy held by `storage`),
+/// then makes the views of the shooter sections it carries (loadSphereCluster, loadWallSet), which
+/// validate them: the first status that is not Ok, with `error` saying what and where.
 Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage,
                     MeshBlob& out, BlobError& error, bool& out_was_foreign);
 

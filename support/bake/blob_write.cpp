@@ -2,6 +2,7 @@
 
 #include <flak/align.h>
 #include <flak/bvh/mesh_blob.h>
+#include <flak/shooter/blob_sections.h>
 
 #include <algorithm>
 #include <cmath>
@@ -276,7 +277,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
                 o += 16;
             }
             break;
-        case SectionKind::Walls: // every field is one 4-byte word (shooter_sections.h)
+        case SectionKind::Walls: // every field is one 4-byte word (shooter/blob_sections.h)
             for (std::uint32_t word : options.walls) w.put<std::uint32_t>(o, word), o += 4;
             break;
         default: break;

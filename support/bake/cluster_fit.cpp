@@ -1,8 +1,8 @@
 #include "cluster_fit.h"
 
 #include <flak/bvh/segment_query.h>
-#include <flak/bvh/shooter_sections.h>
 #include <flak/bvh/sphere_query.h>
+#include <flak/shooter/blob_sections.h>
 
 #include <algorithm>
 #include <cmath>

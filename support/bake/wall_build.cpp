@@ -1,7 +1,7 @@
 #include "wall_build.h"
 
 #include <flak/bvh/blob_format.h>
-#include <flak/bvh/shooter_sections.h>
+#include <flak/shooter/blob_sections.h>
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // Wall sets for the baker: the level file reader, polygon validation, ring orientation, the 2D
-// tree over edges and the Walls section words (layout: flak/bvh/shooter_sections.h; the level file
+// tree over edges and the Walls section words (layout: flak/shooter/blob_sections.h; the level file
 // format: docs/level_walls.md).
 #pragma once
 

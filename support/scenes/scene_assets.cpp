@@ -155,8 +155,11 @@ bool buildSceneAssets(const SceneParams& params, std::uint64_t seed, SceneAssets
         if (!bakeMesh(hull, with_cluster, nullptr, bytes, error)) return false;
         out.player_mesh = loadBlob(bytes, error);
         if (!out.player_mesh) return false;
-        if (loadSphereCluster(out.player_mesh->mesh, out.player_cluster) != Status::Ok) {
-            error = "the player blob carries no cluster";
+        BlobError why;
+        if (loadSphereCluster(out.player_mesh->mesh, out.player_cluster, &why) != Status::Ok) {
+            error = out.player_mesh->mesh.cluster == nullptr
+                        ? std::string("the player blob carries no cluster")
+                        : std::string("the player cluster: ") + why.what;
             return false;
         }
         out.cluster_coverage_percent = fit.coverage_percent;
@@ -209,8 +212,10 @@ bool buildSceneAssets(const SceneParams& params, std::uint64_t seed, SceneAssets
         }
         out.walls_blob = loadBlob(bytes, error);
         if (!out.walls_blob) return false;
-        if (loadWallSet(out.walls_blob->mesh, out.walls) != Status::Ok) {
-            error = "the walls blob carries no wall set";
+        BlobError why;
+        if (loadWallSet(out.walls_blob->mesh, out.walls, &why) != Status::Ok) {
+            error = out.walls_blob->mesh.walls == nullptr ? std::string("the walls blob carries no wall set")
+                                                          : std::string("the wall set: ") + why.what;
             return false;
         }
     }

@@ -60,16 +60,21 @@ private:
     std::size_t m_size;
 };
 
-/// Loads [bytes, bytes + count) with `size` bytes at `offset` replaced by `value` and the checksum
-/// recomputed, as a pipeline that re-seals what it damaged would: the loader's status, and in
-/// out_error what it said.
-inline Status loadResealed(const unsigned char* bytes, std::size_t count, std::size_t offset,
-                           const void* value, std::size_t size, BlobError& out_error) {
+/// [bytes, bytes + count) with `size` bytes at `offset` replaced by `value` and the checksum
+/// recomputed, as a pipeline that re-seals what it damaged would.
+inline std::vector<unsigned char> resealed(const unsigned char* bytes, std::size_t count, std::size_t offset,
+                                           const void* value, std::size_t size) {
     std::vector<unsigned char> copy(bytes, bytes + count);
     std::memcpy(copy.data() + offset, value, size);
     const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
     std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
-    AlignedBytes aligned(copy);
+    return copy;
+}
+
+/// Loads the resealed bytes (above): the loader's status, and in out_error what it said.
+inline Status loadResealed(const unsigned char* bytes, std::size_t count, std::size_t offset,
+                           const void* value, std::size_t size, BlobError& out_error) {
+    AlignedBytes aligned(resealed(bytes, count, offset, value, size));
     MeshBlob blob;
     return loadMeshBlob(aligned.data(), aligned.size(), blob, &out_error);
 }

@@ -697,8 +697,11 @@ TEST(WallBlob, RingsAreOrientedAndTheBlobValidates) {
     AlignedBytes aligned(copy);
     MeshBlob blob;
     BlobError err;
-    EXPECT_EQ(loadMeshBlob(aligned.data(), aligned.size(), blob, &err), Status::BlobCorrupt);
+    ASSERT_EQ(loadMeshBlob(aligned.data(), aligned.size(), blob, &err), Status::Ok); // walls: their room's
+    WallSet refused;
+    EXPECT_EQ(loadWallSet(blob, refused, &err), Status::BlobCorrupt);
     EXPECT_STRNE(err.what, "");
+    EXPECT_EQ(refused.ring_count, 0u);
     // A wall-only blob loads with no mesh; mesh queries on it find nothing.
     EXPECT_EQ(lv.blob.triangle_count, 0u);
     EXPECT_EQ(lv.blob.node_count, 0u);
@@ -752,8 +755,8 @@ TEST(WallBlob, InsideTreeCorruptionIsRefused) {
     }
     auto refuse = [&](std::uint32_t node, std::size_t field, std::uint32_t value, const char* what) {
         BlobError err;
-        EXPECT_EQ(loadResealed(lv.bytes->data(), lv.bytes->size(),
-                               inside_at + node * sizeof(WallInsideNode) + field, &value, 4, err),
+        EXPECT_EQ(loadResealedSections(lv.bytes->data(), lv.bytes->size(),
+                                       inside_at + node * sizeof(WallInsideNode) + field, &value, 4, err),
                   Status::BlobCorrupt)
             << what;
         EXPECT_NE(std::string(err.what).find(what), std::string::npos) << err.what;
@@ -786,7 +789,8 @@ TEST(WallBlob, BoxesAndCoordinatesAreProven) {
     auto refuse = [&](const void* field, float value, const char* what) {
         const std::size_t at = std::size_t(static_cast<const unsigned char*>(field) - lv.bytes->data());
         BlobError err;
-        EXPECT_EQ(loadResealed(lv.bytes->data(), lv.bytes->size(), at, &value, 4, err), Status::BlobCorrupt)
+        EXPECT_EQ(loadResealedSections(lv.bytes->data(), lv.bytes->size(), at, &value, 4, err),
+                  Status::BlobCorrupt)
             << what;
         EXPECT_NE(std::string(err.what).find(what), std::string::npos) << err.what;
     };
@@ -838,6 +842,26 @@ TEST(WallBlob, DeepVerifyPassesOnBakedLevels) {
         const std::vector<std::string> problems = bake::deepVerify(lc.level->blob);
         EXPECT_TRUE(problems.empty()) << (problems.empty() ? "" : problems[0]);
     }
+}
+
+// The tools take a blob only whole: loadAnyOrder (inspect, verify, the baker's own check) refuses
+// a blob whose Walls section fails loadWallSet, saying what and where, though loadMeshBlob takes it.
+TEST(WallBlob, ToolsRefuseABlobWhoseWallsFailTheirLoad) {
+    auto levels = testLevels(5);
+    Level& lv = *levels[0].level;
+    const std::size_t walls_at =
+        std::size_t(reinterpret_cast<const unsigned char*>(lv.blob.walls) - lv.bytes->data());
+    const std::uint32_t bad_rings = 0xFFFFu;
+    const std::vector<unsigned char> bad =
+        resealed(lv.bytes->data(), lv.bytes->size(), walls_at + 4, &bad_rings, 4);
+    std::vector<unsigned char> storage;
+    MeshBlob blob;
+    BlobError err;
+    bool foreign = false;
+    EXPECT_EQ(bake::loadAnyOrder(bad, storage, blob, err, foreign), Status::BlobCorrupt);
+    EXPECT_STRNE(err.what, "");
+    EXPECT_GE(err.offset, walls_at);
+    EXPECT_EQ(blob.walls, nullptr);
 }
 
 // What the loader's one pass leaves to verify: a square whose middle points are swapped into a

@@ -1,5 +1,4 @@
 #include "bvh/blob_parse.h"
-#include "bvh/shooter_sections_check.h"
 
 #include <cmath>
 #include <initializer_list>
@@ -157,18 +156,10 @@ Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob, Blob
     MeshBlob b;
     b.header = reinterpret_cast<const BlobHeader*>(p);
     std::uint32_t count = 0;
+    // The shooter sections are located here and validated by the shooter room (loadSphereCluster,
+    // loadWallSet) when their views are made.
     b.cluster = sectionPointer<Sphere>(p, parsed, SectionKind::SphereCluster, b.cluster_count);
     b.walls = sectionPointer<std::uint32_t>(p, parsed, SectionKind::Walls, b.wall_words);
-    if (cluster_at >= 0) {
-        const Status s = detail::checkClusterSection(b.cluster, b.cluster_count,
-                                                     parsed.sections[cluster_at].offset, out_error);
-        if (s != Status::Ok) return s;
-    }
-    if (walls_at >= 0) {
-        const Status s =
-            detail::checkWallsSection(b.walls, b.wall_words, parsed.sections[walls_at].offset, out_error);
-        if (s != Status::Ok) return s;
-    }
     b.nodes = sectionPointer<BvhNode>(p, parsed, SectionKind::Nodes, b.node_count);
     b.vertices = sectionPointer<float>(p, parsed, SectionKind::Vertices, b.vertex_count);
     b.triangles = sectionPointer<std::uint16_t>(p, parsed, SectionKind::Triangles, b.triangle_count);

@@ -2,6 +2,7 @@
 #include <flak/geom/tolerance.h>
 #include <flak/shooter/sphere_cluster.h>
 
+#include "shooter/blob_sections_check.h"
 #include "shooter/shooter_slack.h"
 
 #include <cmath>
@@ -43,11 +44,13 @@ Status makeSphereCluster(const Sphere* spheres, std::uint32_t count, SphereClust
     return Status::Ok;
 }
 
-Status loadSphereCluster(const MeshBlob& blob, SphereCluster& out_cluster) {
-    if (blob.cluster == nullptr) {
-        out_cluster = SphereCluster{};
-        return Status::InvalidArgument;
-    }
+Status loadSphereCluster(const MeshBlob& blob, SphereCluster& out_cluster, BlobError* out_error) {
+    out_cluster = SphereCluster{};
+    if (out_error != nullptr) *out_error = BlobError{};
+    if (blob.cluster == nullptr) return Status::InvalidArgument;
+    const Status checked = detail::checkClusterSection(blob.cluster, blob.cluster_count,
+                                                       detail::sectionOffset(blob, blob.cluster), out_error);
+    if (checked != Status::Ok) return checked;
     return makeSphereCluster(blob.cluster, blob.cluster_count, out_cluster);
 }
 

@@ -2,16 +2,20 @@
 #include <flak/geom/point_in_polygon.h>
 #include <flak/shooter/wall_set.h>
 
+#include "shooter/blob_sections_check.h"
 #include "shooter/wall_walk.h"
 
 #include <cfloat>
 
 namespace flak {
 
-Status loadWallSet(const MeshBlob& blob, WallSet& out_walls) {
+Status loadWallSet(const MeshBlob& blob, WallSet& out_walls, BlobError* out_error) {
     out_walls = WallSet{};
+    if (out_error != nullptr) *out_error = BlobError{};
     if (blob.walls == nullptr) return Status::InvalidArgument;
-    // loadMeshBlob validated the section (counts, rings, points, tree, edges).
+    const Status checked = detail::checkWallsSection(blob.walls, blob.wall_words,
+                                                     detail::sectionOffset(blob, blob.walls), out_error);
+    if (checked != Status::Ok) return checked;
     const WallsHeader& h = *reinterpret_cast<const WallsHeader*>(blob.walls);
     const unsigned char* p = reinterpret_cast<const unsigned char*>(blob.walls);
     std::size_t off = sizeof(WallsHeader);

@@ -15,8 +15,8 @@
 //   Materials   uint16_t[triangle_count]    optional, per-triangle material id
 //   SourceIds   uint32_t[triangle_count]    optional, original triangle index of each triangle
 //   BuildStats  BuildStats                  optional, what the baker measured
-//   SphereCluster Sphere[count]            optional, 16 B each: the ship's sphere cluster (shooter_sections.h)
-//   Walls       uint32_t[count]             optional: a 2D wall set with its tree (shooter_sections.h)
+//   SphereCluster Sphere[count]            optional, 16 B each: the ship's sphere cluster (shooter/blob_sections.h)
+//   Walls       uint32_t[count]             optional: a 2D wall set with its tree (shooter/blob_sections.h)
 // A blob with a SphereCluster or Walls section may leave out all four mesh sections (no mesh).
 //
 // Triangle encoding. Triangles are stored in leaf order (a leaf's triangles are contiguous; the
@@ -59,8 +59,8 @@ enum class SectionKind : std::uint32_t {
     Materials = 5,
     SourceIds = 6,
     BuildStats = 7,
-    SphereCluster = 8, ///< Sphere[count]: a ship's sphere cluster (shooter_sections.h)
-    Walls = 9,         ///< uint32_t[count]: a 2D wall set (shooter_sections.h)
+    SphereCluster = 8, ///< Sphere[count]: a ship's sphere cluster (shooter/blob_sections.h)
+    Walls = 9,         ///< uint32_t[count]: a 2D wall set (shooter/blob_sections.h)
 };
 
 /// Blob header (64 bytes). Fields after `magic` are in the blob's byte order.

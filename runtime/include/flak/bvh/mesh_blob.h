@@ -2,7 +2,6 @@
 #pragma once
 
 #include <flak/bvh/blob_format.h>
-#include <flak/bvh/shooter_sections.h>
 #include <flak/math/aabb.h>
 #include <flak/math/sphere.h>
 #include <flak/math/vec3.h>
@@ -24,10 +23,13 @@ struct MeshBlob {
     const std::uint16_t* materials = nullptr;  ///< null when the blob has none
     const std::uint32_t* source_ids = nullptr; ///< null when the blob has none
     const BuildStats* stats = nullptr;         ///< null when the blob has none
-    const Sphere* cluster = nullptr;           ///< SphereCluster section (mesh space); null when none
-    const std::uint32_t* walls = nullptr;      ///< Walls section words (shooter_sections.h); null when none
-    std::uint32_t cluster_count = 0;           ///< spheres in `cluster`
-    std::uint32_t wall_words = 0;              ///< words in `walls`
+    /// SphereCluster section (mesh space), as stored: loadSphereCluster validates it. Null when none.
+    const Sphere* cluster = nullptr;
+    /// Walls section words (shooter/blob_sections.h), as stored: loadWallSet validates them. Null
+    /// when none.
+    const std::uint32_t* walls = nullptr;
+    std::uint32_t cluster_count = 0; ///< spheres in `cluster`
+    std::uint32_t wall_words = 0;    ///< words in `walls`
     std::uint32_t node_count = 0;
     std::uint32_t vertex_count = 0;
     std::uint32_t triangle_count = 0;
@@ -50,14 +52,13 @@ struct BlobError {
 /// the node array, leaves covering the triangles in order exactly once, vertex references in
 /// range, finite vertices and bounds), and proves what the walks rely on: every coordinate within
 /// kMaxBlobCoordinate, a sane quantization grid, a binary tree whose every box contains its
-/// children's and whose every leaf box contains its triangles (the walls' trees likewise). So any
-/// blob that loads answers every query as brute force over what it holds would
-/// (docs/blob_format.md). Never reads outside the given bytes, never allocates.
-/// Optional shooter sections (shooter_sections.h) are validated too: a SphereCluster of 1..
-/// kMaxClusterSpheres finite spheres with radius >= 0; a Walls section whose counts, rings, points
-/// (finite), tree (skip links, leaves covering the edges in order) and edge references are
-/// consistent. A blob may carry no mesh at all (none of Nodes, Vertices, Triangles, BlockBases;
-/// triangle_count 0) when it has a SphereCluster or Walls section: a wall-only or cluster-only blob.
+/// children's and whose every leaf box contains its triangles. So any blob that loads answers
+/// every mesh query as brute force over the triangles it holds would (docs/blob_format.md). Never reads outside the given bytes, never allocates.
+/// The shooter sections (a SphereCluster, a Walls section) are only located here, inside the
+/// checked bounds: the shooter room validates each when a view of it is asked for
+/// (loadSphereCluster, loadWallSet). A blob may carry no mesh at all (none of Nodes, Vertices,
+/// Triangles, BlockBases; triangle_count 0) when it has a SphereCluster or Walls section: a
+/// wall-only or cluster-only blob.
 /// Returns the status (out_error, if given, says what and where); out_blob is left empty on error.
 /// A null `data` is NullMemory (whatever `size`); fewer bytes than a header, BlobTruncated.
 [[nodiscard]] Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob,

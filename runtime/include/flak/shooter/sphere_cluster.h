@@ -12,11 +12,11 @@
 
 #include <flak/bvh/mesh_blob.h>
 #include <flak/bvh/mesh_hit.h>
-#include <flak/bvh/shooter_sections.h>
 #include <flak/geom/contact.h>
 #include <flak/math/sphere.h>
 #include <flak/math/transform.h>
 #include <flak/out_buffer.h>
+#include <flak/shooter/blob_sections.h>
 #include <flak/status.h>
 
 #include <cstdint>
@@ -66,9 +66,12 @@ struct ClusterMeshBuffer {
 [[nodiscard]] Status makeSphereCluster(const Sphere* spheres, std::uint32_t count,
                                        SphereCluster& out_cluster);
 
-/// The cluster a blob carries (SphereCluster section, validated by loadMeshBlob), as a view into
-/// the blob's bytes. InvalidArgument (out_cluster emptied) when the blob has no cluster.
-[[nodiscard]] Status loadSphereCluster(const MeshBlob& blob, SphereCluster& out_cluster);
+/// The cluster a blob carries (its SphereCluster section) as a view into the blob's bytes, after
+/// checking the section: 1..kMaxClusterSpheres spheres, finite, radius >= 0, every value within
+/// kMaxBlobCoordinate. InvalidArgument (out_cluster emptied) when the blob has no cluster;
+/// BlobCorrupt (out_error, if given, says what and where) when the section fails a check.
+[[nodiscard]] Status loadSphereCluster(const MeshBlob& blob, SphereCluster& out_cluster,
+                                       BlobError* out_error = nullptr);
 
 /// The cluster's bound placed in world space.
 void clusterWorldBound(const SphereCluster& cluster, const Transform& cluster_to_world, Sphere& out_bound);

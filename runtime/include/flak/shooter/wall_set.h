@@ -5,7 +5,7 @@
 // (x, y) of their points and spheres (a sphere acts as the circle of its radius at its centre's
 // (x, y)). Wall sets are in world space (level geometry), in world units.
 //
-// The solid is the even-odd interior of all rings (see shooter_sections.h: the baker makes it the
+// The solid is the even-odd interior of all rings (see shooter/blob_sections.h: the baker makes it the
 // union of the polygons and orients every ring with the solid on its left). Each query walks the
 // set's 2D tree over edges once (the escape-index walk of blob_format.h on WallNode boxes: exact
 // float boxes, so no margin is needed), with no recursion, no stack and no allocation; the inside
@@ -18,11 +18,11 @@
 #pragma once
 
 #include <flak/bvh/mesh_blob.h>
-#include <flak/bvh/shooter_sections.h>
 #include <flak/geom/segment_polygon.h>
 #include <flak/math/transform.h>
 #include <flak/math/vec2.h>
 #include <flak/out_buffer.h>
+#include <flak/shooter/blob_sections.h>
 #include <flak/shooter/sphere_cluster.h>
 #include <flak/shooter/wall_grid.h>
 #include <flak/status.h>
@@ -90,9 +90,16 @@ struct WallRayHit {
 };
 static_assert(sizeof(WallRayHit) == 36, "WallRayHit is 36 bytes");
 
-/// The wall set a blob carries (Walls section, validated by loadMeshBlob), as a view into the
-/// blob's bytes. InvalidArgument (out_walls emptied) when the blob has no walls.
-[[nodiscard]] Status loadWallSet(const MeshBlob& blob, WallSet& out_walls);
+/// The wall set a blob carries (its Walls section) as a view into the blob's bytes, after one
+/// linear pass over the section proves what the wall queries rely on: counts, rings and points in
+/// range, finite points within kMaxBlobCoordinate inside the header's bounds, both trees binary
+/// with skip links in range, every box containing its children's and every leaf box its edges,
+/// edge references in range. So any wall set that loads answers every wall query as brute force
+/// over the edges it holds would (docs/blob_format.md). What one pass cannot prove (rings simple
+/// and apart, holes inside their outer ring) is left to `flak_bake verify`. InvalidArgument
+/// (out_walls emptied) when the blob has no walls; BlobCorrupt (out_error, if given, says what and
+/// where, as loadMeshBlob's) when the section fails a check. Never reads outside the section.
+[[nodiscard]] Status loadWallSet(const MeshBlob& blob, WallSet& out_walls, BlobError* out_error = nullptr);
 
 /// End points of edge `edge_id` (leaf order, < point_count; FLAK_ASSERT). An id out of range
 /// (when the assert handler returns or asserts are off) writes zeros and reads nothing.

@@ -1,4 +1,4 @@
-#include "bvh/shooter_sections_check.h"
+#include "shooter/blob_sections_check.h"
 
 #include "bvh/blob_parse.h"
 
@@ -81,7 +81,7 @@ bool insideLeafRun(const WallRing* rings, std::uint32_t ring_count, const WallIn
     return out_first >= r.first_point && out_end <= r.first_point + r.point_count;
 }
 
-// The inside tree (shooter_sections.h), one forward pass: the node checks of the edge tree, and
+// The inside tree (shooter/blob_sections.h), one forward pass: the node checks of the edge tree, and
 // leaves whose edge runs lie in their ring; each ring's leaves come one after another in leaf order
 // and cover the ring's edges in order, and the runs cover point_count edges. A leaf's whole-rings
 // bit is set exactly when it holds its whole ring; an internal node may set it only when its first
