@@ -3,6 +3,7 @@
 // on every edge / sphere / segment alone.
 #pragma once
 
+#include "blob_inspect.h"
 #include "blob_write.h"
 #include "bvh/bake_helpers.h"
 #include "wall_build.h"
@@ -55,23 +56,15 @@ inline void attachGrids(Level& level) {
 }
 
 /// Bakes polygons into a wall-only blob and loads it; fails the test on any error.
-/// The resealed bytes (bake_helpers.h) loaded, then the views of the shooter sections they carry
-/// made (loadSphereCluster and loadWallSet validate those sections): the first status that is not
-/// Ok, and in out_error what it said.
+/// The resealed bytes (bake_helpers.h) loaded as the tools load a blob (bake::loadAnyOrder: the
+/// container and mesh, then the shooter sections' own loads): the first status that is not Ok, and
+/// in out_error what it said.
 inline Status loadResealedSections(const unsigned char* bytes, std::size_t count, std::size_t offset,
                                    const void* value, std::size_t size, BlobError& out_error) {
-    AlignedBytes aligned(resealed(bytes, count, offset, value, size));
+    std::vector<unsigned char> storage;
     MeshBlob blob;
-    Status status = loadMeshBlob(aligned.data(), aligned.size(), blob, &out_error);
-    if (status == Status::Ok && blob.cluster != nullptr) {
-        SphereCluster cluster;
-        status = loadSphereCluster(blob, cluster, &out_error);
-    }
-    if (status == Status::Ok && blob.walls != nullptr) {
-        WallSet walls;
-        status = loadWallSet(blob, walls, &out_error);
-    }
-    return status;
+    bool foreign = false;
+    return bake::loadAnyOrder(resealed(bytes, count, offset, value, size), storage, blob, out_error, foreign);
 }
 
 inline std::unique_ptr<Level> bakeLevel(std::vector<bake::WallPolygon> polygons, std::uint32_t max_leaf = 4) {
