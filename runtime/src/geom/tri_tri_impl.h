@@ -117,10 +117,10 @@ bool coplanarOverlap(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3&
                      const Vec3& r2, const Vec3& n1);
 
 /// Everything after the two plane-side tests, from their float values, when both planes passed
-/// wellConditioned in float (n1: triangle 1's normal).
+/// wellConditioned in float (n1, n2: the triangles' normals as classify() computes them).
 Overlap classifyWellConditioned(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
-                                const Vec3& q2, const Vec3& r2, const Vec3& n1, float dp1, float dq1,
-                                float dr1, float dp2, float dq2, float dr2);
+                                const Vec3& q2, const Vec3& r2, const Vec3& n1, const Vec3& n2, float dp1,
+                                float dq1, float dr1, float dp2, float dq2, float dr2);
 
 /// The test of a finite pair that survived both plane tests with nearly parallel planes, from the
 /// inputs, all in double (tri_tri_scalar.cpp).

@@ -253,12 +253,8 @@ bool coplanarOverlap(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3&
 // finite vertices, so here neither triangle is flat and every input is finite: the flat branch
 // and the finiteness check of classifyAfterPlanes could not change the answer and are left out.
 Overlap classifyWellConditioned(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
-                                const Vec3& q2, const Vec3& r2, const Vec3& n1, float dp1, float dq1,
-                                float dr1, float dp2, float dq2, float dr2) {
-    Vec3 e1, e2, n2;
-    sub(p2, r2, e1);
-    sub(q2, r2, e2);
-    cross(e1, e2, n2);
+                                const Vec3& q2, const Vec3& r2, const Vec3& n1, const Vec3& n2, float dp1,
+                                float dq1, float dr1, float dp2, float dq2, float dr2) {
     if (nearlyParallel(n1, n2)) return classifyNearlyParallel(p1, q1, r1, p2, q2, r2);
     const Overlap result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2);
     if (result == Overlap::Coplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return Overlap::Disjoint;
@@ -361,7 +357,7 @@ Overlap classify(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
     sub(r2, r1, v1);
     const float dr2 = dot(v1, n1);
     if (allPositive(dp2, dq2, dr2) || allNegative(dp2, dq2, dr2)) return Overlap::Disjoint;
-    return classifyWellConditioned(p1, q1, r1, p2, q2, r2, n1, dp1, dq1, dr1, dp2, dq2, dr2);
+    return classifyWellConditioned(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2);
 }
 
 // finishBatch one lane at a time: the lanes past `used` filled with NaN, then every lane through

@@ -186,18 +186,27 @@ void plane1Normal(const Vec3& p1, const Vec3& q1, const Vec3& r1, Vec3& out) {
     cross(e1, e2, out);
 }
 
+// Triangle 2's normal as classify() computes it, (p2 - r2) x (q2 - r2).
+void plane2Normal(const Vec3& p2, const Vec3& q2, const Vec3& r2, Vec3& out) {
+    Vec3 e1, e2;
+    sub(p2, r2, e1);
+    sub(q2, r2, e2);
+    cross(e1, e2, out);
+}
+
 // The rare ends of classifySurvivor, out of line so that it saves no registers: a NaN plane side
 // (huge input) takes the scalar finish, a coplanar pair the 2D test. Not marked cold: with its tail
 // calls moved to a cold section, classifySurvivor measured 0.7 ns a dense pair slower.
 FLAK_TRI_TRI_NOINLINE Overlap classifySurvivorNaN(const Vec3& p1, const Vec3& q1, const Vec3& r1,
                                                   const Vec3& p2, const Vec3& q2, const Vec3& r2, __m128 d1,
                                                   __m128 d2) {
-    Vec3 n1;
+    Vec3 n1, n2;
     plane1Normal(p1, q1, r1, n1);
+    plane2Normal(p2, q2, r2, n2);
     alignas(16) float s1[4], s2[4];
     _mm_store_ps(s1, d1);
     _mm_store_ps(s2, d2);
-    return classifyWellConditioned(p1, q1, r1, p2, q2, r2, n1, s1[0], s1[1], s1[2], s2[0], s2[1], s2[2]);
+    return classifyWellConditioned(p1, q1, r1, p2, q2, r2, n1, n2, s1[0], s1[1], s1[2], s2[0], s2[1], s2[2]);
 }
 
 FLAK_TRI_TRI_NOINLINE Overlap classifyCoplanar(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
@@ -210,11 +219,9 @@ FLAK_TRI_TRI_NOINLINE Overlap classifyCoplanar(const Vec3& p1, const Vec3& q1, c
 // nearlyParallel for a pair given by its vertices, with classify()'s normals.
 bool survivorNearlyParallel(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                             const Vec3& r2) {
-    Vec3 n1, n2, e1, e2;
+    Vec3 n1, n2;
     plane1Normal(p1, q1, r1, n1);
-    sub(p2, r2, e1);
-    sub(q2, r2, e2);
-    cross(e1, e2, n2);
+    plane2Normal(p2, q2, r2, n2);
     return nearlyParallel(n1, n2);
 }
 
@@ -325,9 +332,11 @@ FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBa
         laneVertex(batch, 0, lane, p2);
         laneVertex(batch, 1, lane, q2);
         laneVertex(batch, 2, lane, r2);
+        Vec3 n2; // the lane's plane, written by setBatchTriangle or finishBatch with classify()'s operations
+        set(batch.n[0][lane], batch.n[1][lane], batch.n[2][lane], n2);
         const Overlap result =
             (survivors >> lane) & 1u
-                ? classifyWellConditioned(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, n1, d[0][lane], d[1][lane],
+                ? classifyWellConditioned(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, n1, n2, d[0][lane], d[1][lane],
                                           d[2][lane], d[3][lane], d[4][lane], d[5][lane])
                 : classifySlow(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2);
         mask |= static_cast<unsigned>(result != Overlap::Disjoint) << lane;
