@@ -33,6 +33,13 @@ struct WallPoints {
     }
 };
 
+// A node's 2D box (min, max) finite and not inverted.
+bool saneBox(const float* min, const float* max) {
+    for (int a = 0; a < 2; ++a)
+        if (!std::isfinite(min[a]) || !std::isfinite(max[a]) || !(min[a] <= max[a])) return false;
+    return true;
+}
+
 // Whether box `outer` (min, max) contains box `inner`.
 bool containsBox(const float* outer_min, const float* outer_max, const float* inner_min,
                  const float* inner_max) {
@@ -94,9 +101,7 @@ Status checkWallInsideTree(const WallRing* rings, const WallsHeader& h, const Wa
     for (std::uint32_t i = 0; i < h.inside_node_count; ++i) {
         const WallInsideNode& n = nodes[i];
         const std::uint64_t na = nodes_at + std::uint64_t{i} * sizeof(WallInsideNode);
-        for (int a = 0; a < 2; ++a)
-            if (!std::isfinite(n.min[a]) || !std::isfinite(n.max[a]) || !(n.min[a] <= n.max[a]))
-                return fail(err, Status::BlobCorrupt, "wall inside node bounds", na);
+        if (!saneBox(n.min, n.max)) return fail(err, Status::BlobCorrupt, "wall inside node bounds", na);
         const bool whole = (n.ring & kWallWholeRings) != 0;
         if ((n.info & kLeafBit) != 0) {
             if (((n.info >> 26) & 0x1Fu) >= kMaxWallLeafEdges)
@@ -223,9 +228,7 @@ Status checkWallsSection(const std::uint32_t* words, std::uint32_t word_count, s
     for (std::uint32_t i = 0; i < h.node_count; ++i) {
         const WallNode& n = nodes[i];
         const std::uint64_t na = nodes_at + std::uint64_t{i} * sizeof(WallNode);
-        for (int a = 0; a < 2; ++a)
-            if (!std::isfinite(n.min[a]) || !std::isfinite(n.max[a]) || !(n.min[a] <= n.max[a]))
-                return fail(err, Status::BlobCorrupt, "wall node bounds", na);
+        if (!saneBox(n.min, n.max)) return fail(err, Status::BlobCorrupt, "wall node bounds", na);
         if ((n.info & kLeafBit) != 0) {
             if (((n.info >> 26) & 0x1Fu) >= kMaxWallLeafEdges)
                 return fail(err, Status::BlobCorrupt, "wall leaf holds too many edges", na + 16);
