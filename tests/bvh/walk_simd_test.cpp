@@ -1,10 +1,12 @@
 // The SIMD forms of the walks' node work against their scalar forms, which they must match bit for
 // bit: the segment node test in the blob's grid (query_walk.h), NaN cases (a zero direction
 // component with the origin on a slab plane) included, and the mesh-vs-mesh walk's B leaf taken
-// into A's grid (tandem_walk.h), clamps at the grid's ends included.
+// into A's grid (tandem_walk.h), clamps at the grid's ends included, and its lane test of an A
+// group's leaves against the walk of the group's node range it stands for.
 #include "bvh/query_walk.h"
 #include "bvh/tandem_walk.h"
 
+#include "query_meshes.h"
 #include "support/oracle.h"
 
 #include <gtest/gtest.h>
@@ -225,6 +227,61 @@ TEST(NodeToGrid, SimdChainGivesTheScalarChainsQuantBox) {
     EXPECT_EQ(differ, 0);
     EXPECT_GT(clamped, cases / 2);
     EXPECT_GT(inside, cases / 2);
+}
+
+// The leaves of every group (every node range of at most kMeshMeshGroupNodes nodes) of every query
+// mesh, tested in lanes against random boxes in the mesh's grid, are exactly the leaves the walk
+// of the range with nodeOverlaps reaches, in the same order. Boxes: empty, clamped past the grid's
+// ends, a single cell, or random spans around the group's box.
+TEST(GroupLeaves, LaneTestReachesTheLeavesOfTheNodeWalkInOrder) {
+    long groups = 0, boxes = 0, partial = 0, differ = 0;
+    for (const auto& m : queryMeshes()) {
+        const MeshBlob& a = m->blob;
+        for (std::uint32_t i = 0; i < a.node_count; ++i) {
+            const std::uint32_t end = i + skipOf(a.nodes[i]);
+            if (end - i > kMeshMeshGroupNodes) continue;
+            ++groups;
+            detail::GroupLeaves leaves;
+            detail::gatherGroupLeaves(a, i, end, leaves);
+            SplitMix64 rng = caseRng(0x6E0B1EAFull, static_cast<std::uint64_t>(groups));
+            for (int q = 0; q < 40; ++q) {
+                detail::QuantBox box;
+                for (int k = 0; k < 3; ++k) {
+                    // Around the group's box, so most boxes take some of its leaves and leave others.
+                    const std::int32_t lo = a.nodes[i].lo[k], span = a.nodes[i].hi[k] - lo + 1;
+                    const std::int32_t x = lo - 2 + static_cast<std::int32_t>(rng.next() % (span + 4u));
+                    const std::int32_t y = lo - 2 + static_cast<std::int32_t>(rng.next() % (span + 4u));
+                    switch (rng.next() % 5u) {
+                    case 0: box.lo[k] = 1, box.hi[k] = 0; break;      // empty
+                    case 1: box.lo[k] = -4, box.hi[k] = 70002; break; // clamped at both ends
+                    case 2: box.lo[k] = x, box.hi[k] = x; break;      // one cell
+                    default: box.lo[k] = x < y ? x : y, box.hi[k] = x < y ? y : x; break;
+                    }
+                }
+                std::vector<std::uint32_t> want, got;
+                for (std::uint32_t k = i; k < end;) {
+                    if (!detail::nodeOverlaps(a.nodes[k], box)) {
+                        k += skipOf(a.nodes[k]);
+                        continue;
+                    }
+                    if (isLeaf(a.nodes[k])) want.push_back(k);
+                    ++k;
+                }
+                for (std::uint64_t hits = detail::overlappingLeaves(leaves, box); hits != 0u;
+                     hits &= hits - 1u)
+                    got.push_back(leaves.node[__builtin_ctzll(hits)]);
+                ++boxes;
+                partial += !want.empty() && want.size() < leaves.count;
+                if (want != got && ++differ <= 5)
+                    ADD_FAILURE() << m->name << " group at node " << i << ": " << got.size()
+                                  << " leaves, want " << want.size();
+            }
+        }
+    }
+    std::printf("  group leaves (%s): %ld groups, %ld boxes, %ld reach some leaves but not all, %ld differ\n",
+                simdBackendName(), groups, boxes, partial, differ);
+    EXPECT_EQ(differ, 0);
+    EXPECT_GT(partial, boxes / 10);
 }
 
 } // namespace

@@ -96,9 +96,64 @@ inline void nodeToGrid(const NodeToGrid& m, const BvhNode& n, QuantBox& out) {
 #endif
 }
 
+/// The leaves of one A group in walk (array) order, their quantized boxes in lanes of four for the
+/// test against a B leaf's box. The loader proves every node box contains its children's, so a
+/// leaf overlaps a box only if all its ancestors do: the leaves this test accepts are exactly those
+/// a walk of the group's node range would reach, in the same order.
+struct GroupLeaves {
+    static constexpr std::uint32_t kCapacity = 64; ///< more than the leaves of any group
+    alignas(16) float lo[3][kCapacity];            ///< grid coordinates (exact in float)
+    alignas(16) float hi[3][kCapacity];
+    std::uint32_t node[kCapacity];
+    std::uint32_t count = 0;
+};
+static_assert(kMeshMeshGroupNodes < GroupLeaves::kCapacity, "a group's leaves fit the table");
+
+/// Files the leaves of nodes [first, end) of `a`; the lanes past the last leaf never overlap.
+inline void gatherGroupLeaves(const MeshBlob& a, std::uint32_t first, std::uint32_t end, GroupLeaves& out) {
+    std::uint32_t count = 0;
+    for (std::uint32_t k = first; k < end; ++k) {
+        const BvhNode& n = a.nodes[k];
+        if (!isLeaf(n)) continue;
+        for (int c = 0; c < 3; ++c) {
+            out.lo[c][count] = static_cast<float>(n.lo[c]);
+            out.hi[c][count] = static_cast<float>(n.hi[c]);
+        }
+        out.node[count++] = k;
+    }
+    out.count = count;
+    for (std::uint32_t k = count; k % 4u != 0u; ++k)
+        for (int c = 0; c < 3; ++c) {
+            out.lo[c][k] = 1e30f;
+            out.hi[c][k] = -1e30f;
+        }
+}
+
+/// Bit k set when leaf k of `g` overlaps `q` (nodeOverlaps' closed test, on exact grid values).
+inline std::uint64_t overlappingLeaves(const GroupLeaves& g, const QuantBox& q) {
+    F4 q_lo[3], q_hi[3];
+    for (int c = 0; c < 3; ++c) {
+        f4Splat(static_cast<float>(q.lo[c]), q_lo[c]);
+        f4Splat(static_cast<float>(q.hi[c]), q_hi[c]);
+    }
+    std::uint64_t hits = 0;
+    for (std::uint32_t s = 0; s < g.count; s += 4u) {
+        unsigned miss = 0u;
+        for (int c = 0; c < 3; ++c) {
+            F4 lo, hi;
+            f4Load(&g.lo[c][s], lo);
+            f4Load(&g.hi[c][s], hi);
+            miss |= f4LessMask(hi, q_lo[c]) | f4LessMask(q_hi[c], lo);
+        }
+        hits |= static_cast<std::uint64_t>(~miss & 0xFu) << s;
+    }
+    return hits;
+}
+
 /// Calls visit(a_leaf, b_leaf, b_leaf_index, margin) for every (A leaf, B leaf) pair the walk of
 /// mesh_mesh.h reaches; `margin` is the walk's box growth. visit returns true to stop the walk.
-/// Nothing happens for empty meshes or a non-finite transform. No recursion, no stack.
+/// Nothing happens for empty meshes or a non-finite transform. No recursion, no stack: the A
+/// group's leaves are filed once per group (GroupLeaves) and tested against each B leaf in lanes.
 template <class Visit>
 void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Visit& visit) {
     if (a.node_count == 0 || b.node_count == 0 || !isFinite(b_to_a)) return;
@@ -121,6 +176,7 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
     quantizeBox(grid_a, b_root, b_root_q);
     NodeToGrid b_into_a;
     makeNodeToGrid(b, b_to_a, grid_a, margin, b_into_a);
+    GroupLeaves leaves;
 
     std::uint32_t i = 0;
     while (i < a.node_count) {
@@ -140,6 +196,7 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
         inflate(group_in_b, margin, group_in_b);
         QuantBox group_q;
         quantizeBox(grid_b, group_in_b, group_q);
+        bool gathered = false; // `leaves` holds this group's (filed at its first B leaf)
         std::uint32_t j = 0;
         while (j < b.node_count) {
             const BvhNode& nb = b.nodes[j];
@@ -149,18 +206,17 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
             }
             ++j;
             if (!isLeaf(nb)) continue;
+            if (!gathered) {
+                gatherGroupLeaves(a, i, group_end, leaves);
+                gathered = true;
+            }
             QuantBox b_leaf_q;
             nodeToGrid(b_into_a, nb, b_leaf_q);
-            std::uint32_t k = i;
-            while (k < group_end) {
-                const BvhNode& na = a.nodes[k];
-                if (!nodeOverlaps(na, b_leaf_q)) {
-                    k += skipOf(na);
-                    continue;
-                }
-                ++k;
-                if (!isLeaf(na)) continue;
-                if (visit(na, nb, j - 1, margin)) return;
+            std::uint64_t hits = overlappingLeaves(leaves, b_leaf_q);
+            while (hits != 0u) {
+                const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctzll(hits));
+                hits &= hits - 1u;
+                if (visit(a.nodes[leaves.node[k]], nb, j - 1, margin)) return;
             }
         }
         i = group_end;

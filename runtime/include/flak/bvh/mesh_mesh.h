@@ -5,15 +5,18 @@
 //   1. Walk A; skip every A node whose box misses B's root box taken into A's frame.
 //   2. At an A node whose subtree has at most kMeshMeshGroupNodes nodes (a "group", or a leaf),
 //      take the node's box into B's frame and walk B with it.
-//   3. At every B leaf that box overlaps, take the B leaf's box into A's frame and walk the A
-//      group's node range with it; at each A leaf it overlaps, test the A leaf's triangles against
-//      the B leaf's triangles (transformed into A's frame once per B leaf and group, and tested
-//      four at a time with triTriOverlapLanes after box filters: the A leaf's box, then each A
-//      triangle's box, against each B triangle's box). Then skip the group.
-// Extra state beyond the three loop indices is fixed: one B leaf's triangles in A's frame (at
-// most kMaxLeafTriangles, as 4 TriangleBatch4 with a box per triangle, 1216 bytes) and the A
-// leaf's triangles that pass the box filter (704 bytes): under 2 KB on the call stack, whatever
-// the meshes' sizes. Every pair of triangles is tested at most once.
+//   3. At every B leaf that box overlaps, take the B leaf's box into A's frame and test it against
+//      the group's leaves, four at a time (the leaves' boxes are filed once per group; since every
+//      node box contains its children's, these are exactly the leaves a walk of the group's node
+//      range would reach, in its order); at each A leaf it overlaps, test the A leaf's triangles
+//      against the B leaf's triangles (transformed into A's frame once per B leaf and group, and
+//      tested four at a time with triTriOverlapLanes after box filters: the A leaf's box, then
+//      each A triangle's box, against each B triangle's box). Then skip the group.
+// Extra state beyond the loop indices is fixed: the group's leaves (at most 64, 1.8 KB), one B
+// leaf's triangles in A's frame (at most kMaxLeafTriangles, as 4 TriangleBatch4 with a box per
+// triangle, 1216 bytes) and the A leaf's triangles that pass the box filter (704 bytes): under
+// 4 KB on the call stack, whatever the meshes' sizes. Every pair of triangles is tested at most
+// once.
 // Boxes are grown by the margin of sphere_query.h (at the scale of both meshes in A's frame), so
 // the pairs are exactly those of triTriOverlap(A triangle, B triangle mapped by b_to_a with
 // transformPoint) over all pairs (the brute-force oracle), argument order included.
