@@ -1,4 +1,5 @@
-// ThreadPool (thread_pool.h): one task at a time, claimed in ranges through one atomic counter.
+// ThreadPool (thread_pool.h): one task at a time, its items in one share per worker, claimed in
+// ranges through one atomic counter per share.
 #include "flak_support/thread_pool.h"
 
 #include <chrono>
@@ -11,6 +12,16 @@ std::uint64_t nowNs() {
     return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                           std::chrono::steady_clock::now().time_since_epoch())
                                           .count());
+}
+
+// Share w of a task of `count` items in ranges of `range`: whole ranges, so that only the last
+// range of all may be short.
+void shareBounds(std::uint32_t count, std::uint32_t range, std::uint32_t workers, std::uint32_t w,
+                 std::uint32_t& out_begin, std::uint32_t& out_end) {
+    const std::uint64_t blocks = (static_cast<std::uint64_t>(count) + range - 1u) / range;
+    const std::uint64_t begin = blocks * w / workers * range, end = blocks * (w + 1u) / workers * range;
+    out_begin = static_cast<std::uint32_t>(begin < count ? begin : count);
+    out_end = static_cast<std::uint32_t>(end < count ? end : count);
 }
 
 } // namespace
@@ -72,7 +83,12 @@ void* ThreadPool::enqueue(TaskFunction fn, std::uint32_t count, std::uint32_t mi
         pool.m_range = range;
         pool.m_context = context;
         pool.m_done.store(0, std::memory_order_relaxed);
-        pool.m_next.store(static_cast<std::uint64_t>(pool.m_generation) << 32, std::memory_order_release);
+        const std::uint64_t tag = static_cast<std::uint64_t>(pool.m_generation) << 32;
+        for (std::uint32_t w = 0; w < workers; ++w) {
+            std::uint32_t begin, end;
+            shareBounds(count, range, workers, w, begin, end);
+            pool.m_shares[w].next.store(tag | begin, std::memory_order_release);
+        }
         pool.m_published.store(pool.m_generation, std::memory_order_release);
     }
     pool.m_wake.notify_all();
@@ -100,20 +116,27 @@ void ThreadPool::finish(void* task, void* user) {
 void ThreadPool::runRanges(std::uint32_t worker, std::uint32_t generation, TaskFunction fn,
                            std::uint32_t count, std::uint32_t range, void* context) {
     const std::uint64_t tag = static_cast<std::uint64_t>(generation) << 32;
-    std::uint64_t next = m_next.load(std::memory_order_acquire);
-    for (;;) {
-        if ((next & ~0xFFFFFFFFull) != tag) return; // a newer task (or none): not ours
-        const std::uint32_t begin = static_cast<std::uint32_t>(next);
-        if (begin >= count) return;
-        const std::uint32_t end = count - begin > range ? begin + range : count;
-        if (!m_next.compare_exchange_weak(next, tag | end, std::memory_order_acq_rel,
-                                          std::memory_order_acquire))
-            continue; // `next` now holds the current value
-        const std::uint64_t t0 = nowNs();
-        fn(begin, end, worker, context);
-        m_busy_ns[worker].fetch_add(nowNs() - t0, std::memory_order_relaxed);
-        m_done.fetch_add(end - begin, std::memory_order_acq_rel);
-        next = m_next.load(std::memory_order_acquire);
+    const std::uint32_t workers = m_tasks.worker_count;
+    for (std::uint32_t k = 0; k < workers; ++k) {
+        const std::uint32_t w = (worker + k) % workers;
+        std::uint32_t share_begin, share_end;
+        shareBounds(count, range, workers, w, share_begin, share_end);
+        Share& share = m_shares[w];
+        std::uint64_t next = share.next.load(std::memory_order_acquire);
+        for (;;) {
+            if ((next & ~0xFFFFFFFFull) != tag) return; // a newer task (or none): not ours
+            const std::uint32_t begin = static_cast<std::uint32_t>(next);
+            if (begin >= share_end) break;
+            const std::uint32_t end = share_end - begin > range ? begin + range : share_end;
+            if (!share.next.compare_exchange_weak(next, tag | end, std::memory_order_acq_rel,
+                                                  std::memory_order_acquire))
+                continue; // `next` now holds the current value
+            const std::uint64_t t0 = nowNs();
+            fn(begin, end, worker, context);
+            m_busy_ns[worker].fetch_add(nowNs() - t0, std::memory_order_relaxed);
+            m_done.fetch_add(end - begin, std::memory_order_acq_rel);
+            next = share.next.load(std::memory_order_acquire);
+        }
     }
 }
 

@@ -60,9 +60,15 @@ private:
     std::uint32_t m_count = 0;
     std::uint32_t m_range = 1;
     void* m_context = nullptr;
-    // Claims: generation in the high word, the next item in the low word, so a worker that wakes
-    // late never claims items of a newer task with an older task's function.
-    std::atomic<std::uint64_t> m_next{0};
+    // Claims, one per worker's share of the items (worker w starts on share w, then helps the
+    // others, so the same items tend to stay with the same worker and its cache from step to
+    // step): generation in the high word, the next item in the low word, so a worker that wakes
+    // late never claims items of a newer task with an older task's function. A share's bounds
+    // follow from the task's count and range alone, so such a worker computes its own task's.
+    struct alignas(64) Share {
+        std::atomic<std::uint64_t> next{0};
+    };
+    Share m_shares[kMaxWorkers];
     std::atomic<std::uint32_t> m_published{0}; ///< m_generation, for the workers' spin before sleeping
     std::atomic<std::uint32_t> m_done{0};
     std::atomic<std::uint64_t> m_busy_ns[kMaxWorkers];
