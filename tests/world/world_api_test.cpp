@@ -389,6 +389,51 @@ TEST(WorldApi, SameCallsGiveTheSameHash) {
     EXPECT_NE(first, kHitHashSeed);
 }
 
+// The hit hash is a function of the fields' values (hit.h): a fixed hit hashes to the same value
+// on every byte order (the cross-architecture runs check this constant), and flipping any one bit
+// of any field changes it.
+TEST(WorldApi, HitHashIsFixedAndSeesEveryFieldBit) {
+    Hit hit;
+    hit.a.kind = BodyKind::Bullet;
+    hit.a.index = 17u;
+    hit.a.generation = 3u;
+    hit.b.kind = BodyKind::Enemy;
+    hit.b.index = 5u;
+    hit.b.generation = 1u;
+    hit.kind = HitKind::Bullet;
+    hit.feature = 1234u;
+    hit.point = Vec3{1.5f, -2.25f, 3.0f};
+    hit.normal = Vec3{0.0f, 0.6f, 0.8f};
+    hit.t = 0.375f;
+    hit.depth = 0.0f;
+    const std::uint64_t base = hashHit(hit, kHitHashSeed);
+    EXPECT_EQ(base, 0x96727f1361711e36ull) << std::hex << base; // hit.h's recipe, computed apart
+    EXPECT_EQ(hashStepEnd(1u, base), 0x77baed38ba6af3bbull) << std::hex << hashStepEnd(1u, base);
+    // Every bit of the hashed bytes (the record without its padding), one at a time.
+    int unchanged = 0, flips = 0;
+    for (std::size_t byte = 0; byte < sizeof(Hit); ++byte) {
+        // Not hashed: Hit::reserved, and each BodyId's reserved byte and epoch (body.h).
+        const auto in_id = [&](std::size_t at) { return byte >= at && byte < at + sizeof(BodyId); };
+        const auto id_hashed = [&](std::size_t at) { return byte - at <= offsetof(BodyId, kind); };
+        if (in_id(offsetof(Hit, a)) && !id_hashed(offsetof(Hit, a))) continue;
+        if (in_id(offsetof(Hit, b)) && !id_hashed(offsetof(Hit, b))) continue;
+        if (byte >= offsetof(Hit, reserved) && byte < offsetof(Hit, feature)) continue;
+        for (int bit = 0; bit < 8; ++bit) {
+            Hit h = hit;
+            unsigned char bytes[sizeof(Hit)];
+            std::memcpy(bytes, &h, sizeof(Hit));
+            bytes[byte] = static_cast<unsigned char>(bytes[byte] ^ (1u << bit));
+            std::memcpy(&h, bytes, sizeof(Hit));
+            ++flips;
+            if (hashHit(h, kHitHashSeed) == base && ++unchanged <= 5)
+                ADD_FAILURE() << "byte " << byte << " bit " << bit << " does not change the hash";
+        }
+    }
+    EXPECT_EQ(unchanged, 0);
+    EXPECT_EQ(flips, 8 * 55); // 64 bytes less 3 of Hit::reserved and 3 of each BodyId
+    EXPECT_NE(hashStepEnd(1u, base), hashStepEnd(2u, base));
+}
+
 // A host task system on one thread that runs the ranges in an odd order (last first, ranges of
 // min_range items) with worker indices cycling over the declared count, or everything inline
 // (returning null), as the interface allows.

@@ -28,25 +28,19 @@ int compareKeys(const Hit& x, const Hit& y) {
     return 0;
 }
 
-std::uint64_t mixByte(std::uint64_t hash, std::uint8_t byte) {
-    return (hash ^ byte) * 0x100000001B3ull; // FNV-1a prime
+// One 64-bit word into the hash: xor, then multiply by an odd constant (2^64 / golden ratio).
+std::uint64_t mixWord(std::uint64_t hash, std::uint64_t word) {
+    return (hash ^ word) * 0x9E3779B97F4A7C15ull;
 }
 
-std::uint64_t mixU32(std::uint64_t hash, std::uint32_t value) {
-    for (int i = 0; i < 4; ++i) hash = mixByte(hash, static_cast<std::uint8_t>(value >> (8 * i)));
-    return hash;
+std::uint64_t words(std::uint32_t low, std::uint32_t high) {
+    return static_cast<std::uint64_t>(low) | static_cast<std::uint64_t>(high) << 32;
 }
 
-std::uint64_t mixFloat(std::uint64_t hash, float value) {
+std::uint32_t bitsOf(float value) {
     std::uint32_t bits = 0;
     std::memcpy(&bits, &value, sizeof(bits));
-    return mixU32(hash, bits);
-}
-
-std::uint64_t mixBody(std::uint64_t hash, const BodyId& id) {
-    hash = mixByte(hash, static_cast<std::uint8_t>(id.kind));
-    hash = mixU32(hash, id.index);
-    return mixU32(hash, id.generation);
+    return bits;
 }
 
 } // namespace
@@ -58,18 +52,21 @@ bool hitLess(const Hit& x, const Hit& y) {
 }
 
 std::uint64_t hashHit(const Hit& hit, std::uint64_t hash) {
-    hash = mixByte(hash, static_cast<std::uint8_t>(hit.kind));
-    hash = mixBody(hash, hit.a);
-    hash = mixBody(hash, hit.b);
-    hash = mixU32(hash, hit.feature);
-    hash = mixFloat(hash, hit.point.x);
-    hash = mixFloat(hash, hit.point.y);
-    hash = mixFloat(hash, hit.point.z);
-    hash = mixFloat(hash, hit.normal.x);
-    hash = mixFloat(hash, hit.normal.y);
-    hash = mixFloat(hash, hit.normal.z);
-    hash = mixFloat(hash, hit.t);
-    return mixFloat(hash, hit.depth);
+    hash = mixWord(hash, static_cast<std::uint64_t>(hit.kind) | static_cast<std::uint64_t>(hit.a.kind) << 8 |
+                             static_cast<std::uint64_t>(hit.b.kind) << 16);
+    hash = mixWord(hash, words(hit.a.index, hit.a.generation));
+    hash = mixWord(hash, words(hit.b.index, hit.b.generation));
+    hash = mixWord(hash, words(hit.feature, bitsOf(hit.t)));
+    hash = mixWord(hash, words(bitsOf(hit.point.x), bitsOf(hit.point.y)));
+    hash = mixWord(hash, words(bitsOf(hit.point.z), bitsOf(hit.normal.x)));
+    hash = mixWord(hash, words(bitsOf(hit.normal.y), bitsOf(hit.normal.z)));
+    hash = mixWord(hash, bitsOf(hit.depth));
+    return hash ^ (hash >> 32);
+}
+
+std::uint64_t hashStepEnd(std::uint32_t hit_count, std::uint64_t hash) {
+    hash = mixWord(hash, hit_count);
+    return hash ^ (hash >> 32);
 }
 
 } // namespace flak

@@ -622,7 +622,7 @@ Status World::step(float dt) {
     sortHits(s.hits.items, s.hits.count, s.scratch);
     std::uint64_t hash = s.hash;
     for (std::uint32_t i = 0; i < s.hits.count; ++i) hash = hashHit(s.hits.items[i], hash);
-    s.hash = (hash ^ s.hits.count) * 0x100000001B3ull;
+    s.hash = hashStepEnd(s.hits.count, hash);
     ++s.steps;
     s.stats.hits = s.hits.count;
     s.stats.hits_dropped = s.hits.dropped;

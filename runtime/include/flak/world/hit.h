@@ -53,12 +53,19 @@ static_assert(sizeof(Hit) == 64, "Hit is 64 bytes");
 /// assumed beyond the key); the sort is stable. True when x sorts before y.
 bool hitLess(const Hit& x, const Hit& y);
 
-/// FNV-1a (64-bit) over the hit's fields in a fixed byte order (little-endian integers and float
-/// bit patterns, no padding bytes), continuing from `hash`. The frame's hit-stream hash chains
-/// every sorted hit of every frame through this.
+/// The hit-stream hash of one more hit, continuing from `hash`: the hit's fields as eight 64-bit
+/// words built from their values (so the same on every byte order; floats by bit pattern,
+/// padding left out): kind | a.kind << 8 | b.kind << 16, a.index | a.generation << 32, the same
+/// for b, feature | t << 32, point.x | point.y << 32, point.z | normal.x << 32,
+/// normal.y | normal.z << 32, depth. Each word w: hash = (hash ^ w) * 0x9E3779B97F4A7C15 (mod
+/// 2^64); after the hit, hash ^= hash >> 32. The frame's hit-stream hash chains every sorted hit of
+/// every step through this, then hashStepEnd.
 std::uint64_t hashHit(const Hit& hit, std::uint64_t hash);
 
-/// FNV-1a offset basis: the hash of an empty stream.
+/// The end of a step in the hit-stream hash: its hit count as one more word, then the same fold.
+std::uint64_t hashStepEnd(std::uint32_t hit_count, std::uint64_t hash);
+
+/// The hash of an empty stream (the FNV-1a offset basis, as a seed).
 constexpr std::uint64_t kHitHashSeed = 0xCBF29CE484222325ull;
 
 } // namespace flak

@@ -115,8 +115,8 @@ public:
     std::uint32_t hitCount() const;
     /// What the last step did.
     const StepStats& stats() const;
-    /// FNV-1a over every hit of every step since init, in order (hit.h: hashHit), with each
-    /// step's hit count mixed in.
+    /// A 64-bit hash of every hit of every step since init, in order (hit.h: hashHit), with
+    /// each step's hit count mixed in (hashStepEnd).
     std::uint64_t hitStreamHash() const;
     /// Steps since init.
     std::uint64_t stepCount() const;
