@@ -46,7 +46,8 @@ TEST(ThreadPool, EveryItemOnceInRangesOfAtLeastMinRange) {
                     ++tasks;
                     std::uint32_t wrong = 0;
                     for (auto& runs : r.runs) wrong += runs.load() != 1u;
-                    EXPECT_EQ(wrong, 0u) << workers << " workers, " << count << " items, min_range " << min_range;
+                    EXPECT_EQ(wrong, 0u)
+                        << workers << " workers, " << count << " items, min_range " << min_range;
                     EXPECT_EQ(r.short_ranges.load(), 0u) << workers << " workers, " << count << " items";
                     EXPECT_EQ(r.bad_worker.load(), 0u);
                 }
