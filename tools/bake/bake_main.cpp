@@ -14,7 +14,9 @@
 #include "prepare.h"
 #include "wall_build.h"
 
+#include <flak/bvh/blob_format.h>
 #include <flak/shooter/wall_set.h>
+#include <flak/version.h>
 
 #include <chrono>
 #include <cstdio>
@@ -34,6 +36,7 @@ const char* kUsage =
     "       flak_bake LEVEL.walls -o OUTPUT [--json]   (a wall-only blob, docs/level_walls.md)\n"
     "       flak_bake inspect BLOB [--json]\n"
     "       flak_bake verify BLOB\n"
+    "       flak_bake --version [--json]   (the tool's version and the blob format it writes)\n"
     "options:\n"
     "  --json               print one JSON object instead of the text summary\n"
     "  --scale S            multiply coordinates by S (after node transforms)\n"
@@ -383,6 +386,17 @@ int main(int argc, char** argv) {
     if (argc < 2) return usage("missing arguments");
     if (std::strcmp(argv[1], "inspect") == 0) return runInspect(argc, argv, false);
     if (std::strcmp(argv[1], "verify") == 0) return runInspect(argc, argv, true);
+    if (std::strcmp(argv[1], "--version") == 0) {
+        const bool json = argc == 3 && std::strcmp(argv[2], "--json") == 0;
+        if (argc > 3 || (argc == 3 && !json)) return usage("--version takes only --json");
+        if (json)
+            std::printf("{\"tool\":\"flak_bake\",\"version\":\"%s\",\"blob_format\":%u}\n",
+                        FLAK_VERSION_STRING, static_cast<unsigned>(flak::kBlobVersion));
+        else
+            std::printf("flak_bake %s (blob format %u)\n", FLAK_VERSION_STRING,
+                        static_cast<unsigned>(flak::kBlobVersion));
+        return 0;
+    }
     if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
         std::printf("%s", kUsage);
         return 0;

@@ -2,6 +2,7 @@
 #include <flak/bvh/mesh_blob.h>
 #include <flak/core.h>
 #include <flak/math.h>
+#include <flak/version.h>
 
 #include <cstdio>
 
@@ -25,6 +26,9 @@ bool loadBlob(const char* name, flak::MeshBlob& out) {
 } // namespace
 #endif
 
+static_assert(FLAK_VERSION == FLAK_VERSION_MAJOR * 10000 + FLAK_VERSION_MINOR * 100 + FLAK_VERSION_PATCH,
+              "flak/version.h");
+
 int main() {
     alignas(16) static unsigned char block[4096];
     flak::Arena arena;
@@ -42,14 +46,15 @@ int main() {
         std::printf("consumer: the baked blobs do not load\n");
         return 1;
     }
-    std::printf("consumer ok (%s, %.1f, tetra %u triangles, tri %u triangle up to x = %.1f)\n",
-                flak::simdBackendName(), static_cast<double>(p.z), tetra.triangle_count, tri.triangle_count,
-                static_cast<double>(tri.bounds.max.x));
+    std::printf("consumer ok (flak %s, %s, %.1f, tetra %u triangles, tri %u triangle up to x = %.1f)\n",
+                FLAK_VERSION_STRING, flak::simdBackendName(), static_cast<double>(p.z), tetra.triangle_count,
+                tri.triangle_count, static_cast<double>(tri.bounds.max.x));
     return p.z == 3.0f && tetra.triangle_count == 4 && tri.triangle_count == 1 && tri.bounds.max.x == 2.0f
                ? 0
                : 1;
 #else
-    std::printf("consumer ok (%s, %.1f)\n", flak::simdBackendName(), static_cast<double>(p.z));
+    std::printf("consumer ok (flak %s, %s, %.1f)\n", FLAK_VERSION_STRING, flak::simdBackendName(),
+                static_cast<double>(p.z));
     return p.z == 3.0f ? 0 : 1;
 #endif
 }
