@@ -35,19 +35,10 @@ bool readBlobFile(const char* path, std::vector<unsigned char>& out_bytes, std::
     return true;
 }
 
-const char* hitKindText(flak::HitKind kind) {
-    switch (kind) {
-    case flak::HitKind::Bullet: return "bullet";
-    case flak::HitKind::Beam: return "beam";
-    case flak::HitKind::ShipShip: return "ship-ship";
-    case flak::HitKind::ShipWall: return "ship-wall";
-    default: return "?";
-    }
-}
-
 void use(const flak::Hit& hit) {
-    std::printf("hit: %s, body %u -> body %u at (%.3f, %.3f, %.3f), t = %.3f\n", hitKindText(hit.kind),
-                hit.a.index, hit.b.index, static_cast<double>(hit.point.x), static_cast<double>(hit.point.y),
+    std::printf("hit: %s, %s %u -> %s %u at (%.3f, %.3f, %.3f), t = %.3f\n", flak::hitKindName(hit.kind),
+                flak::bodyKindName(hit.a.kind), hit.a.index, flak::bodyKindName(hit.b.kind), hit.b.index,
+                static_cast<double>(hit.point.x), static_cast<double>(hit.point.y),
                 static_cast<double>(hit.point.z), static_cast<double>(hit.t));
 }
 

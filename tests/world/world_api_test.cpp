@@ -627,5 +627,21 @@ TEST(WorldApi, PhaseNamesAreStable) {
     EXPECT_STREQ(worldPhaseName(WorldPhase::Count), "unknown");
 }
 
+TEST(WorldApi, KindNamesAreStableAndDistinct) {
+    const char* bodies[] = {"none", "level", "walls", "enemy", "player", "bullet", "beam"};
+    static_assert(sizeof(bodies) / sizeof(bodies[0]) == static_cast<std::size_t>(BodyKind::Count),
+                  "every kind");
+    for (int k = 0; k < static_cast<int>(BodyKind::Count); ++k)
+        EXPECT_STREQ(bodyKindName(static_cast<BodyKind>(k)), bodies[k]);
+    const char* hits[] = {"bullet", "beam", "ship_ship", "ship_wall"};
+    static_assert(sizeof(hits) / sizeof(hits[0]) == static_cast<std::size_t>(HitKind::Count), "every kind");
+    for (int k = 0; k < static_cast<int>(HitKind::Count); ++k)
+        EXPECT_STREQ(hitKindName(static_cast<HitKind>(k)), hits[k]);
+    for (int v = static_cast<int>(BodyKind::Count); v <= 255; ++v)
+        EXPECT_STREQ(bodyKindName(static_cast<BodyKind>(v)), "unknown");
+    for (int v = static_cast<int>(HitKind::Count); v <= 255; ++v)
+        EXPECT_STREQ(hitKindName(static_cast<HitKind>(v)), "unknown");
+}
+
 } // namespace
 } // namespace flak::test

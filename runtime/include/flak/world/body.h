@@ -25,6 +25,10 @@ enum class BodyKind : std::uint8_t {
     Count     ///< number of kinds; not a kind
 };
 
+/// The kind's name for logs and reports: "none", "level", "walls", "enemy", "player", "bullet",
+/// "beam"; "unknown" for any other value. The names are stable.
+const char* bodyKindName(BodyKind kind);
+
 /// Names a body of one World (12 bytes): its kind, its slot in that kind's pool, and the slot's
 /// generation when it was spawned. A body id outlives its body: after despawn() it is stale,
 /// detected, never dereferenced. The value-initialised id is the null body.

@@ -16,6 +16,10 @@ enum class HitKind : std::uint8_t {
     Count       ///< number of kinds; not a kind
 };
 
+/// The kind's name for logs and reports: "bullet", "beam", "ship_ship", "ship_wall"; "unknown"
+/// for any other value. The names are stable.
+const char* hitKindName(HitKind kind);
+
 /// `feature` of a hit that names no feature.
 constexpr std::uint32_t kNoFeature = 0xFFFFFFFFu;
 
