@@ -483,6 +483,102 @@ TEST(WorldApi, TaskSystemIsCheckedAndSizesTheScratch) {
     EXPECT_EQ(World::requiredBytes(config), 0u);
 }
 
+// explainMemory's parts add up to requiredBytes, by name, with the per-worker parts growing with
+// the worker count; the small config inits and steps in a fraction of the defaults' bytes.
+TEST(WorldApi, ExplainMemoryAddsUpToRequiredBytes) {
+    OddHost host;
+    TaskSystem three{3, oddEnqueue, oddFinish, &host};
+    const auto bytesOf = [](const WorldMemoryReport& r, const char* name) {
+        for (std::uint32_t i = 0; i < r.item_count; ++i)
+            if (std::strcmp(r.items[i].name, name) == 0) return r.items[i].bytes;
+        ADD_FAILURE() << "no part named " << name;
+        return std::size_t{0};
+    };
+    WorldMemoryReport one_worker;
+    for (int k = 0; k < 3; ++k) {
+        WorldConfig config = k == 1 ? smallWorldConfig() : WorldConfig{};
+        if (k == 2) config.tasks = &three;
+        WorldMemoryReport r;
+        ASSERT_TRUE(World::explainMemory(config, r)) << k;
+        EXPECT_EQ(r.invalid_field, nullptr);
+        EXPECT_EQ(r.why, nullptr);
+        EXPECT_EQ(r.total_bytes, World::requiredBytes(config));
+        std::size_t sum = 0;
+        for (std::uint32_t i = 0; i < r.item_count; ++i) {
+            sum += r.items[i].bytes;
+            for (std::uint32_t j = 0; j < i; ++j) EXPECT_STRNE(r.items[i].name, r.items[j].name);
+        }
+        EXPECT_EQ(sum + r.padding_bytes, r.total_bytes);
+        EXPECT_LT(r.padding_bytes, 64u * r.item_count); // alignment only
+        EXPECT_EQ(bytesOf(r, "hits"), sizeof(Hit) * config.max_hits);
+        EXPECT_GE(bytesOf(r, "bullets pool"), std::size_t{40} * config.max_bullets);
+        if (k == 0) one_worker = r;
+        if (k == 2) {
+            EXPECT_EQ(bytesOf(r, "worker scratch"), 3 * bytesOf(one_worker, "worker scratch"));
+            EXPECT_EQ(bytesOf(r, "worker shot targets"), 3 * bytesOf(one_worker, "worker shot targets"));
+            EXPECT_EQ(bytesOf(r, "step scratch"), bytesOf(one_worker, "step scratch"));
+        }
+    }
+    const WorldConfig small = smallWorldConfig();
+    EXPECT_LT(World::requiredBytes(small) * 5, World::requiredBytes(WorldConfig{}));
+    HostWorld world(small);
+    BodyId id;
+    EXPECT_EQ(
+        world.world.spawnBullet(BulletDesc{{Vec3{0.0f, 0.0f, 0.0f}, 0.1f}, Vec3{1.0f, 0.0f, 0.0f}, 0}, id),
+        Status::Ok);
+    EXPECT_EQ(world.world.step(1.0f / 60.0f), Status::Ok);
+}
+
+// An invalid config names its field and why, requiredBytes answers 0 and init refuses it.
+TEST(WorldApi, ExplainMemoryNamesTheFieldOfABadConfig) {
+    OddHost host;
+    TaskSystem no_finish{2, oddEnqueue, nullptr, &host};
+    TaskSystem no_workers{0, oddEnqueue, oddFinish, &host};
+    MeshMeshBackend no_collect;
+    no_collect.submit = [](void*, const MeshMeshJob*, std::uint32_t) { return false; };
+    struct Case {
+        const char* field;
+        void (*spoil)(WorldConfig&);
+    };
+    static TaskSystem* s_no_finish;
+    static TaskSystem* s_no_workers;
+    static MeshMeshBackend* s_no_collect;
+    s_no_finish = &no_finish;
+    s_no_workers = &no_workers;
+    s_no_collect = &no_collect;
+    const Case cases[] = {
+        {"max_hits", [](WorldConfig& c) { c.max_hits = 0; }},
+        {"max_pairs", [](WorldConfig& c) { c.max_pairs = 0; }},
+        {"max_contacts", [](WorldConfig& c) { c.max_contacts = 0; }},
+        {"mesh_mesh_backend", [](WorldConfig& c) { c.mesh_mesh_backend = s_no_collect; }},
+        {"max_beam_points", [](WorldConfig& c) { c.max_beam_points = 1; }},
+        {"broad_margin", [](WorldConfig& c) { c.broad_margin = std::nanf(""); }},
+        {"sweep_radii", [](WorldConfig& c) { c.sweep_radii = -1.0f; }},
+        {"max_enemies", [](WorldConfig& c) { c.max_enemies = DynamicTree::kMaxProxies; }},
+        {"max_levels", [](WorldConfig& c) { c.max_wall_sets = 0xFFFFFFFFu; }},
+        {"max_beam_points", [](WorldConfig& c) { c.max_beams = 0x10000u, c.max_beam_points = 0x10000u; }},
+        {"tasks", [](WorldConfig& c) { c.tasks = s_no_finish; }},
+        {"tasks", [](WorldConfig& c) { c.tasks = s_no_workers; }},
+    };
+    const std::size_t bytes = World::requiredBytes(smallConfig());
+    flak::support::HostBlock block(bytes, World::kAlignment);
+    World world;
+    for (const Case& bad : cases) {
+        WorldConfig config = smallConfig();
+        bad.spoil(config);
+        WorldMemoryReport r;
+        EXPECT_FALSE(World::explainMemory(config, r)) << bad.field;
+        ASSERT_NE(r.invalid_field, nullptr) << bad.field;
+        EXPECT_STREQ(r.invalid_field, bad.field);
+        ASSERT_NE(r.why, nullptr);
+        EXPECT_GT(std::strlen(r.why), 10u);
+        EXPECT_EQ(r.total_bytes, 0u);
+        EXPECT_EQ(r.item_count, 0u);
+        EXPECT_EQ(World::requiredBytes(config), 0u);
+        EXPECT_EQ(world.init(block.data(), bytes, config), Status::InvalidArgument) << bad.field;
+    }
+}
+
 // The same bullets through a world on one thread, one whose host splits the items in reverse
 // order over three workers, and one whose host runs everything inline: the same hash.
 TEST(WorldApi, HowTheHostSplitsTheItemsChangesNothing) {

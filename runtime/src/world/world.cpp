@@ -10,6 +10,7 @@
 #include <flak/shooter/wall_set.h>
 
 #include <cmath>
+#include <cstring>
 #include <new>
 
 namespace flak {
@@ -54,34 +55,71 @@ DynamicTreeConfig movingTreeConfig(const WorldConfig& config) {
     return tree;
 }
 
-bool configIsValid(const WorldConfig& config) {
-    if (config.max_hits == 0 || config.max_pairs == 0 || config.max_contacts == 0) return false;
+// The first field of `config` that makes it invalid, and why; false when it is valid.
+bool configProblem(const WorldConfig& config, const char*& out_field, const char*& out_why) {
+    const auto problem = [&](const char* field, const char* why) {
+        out_field = field;
+        out_why = why;
+        return true;
+    };
+    if (config.max_hits == 0) return problem("max_hits", "must be at least 1");
+    if (config.max_pairs == 0) return problem("max_pairs", "must be at least 1");
+    if (config.max_contacts == 0) return problem("max_contacts", "must be at least 1");
     if (config.mesh_mesh_backend != nullptr &&
         (config.mesh_mesh_backend->submit == nullptr || config.mesh_mesh_backend->collect == nullptr))
-        return false;
-    if (config.max_beam_points < 2) return false;
-    if (!(config.broad_margin >= 0.0f) || !std::isfinite(config.broad_margin)) return false;
-    if (!(config.sweep_radii >= 0.0f) || !std::isfinite(config.sweep_radii)) return false;
+        return problem("mesh_mesh_backend", "needs both submit and collect");
+    if (config.max_beam_points < 2) return problem("max_beam_points", "must be at least 2 (one segment)");
+    if (!(config.broad_margin >= 0.0f) || !std::isfinite(config.broad_margin))
+        return problem("broad_margin", "must be finite and at least 0");
+    if (!(config.sweep_radii >= 0.0f) || !std::isfinite(config.sweep_radii))
+        return problem("sweep_radii", "must be finite and at least 0");
     const std::uint64_t ships = std::uint64_t{config.max_enemies} + config.max_players;
-    if (ships >= DynamicTree::kMaxProxies) return false;
+    if (ships >= DynamicTree::kMaxProxies)
+        return problem("max_enemies", "max_enemies + max_players must stay below DynamicTree::kMaxProxies");
     // The static tree holds levels and wall sets: the same limit (the uint32 sum could wrap).
     const std::uint64_t statics = std::uint64_t{config.max_levels} + config.max_wall_sets;
-    if (statics >= DynamicTree::kMaxProxies) return false;
-    if (std::uint64_t{config.max_beams} * config.max_beam_points > 0xFFFFFFFFull) return false;
+    if (statics >= DynamicTree::kMaxProxies)
+        return problem("max_levels", "max_levels + max_wall_sets must stay below DynamicTree::kMaxProxies");
+    if (std::uint64_t{config.max_beams} * config.max_beam_points > 0xFFFFFFFFull)
+        return problem("max_beam_points", "max_beams * max_beam_points must stay below 2^32");
+    if (config.tasks != nullptr && (config.tasks->enqueue == nullptr || config.tasks->finish == nullptr))
+        return problem("tasks", "needs both enqueue and finish");
     if (config.tasks != nullptr &&
-        (config.tasks->enqueue == nullptr || config.tasks->finish == nullptr ||
-         config.tasks->worker_count == 0 || config.tasks->worker_count > kMaxWorkers))
-        return false;
-    return true;
+        (config.tasks->worker_count == 0 || config.tasks->worker_count > kMaxWorkers))
+        return problem("tasks", "worker_count must be 1 to kMaxWorkers");
+    return false;
+}
+
+bool configIsValid(const WorldConfig& config) {
+    const char* field = nullptr;
+    const char* why = nullptr;
+    return !configProblem(config, field, why);
 }
 
 // The one description of the block's layout, walked twice: to size it (Sizer) and to carve it
 // (Carver). Both see the same requests in the same order.
+// Each request carries the name explainMemory reports it under.
 struct Sizer {
     MemoryRequirements req;
     bool failed = false;
-    void* take(std::size_t bytes, std::size_t alignment) {
+    void* take(const char*, std::size_t bytes, std::size_t alignment) {
         req.add(bytes, alignment);
+        return nullptr;
+    }
+};
+
+// Sums the requests by name, in the order the names first appear.
+struct Explainer {
+    WorldMemoryReport* report;
+    bool failed = false;
+    void* take(const char* name, std::size_t bytes, std::size_t) {
+        for (std::uint32_t i = 0; i < report->item_count; ++i)
+            if (std::strcmp(report->items[i].name, name) == 0) {
+                report->items[i].bytes += bytes;
+                return nullptr;
+            }
+        if (report->item_count < WorldMemoryReport::kMaxItems)
+            report->items[report->item_count++] = WorldMemoryItem{name, bytes};
         return nullptr;
     }
 };
@@ -89,7 +127,7 @@ struct Sizer {
 struct Carver {
     Arena* arena;
     bool failed = false;
-    void* take(std::size_t bytes, std::size_t alignment) {
+    void* take(const char*, std::size_t bytes, std::size_t alignment) {
         void* p = arena->allocate(bytes, alignment);
         if (p == nullptr) failed = true;
         return p;
@@ -114,50 +152,54 @@ std::uint32_t slotCapacity(const WorldConfig& config) {
 
 template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink, WorldState* state) {
     struct PoolRequest {
+        const char* name;
         std::size_t bytes;
         std::size_t align;
     };
     const std::uint32_t caps[6] = {config.max_levels,  config.max_wall_sets, config.max_enemies,
                                    config.max_players, config.max_bullets,   config.max_beams};
     const PoolRequest pools[6] = {
-        {poolBytes<LevelBody>(caps[0]), FixedPool<LevelBody>::kAlignment},
-        {poolBytes<WallsBody>(caps[1]), FixedPool<WallsBody>::kAlignment},
-        {poolBytes<ShipBody>(caps[2]), FixedPool<ShipBody>::kAlignment},
-        {poolBytes<ShipBody>(caps[3]), FixedPool<ShipBody>::kAlignment},
-        {poolBytes<BulletBody>(caps[4]), FixedPool<BulletBody>::kAlignment},
-        {poolBytes<BeamBody>(caps[5]), FixedPool<BeamBody>::kAlignment},
+        {"levels pool", poolBytes<LevelBody>(caps[0]), FixedPool<LevelBody>::kAlignment},
+        {"wall sets pool", poolBytes<WallsBody>(caps[1]), FixedPool<WallsBody>::kAlignment},
+        {"enemies pool", poolBytes<ShipBody>(caps[2]), FixedPool<ShipBody>::kAlignment},
+        {"players pool", poolBytes<ShipBody>(caps[3]), FixedPool<ShipBody>::kAlignment},
+        {"bullets pool", poolBytes<BulletBody>(caps[4]), FixedPool<BulletBody>::kAlignment},
+        {"beams pool", poolBytes<BeamBody>(caps[5]), FixedPool<BeamBody>::kAlignment},
     };
     void* pool_memory[6];
-    for (int i = 0; i < 6; ++i) pool_memory[i] = sink.take(pools[i].bytes, pools[i].align);
+    for (int i = 0; i < 6; ++i) pool_memory[i] = sink.take(pools[i].name, pools[i].bytes, pools[i].align);
     const std::size_t beam_point_count = std::size_t{config.max_beams} * config.max_beam_points;
-    void* beam_points = sink.take(sizeof(Vec3) * beam_point_count, alignof(Vec3));
+    void* beam_points = sink.take("beam points", sizeof(Vec3) * beam_point_count, alignof(Vec3));
     const std::size_t grid_bytes = wallGridBytes(config.wall_grid_cells);
-    void* wall_grids = sink.take(grid_bytes * config.max_wall_sets, 1);
+    void* wall_grids = sink.take("wall grids", grid_bytes * config.max_wall_sets, 1);
     const DynamicTreeConfig static_cfg = staticTreeConfig(config);
     const DynamicTreeConfig moving_cfg = movingTreeConfig(config);
     const std::size_t static_bytes = DynamicTree::requiredBytes(static_cfg);
     const std::size_t moving_bytes = DynamicTree::requiredBytes(moving_cfg);
-    void* static_tree = sink.take(static_bytes, DynamicTree::kAlignment);
-    void* moving_tree = sink.take(moving_bytes, DynamicTree::kAlignment);
-    void* pairs = sink.take(sizeof(TreePair) * config.max_pairs, alignof(TreePair));
-    void* hits = sink.take(sizeof(Hit) * config.max_hits, alignof(Hit));
+    void* static_tree = sink.take("static tree", static_bytes, DynamicTree::kAlignment);
+    void* moving_tree = sink.take("moving tree", moving_bytes, DynamicTree::kAlignment);
+    void* pairs = sink.take("pairs", sizeof(TreePair) * config.max_pairs, alignof(TreePair));
+    void* hits = sink.take("hits", sizeof(Hit) * config.max_hits, alignof(Hit));
     const std::uint32_t slots = slotCapacity(config);
-    void* slot_hits = sink.take(sizeof(Hit) * slots, alignof(Hit));
-    void* slot_states = sink.take(sizeof(SlotState) * slots, alignof(SlotState));
+    void* slot_hits = sink.take("item slots", sizeof(Hit) * slots, alignof(Hit));
+    void* slot_states = sink.take("item slots", sizeof(SlotState) * slots, alignof(SlotState));
     const std::size_t scratch_bytes = stepScratchBytes(config);
-    void* scratch = sink.take(scratch_bytes, kMinAlignment);
+    void* scratch = sink.take("step scratch", scratch_bytes, kMinAlignment);
     const std::uint32_t workers = workerCount(config);
-    void* worker_states = sink.take(sizeof(WorkerState) * workers, alignof(WorkerState));
+    void* worker_states = sink.take("worker states", sizeof(WorkerState) * workers, alignof(WorkerState));
     const std::size_t worker_bytes = workerScratchBytes(config);
     const std::size_t targets = shotTargetCapacity(config);
     void* worker_scratch[kMaxWorkers];
     void* shot_arrays[kMaxWorkers][4];
     for (std::uint32_t w = 0; w < workers; ++w) {
-        worker_scratch[w] = sink.take(worker_bytes, kMinAlignment);
-        shot_arrays[w][0] = sink.take(sizeof(BodyId) * targets, alignof(BodyId));
-        shot_arrays[w][1] = sink.take(sizeof(MeshTarget) * targets, alignof(MeshTarget));
-        shot_arrays[w][2] = sink.take(sizeof(WallTarget) * targets, alignof(WallTarget));
-        shot_arrays[w][3] = sink.take(sizeof(ClusterTarget) * targets, alignof(ClusterTarget));
+        worker_scratch[w] = sink.take("worker scratch", worker_bytes, kMinAlignment);
+        shot_arrays[w][0] = sink.take("worker shot targets", sizeof(BodyId) * targets, alignof(BodyId));
+        shot_arrays[w][1] =
+            sink.take("worker shot targets", sizeof(MeshTarget) * targets, alignof(MeshTarget));
+        shot_arrays[w][2] =
+            sink.take("worker shot targets", sizeof(WallTarget) * targets, alignof(WallTarget));
+        shot_arrays[w][3] =
+            sink.take("worker shot targets", sizeof(ClusterTarget) * targets, alignof(ClusterTarget));
     }
     if (state == nullptr || sink.failed) return;
 
@@ -305,12 +347,42 @@ BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index) {
     }
 }
 
+WorldConfig smallWorldConfig() {
+    WorldConfig c;
+    c.max_levels = 1;
+    c.max_wall_sets = 1;
+    c.max_enemies = 16;
+    c.max_players = 2;
+    c.max_bullets = 512;
+    c.max_beams = 2;
+    c.max_beam_points = 17;
+    c.max_hits = 1024;
+    c.max_pairs = 512;
+    c.max_contacts = 64;
+    c.max_mesh_pairs = 0;
+    c.wall_grid_cells = 4096;
+    return c;
+}
+
 std::size_t World::requiredBytes(const WorldConfig& config) {
     if (!configIsValid(config)) return 0;
     Sizer sizer;
-    sizer.take(sizeof(WorldState), alignof(WorldState));
+    sizer.take("world state", sizeof(WorldState), alignof(WorldState));
     layoutBlocks(config, sizer, nullptr);
     return alignUp(sizer.req.bytes, kAlignment);
+}
+
+bool World::explainMemory(const WorldConfig& config, WorldMemoryReport& out) {
+    out = WorldMemoryReport{};
+    if (configProblem(config, out.invalid_field, out.why)) return false;
+    Explainer explainer{&out};
+    explainer.take("world state", sizeof(WorldState), alignof(WorldState));
+    layoutBlocks(config, explainer, nullptr);
+    out.total_bytes = requiredBytes(config);
+    std::size_t items = 0;
+    for (std::uint32_t i = 0; i < out.item_count; ++i) items += out.items[i].bytes;
+    out.padding_bytes = out.total_bytes - items;
+    return true;
 }
 
 Status World::init(void* memory, std::size_t bytes, const WorldConfig& config) {
@@ -323,7 +395,7 @@ Status World::init(void* memory, std::size_t bytes, const WorldConfig& config) {
     Arena root;
     if (root.init(memory, bytes) != Status::Ok) return Status::Misaligned;
     Carver carver{&root};
-    void* state_memory = carver.take(sizeof(WorldState), alignof(WorldState));
+    void* state_memory = carver.take("world state", sizeof(WorldState), alignof(WorldState));
     if (state_memory == nullptr) return Status::TooSmall;
     WorldState* state = ::new (state_memory) WorldState();
     state->config = config;

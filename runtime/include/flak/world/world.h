@@ -61,6 +61,12 @@ public:
     /// functions or with a worker_count outside 1..kMaxWorkers).
     static std::size_t requiredBytes(const WorldConfig& config);
 
+    /// Where requiredBytes(config) goes, part by part (pools, buffers, trees, grids, scratch,
+    /// per-worker parts), or, for an invalid config, which field and why (the first problem
+    /// found, in the order requiredBytes lists them). Returns true for a valid config. No
+    /// allocation; the names are static strings.
+    static bool explainMemory(const WorldConfig& config, WorldMemoryReport& out);
+
     World() = default;
     World(const World&) = delete;
     World& operator=(const World&) = delete;

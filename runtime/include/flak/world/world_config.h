@@ -88,6 +88,33 @@ struct WorldConfig {
     void* clock_user = nullptr; ///< passed to `clock`
 };
 
+/// One part of a World's block (World::explainMemory): a name ("bullets pool", "hits", "wall
+/// grids", ...) and its bytes, every request of that name summed (the per-worker parts over all
+/// workers).
+struct WorldMemoryItem {
+    const char* name = nullptr;
+    std::size_t bytes = 0;
+};
+
+/// Where a config's bytes go, or why the config is invalid (World::explainMemory).
+struct WorldMemoryReport {
+    const char* invalid_field = nullptr; ///< the WorldConfig field at fault; null when valid
+    const char* why = nullptr;           ///< what is wrong with it; null when valid
+    std::size_t total_bytes = 0;         ///< World::requiredBytes(config); 0 when invalid
+    std::size_t padding_bytes = 0;       ///< alignment between the parts (total - sum of items)
+    static constexpr std::uint32_t kMaxItems = 24;
+    WorldMemoryItem items[kMaxItems]; ///< in layout order
+    std::uint32_t item_count = 0;
+};
+
+/// A config for low-memory targets: 431 KiB with one worker, against 2.53 MiB for the defaults
+/// (each further worker adds about 150 KiB of its own scratch to either). 1 level, 1 wall set
+/// with a 4,096-cell grid, 16 enemies, 2 players, 512 bullets, 2 beams of 16 segments, 1,024
+/// hits, 512 pairs, 64 contacts, and no mesh pairs (raise max_mesh_pairs with a mesh-mesh back
+/// end). Every capacity stays a plain field to change; World::explainMemory shows where the
+/// bytes go.
+WorldConfig smallWorldConfig();
+
 /// The phases of a step, in the order they run, for timings.
 enum class WorldPhase : std::uint8_t {
     Broad = 0, ///< move proxies, find pairs
