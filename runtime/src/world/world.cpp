@@ -241,6 +241,15 @@ void sphereBox(const Sphere& s, Aabb& out) {
     set(s.center.x + s.radius, s.center.y + s.radius, s.center.z + s.radius, out.max);
 }
 
+Status validateId(const WorldState* state, const BodyId& id) {
+    if (state == nullptr) return Status::InvalidArgument;
+    if (id.isNull()) return Status::NullHandle;
+    if (id.epoch != state->epoch) return Status::StaleHandle; // from before the last init()
+    return Status::Ok;
+}
+
+} // namespace
+
 // Walls are infinite vertical prisms; the broad phase gives them a tall finite box.
 constexpr float kWallHalfHeight = 1.0e18f;
 
@@ -254,15 +263,6 @@ void wallSetBox(const WallSet& walls, Aabb& out) {
 }
 
 void shipWorldBox(const ShipBody& ship, Aabb& out) { transformAabb(ship.ship_to_world, ship.local_box, out); }
-
-Status validateId(const WorldState* state, const BodyId& id) {
-    if (state == nullptr) return Status::InvalidArgument;
-    if (id.isNull()) return Status::NullHandle;
-    if (id.epoch != state->epoch) return Status::StaleHandle; // from before the last init()
-    return Status::Ok;
-}
-
-} // namespace
 
 std::size_t stepScratchBytes(const WorldConfig& c) {
     // An upper bound: every piece the calling thread takes in a step, added up.

@@ -205,6 +205,12 @@ template <typename T> Handle<T> toHandle(const BodyId& id) { return Handle<T>{id
 /// The live body id in slot `index` of `kind`'s pool (the null id for a free slot).
 BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index);
 
+/// A wall set's broad-phase box: its polygons' bounds, as a tall prism (walls have no height).
+void wallSetBox(const WallSet& walls, Aabb& out);
+
+/// A ship's broad-phase box: its local box (mesh and cluster) placed in the world.
+void shipWorldBox(const ShipBody& ship, Aabb& out);
+
 /// Runs fn over [0, count) on the host's workers (or inline on this thread without them).
 void parallelFor(WorldState& state, std::uint32_t count, std::uint32_t min_range, TaskFunction fn,
                  void* context);

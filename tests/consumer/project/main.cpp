@@ -3,8 +3,10 @@
 #include <flak/core.h>
 #include <flak/math.h>
 #include <flak/version.h>
+#include <flak/world/world.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #if defined(FLAK_CONSUMER_ASSETS)
 namespace {
@@ -26,6 +28,37 @@ bool loadBlob(const char* name, flak::MeshBlob& out) {
 } // namespace
 #endif
 
+// A World sized by smallWorldConfig and asked a few questions: a cast, and overlaps with filters.
+// With `enemy`, one enemy at the origin that the cast must meet and a filter must skip.
+bool worldOk(const flak::MeshBlob* enemy) {
+    const flak::WorldConfig config = flak::smallWorldConfig();
+    flak::WorldMemoryReport report;
+    if (!flak::World::explainMemory(config, report) || report.item_count == 0) return false;
+    const std::size_t bytes = flak::World::requiredBytes(config);
+    void* block = std::aligned_alloc(flak::World::kAlignment, bytes); // bytes is a multiple of it
+    flak::World world;
+    bool ok = block != nullptr && world.init(block, bytes, config) == flak::Status::Ok;
+    flak::BodyId id;
+    flak::Transform at_origin;
+    flak::setIdentity(at_origin);
+    if (ok && enemy != nullptr) ok = world.spawnEnemy({enemy, nullptr, at_origin, 1}, id) == flak::Status::Ok;
+    const flak::Vec3 from{-10.0f, 0.1f, 0.1f}, to{10.0f, 0.1f, 0.1f};
+    flak::QueryHit hit;
+    flak::QueryFilter skip_team_1;
+    skip_team_1.skip_team = 1;
+    flak::BodyId found[4];
+    flak::OutBuffer<flak::BodyId> out = flak::OutBuffer<flak::BodyId>::over(found, 4);
+    const flak::Aabb box{{-20.0f, -20.0f, -20.0f}, {20.0f, 20.0f, 20.0f}};
+    ok = ok && world.castSegment(from, to, flak::QueryFilter{}, hit) == (enemy != nullptr) &&
+         !world.castSegment(from, to, skip_team_1, hit) &&
+         world.overlapBox(box, flak::QueryFilter{}, out) == flak::Status::Ok &&
+         out.count == (enemy != nullptr ? 1u : 0u);
+    std::printf("consumer world: %zu bytes, %u parts, cast %s\n", bytes, report.item_count,
+                enemy != nullptr ? flak::bodyKindName(hit.body.kind) : "none");
+    std::free(block);
+    return ok;
+}
+
 static_assert(FLAK_VERSION == FLAK_VERSION_MAJOR * 10000 + FLAK_VERSION_MINOR * 100 + FLAK_VERSION_PATCH,
               "flak/version.h");
 
@@ -46,6 +79,7 @@ int main() {
         std::printf("consumer: the baked blobs do not load\n");
         return 1;
     }
+    if (!worldOk(&tetra)) return 1;
     std::printf("consumer ok (flak %s, %s, %.1f, tetra %u triangles, tri %u triangle up to x = %.1f)\n",
                 FLAK_VERSION_STRING, flak::simdBackendName(), static_cast<double>(p.z), tetra.triangle_count,
                 tri.triangle_count, static_cast<double>(tri.bounds.max.x));
@@ -53,6 +87,7 @@ int main() {
                ? 0
                : 1;
 #else
+    if (!worldOk(nullptr)) return 1;
     std::printf("consumer ok (flak %s, %s, %.1f)\n", FLAK_VERSION_STRING, flak::simdBackendName(),
                 static_cast<double>(p.z));
     return p.z == 3.0f ? 0 : 1;

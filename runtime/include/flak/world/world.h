@@ -39,6 +39,7 @@
 #include <flak/world/body.h>
 #include <flak/world/hit.h>
 #include <flak/world/world_config.h>
+#include <flak/world/world_query.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -124,6 +125,25 @@ public:
     /// A 64-bit hash of every hit of every step since init, in order (hit.h: hashHit), with
     /// each step's hit count mixed in (hashStepEnd).
     std::uint64_t hitStreamHash() const;
+    /// World queries (world_query.h), between steps. The first body the segment from -> to meets
+    /// (as a zero-radius bullet would): smallest t, ties to the lower (kind, slot); a start inside a
+    /// wall set or touching a body meets it at t = 0. False when nothing is met, on NaN/Inf, or
+    /// before a successful init.
+    bool castSegment(const Vec3& from, const Vec3& to, const QueryFilter& filter, QueryHit& out_hit) const;
+    /// The same for a sphere of `radius` (>= 0) whose centre moves from -> to, as a bullet's
+    /// sweep: `point` lies on the body, `normal` points from it towards the sphere at t.
+    bool sweepSphere(const Vec3& from, const Vec3& to, float radius, const QueryFilter& filter,
+                     QueryHit& out_hit) const;
+    /// The bodies the closed sphere touches, appended to inout_bodies in (kind, slot) order. Ok,
+    /// BufferFull when some did not fit (counted in dropped, never written), InvalidArgument for
+    /// NaN/Inf or a negative radius (nothing appended).
+    [[nodiscard]] Status overlapSphere(const Sphere& sphere, const QueryFilter& filter,
+                                       OutBuffer<BodyId>& inout_bodies) const;
+    /// The bodies the closed box touches, as overlapSphere (InvalidArgument for NaN/Inf or an
+    /// inverted box).
+    [[nodiscard]] Status overlapBox(const Aabb& box, const QueryFilter& filter,
+                                    OutBuffer<BodyId>& inout_bodies) const;
+
     /// Steps since init.
     std::uint64_t stepCount() const;
 
