@@ -390,8 +390,8 @@ TEST(WorldApi, SameCallsGiveTheSameHash) {
 }
 
 // The hit hash is a function of the fields' values (hit.h): a fixed hit hashes to the same value
-// on every byte order (the cross-architecture runs check this constant), and flipping any one bit
-// of any field changes it.
+// on every byte order (the cross-architecture runs check this constant), flipping any one bit of
+// any hashed field changes it, and the host's user values are not hashed.
 TEST(WorldApi, HitHashIsFixedAndSeesEveryFieldBit) {
     Hit hit;
     hit.a.kind = BodyKind::Bullet;
@@ -418,6 +418,7 @@ TEST(WorldApi, HitHashIsFixedAndSeesEveryFieldBit) {
         if (in_id(offsetof(Hit, a)) && !id_hashed(offsetof(Hit, a))) continue;
         if (in_id(offsetof(Hit, b)) && !id_hashed(offsetof(Hit, b))) continue;
         if (byte >= offsetof(Hit, reserved) && byte < offsetof(Hit, feature)) continue;
+        if (byte >= offsetof(Hit, a_user)) continue; // the host's values ride along, unhashed
         for (int bit = 0; bit < 8; ++bit) {
             Hit h = hit;
             unsigned char bytes[sizeof(Hit)];
@@ -431,6 +432,10 @@ TEST(WorldApi, HitHashIsFixedAndSeesEveryFieldBit) {
     }
     EXPECT_EQ(unchanged, 0);
     EXPECT_EQ(flips, 8 * 55); // 64 bytes less 3 of Hit::reserved and 3 of each BodyId
+    Hit with_users = hit;
+    with_users.a_user = 1234u;
+    with_users.b_user = ~0ull;
+    EXPECT_EQ(hashHit(with_users, kHitHashSeed), base); // the same stream for any host values
     EXPECT_NE(hashStepEnd(1u, base), hashStepEnd(2u, base));
 }
 

@@ -324,6 +324,12 @@ std::map<std::pair<int, int>, int>& tally() {
     return t;
 }
 
+// The user value the scenes give the i-th body of a kind: distinct for every body.
+std::uint64_t testUser(BodyKind kind, int i) {
+    return 0x9E3779B97F4A7C15ull *
+           (static_cast<std::uint64_t>(kind) * 1000u + static_cast<std::uint64_t>(i) + 1u);
+}
+
 float rnd(SplitMix64& rng, float lo, float hi) { return lo + (hi - lo) * static_cast<float>(rng.u()); }
 
 // One random scene, stepped `frames` times with ships moving; every step compared with the oracle.
@@ -348,13 +354,15 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const 
         RefLevel level;
         level.mesh = &a.rock->blob;
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), 0.0f, level.xf);
-        ASSERT_EQ(world.spawnLevel(LevelDesc{level.mesh, level.xf}, level.id), Status::Ok);
+        ASSERT_EQ(world.spawnLevel(LevelDesc{level.mesh, level.xf, testUser(BodyKind::Level, i)}, level.id),
+                  Status::Ok);
         scene.levels.push_back(level);
     }
     {
         RefWalls walls;
         walls.walls = &a.walls;
-        ASSERT_EQ(world.spawnWalls(WallsDesc{walls.walls}, walls.id), Status::Ok);
+        ASSERT_EQ(world.spawnWalls(WallsDesc{walls.walls, testUser(BodyKind::Walls, 0)}, walls.id),
+                  Status::Ok);
         scene.walls.push_back(walls);
     }
     for (int i = 0; i < 12; ++i) {
@@ -362,7 +370,7 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const 
         ship.mesh = i % 2 ? &a.enemy_a->blob : &a.enemy_b->blob;
         ship.team = 1;
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), ship.xf);
-        ShipDesc desc{ship.mesh, nullptr, ship.xf, ship.team};
+        ShipDesc desc{ship.mesh, nullptr, ship.xf, ship.team, testUser(BodyKind::Enemy, i)};
         ASSERT_EQ(world.spawnEnemy(desc, ship.id), Status::Ok);
         scene.ships.push_back(ship);
     }
@@ -371,7 +379,7 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const 
         ship.cluster = &a.ship->cluster;
         ship.team = i == 3 ? 1u : 0u; // one player on the enemies' team: bullets of that team skip it
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), ship.xf);
-        ShipDesc desc{nullptr, ship.cluster, ship.xf, ship.team};
+        ShipDesc desc{nullptr, ship.cluster, ship.xf, ship.team, testUser(BodyKind::Player, i)};
         ASSERT_EQ(world.spawnPlayer(desc, ship.id), Status::Ok);
         scene.ships.push_back(ship);
     }
@@ -385,13 +393,15 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const 
         if (!normalize(dir, dir)) set(1, 0, 0, dir);
         scale(dir, speed, b.velocity);
         b.team = static_cast<std::uint32_t>(i % 2);
-        ASSERT_EQ(world.spawnBullet(BulletDesc{b.sphere, b.velocity, b.team}, b.id), Status::Ok);
+        ASSERT_EQ(
+            world.spawnBullet(BulletDesc{b.sphere, b.velocity, b.team, testUser(BodyKind::Bullet, i)}, b.id),
+            Status::Ok);
         scene.bullets.push_back(b);
     }
     for (int i = 0; i < 4; ++i) {
         RefBeam beam;
         beam.team = static_cast<std::uint32_t>(i % 2);
-        ASSERT_EQ(world.spawnBeam(BeamDesc{beam.team}, beam.id), Status::Ok);
+        ASSERT_EQ(world.spawnBeam(BeamDesc{beam.team, testUser(BodyKind::Beam, i)}, beam.id), Status::Ok);
         Vec3 control[4];
         for (Vec3& c : control) set(rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), c);
         beam.points.resize(17);
@@ -415,6 +425,11 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const 
         for (std::size_t i = 0; i < expected.size(); ++i) {
             ASSERT_TRUE(sameHit(world.hits()[i], expected[i]))
                 << "seed " << seed << " frame " << f << " hit " << i;
+            // Each body's user value, as spawned, rides on its hits (pools hand out slots in
+            // spawn order, so the i-th body of a kind sits in slot i).
+            const Hit& h = world.hits()[i];
+            ASSERT_EQ(h.a_user, testUser(h.a.kind, static_cast<int>(h.a.index))) << "hit " << i;
+            ASSERT_EQ(h.b_user, testUser(h.b.kind, static_cast<int>(h.b.index))) << "hit " << i;
         }
         for (RefBullet& b : scene.bullets) addScaled(b.sphere.center, b.velocity, dt, b.sphere.center);
     }

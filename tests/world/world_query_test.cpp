@@ -26,6 +26,7 @@ struct RefBody {
     const WallSet* walls = nullptr;         // wall sets
     Transform xf;
     std::uint32_t team = 0;
+    std::uint64_t user = 0;
 };
 
 float rnd(SplitMix64& rng, float lo, float hi) { return lo + (hi - lo) * static_cast<float>(rng.u()); }
@@ -74,11 +75,13 @@ bool refCast(const std::vector<RefBody>& bodies, const Vec3& from, const Vec3& t
         out.body = b.id;
         out.feature = hit.feature;
         if (b.walls != nullptr)
-            out.feature = hit.feature == kNoEdge ? kNoFeature : b.walls->rings[hit.ring].first_point + hit.feature;
+            out.feature =
+                hit.feature == kNoEdge ? kNoFeature : b.walls->rings[hit.ring].first_point + hit.feature;
         out.point = hit.point;
         out.normal = hit.normal;
         out.t = hit.t;
         out.distance = hit.distance;
+        out.user = b.user;
     }
     return found;
 }
@@ -138,9 +141,10 @@ bool refBoxTouches(const RefBody& b, const Aabb& box) {
 }
 
 bool sameHit(const QueryHit& x, const QueryHit& y) {
-    return x.body == y.body && x.feature == y.feature && x.t == y.t && x.distance == y.distance &&
-           x.point.x == y.point.x && x.point.y == y.point.y && x.point.z == y.point.z && x.normal.x == y.normal.x &&
-           x.normal.y == y.normal.y && x.normal.z == y.normal.z;
+    return x.body == y.body && x.user == y.user && x.feature == y.feature && x.t == y.t &&
+           x.distance == y.distance && x.point.x == y.point.x && x.point.y == y.point.y &&
+           x.point.z == y.point.z && x.normal.x == y.normal.x && x.normal.y == y.normal.y &&
+           x.normal.z == y.normal.z;
 }
 
 QueryFilter randomFilter(SplitMix64& rng, const std::vector<RefBody>& bodies) {
@@ -176,14 +180,16 @@ void runQueries(std::uint64_t seed, float area, Tally& tally) {
     for (int i = 0; i < 2; ++i) {
         RefBody b;
         b.mesh = &a.rock->blob;
+        b.user = rng.next();
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), 0.0f, b.xf);
-        ASSERT_EQ(world.spawnLevel(LevelDesc{b.mesh, b.xf}, b.id), Status::Ok);
+        ASSERT_EQ(world.spawnLevel(LevelDesc{b.mesh, b.xf, b.user}, b.id), Status::Ok);
         bodies.push_back(b);
     }
     {
         RefBody b;
         b.walls = &a.walls;
-        ASSERT_EQ(world.spawnWalls(WallsDesc{b.walls}, b.id), Status::Ok);
+        b.user = rng.next();
+        ASSERT_EQ(world.spawnWalls(WallsDesc{b.walls, b.user}, b.id), Status::Ok);
         bodies.push_back(b);
     }
     for (int i = 0; i < 12; ++i) {
@@ -191,7 +197,8 @@ void runQueries(std::uint64_t seed, float area, Tally& tally) {
         b.mesh = i % 2 ? &a.enemy_a->blob : &a.enemy_b->blob;
         b.team = 1;
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), b.xf);
-        ASSERT_EQ(world.spawnEnemy(ShipDesc{b.mesh, nullptr, b.xf, b.team}, b.id), Status::Ok);
+        b.user = rng.next();
+        ASSERT_EQ(world.spawnEnemy(ShipDesc{b.mesh, nullptr, b.xf, b.team, b.user}, b.id), Status::Ok);
         bodies.push_back(b);
     }
     for (int i = 0; i < 4; ++i) {
@@ -199,7 +206,8 @@ void runQueries(std::uint64_t seed, float area, Tally& tally) {
         b.cluster = &a.ship->cluster;
         b.team = i == 3 ? 1u : 0u;
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), b.xf);
-        ASSERT_EQ(world.spawnPlayer(ShipDesc{nullptr, b.cluster, b.xf, b.team}, b.id), Status::Ok);
+        b.user = rng.next();
+        ASSERT_EQ(world.spawnPlayer(ShipDesc{nullptr, b.cluster, b.xf, b.team, b.user}, b.id), Status::Ok);
         bodies.push_back(b);
     }
     // Despawn one enemy (its slot is empty for the queries) and move the ships once.
@@ -232,9 +240,9 @@ void runQueries(std::uint64_t seed, float area, Tally& tally) {
         ++tally.casts;
         ASSERT_EQ(g, w) << "seed " << seed << " query " << q;
         if (w) {
-            ASSERT_TRUE(sameHit(got, want)) << "seed " << seed << " query " << q << ": body " << got.body.index
-                                            << " t " << got.t << ", want body " << want.body.index << " t "
-                                            << want.t;
+            ASSERT_TRUE(sameHit(got, want))
+                << "seed " << seed << " query " << q << ": body " << got.body.index << " t " << got.t
+                << ", want body " << want.body.index << " t " << want.t;
             ++tally.cast_kinds[static_cast<int>(want.body.kind)];
             tally.starts_inside += want.t == 0.0f;
         } else {
@@ -256,14 +264,16 @@ void runQueries(std::uint64_t seed, float area, Tally& tally) {
                 if (shape == 0) {
                     const OneTarget one(b);
                     ShotHit hit;
-                    touches = sweptBulletFirstHit(sphere.center, sphere.center, sphere.radius, one.targets, hit);
+                    touches =
+                        sweptBulletFirstHit(sphere.center, sphere.center, sphere.radius, one.targets, hit);
                 } else {
                     touches = refBoxTouches(b, box);
                 }
                 if (touches) want_ids.push_back(b.id);
             }
             OutBuffer<BodyId> out = OutBuffer<BodyId>::over(got_ids.data(), 64);
-            const Status st = shape == 0 ? world.overlapSphere(sphere, f, out) : world.overlapBox(box, f, out);
+            const Status st =
+                shape == 0 ? world.overlapSphere(sphere, f, out) : world.overlapBox(box, f, out);
             ASSERT_EQ(st, Status::Ok);
             ASSERT_EQ(out.count, want_ids.size()) << "seed " << seed << " query " << q << " shape " << shape;
             for (std::size_t i = 0; i < want_ids.size(); ++i) {
@@ -279,8 +289,9 @@ void runQueries(std::uint64_t seed, float area, Tally& tally) {
 TEST(WorldQuery, CastsAndOverlapsMatchBruteForceOverTheBodies) {
     Tally tally;
     for (std::uint64_t seed = 1; seed <= 6; ++seed) runQueries(seed, seed % 2 ? 40.0f : 15.0f, tally);
-    std::printf("  world queries: %ld casts (%ld miss, %ld start in or on a body), %ld overlaps (%ld empty)\n",
-                tally.casts, tally.cast_misses, tally.starts_inside, tally.overlaps, tally.empty_overlaps);
+    std::printf(
+        "  world queries: %ld casts (%ld miss, %ld start in or on a body), %ld overlaps (%ld empty)\n",
+        tally.casts, tally.cast_misses, tally.starts_inside, tally.overlaps, tally.empty_overlaps);
     for (const BodyKind kind : {BodyKind::Level, BodyKind::Walls, BodyKind::Enemy, BodyKind::Player}) {
         const int k = static_cast<int>(kind);
         std::printf("    %s: met by %ld casts, in %ld overlaps\n", bodyKindName(kind), tally.cast_kinds[k],

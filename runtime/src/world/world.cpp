@@ -347,6 +347,25 @@ BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index) {
     }
 }
 
+std::uint64_t bodyUser(const WorldState& state, const BodyId& id) {
+    if (id.isNull() || id.epoch != state.epoch) return 0;
+    const auto user = [](const auto* body) { return body != nullptr ? body->user : std::uint64_t{0}; };
+    switch (id.kind) {
+    case BodyKind::Level: return user(state.levels.get(toHandle<LevelBody>(id)));
+    case BodyKind::Walls: return user(state.walls.get(toHandle<WallsBody>(id)));
+    case BodyKind::Enemy: return user(state.enemies.get(toHandle<ShipBody>(id)));
+    case BodyKind::Player: return user(state.players.get(toHandle<ShipBody>(id)));
+    case BodyKind::Bullet: return user(state.bullets.get(toHandle<BulletBody>(id)));
+    case BodyKind::Beam: return user(state.beams.get(toHandle<BeamBody>(id)));
+    default: return 0;
+    }
+}
+
+void carryUserValues(const WorldState& state, Hit& hit) {
+    hit.a_user = bodyUser(state, hit.a);
+    hit.b_user = bodyUser(state, hit.b);
+}
+
 WorldConfig smallWorldConfig() {
     WorldConfig c;
     c.max_levels = 1;
@@ -419,6 +438,7 @@ Status World::spawnLevel(const LevelDesc& desc, BodyId& out_id) {
     LevelBody& body = *s.levels.get(handle);
     body.mesh = desc.mesh;
     body.mesh_to_world = desc.mesh_to_world;
+    body.user = desc.user;
     ProxyDesc proxy;
     transformAabb(desc.mesh_to_world, desc.mesh->bounds, proxy.box);
     proxy.user_value = bodyUserValue(BodyKind::Level, handle.index);
@@ -445,6 +465,7 @@ Status World::spawnWalls(const WallsDesc& desc, BodyId& out_id) {
     WallsBody& body = *s.walls.get(handle);
     body.set = *desc.walls;
     body.set.grid = nullptr;
+    body.user = desc.user;
     if (s.config.wall_grid_cells > 0) {
         std::uint8_t* cells =
             s.wall_grids + std::size_t{handle.index} * wallGridBytes(s.config.wall_grid_cells);
@@ -478,6 +499,7 @@ Status spawnShip(WorldState& s, BodyKind kind, const ShipDesc& desc, BodyId& out
     body.cluster = desc.cluster;
     body.ship_to_world = desc.ship_to_world;
     body.team = desc.team;
+    body.user = desc.user;
     setEmpty(body.local_box);
     if (desc.mesh != nullptr) body.local_box = desc.mesh->bounds;
     if (desc.cluster != nullptr) {
@@ -533,6 +555,7 @@ Status World::spawnBullet(const BulletDesc& desc, BodyId& out_id) {
     body.sphere = desc.sphere;
     body.velocity = desc.velocity;
     body.team = desc.team;
+    body.user = desc.user;
     out_id = toBodyId(s, BodyKind::Bullet, handle);
     return Status::Ok;
 }
@@ -546,6 +569,7 @@ Status World::spawnBeam(const BeamDesc& desc, BodyId& out_id) {
     if (status != Status::Ok) return status;
     BeamBody& body = *s.beams.get(handle);
     body.team = desc.team;
+    body.user = desc.user;
     body.point_count = 0;
     body.points = s.beam_points + std::size_t{handle.index} * s.config.max_beam_points;
     out_id = toBodyId(s, BodyKind::Beam, handle);

@@ -27,7 +27,8 @@ struct QueryBody {
 };
 
 // Fills `out` for the live body at `slot` of `kind` when the filter keeps it.
-bool queryBody(const WorldState& s, BodyKind kind, std::uint32_t slot, const QueryFilter& filter, QueryBody& out) {
+bool queryBody(const WorldState& s, BodyKind kind, std::uint32_t slot, const QueryFilter& filter,
+               QueryBody& out) {
     if (((filter.kinds >> static_cast<std::uint32_t>(kind)) & 1u) == 0u) return false;
     out.id = liveBodyId(s, kind, slot);
     if (out.id.isNull() || out.id == filter.ignore) return false;
@@ -126,6 +127,7 @@ bool cast(const WorldState* state, const Vec3& from, const Vec3& to, float radiu
         best.normal = hit.normal;
         best.t = hit.t;
         best.distance = hit.distance;
+        best.user = bodyUser(*state, body.id);
         return true;
     });
     if (found) out_hit = best;
@@ -174,7 +176,8 @@ bool boxTouchesBody(const QueryBody& body, const Aabb& box) {
 
 } // namespace
 
-bool World::castSegment(const Vec3& from, const Vec3& to, const QueryFilter& filter, QueryHit& out_hit) const {
+bool World::castSegment(const Vec3& from, const Vec3& to, const QueryFilter& filter,
+                        QueryHit& out_hit) const {
     return cast(m_state, from, to, 0.0f, filter, out_hit);
 }
 
@@ -183,7 +186,8 @@ bool World::sweepSphere(const Vec3& from, const Vec3& to, float radius, const Qu
     return cast(m_state, from, to, radius, filter, out_hit);
 }
 
-Status World::overlapSphere(const Sphere& sphere, const QueryFilter& filter, OutBuffer<BodyId>& inout_bodies) const {
+Status World::overlapSphere(const Sphere& sphere, const QueryFilter& filter,
+                            OutBuffer<BodyId>& inout_bodies) const {
     if (m_state == nullptr) return Status::InvalidArgument;
     if (!isFinite(sphere.center) || !std::isfinite(sphere.radius) || sphere.radius < 0.0f)
         return Status::InvalidArgument;

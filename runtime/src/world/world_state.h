@@ -17,12 +17,14 @@ struct LevelBody {
     const MeshBlob* mesh = nullptr;
     Transform mesh_to_world;
     ProxyId proxy;
+    std::uint64_t user = 0;
 };
 
 struct WallsBody {
     WallSet set; // a copy of the host's view, with this body's grid attached
     WallGrid grid;
     ProxyId proxy;
+    std::uint64_t user = 0;
 };
 
 struct ShipBody {
@@ -32,6 +34,7 @@ struct ShipBody {
     Aabb local_box; // mesh bounds merged with the cluster's bounding sphere, ship space
     std::uint32_t team = 0;
     ProxyId proxy;
+    std::uint64_t user = 0;
 };
 
 // Bullets and beams are not in the broad-phase trees: each step queries the trees with their
@@ -40,12 +43,14 @@ struct BulletBody {
     Sphere sphere; // where the last step left it (the start of the next step's path)
     Vec3 velocity;
     std::uint32_t team = 0;
+    std::uint64_t user = 0;
 };
 
 struct BeamBody {
     std::uint32_t team = 0;
     std::uint32_t point_count = 0;
     Vec3* points = nullptr; // max_beam_points, carved at init for this slot
+    std::uint64_t user = 0;
 };
 
 struct BodyPair;
@@ -205,6 +210,12 @@ template <typename T> Handle<T> toHandle(const BodyId& id) { return Handle<T>{id
 /// The live body id in slot `index` of `kind`'s pool (the null id for a free slot).
 BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index);
 
+/// The host's user values of both bodies of `hit` (Hit::a_user, b_user).
+void carryUserValues(const WorldState& state, Hit& hit);
+
+/// The host's user value of a live body (0 for a null or stale id).
+std::uint64_t bodyUser(const WorldState& state, const BodyId& id);
+
 /// A wall set's broad-phase box: its polygons' bounds, as a tall prism (walls have no height).
 void wallSetBox(const WallSet& walls, Aabb& out);
 
@@ -228,7 +239,10 @@ template <class Item> struct PhaseTask {
         // A worker index past the declared count breaks the TaskSystem contract; wrapping keeps
         // every access in bounds.
         WorkerState& w = s.workers[worker < s.worker_count ? worker : worker % s.worker_count];
-        for (std::uint32_t i = begin; i < end; ++i) s.slot_states[i] = (*task.item)(i, w, s.slot_hits[i]);
+        for (std::uint32_t i = begin; i < end; ++i) {
+            s.slot_states[i] = (*task.item)(i, w, s.slot_hits[i]);
+            if (s.slot_states[i] == SlotState::Hit) carryUserValues(s, s.slot_hits[i]);
+        }
     }
 };
 

@@ -41,7 +41,8 @@ bool worldOk(const flak::MeshBlob* enemy) {
     flak::BodyId id;
     flak::Transform at_origin;
     flak::setIdentity(at_origin);
-    if (ok && enemy != nullptr) ok = world.spawnEnemy({enemy, nullptr, at_origin, 1}, id) == flak::Status::Ok;
+    if (ok && enemy != nullptr)
+        ok = world.spawnEnemy({enemy, nullptr, at_origin, 1, 42}, id) == flak::Status::Ok;
     const flak::Vec3 from{-10.0f, 0.1f, 0.1f}, to{10.0f, 0.1f, 0.1f};
     flak::QueryHit hit;
     flak::QueryFilter skip_team_1;
@@ -50,7 +51,7 @@ bool worldOk(const flak::MeshBlob* enemy) {
     flak::OutBuffer<flak::BodyId> out = flak::OutBuffer<flak::BodyId>::over(found, 4);
     const flak::Aabb box{{-20.0f, -20.0f, -20.0f}, {20.0f, 20.0f, 20.0f}};
     ok = ok && world.castSegment(from, to, flak::QueryFilter{}, hit) == (enemy != nullptr) &&
-         !world.castSegment(from, to, skip_team_1, hit) &&
+         (enemy == nullptr || hit.user == 42) && !world.castSegment(from, to, skip_team_1, hit) &&
          world.overlapBox(box, flak::QueryFilter{}, out) == flak::Status::Ok &&
          out.count == (enemy != nullptr ? 1u : 0u);
     std::printf("consumer world: %zu bytes, %u parts, cast %s\n", bytes, report.item_count,

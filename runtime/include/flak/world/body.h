@@ -55,6 +55,7 @@ static_assert(sizeof(BodyId) == 12, "BodyId is index, generation and kind");
 struct LevelDesc {
     const MeshBlob* mesh = nullptr; ///< validated blob (loadMeshBlob); not owned
     Transform mesh_to_world;        ///< placement, fixed for the body's life
+    std::uint64_t user = 0;         ///< the host's value for this body, carried into its hits
 };
 
 /// A wall set in the play plane. The set (and its bytes) must outlive the body.
@@ -63,6 +64,7 @@ struct WallsDesc {
     /// WorldConfig::wall_grid_cells), so the WallSet struct may go; the blob's bytes must outlive
     /// the body. Not owned.
     const WallSet* walls = nullptr;
+    std::uint64_t user = 0; ///< the host's value for this body, carried into its hits
 };
 
 /// A ship: an enemy (mesh required, cluster optional) or a player (cluster required, mesh
@@ -73,6 +75,7 @@ struct ShipDesc {
     const SphereCluster* cluster = nullptr; ///< sphere cluster in the mesh's space; not owned
     Transform ship_to_world;                ///< placement now
     std::uint32_t team = 0;                 ///< bullets and beams of a team do not hit its ships
+    std::uint64_t user = 0;                 ///< the host's value for this body, carried into its hits
 };
 
 /// A bullet: a sphere that moves by velocity * dt each step (World::step moves it).
@@ -80,12 +83,14 @@ struct BulletDesc {
     Sphere sphere;          ///< world position now, radius >= 0
     Vec3 velocity;          ///< world units per second
     std::uint32_t team = 0; ///< hits no ship of its own team; never hits bullets
+    std::uint64_t user = 0; ///< the host's value for this body, carried into its hits
 };
 
 /// A beam: a polyline of at most WorldConfig::max_beam_points points, cast in order from the
 /// first point; it stops at its first hit. Set the points with World::setBeamPoints.
 struct BeamDesc {
     std::uint32_t team = 0; ///< hits no ship of its own team; never hits bullets
+    std::uint64_t user = 0; ///< the host's value for this body, carried into its hits
 };
 
 } // namespace flak

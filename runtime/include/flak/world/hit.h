@@ -23,7 +23,7 @@ const char* hitKindName(HitKind kind);
 /// `feature` of a hit that names no feature.
 constexpr std::uint32_t kNoFeature = 0xFFFFFFFFu;
 
-/// One contact (64 bytes). `a` is the body that acts (bullet, beam, or the ship with the lower
+/// One contact (80 bytes). `a` is the body that acts (bullet, beam, or the ship with the lower
 /// id for ship pairs), `b` the body it touches. All positions and directions in world space.
 ///
 /// | kind     | feature                                   | t                         | depth            |
@@ -49,8 +49,10 @@ struct Hit {
     Vec3 normal;                        ///< 44
     float t = 0.0f;                     ///< 56
     float depth = 0.0f;                 ///< 60
+    std::uint64_t a_user = 0;           ///< 64: a's user value (its desc's `user`), not hashed
+    std::uint64_t b_user = 0;           ///< 72: b's user value, not hashed
 };
-static_assert(sizeof(Hit) == 64, "Hit is 64 bytes");
+static_assert(sizeof(Hit) == 80, "Hit is 80 bytes");
 
 /// The hit sort key, in order: kind, a.kind, a.index, b.kind, b.index, feature, then t. Two hits
 /// with equal keys do not occur (one hit per (kind, a, b) at most, except that nothing may be
@@ -61,9 +63,10 @@ bool hitLess(const Hit& x, const Hit& y);
 /// words built from their values (so the same on every byte order; floats by bit pattern,
 /// padding left out): kind | a.kind << 8 | b.kind << 16, a.index | a.generation << 32, the same
 /// for b, feature | t << 32, point.x | point.y << 32, point.z | normal.x << 32,
-/// normal.y | normal.z << 32, depth. Each word w: hash = (hash ^ w) * 0x9E3779B97F4A7C15 (mod
-/// 2^64); after the hit, hash ^= hash >> 32. The frame's hit-stream hash chains every sorted hit of
-/// every step through this, then hashStepEnd.
+/// normal.y | normal.z << 32, depth (the user values are the host's and are left out). Each
+/// word w: hash = (hash ^ w) * 0x9E3779B97F4A7C15 (mod 2^64); after the hit, hash ^= hash >> 32.
+/// The frame's hit-stream hash chains every sorted hit of every step through this, then
+/// hashStepEnd.
 std::uint64_t hashHit(const Hit& hit, std::uint64_t hash);
 
 /// The end of a step in the hit-stream hash: its hit count as one more word, then the same fold.

@@ -107,7 +107,7 @@ struct WorldMemoryReport {
     std::uint32_t item_count = 0;
 };
 
-/// A config for low-memory targets: 431 KiB with one worker, against 2.53 MiB for the defaults
+/// A config for low-memory targets: 475 KiB with one worker, against 2.88 MiB for the defaults
 /// (each further worker adds about 150 KiB of its own scratch to either). 1 level, 1 wall set
 /// with a 4,096-cell grid, 16 enemies, 2 players, 512 bullets, 2 beams of 16 segments, 1,024
 /// hits, 512 pairs, 64 contacts, and no mesh pairs (raise max_mesh_pairs with a mesh-mesh back

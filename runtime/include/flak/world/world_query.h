@@ -35,9 +35,9 @@ constexpr std::uint32_t kQueryAllKinds = queryKindBit(BodyKind::Level) | queryKi
 
 /// Which bodies a query considers.
 struct QueryFilter {
-    std::uint32_t kinds = kQueryAllKinds;     ///< queryKindBit of each kind to consider
+    std::uint32_t kinds = kQueryAllKinds;    ///< queryKindBit of each kind to consider
     std::uint32_t skip_team = kNoTeamFilter; ///< ships of this team are left out (as a shot's own)
-    BodyId ignore;                            ///< one body left out (the null id: none)
+    BodyId ignore;                           ///< one body left out (the null id: none)
 };
 
 /// What a cast met first (64 bytes), world space.
@@ -48,7 +48,8 @@ struct QueryHit {
     Vec3 normal;                        ///< unit, from the body towards the caster
     float t = 0.0f;                     ///< fraction of the way from `from` to `to`, in [0, 1]
     float distance = 0.0f;              ///< t * |to - from|
-    std::uint32_t reserved[4] = {0, 0, 0, 0};
+    std::uint64_t user = 0;             ///< the body's user value (its desc's `user`)
+    std::uint32_t reserved[2] = {0, 0};
 };
 static_assert(sizeof(QueryHit) == 64, "QueryHit is 64 bytes");
 
