@@ -33,26 +33,31 @@ struct RefShip {
     const SphereCluster* cluster = nullptr;
     Transform xf;
     std::uint32_t team = 0;
+    CollisionFilter filter;
 };
 struct RefBullet {
     BodyId id;
     Sphere sphere;
     Vec3 velocity;
     std::uint32_t team = 0;
+    CollisionFilter filter;
 };
 struct RefBeam {
     BodyId id;
     std::vector<Vec3> points;
     std::uint32_t team = 0;
+    CollisionFilter filter;
 };
 struct RefLevel {
     BodyId id;
     const MeshBlob* mesh = nullptr;
     Transform xf;
+    CollisionFilter filter;
 };
 struct RefWalls {
     BodyId id;
     const WallSet* walls = nullptr;
+    CollisionFilter filter;
 };
 
 struct RefScene {
@@ -72,17 +77,20 @@ struct RefTargets {
     ShotTargets targets;
 };
 
-void allTargets(const RefScene& scene, std::uint32_t team, RefTargets& out) {
+void allTargets(const RefScene& scene, std::uint32_t team, const CollisionFilter& filter, RefTargets& out) {
     struct Entry {
         BodyId id;
         int which; // 0 level, 1 walls, 2 ship
         std::size_t at;
     };
     std::vector<Entry> entries;
-    for (std::size_t i = 0; i < scene.levels.size(); ++i) entries.push_back({scene.levels[i].id, 0, i});
-    for (std::size_t i = 0; i < scene.walls.size(); ++i) entries.push_back({scene.walls[i].id, 1, i});
+    for (std::size_t i = 0; i < scene.levels.size(); ++i)
+        if (interacts(filter, scene.levels[i].filter)) entries.push_back({scene.levels[i].id, 0, i});
+    for (std::size_t i = 0; i < scene.walls.size(); ++i)
+        if (interacts(filter, scene.walls[i].filter)) entries.push_back({scene.walls[i].id, 1, i});
     for (std::size_t i = 0; i < scene.ships.size(); ++i) {
-        if (scene.ships[i].team != team) entries.push_back({scene.ships[i].id, 2, i});
+        if (scene.ships[i].team != team && interacts(filter, scene.ships[i].filter))
+            entries.push_back({scene.ships[i].id, 2, i});
     }
     std::sort(entries.begin(), entries.end(),
               [](const Entry& a, const Entry& b) { return bodyLess(a.id, b.id); });
@@ -200,7 +208,7 @@ std::vector<Hit> expectedHits(const RefScene& scene, float dt, float sweep_radii
     std::vector<Hit> hits;
     RefTargets t;
     for (const RefBullet& b : scene.bullets) {
-        allTargets(scene, b.team, t);
+        allTargets(scene, b.team, b.filter, t);
         Vec3 motion, end;
         scale(b.velocity, dt, motion);
         add(b.sphere.center, motion, end);
@@ -211,7 +219,7 @@ std::vector<Hit> expectedHits(const RefScene& scene, float dt, float sweep_radii
             hits.push_back(shotHit(scene, HitKind::Bullet, b.id, t, shot, fast ? shot.t : 1.0f));
     }
     for (const RefBeam& beam : scene.beams) {
-        allTargets(scene, beam.team, t);
+        allTargets(scene, beam.team, beam.filter, t);
         ShotHit shot;
         if (castBeam(beam.points.data(), static_cast<std::uint32_t>(beam.points.size()), t.targets, shot))
             hits.push_back(shotHit(scene, HitKind::Beam, beam.id, t, shot, shot.distance));
@@ -219,6 +227,7 @@ std::vector<Hit> expectedHits(const RefScene& scene, float dt, float sweep_radii
     for (const RefShip& ship : scene.ships) {
         if (ship.cluster == nullptr) continue;
         for (const RefWalls& w : scene.walls) {
+            if (!interacts(ship.filter, w.filter)) continue;
             std::vector<WallContact> items(4096);
             OutBuffer<WallContact> buffer{items.data(), 4096, 0, 0};
             WallPush push;
@@ -245,7 +254,7 @@ std::vector<Hit> expectedHits(const RefScene& scene, float dt, float sweep_radii
         for (std::size_t j = 0; j < scene.ships.size(); ++j) {
             const RefShip& a = scene.ships[i];
             const RefShip& b = scene.ships[j];
-            if (!bodyLess(a.id, b.id)) continue;
+            if (!bodyLess(a.id, b.id) || !interacts(a.filter, b.filter)) continue;
             Hit hit;
             hit.kind = HitKind::ShipShip;
             hit.a = a.id;
@@ -324,6 +333,16 @@ std::map<std::pair<int, int>, int>& tally() {
     return t;
 }
 
+// The collision filter of the i-th body of a kind: most meet everything; some sit in group 2 or 4,
+// and some leave one group out of their mask, so the scenes have pairs the filters keep apart.
+CollisionFilter testFilter(int i) {
+    CollisionFilter f;
+    f.category = 1u << (i % 3);
+    if (i % 4 == 1) f.mask = ~2u;
+    if (i % 7 == 3) f.mask = ~1u;
+    return f;
+}
+
 // The user value the scenes give the i-th body of a kind: distinct for every body.
 std::uint64_t testUser(BodyKind kind, int i) {
     return 0x9E3779B97F4A7C15ull *
@@ -352,17 +371,21 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const 
     Assets& a = assets();
     for (int i = 0; i < 2; ++i) {
         RefLevel level;
+        level.filter = testFilter(i + 3);
         level.mesh = &a.rock->blob;
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), 0.0f, level.xf);
-        ASSERT_EQ(world.spawnLevel(LevelDesc{level.mesh, level.xf, testUser(BodyKind::Level, i)}, level.id),
+        ASSERT_EQ(world.spawnLevel(
+                      LevelDesc{level.mesh, level.xf, testUser(BodyKind::Level, i), level.filter}, level.id),
                   Status::Ok);
         scene.levels.push_back(level);
     }
     {
         RefWalls walls;
+        walls.filter = testFilter(2);
         walls.walls = &a.walls;
-        ASSERT_EQ(world.spawnWalls(WallsDesc{walls.walls, testUser(BodyKind::Walls, 0)}, walls.id),
-                  Status::Ok);
+        ASSERT_EQ(
+            world.spawnWalls(WallsDesc{walls.walls, testUser(BodyKind::Walls, 0), walls.filter}, walls.id),
+            Status::Ok);
         scene.walls.push_back(walls);
     }
     for (int i = 0; i < 12; ++i) {
@@ -370,7 +393,8 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const 
         ship.mesh = i % 2 ? &a.enemy_a->blob : &a.enemy_b->blob;
         ship.team = 1;
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), ship.xf);
-        ShipDesc desc{ship.mesh, nullptr, ship.xf, ship.team, testUser(BodyKind::Enemy, i)};
+        ship.filter = testFilter(i);
+        ShipDesc desc{ship.mesh, nullptr, ship.xf, ship.team, testUser(BodyKind::Enemy, i), ship.filter};
         ASSERT_EQ(world.spawnEnemy(desc, ship.id), Status::Ok);
         scene.ships.push_back(ship);
     }
@@ -379,12 +403,14 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const 
         ship.cluster = &a.ship->cluster;
         ship.team = i == 3 ? 1u : 0u; // one player on the enemies' team: bullets of that team skip it
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), ship.xf);
-        ShipDesc desc{nullptr, ship.cluster, ship.xf, ship.team, testUser(BodyKind::Player, i)};
+        ship.filter = testFilter(i + 1);
+        ShipDesc desc{nullptr, ship.cluster, ship.xf, ship.team, testUser(BodyKind::Player, i), ship.filter};
         ASSERT_EQ(world.spawnPlayer(desc, ship.id), Status::Ok);
         scene.ships.push_back(ship);
     }
     for (int i = 0; i < 200; ++i) {
         RefBullet b;
+        b.filter = testFilter(i);
         set(rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -2, 2), b.sphere.center);
         b.sphere.radius = i % 17 == 0 ? 0.0f : rnd(rng, 0.05f, 1.0f);
         const float speed = i % 3 == 0 ? rnd(rng, 0.0f, 5.0f) : rnd(rng, 50.0f, 2000.0f);
@@ -394,14 +420,17 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const 
         scale(dir, speed, b.velocity);
         b.team = static_cast<std::uint32_t>(i % 2);
         ASSERT_EQ(
-            world.spawnBullet(BulletDesc{b.sphere, b.velocity, b.team, testUser(BodyKind::Bullet, i)}, b.id),
+            world.spawnBullet(
+                BulletDesc{b.sphere, b.velocity, b.team, testUser(BodyKind::Bullet, i), b.filter}, b.id),
             Status::Ok);
         scene.bullets.push_back(b);
     }
     for (int i = 0; i < 4; ++i) {
         RefBeam beam;
+        beam.filter = testFilter(i + 2);
         beam.team = static_cast<std::uint32_t>(i % 2);
-        ASSERT_EQ(world.spawnBeam(BeamDesc{beam.team, testUser(BodyKind::Beam, i)}, beam.id), Status::Ok);
+        ASSERT_EQ(world.spawnBeam(BeamDesc{beam.team, testUser(BodyKind::Beam, i), beam.filter}, beam.id),
+                  Status::Ok);
         Vec3 control[4];
         for (Vec3& c : control) set(rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), c);
         beam.points.resize(17);

@@ -27,13 +27,14 @@ struct RefBody {
     Transform xf;
     std::uint32_t team = 0;
     std::uint64_t user = 0;
+    CollisionFilter filter;
 };
 
 float rnd(SplitMix64& rng, float lo, float hi) { return lo + (hi - lo) * static_cast<float>(rng.u()); }
 
 bool kept(const RefBody& b, const QueryFilter& f) {
     if ((f.kinds & queryKindBit(b.id.kind)) == 0u) return false;
-    if (b.id == f.ignore) return false;
+    if (b.id == f.ignore || !interacts(f.filter, b.filter)) return false;
     const bool ship = b.id.kind == BodyKind::Enemy || b.id.kind == BodyKind::Player;
     return !(ship && f.skip_team != kNoTeamFilter && b.team == f.skip_team);
 }
@@ -153,6 +154,10 @@ QueryFilter randomFilter(SplitMix64& rng, const std::vector<RefBody>& bodies) {
     const std::uint64_t team = rng.next() % 4u;
     if (team < 2u) f.skip_team = static_cast<std::uint32_t>(team);
     if (rng.next() % 3u == 0u) f.ignore = bodies[rng.next() % bodies.size()].id;
+    if (rng.next() % 3u == 0u) {
+        f.filter.category = 1u << (rng.next() % 3u);
+        f.filter.mask = ~(1u << (rng.next() % 3u));
+    }
     return f;
 }
 
@@ -177,19 +182,30 @@ void runQueries(std::uint64_t seed, float area, Tally& tally) {
     World& world = host.world;
     Assets& a = assets();
     std::vector<RefBody> bodies;
+    // Body filters: most meet everything; some sit in group 2 or 4 or leave a group out.
+    int made = 0;
+    const auto bodyFilter = [&made]() {
+        CollisionFilter f;
+        const int i = made++;
+        f.category = 1u << (i % 3);
+        if (i % 5 == 2) f.mask = ~1u;
+        return f;
+    };
     for (int i = 0; i < 2; ++i) {
         RefBody b;
         b.mesh = &a.rock->blob;
         b.user = rng.next();
+        b.filter = bodyFilter();
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), 0.0f, b.xf);
-        ASSERT_EQ(world.spawnLevel(LevelDesc{b.mesh, b.xf, b.user}, b.id), Status::Ok);
+        ASSERT_EQ(world.spawnLevel(LevelDesc{b.mesh, b.xf, b.user, b.filter}, b.id), Status::Ok);
         bodies.push_back(b);
     }
     {
         RefBody b;
         b.walls = &a.walls;
         b.user = rng.next();
-        ASSERT_EQ(world.spawnWalls(WallsDesc{b.walls, b.user}, b.id), Status::Ok);
+        b.filter = bodyFilter();
+        ASSERT_EQ(world.spawnWalls(WallsDesc{b.walls, b.user, b.filter}, b.id), Status::Ok);
         bodies.push_back(b);
     }
     for (int i = 0; i < 12; ++i) {
@@ -198,7 +214,9 @@ void runQueries(std::uint64_t seed, float area, Tally& tally) {
         b.team = 1;
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), b.xf);
         b.user = rng.next();
-        ASSERT_EQ(world.spawnEnemy(ShipDesc{b.mesh, nullptr, b.xf, b.team, b.user}, b.id), Status::Ok);
+        b.filter = bodyFilter();
+        ASSERT_EQ(world.spawnEnemy(ShipDesc{b.mesh, nullptr, b.xf, b.team, b.user, b.filter}, b.id),
+                  Status::Ok);
         bodies.push_back(b);
     }
     for (int i = 0; i < 4; ++i) {
@@ -207,7 +225,9 @@ void runQueries(std::uint64_t seed, float area, Tally& tally) {
         b.team = i == 3 ? 1u : 0u;
         yawAt(rnd(rng, 0, 6.28f), rnd(rng, -area, area), rnd(rng, -area, area), rnd(rng, -1, 1), b.xf);
         b.user = rng.next();
-        ASSERT_EQ(world.spawnPlayer(ShipDesc{nullptr, b.cluster, b.xf, b.team, b.user}, b.id), Status::Ok);
+        b.filter = bodyFilter();
+        ASSERT_EQ(world.spawnPlayer(ShipDesc{nullptr, b.cluster, b.xf, b.team, b.user, b.filter}, b.id),
+                  Status::Ok);
         bodies.push_back(b);
     }
     // Despawn one enemy (its slot is empty for the queries) and move the ships once.

@@ -268,13 +268,17 @@ std::size_t stepScratchBytes(const WorldConfig& c) {
     // An upper bound: every piece the calling thread takes in a step, added up.
     MemoryRequirements req;
     req.add(sizeof(BodyPair) * std::size_t{c.max_pairs}); // classified pairs, live for the step
-    // The shot phases' list of static bodies (world_shots.cpp: StaticBody, a box and an id).
-    req.add((sizeof(Aabb) + sizeof(BodyId)) * (std::size_t{c.max_levels} + c.max_wall_sets));
-    // The shot phases' ship list (ShipBoxes: a box, an id and a team a ship, and the grid).
+    // The shot phases' list of static bodies (world_shots.cpp: StaticBody, a box, an id and a
+    // filter).
+    req.add((sizeof(Aabb) + sizeof(BodyId) + sizeof(CollisionFilter)) *
+            (std::size_t{c.max_levels} + c.max_wall_sets));
+    // The shot phases' ship list (ShipBoxes: a box, an id, a team and a filter a ship, and the
+    // grid).
     const std::size_t ship_slots = std::size_t{c.max_enemies} + c.max_players;
     req.add(sizeof(Aabb) * ship_slots);
     req.add(sizeof(BodyId) * ship_slots);
     req.add(sizeof(std::uint32_t) * ship_slots);
+    req.add(sizeof(CollisionFilter) * ship_slots);
     req.add(sizeof(std::uint64_t) * kShipGridSize * kShipGridSize * kShipGridWords);
     req.add(sizeof(MeshMeshJob) * std::size_t{c.max_pairs}); // mesh-mesh jobs, live for the step
     req.add(sizeof(std::uint32_t) * std::size_t{c.max_pairs});
@@ -361,6 +365,20 @@ std::uint64_t bodyUser(const WorldState& state, const BodyId& id) {
     }
 }
 
+CollisionFilter bodyFilter(const WorldState& state, const BodyId& id) {
+    if (id.isNull() || id.epoch != state.epoch) return CollisionFilter{};
+    const auto filter = [](const auto* body) { return body != nullptr ? body->filter : CollisionFilter{}; };
+    switch (id.kind) {
+    case BodyKind::Level: return filter(state.levels.get(toHandle<LevelBody>(id)));
+    case BodyKind::Walls: return filter(state.walls.get(toHandle<WallsBody>(id)));
+    case BodyKind::Enemy: return filter(state.enemies.get(toHandle<ShipBody>(id)));
+    case BodyKind::Player: return filter(state.players.get(toHandle<ShipBody>(id)));
+    case BodyKind::Bullet: return filter(state.bullets.get(toHandle<BulletBody>(id)));
+    case BodyKind::Beam: return filter(state.beams.get(toHandle<BeamBody>(id)));
+    default: return CollisionFilter{};
+    }
+}
+
 void carryUserValues(const WorldState& state, Hit& hit) {
     hit.a_user = bodyUser(state, hit.a);
     hit.b_user = bodyUser(state, hit.b);
@@ -439,6 +457,7 @@ Status World::spawnLevel(const LevelDesc& desc, BodyId& out_id) {
     body.mesh = desc.mesh;
     body.mesh_to_world = desc.mesh_to_world;
     body.user = desc.user;
+    body.filter = desc.filter;
     ProxyDesc proxy;
     transformAabb(desc.mesh_to_world, desc.mesh->bounds, proxy.box);
     proxy.user_value = bodyUserValue(BodyKind::Level, handle.index);
@@ -466,6 +485,7 @@ Status World::spawnWalls(const WallsDesc& desc, BodyId& out_id) {
     body.set = *desc.walls;
     body.set.grid = nullptr;
     body.user = desc.user;
+    body.filter = desc.filter;
     if (s.config.wall_grid_cells > 0) {
         std::uint8_t* cells =
             s.wall_grids + std::size_t{handle.index} * wallGridBytes(s.config.wall_grid_cells);
@@ -500,6 +520,7 @@ Status spawnShip(WorldState& s, BodyKind kind, const ShipDesc& desc, BodyId& out
     body.ship_to_world = desc.ship_to_world;
     body.team = desc.team;
     body.user = desc.user;
+    body.filter = desc.filter;
     setEmpty(body.local_box);
     if (desc.mesh != nullptr) body.local_box = desc.mesh->bounds;
     if (desc.cluster != nullptr) {
@@ -556,6 +577,7 @@ Status World::spawnBullet(const BulletDesc& desc, BodyId& out_id) {
     body.velocity = desc.velocity;
     body.team = desc.team;
     body.user = desc.user;
+    body.filter = desc.filter;
     out_id = toBodyId(s, BodyKind::Bullet, handle);
     return Status::Ok;
 }
@@ -570,6 +592,7 @@ Status World::spawnBeam(const BeamDesc& desc, BodyId& out_id) {
     BeamBody& body = *s.beams.get(handle);
     body.team = desc.team;
     body.user = desc.user;
+    body.filter = desc.filter;
     body.point_count = 0;
     body.points = s.beam_points + std::size_t{handle.index} * s.config.max_beam_points;
     out_id = toBodyId(s, BodyKind::Beam, handle);

@@ -21,7 +21,7 @@ bool isShip(BodyKind kind) { return kind == BodyKind::Enemy || kind == BodyKind:
 bool classifyPair(const WorldState& s, const TreePair& pair, bool from_static, BodyPair& out_pair) {
     BodyId a = bodyOfProxy(s, from_static ? s.static_tree : s.moving_tree, pair.a);
     BodyId b = bodyOfProxy(s, s.moving_tree, pair.b);
-    if (a.isNull() || b.isNull()) return false;
+    if (a.isNull() || b.isNull() || !interacts(bodyFilter(s, a), bodyFilter(s, b))) return false;
     if (isShip(a.kind) && isShip(b.kind)) {
         if (bodyLess(b, a)) {
             const BodyId t = a;

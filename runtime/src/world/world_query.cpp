@@ -31,7 +31,8 @@ bool queryBody(const WorldState& s, BodyKind kind, std::uint32_t slot, const Que
                QueryBody& out) {
     if (((filter.kinds >> static_cast<std::uint32_t>(kind)) & 1u) == 0u) return false;
     out.id = liveBodyId(s, kind, slot);
-    if (out.id.isNull() || out.id == filter.ignore) return false;
+    if (out.id.isNull() || out.id == filter.ignore || !interacts(filter.filter, bodyFilter(s, out.id)))
+        return false;
     out.targets = ShotTargets{};
     out.wall_body = nullptr;
     switch (kind) {

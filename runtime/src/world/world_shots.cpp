@@ -20,7 +20,7 @@ namespace flak {
 
 namespace {
 
-static_assert(sizeof(StaticBody) <= sizeof(Aabb) + sizeof(BodyId),
+static_assert(sizeof(StaticBody) <= sizeof(Aabb) + sizeof(BodyId) + sizeof(CollisionFilter),
               "stepScratchBytes counts StaticBody as this");
 
 // The candidate bodies of one shot (capacity: every level, wall set and ship).
@@ -31,6 +31,7 @@ struct Candidates {
     std::uint32_t count = 0;
     std::uint32_t capacity = 0;
     std::uint32_t team = 0;
+    CollisionFilter filter; // the shot's
 };
 
 bool collectCandidate(void* user, const ProxyId& proxy) {
@@ -38,7 +39,7 @@ bool collectCandidate(void* user, const ProxyId& proxy) {
     ProxyDesc desc;
     if (c.tree->getProxy(proxy, desc) != Status::Ok) return true;
     const BodyId id = liveBodyId(*c.state, userKind(desc.user_value), userIndex(desc.user_value));
-    if (id.isNull()) return true;
+    if (id.isNull() || !interacts(c.filter, bodyFilter(*c.state, id))) return true;
     if (id.kind == BodyKind::Enemy || id.kind == BodyKind::Player) {
         const FixedPool<ShipBody>& pool = id.kind == BodyKind::Enemy ? c.state->enemies : c.state->players;
         if (pool.get(toHandle<ShipBody>(id))->team == c.team) return true; // no friendly fire
@@ -69,7 +70,9 @@ void findShips(const ShipBoxes& list, const Aabb& box, std::uint32_t team, Candi
         while (bits != 0) {
             const std::uint32_t i = w * 64u + static_cast<std::uint32_t>(__builtin_ctzll(bits));
             bits &= bits - 1u;
-            if (!overlaps(box, list.boxes[i]) || list.teams[i] == team) continue; // no friendly fire
+            if (!overlaps(box, list.boxes[i]) || list.teams[i] == team ||
+                !interacts(c.filter, list.filters[i]))
+                continue; // no friendly fire, nothing the filters keep apart
             if (c.count < c.capacity) c.items[c.count++] = list.ids[i]; // capacity covers every body
         }
     }
@@ -81,10 +84,12 @@ void findShips(const ShipBoxes& list, const Aabb& box, std::uint32_t team, Candi
 // overlap with the proxy's tight box, an internal node's box holds its leaves' boxes, and an
 // unordered or NaN region finds nothing), without a walk and a visitor call per shot. The ships
 // likewise, up to kShipListLimit of them.
-void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, Candidates& c) {
+void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, const CollisionFilter& filter,
+                      Candidates& c) {
     c.state = &s;
     c.count = 0;
     c.team = team;
+    c.filter = filter;
     const bool ordered = box.min.x <= box.max.x && box.min.y <= box.max.y && box.min.z <= box.max.z;
     if (s.statics == nullptr) {
         c.tree = &s.static_tree;
@@ -92,7 +97,9 @@ void gatherCandidates(const WorldState& s, const Aabb& box, std::uint32_t team, 
             (void)s.static_tree.queryBox(box, 0xFFFFFFFFu, collectCandidate, &c);
     } else if (ordered) {
         for (std::uint32_t i = 0; i < s.static_count; ++i) {
-            if (overlaps(box, s.statics[i].box) && c.count < c.capacity) c.items[c.count++] = s.statics[i].id;
+            if (overlaps(box, s.statics[i].box) && interacts(filter, s.statics[i].filter) &&
+                c.count < c.capacity)
+                c.items[c.count++] = s.statics[i].id;
         }
     }
     if (s.ship_boxes.ids != nullptr) {
@@ -174,10 +181,10 @@ void shotHit(const WorldState& s, HitKind kind, const BodyId& shooter, const Bod
 // The targets of one shot whose path lies in `box`, in the worker's shot arrays (candidates in
 // out_candidates): false when nothing is near.
 bool shotTargets(const WorldState& s, WorkerState& worker, const Aabb& box, std::uint32_t team,
-                 Candidates& out_candidates, ShotTargets& out) {
+                 const CollisionFilter& filter, Candidates& out_candidates, ShotTargets& out) {
     out_candidates.items = worker.shots.candidates;
     out_candidates.capacity = shotTargetCapacity(s.config);
-    gatherCandidates(s, box, team, out_candidates);
+    gatherCandidates(s, box, team, filter, out_candidates);
     worker.shot_candidates = saturatingAdd(worker.shot_candidates, out_candidates.count);
     if (out_candidates.count == 0) return false;
     fillTargets(s, out_candidates.items, out_candidates.count, worker.shots, out);
@@ -227,7 +234,7 @@ struct BulletItem {
         Candidates candidates;
         ShotTargets targets;
         ShotHit shot;
-        if (!shotTargets(*s, worker, box, bullet.team, candidates, targets) ||
+        if (!shotTargets(*s, worker, box, bullet.team, bullet.filter, candidates, targets) ||
             !sweptBulletFirstHit(start, end, r, targets, shot))
             return SlotState::Empty;
         shotHit(*s, HitKind::Bullet, toBodyId(*s, BodyKind::Bullet, handle), candidates.items, shot,
@@ -249,7 +256,7 @@ struct BeamItem {
         Candidates candidates;
         ShotTargets targets;
         ShotHit shot;
-        if (!shotTargets(*s, worker, box, beam.team, candidates, targets) ||
+        if (!shotTargets(*s, worker, box, beam.team, beam.filter, candidates, targets) ||
             !castBeam(beam.points, beam.point_count, targets, shot))
             return SlotState::Empty;
         shotHit(*s, HitKind::Beam, toBodyId(*s, BodyKind::Beam, handle), candidates.items, shot,
@@ -273,7 +280,7 @@ void readStaticBodies(WorldState& s) {
         ProxyDesc desc;
         if (s.static_tree.getProxy(proxy, desc) != Status::Ok || desc.category == 0) return;
         const BodyId id = liveBodyId(s, userKind(desc.user_value), userIndex(desc.user_value));
-        if (!id.isNull()) s.statics[s.static_count++] = StaticBody{desc.box, id};
+        if (!id.isNull()) s.statics[s.static_count++] = StaticBody{desc.box, id, bodyFilter(s, id)};
     };
     for (std::uint32_t i = 0; i < s.levels.capacity(); ++i) {
         const Handle<LevelBody> h = s.levels.handleAt(i);
@@ -295,9 +302,11 @@ void readShipBoxes(WorldState& s) {
     list.boxes = s.scratch.allocateArray<Aabb>(slots);
     list.ids = s.scratch.allocateArray<BodyId>(slots);
     list.teams = s.scratch.allocateArray<std::uint32_t>(slots);
+    list.filters = s.scratch.allocateArray<CollisionFilter>(slots);
     list.cells =
         s.scratch.allocateArray<std::uint64_t>(std::size_t{kShipGridSize} * kShipGridSize * kShipGridWords);
-    if (list.boxes == nullptr || list.ids == nullptr || list.teams == nullptr || list.cells == nullptr)
+    if (list.boxes == nullptr || list.ids == nullptr || list.teams == nullptr || list.filters == nullptr ||
+        list.cells == nullptr)
         return;
     Aabb all;
     setEmpty(all);
@@ -314,6 +323,7 @@ void readShipBoxes(WorldState& s) {
             list.boxes[n] = desc.box;
             list.ids[n] = toBodyId(s, kind, h);
             list.teams[n] = ship.team;
+            list.filters[n] = ship.filter;
             merge(all, desc.box, all);
         }
     }

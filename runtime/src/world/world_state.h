@@ -18,6 +18,7 @@ struct LevelBody {
     Transform mesh_to_world;
     ProxyId proxy;
     std::uint64_t user = 0;
+    CollisionFilter filter;
 };
 
 struct WallsBody {
@@ -25,6 +26,7 @@ struct WallsBody {
     WallGrid grid;
     ProxyId proxy;
     std::uint64_t user = 0;
+    CollisionFilter filter;
 };
 
 struct ShipBody {
@@ -35,6 +37,7 @@ struct ShipBody {
     std::uint32_t team = 0;
     ProxyId proxy;
     std::uint64_t user = 0;
+    CollisionFilter filter;
 };
 
 // Bullets and beams are not in the broad-phase trees: each step queries the trees with their
@@ -44,6 +47,7 @@ struct BulletBody {
     Vec3 velocity;
     std::uint32_t team = 0;
     std::uint64_t user = 0;
+    CollisionFilter filter;
 };
 
 struct BeamBody {
@@ -51,6 +55,7 @@ struct BeamBody {
     std::uint32_t point_count = 0;
     Vec3* points = nullptr; // max_beam_points, carved at init for this slot
     std::uint64_t user = 0;
+    CollisionFilter filter;
 };
 
 struct BodyPair;
@@ -60,6 +65,7 @@ struct BodyPair;
 struct StaticBody {
     Aabb box; // the proxy's tight box: what the static tree's leaf holds and queryBox tests
     BodyId id;
+    CollisionFilter filter;
 };
 
 /// Most ships the shots find through the ship list (ShipBoxes); with more they query the moving
@@ -78,6 +84,7 @@ struct ShipBoxes {
     Aabb* boxes = nullptr;
     BodyId* ids = nullptr;
     std::uint32_t* teams = nullptr;
+    CollisionFilter* filters = nullptr;
     std::uint64_t* cells = nullptr; // kShipGridSize^2 cells of kShipGridWords words, row-major
     Vec2 origin;                    // the boxes' lower corner in the play plane
     Vec2 inv_cell;                  // cells per unit (0 on an axis with no extent)
@@ -215,6 +222,9 @@ void carryUserValues(const WorldState& state, Hit& hit);
 
 /// The host's user value of a live body (0 for a null or stale id).
 std::uint64_t bodyUser(const WorldState& state, const BodyId& id);
+
+/// The collision filter of a live body (the default filter for a null or stale id).
+CollisionFilter bodyFilter(const WorldState& state, const BodyId& id);
 
 /// A wall set's broad-phase box: its polygons' bounds, as a tall prism (walls have no height).
 void wallSetBox(const WallSet& walls, Aabb& out);

@@ -51,11 +51,26 @@ struct BodyId {
 };
 static_assert(sizeof(BodyId) == 12, "BodyId is index, generation and kind");
 
+/// Which groups a body is in and which it meets, as Box2D's filters: two bodies meet only when
+/// each one's category shares a bit with the other's mask (interacts), on top of the team rule.
+/// Applies to every pair a step tests (a shot and its target, two ships, a ship and a wall set)
+/// and to world queries (QueryFilter::filter). The defaults meet everything.
+struct CollisionFilter {
+    std::uint32_t category = 1;       ///< the groups this body is in (bits)
+    std::uint32_t mask = 0xFFFFFFFFu; ///< the groups it meets (bits)
+};
+
+/// Whether bodies with filters `a` and `b` meet.
+constexpr bool interacts(const CollisionFilter& a, const CollisionFilter& b) {
+    return (a.category & b.mask) != 0u && (b.category & a.mask) != 0u;
+}
+
 /// A static level mesh. The blob view (and the bytes behind it) must outlive the body.
 struct LevelDesc {
     const MeshBlob* mesh = nullptr; ///< validated blob (loadMeshBlob); not owned
     Transform mesh_to_world;        ///< placement, fixed for the body's life
     std::uint64_t user = 0;         ///< the host's value for this body, carried into its hits
+    CollisionFilter filter = {};    ///< what it meets (with the other body's filter)
 };
 
 /// A wall set in the play plane. The set (and its bytes) must outlive the body.
@@ -64,7 +79,8 @@ struct WallsDesc {
     /// WorldConfig::wall_grid_cells), so the WallSet struct may go; the blob's bytes must outlive
     /// the body. Not owned.
     const WallSet* walls = nullptr;
-    std::uint64_t user = 0; ///< the host's value for this body, carried into its hits
+    std::uint64_t user = 0;      ///< the host's value for this body, carried into its hits
+    CollisionFilter filter = {}; ///< what it meets (with the other body's filter)
 };
 
 /// A ship: an enemy (mesh required, cluster optional) or a player (cluster required, mesh
@@ -76,21 +92,24 @@ struct ShipDesc {
     Transform ship_to_world;                ///< placement now
     std::uint32_t team = 0;                 ///< bullets and beams of a team do not hit its ships
     std::uint64_t user = 0;                 ///< the host's value for this body, carried into its hits
+    CollisionFilter filter = {};            ///< what it meets (with the other body's filter)
 };
 
 /// A bullet: a sphere that moves by velocity * dt each step (World::step moves it).
 struct BulletDesc {
-    Sphere sphere;          ///< world position now, radius >= 0
-    Vec3 velocity;          ///< world units per second
-    std::uint32_t team = 0; ///< hits no ship of its own team; never hits bullets
-    std::uint64_t user = 0; ///< the host's value for this body, carried into its hits
+    Sphere sphere;               ///< world position now, radius >= 0
+    Vec3 velocity;               ///< world units per second
+    std::uint32_t team = 0;      ///< hits no ship of its own team; never hits bullets
+    std::uint64_t user = 0;      ///< the host's value for this body, carried into its hits
+    CollisionFilter filter = {}; ///< what it meets (with the other body's filter)
 };
 
 /// A beam: a polyline of at most WorldConfig::max_beam_points points, cast in order from the
 /// first point; it stops at its first hit. Set the points with World::setBeamPoints.
 struct BeamDesc {
-    std::uint32_t team = 0; ///< hits no ship of its own team; never hits bullets
-    std::uint64_t user = 0; ///< the host's value for this body, carried into its hits
+    std::uint32_t team = 0;      ///< hits no ship of its own team; never hits bullets
+    std::uint64_t user = 0;      ///< the host's value for this body, carried into its hits
+    CollisionFilter filter = {}; ///< what it meets (with the other body's filter)
 };
 
 } // namespace flak

@@ -18,7 +18,8 @@
 //                         phase and works while the other phases run; same hits either way)
 // and writes one hit per contact (hit.h) in sorted order. Bullets and beams report their first
 // contact only (smallest t, ties to the smaller sort key). A bullet or beam never hits a ship of
-// its own team. Enemies without a cluster do not collide with walls.
+// its own team, and no two bodies whose collision filters keep them apart (body.h:
+// CollisionFilter, interacts) are ever tested. Enemies without a cluster do not collide with walls.
 //
 // Memory: everything lives in the block handed to init(); requiredBytes(config) says how big.
 // Nothing is allocated afterwards, nothing grows. At capacity: spawns answer PoolFull and change

@@ -38,6 +38,7 @@ struct QueryFilter {
     std::uint32_t kinds = kQueryAllKinds;    ///< queryKindBit of each kind to consider
     std::uint32_t skip_team = kNoTeamFilter; ///< ships of this team are left out (as a shot's own)
     BodyId ignore;                           ///< one body left out (the null id: none)
+    CollisionFilter filter = {};             ///< bodies it does not interact with are left out
 };
 
 /// What a cast met first (64 bytes), world space.
