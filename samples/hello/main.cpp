@@ -1,9 +1,10 @@
-// hello: the smallest complete flak program. It loads a baked blob from a file, lays a World out
-// in one host block, spawns an enemy ship and a bullet aimed at it, steps, and prints the hits.
-// Every status is checked. The README's frame example is the part between the "readme" markers.
-//   flak_hello [BLOB]   (default: the hull baked by this sample's build)
-#include <flak/bvh/mesh_blob.h>
-#include <flak/world/world.h>
+// hello: a small complete flak program. It loads two baked blobs from files (a hull with its
+// sphere cluster, and an arena's walls), lays a World out in one host block, spawns every kind of
+// body (a level rock, the arena, an enemy, a player, a bullet, a beam), steps, reads the hits,
+// applies the wall push-out to the player, steps again, and asks the world a question. Every
+// status is checked. The README's frame example is the part between the "readme" markers.
+//   flak_hello [HULL_BLOB WALLS_BLOB]   (default: the blobs this sample's build bakes)
+#include <flak/flak.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -16,9 +17,14 @@ void* hostAlloc(std::size_t bytes, std::size_t alignment) {
     return std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
 }
 
-// Reads a whole file into 16-byte aligned memory (blobs load in place and must stay alive).
-bool readBlobFile(const char* path, std::vector<unsigned char>& out_bytes, std::size_t& out_offset,
-                  std::size_t& out_size) {
+// A whole file in 16-byte aligned memory (blobs load in place and must stay alive).
+struct BlobFile {
+    std::vector<unsigned char> storage;
+    const unsigned char* data = nullptr;
+    std::size_t size = 0;
+};
+
+bool readBlobFile(const char* path, BlobFile& out) {
     std::FILE* f = std::fopen(path, "rb");
     if (f == nullptr) return false;
     std::vector<unsigned char> bytes;
@@ -28,62 +34,134 @@ bool readBlobFile(const char* path, std::vector<unsigned char>& out_bytes, std::
     const bool ok = std::ferror(f) == 0;
     std::fclose(f);
     if (!ok) return false;
-    out_bytes.assign(bytes.size() + 16, 0);
-    out_offset = (16 - reinterpret_cast<std::uintptr_t>(out_bytes.data()) % 16) % 16;
-    std::copy(bytes.begin(), bytes.end(), out_bytes.begin() + static_cast<std::ptrdiff_t>(out_offset));
-    out_size = bytes.size();
+    out.storage.assign(bytes.size() + 16, 0);
+    const std::size_t offset = (16 - reinterpret_cast<std::uintptr_t>(out.storage.data()) % 16) % 16;
+    std::copy(bytes.begin(), bytes.end(), out.storage.begin() + static_cast<std::ptrdiff_t>(offset));
+    out.data = out.storage.data() + offset;
+    out.size = bytes.size();
     return true;
 }
 
+// Reads and validates a blob; says why on failure.
+bool loadBlob(const char* path, BlobFile& file, flak::MeshBlob& out) {
+    if (!readBlobFile(path, file)) {
+        std::fprintf(stderr, "hello: cannot read %s\n", path);
+        return false;
+    }
+    flak::BlobError error;
+    const flak::Status s = flak::loadMeshBlob(file.data, file.size, out, &error);
+    if (s != flak::Status::Ok) {
+        std::fprintf(stderr, "hello: %s does not load: %s (%s)\n", path, flak::statusName(s), error.what);
+        return false;
+    }
+    return true;
+}
+
+flak::Transform at(float x, float y) {
+    flak::Transform t;
+    flak::setIdentity(t);
+    t.translation = flak::Vec3{x, y, 0.0f};
+    return t;
+}
+
+// Prints a hit; the user values name the game's own objects.
 void use(const flak::Hit& hit) {
-    std::printf("hit: %s, %s %u -> %s %u at (%.3f, %.3f, %.3f), t = %.3f\n", flak::hitKindName(hit.kind),
-                flak::bodyKindName(hit.a.kind), hit.a.index, flak::bodyKindName(hit.b.kind), hit.b.index,
-                static_cast<double>(hit.point.x), static_cast<double>(hit.point.y),
-                static_cast<double>(hit.point.z), static_cast<double>(hit.t));
+    std::printf("hit: %s, %s (user %llu) -> %s (user %llu) at (%.2f, %.2f, %.2f), t = %.3f, depth = %.3f\n",
+                flak::hitKindName(hit.kind), flak::bodyKindName(hit.a.kind),
+                static_cast<unsigned long long>(hit.a_user), flak::bodyKindName(hit.b.kind),
+                static_cast<unsigned long long>(hit.b_user), static_cast<double>(hit.point.x),
+                static_cast<double>(hit.point.y), static_cast<double>(hit.point.z),
+                static_cast<double>(hit.t), static_cast<double>(hit.depth));
+}
+
+std::uint32_t count(const flak::World& world, flak::HitKind kind) {
+    std::uint32_t n = 0;
+    for (std::uint32_t i = 0; i < world.hitCount(); ++i) n += world.hits()[i].kind == kind ? 1u : 0u;
+    return n;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    const char* path = argc > 1 ? argv[1] : FLAK_HELLO_BLOB;
-    std::vector<unsigned char> file;
-    std::size_t offset = 0, size = 0;
-    if (!readBlobFile(path, file, offset, size)) {
-        std::fprintf(stderr, "hello: cannot read %s\n", path);
+    if (argc != 1 && argc != 3) {
+        std::fprintf(stderr, "usage: flak_hello [HULL_BLOB WALLS_BLOB]\n");
+        return 2;
+    }
+    const char* hull_path = argc == 3 ? argv[1] : FLAK_HELLO_HULL;
+    const char* walls_path = argc == 3 ? argv[2] : FLAK_HELLO_WALLS;
+    BlobFile hull_file, walls_file;
+    flak::MeshBlob hull, arena_blob;
+    if (!loadBlob(hull_path, hull_file, hull) || !loadBlob(walls_path, walls_file, arena_blob)) return 1;
+    flak::SphereCluster hull_cluster; // baked with --spheres: the player's cluster
+    flak::WallSet arena;
+    if (flak::loadSphereCluster(hull, hull_cluster) != flak::Status::Ok ||
+        flak::loadWallSet(arena_blob, arena) != flak::Status::Ok) {
+        std::fprintf(stderr, "hello: %s needs a sphere cluster and %s walls\n", hull_path, walls_path);
         return 1;
     }
-    flak::MeshBlob enemy_blob;
-    flak::BlobError error;
-    if (const flak::Status s = flak::loadMeshBlob(file.data() + offset, size, enemy_blob, &error);
-        s != flak::Status::Ok) {
-        std::fprintf(stderr, "hello: %s does not load: %s (%s)\n", path, flak::statusName(s), error.what);
-        return 1;
-    }
-    flak::Transform enemy_to_world;
-    flak::setIdentity(enemy_to_world);
     const flak::Vec3 muzzle{-5.0f, 0.0f, 0.0f};
     const flak::Vec3 velocity{600.0f, 0.0f, 0.0f}; // 10 units a step at 60 Hz
+    const flak::Vec3 beam_points[2] = {{0.0f, -5.0f, 0.0f}, {0.0f, -9.5f, 0.0f}};
 
     // [readme-frame-begin]
-    flak::WorldConfig config; // max_enemies, max_bullets, max_hits, ...
+    flak::WorldConfig config = flak::smallWorldConfig(); // every capacity is a field
     const std::size_t bytes = flak::World::requiredBytes(config);
     void* block = hostAlloc(bytes, flak::World::kAlignment); // the host's memory, once
     flak::World world;
     if (block == nullptr || world.init(block, bytes, config) != flak::Status::Ok) return 1;
-    flak::BodyId enemy_id, bullet_id;
-    if (world.spawnEnemy({&enemy_blob, nullptr, enemy_to_world, /*team*/ 1}, enemy_id) != flak::Status::Ok ||
-        world.spawnBullet({{muzzle, 0.2f}, velocity, /*team*/ 0}, bullet_id) != flak::Status::Ok)
+    // Bodies: the blobs stay the host's; `user` names the game's object in every hit.
+    flak::BodyId rock, walls, enemy, player, bullet, beam;
+    if (world.spawnLevel({&hull, at(-5.0f, 5.0f), /*user*/ 1}, rock) != flak::Status::Ok ||
+        world.spawnWalls({&arena, /*user*/ 2}, walls) != flak::Status::Ok ||
+        world.spawnEnemy({&hull, nullptr, at(0.0f, 0.0f), /*team*/ 1, /*user*/ 3}, enemy) !=
+            flak::Status::Ok ||
+        world.spawnPlayer({nullptr, &hull_cluster, at(8.5f, 0.0f), /*team*/ 0, /*user*/ 4}, player) !=
+            flak::Status::Ok ||
+        world.spawnBullet({{muzzle, 0.2f}, velocity, /*team*/ 0, /*user*/ 5}, bullet) != flak::Status::Ok ||
+        world.spawnBeam({/*team*/ 0, /*user*/ 6}, beam) != flak::Status::Ok ||
+        world.setBeamPoints(beam, beam_points, 2) != flak::Status::Ok)
         return 1;
-    // each frame: move ships, spawn/despawn, then
+    // Each frame: move ships, spawn and despawn, then step.
     const flak::Status stepped = world.step(1.0f / 60.0f); // Ok, or BufferFull: drops in stats()
     if (stepped != flak::Status::Ok && stepped != flak::Status::BufferFull) return 1;
-    for (std::uint32_t i = 0; i < world.hitCount(); ++i) use(world.hits()[i]); // sorted, one per contact
+    for (std::uint32_t i = 0; i < world.hitCount(); ++i) { // sorted, one per contact
+        const flak::Hit& hit = world.hits()[i];
+        use(hit);
+        if (hit.kind == flak::HitKind::ShipWall) { // the world never moves ships: the game does
+            flak::Transform ship;
+            if (world.getShipTransform(hit.a, ship) != flak::Status::Ok) return 1;
+            flak::addScaled(ship.translation, hit.normal, hit.depth, ship.translation);
+            if (world.setShipTransform(hit.a, ship) != flak::Status::Ok) return 1;
+        }
+    }
     // [readme-frame-end]
 
-    const std::uint32_t hits = world.hitCount();
-    std::printf("hello: %u triangles loaded, %u hit(s), %u dropped\n", enemy_blob.triangle_count, hits,
-                world.stats().hits_dropped);
-    const bool expected = hits == 1 && world.hits()[0].kind == flak::HitKind::Bullet;
+    const std::uint32_t first_hits = world.hitCount();
+    const bool first_ok = count(world, flak::HitKind::Bullet) == 1 &&
+                          count(world, flak::HitKind::Beam) == 1 &&
+                          count(world, flak::HitKind::ShipWall) == 1;
+    // The bullet and the beam go; the pushed-out player no longer touches the walls.
+    if (world.despawn(bullet) != flak::Status::Ok || world.despawn(beam) != flak::Status::Ok) return 1;
+    const flak::Status again = world.step(1.0f / 60.0f);
+    if (again != flak::Status::Ok) return 1;
+    for (std::uint32_t i = 0; i < world.hitCount(); ++i) use(world.hits()[i]);
+    const bool pushed_out = count(world, flak::HitKind::ShipWall) == 0;
+
+    // A question between steps: what does a line of sight from the player meet first, leaving
+    // out the player's own team?
+    flak::QueryFilter not_mine;
+    not_mine.skip_team = 0;
+    flak::QueryHit seen;
+    const bool sees = world.castSegment({8.0f, 0.0f, 0.0f}, {-8.0f, 0.0f, 0.0f}, not_mine, seen);
+    if (sees)
+        std::printf("line of sight: %s (user %llu) at %.2f units\n", flak::bodyKindName(seen.body.kind),
+                    static_cast<unsigned long long>(seen.user), static_cast<double>(seen.distance));
+    const bool sees_enemy = sees && seen.body == enemy && seen.user == 3;
+
+    std::printf("hello: flak %s, %u triangles, %u cluster spheres, %u wall points; %u hit(s), then %u; "
+                "%u dropped\n",
+                FLAK_VERSION_STRING, hull.triangle_count, hull_cluster.count, arena.point_count, first_hits,
+                world.hitCount(), world.stats().hits_dropped);
     std::free(block); // after the world's last use
-    return expected ? 0 : 1;
+    return first_ok && pushed_out && sees_enemy ? 0 : 1;
 }

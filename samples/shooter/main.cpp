@@ -86,6 +86,7 @@ struct Game {
     // One frame: the player's spent bullets, the script, the player's overrides, the step.
     void step(const platform::InputState& input, const Camera& camera) {
         control.retireBullets(world, frame);
+        control.applyPushOut(world, scene);
         scene.update(world, frame);
         control.apply(world, scene, input, camera, scene.dt(), frame);
         (void)world.step(scene.dt()); // BufferFull shows in the overlay's dropped counts

@@ -85,6 +85,17 @@ void PlayerControl::retireBullets(World& world, std::uint32_t frame) {
         m_bullets.end());
 }
 
+void PlayerControl::applyPushOut(const World& world, const scenes::Scene& scene) {
+    if (!m_active) return;
+    const BodyId ship = scene.ships()[static_cast<std::size_t>(m_ship_index)].id;
+    for (std::uint32_t i = 0; i < world.hitCount(); ++i) {
+        const Hit& hit = world.hits()[i];
+        if (hit.kind != HitKind::ShipWall || hit.a != ship) continue;
+        m_position.x += hit.normal.x * hit.depth;
+        m_position.y += hit.normal.y * hit.depth;
+    }
+}
+
 void PlayerControl::apply(World& world, const scenes::Scene& scene, const platform::InputState& input,
                           const Camera& camera, float dt, std::uint32_t frame) {
     if (!m_active) return;

@@ -30,6 +30,9 @@ public:
     /// Before the scene's update: despawns the player's bullets that hit something in the last
     /// step or flew long enough.
     void retireBullets(World& world, std::uint32_t frame);
+    /// Before the scene's update: moves the driven ship out of the walls it touched in the last
+    /// step, by each ShipWall hit's push-out (normal * depth; the world never moves ships).
+    void applyPushOut(const World& world, const scenes::Scene& scene);
     /// After the scene's update: moves the ship and bends the beam from `input` (dt seconds),
     /// then fires while fire is held.
     void apply(World& world, const scenes::Scene& scene, const platform::InputState& input,

@@ -1,9 +1,5 @@
 // A minimal game: carve a host block, make a pool, move a body, load the blobs its build baked.
-#include <flak/bvh/mesh_blob.h>
-#include <flak/core.h>
-#include <flak/math.h>
-#include <flak/version.h>
-#include <flak/world/world.h>
+#include <flak/flak.h> // the World, blobs, clusters, walls, beams, the version
 
 #include <cstdio>
 #include <cstdlib>

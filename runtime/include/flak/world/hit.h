@@ -39,6 +39,15 @@ constexpr std::uint32_t kNoFeature = 0xFFFFFFFFu;
 /// contact point the kernel reports: on b's surface for shots and cluster pairs, on the enemy's
 /// triangle for enemy-player pairs, the mean of the intersection segments' midpoints for
 /// mesh-mesh, the deepest wall contact (at the ship's height) for ShipWall.
+///
+/// `t` has one meaning per kind (the table): a bullet's time of impact as a fraction of its step,
+/// a beam's distance from its first point in world units, 0 for ship hits.
+///
+/// The push-out contract (ShipWall): the World never moves a ship. `normal * depth`, in the play
+/// plane, is the translation that frees the ship from that wall set (a ship touching several
+/// sets gets one hit for each). A game that wants solid walls adds it to the ship's position
+/// before the next step (World::setShipTransform), as samples/hello and the shooter sample do;
+/// one that does not is told every step the ship stays inside.
 struct Hit {
     BodyId a;                       ///<  0: the acting body
     BodyId b;                       ///< 12: the body touched
