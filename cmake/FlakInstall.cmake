@@ -26,6 +26,14 @@ if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   string(APPEND flak_pc_cflags " -ffp-contract=off")
 endif()
 string(STRIP "${flak_pc_cflags}" flak_pc_cflags)
+# Instrumented archives need the sanitizer runtimes wherever they are linked (as flak::runtime's
+# link options say).
+set(flak_pc_libs "")
+if(FLAK_SANITIZE)
+  set(flak_pc_libs " -fsanitize=address,undefined")
+elseif(FLAK_TSAN)
+  set(flak_pc_libs " -fsanitize=thread")
+endif()
 # The prefix relative to the file's own place, so an install moved with --prefix still works.
 if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
   set(flak_pc_prefix "${CMAKE_INSTALL_PREFIX}")
