@@ -77,6 +77,8 @@ BakeError convertScene(const aiScene* scene, const std::string& path, const Impo
                 continue;
             ++meshes_used;
             const std::uint32_t first = static_cast<std::uint32_t>(out.positions.size());
+            out.mesh_first_vertex.push_back(first);
+            out.mesh_names.push_back(mesh->mName.C_Str());
             for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
                 const aiVector3D& p = mesh->mVertices[v];
                 const double in[3] = {double(xf.a1) * p.x + double(xf.a2) * p.y + double(xf.a3) * p.z + xf.a4,

@@ -55,10 +55,9 @@ BakeError prepareMesh(SourceMesh& mesh, const PrepareOptions& options) {
         if (!used[v]) continue;
         const Vec3& p = mesh.positions[v];
         for (int a = 0; a < 3; ++a) {
-            if (!std::isfinite(p[a]))
-                return {"vertex " + std::to_string(v) + " has a NaN or infinite coordinate"};
+            if (!std::isfinite(p[a])) return {mesh.vertexText(v) + " has a NaN or infinite coordinate"};
             if (std::fabs(double(p[a])) > options.max_abs_coordinate)
-                return {"vertex " + std::to_string(v) + " has an absurd coordinate " + std::to_string(p[a]) +
+                return {mesh.vertexText(v) + " has an absurd coordinate " + std::to_string(p[a]) +
                         " (limit " + std::to_string(options.max_abs_coordinate) + ", see --max-coord)"};
         }
     }

@@ -56,8 +56,59 @@ else()
     message(FATAL_ERROR "no clear message for the absurd coordinate: ${last_err}")
   endif()
   expect_run(1 ${BAKE} ${DATA}/nan_vertex.obj -o ${WORK}/nan_vertex.blob)
-  if(NOT last_err MATCHES "NaN or infinite coordinate")
+  # The message names the file, the mesh and its vertex.
+  if(NOT last_err MATCHES "nan_vertex\\.obj: vertex 2 \\(mesh '[^']*', index 0, its vertex 2\\) has a NaN or infinite coordinate")
     message(FATAL_ERROR "no clear message for the NaN coordinate: ${last_err}")
+  endif()
+
+  # For pipelines: under --json an error is one JSON object on stderr, naming the files; a usage
+  # error too.
+  expect_run(1 ${BAKE} ${DATA}/nan_vertex.obj -o ${WORK}/nan_vertex.blob --json)
+  string(JSON error_text GET "${last_err}" error)
+  string(JSON error_input GET "${last_err}" input)
+  string(JSON error_output GET "${last_err}" output)
+  string(JSON error_version GET "${last_err}" version)
+  if(NOT error_text MATCHES "NaN or infinite" OR NOT error_input STREQUAL "${DATA}/nan_vertex.obj" OR
+     NOT error_output STREQUAL "${WORK}/nan_vertex.blob" OR NOT error_version STREQUAL VERSION OR last_out)
+    message(FATAL_ERROR "--json error: stdout '${last_out}', stderr '${last_err}'")
+  endif()
+  expect_run(1 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/no/such/dir/t.blob --json)
+  string(JSON error_text GET "${last_err}" error)
+  if(NOT error_text MATCHES "No such file or directory")
+    message(FATAL_ERROR "an unwritable output does not say why: ${last_err}")
+  endif()
+  expect_run(2 ${BAKE} ${DATA}/tetra.obj --json)
+  string(JSON usage_text GET "${last_err}" usage_error)
+
+  # --quiet: nothing at all on success (a build step); --progress: a line per phase on stderr
+  # without a terminal, the import included; the two together are refused.
+  expect_run(0 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/quiet.blob --quiet)
+  if(last_out OR last_err)
+    message(FATAL_ERROR "--quiet printed: '${last_out}' '${last_err}'")
+  endif()
+  expect_run(0 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/progress.blob --progress --json)
+  foreach(phase "importing '" "imported 4 triangles from 1 meshes" "welding" "building BVH 100%" "writing")
+    string(FIND "${last_err}" "flak_bake: ${phase}" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "--progress: no '${phase}' line: ${last_err}")
+    endif()
+  endforeach()
+  string(JSON progress_tris GET "${last_out}" triangles)
+  expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/both.blob --progress --quiet)
+
+  # A mesh whose thinnest side is Y looks Y-up: a warning (stderr, exit 0), which --axes silences.
+  file(WRITE ${WORK}/yup.obj "v 0 0 0\nv 4 0 0\nv 0 0.5 4\nv 4 0.5 4\nf 1 2 3\nf 2 4 3\n")
+  expect_run(0 ${BAKE} ${WORK}/yup.obj -o ${WORK}/yup.blob --quiet)
+  if(NOT last_err MATCHES "warning: '.*yup\\.obj' looks Y-up .*--axes x,-z,y")
+    message(FATAL_ERROR "no Y-up warning: '${last_err}'")
+  endif()
+  expect_run(0 ${BAKE} ${WORK}/yup.obj -o ${WORK}/yup.blob --quiet --axes x,y,z)
+  if(last_err)
+    message(FATAL_ERROR "--axes did not silence the Y-up warning: '${last_err}'")
+  endif()
+  expect_run(0 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/zup.blob --quiet) # a cube corner: no warning
+  if(last_err)
+    message(FATAL_ERROR "a Z-up mesh was warned about: '${last_err}'")
   endif()
 
   # Every field of --json, on bake and on inspect, with the values this input must give. Two
@@ -92,7 +143,17 @@ else()
   endif()
   expect_run(0 ${BAKE} inspect --json ${WORK}/two.blob) # options in either order
   expect_fields("${last_out}" "inspect --json first" triangles=3)
-  expect_run(2 ${BAKE} verify ${WORK}/two.blob --json) # verify has no --json: refused, not ignored
+  # The JSON answers name the tool, its version, the blob format and the files.
+  expect_fields("${last_out}" "inspect --json names" version=${VERSION} blob_format=1 input=${WORK}/two.blob)
+  expect_run(0 ${BAKE} ${WORK}/two.obj -o ${WORK}/two.blob --json)
+  expect_fields("${last_out}" "bake --json names" tool=flak_bake input=${WORK}/two.obj output=${WORK}/two.blob)
+  # verify --json: one object on stdout, pass or fail.
+  expect_run(0 ${BAKE} verify ${WORK}/two.blob --json)
+  expect_fields("${last_out}" "verify --json" ok=ON triangles=3 input=${WORK}/two.blob)
+  string(JSON problem_count LENGTH "${last_out}" problems)
+  if(NOT problem_count EQUAL 0)
+    message(FATAL_ERROR "verify --json of a good blob lists problems: ${last_out}")
+  endif()
   expect_run(2 ${BAKE} inspect ${WORK}/two.blob ${WORK}/two.blob)
   expect_run(2 ${BAKE} inspect ${WORK}/two.blob --jsno)
   expect_run(0 ${BAKE} ${WORK}/two.obj -o ${WORK}/two.blob --json --keep-degenerate)

@@ -35,10 +35,11 @@ const char* kUsage =
     "usage: flak_bake INPUT -o OUTPUT [options]\n"
     "       flak_bake LEVEL.walls -o OUTPUT [--json]   (a wall-only blob, docs/level_walls.md)\n"
     "       flak_bake inspect BLOB [--json]\n"
-    "       flak_bake verify BLOB\n"
+    "       flak_bake verify BLOB [--json]\n"
     "       flak_bake --version [--json]   (the tool's version and the blob format it writes)\n"
     "options:\n"
-    "  --json               print one JSON object instead of the text summary\n"
+    "  --json               print one JSON object instead of the text summary (errors: one JSON\n"
+    "                       object on stderr)\n"
     "  --scale S            multiply coordinates by S (after node transforms)\n"
     "  --axes A,B,C         output axes as signed input axes, e.g. x,-z,y (Y-up to Z-up)\n"
     "  --mesh NAME|INDEX    bake only this mesh (repeatable)\n"
@@ -56,33 +57,100 @@ const char* kUsage =
     "  --wall-leaf N        most edges per wall tree leaf, 1..8 (default 4)\n"
     "  --import-memory-mb N the importer's memory limit in MB (default 2048; 0: none)\n"
     "  --import-seconds N   the importer's time limit in seconds (default 120; 0: none)\n"
-    "  --quiet              no progress bar\n";
+    "  --quiet              print nothing on success (warnings and errors still go to stderr)\n"
+    "  --progress           report each phase on stderr as a line, terminal or not (default: a\n"
+    "                       progress bar on a terminal only)\n";
+
+// What this run reports errors as: one JSON object on stderr under --json, with the files named.
+struct RunReport {
+    bool json = false;
+    std::string input, output;
+};
+RunReport g_report;
+
+// `text` as a JSON string literal.
+std::string jsonText(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", u);
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+std::string jsonOrNull(const std::string& text) { return text.empty() ? "null" : jsonText(text); }
+
+// The fields every JSON answer starts with: the tool, its version, the blob format it writes.
+std::string jsonHead() {
+    return std::string("\"tool\": \"flak_bake\", \"version\": \"") + FLAK_VERSION_STRING +
+           "\", \"blob_format\": " + std::to_string(flak::kBlobVersion);
+}
 
 int usage(const std::string& problem) {
-    std::fprintf(stderr, "flak_bake: %s\n%s", problem.c_str(), kUsage);
+    if (g_report.json)
+        std::fprintf(stderr, "{%s, \"usage_error\": %s}\n", jsonHead().c_str(), jsonText(problem).c_str());
+    else
+        std::fprintf(stderr, "flak_bake: %s\n%s", problem.c_str(), kUsage);
     return 2;
 }
 
 int fail(const std::string& message) {
-    std::fprintf(stderr, "flak_bake: error: %s\n", message.c_str());
+    if (g_report.json)
+        std::fprintf(stderr, "{%s, \"error\": %s, \"input\": %s, \"output\": %s}\n", jsonHead().c_str(),
+                     jsonText(message).c_str(), jsonOrNull(g_report.input).c_str(),
+                     jsonOrNull(g_report.output).c_str());
+    else
+        std::fprintf(stderr, "flak_bake: error: %s\n", message.c_str());
     return 1;
 }
 
-// A progress bar on a terminal only (stderr), so scripts and logs stay clean.
+void warn(const std::string& message) {
+    if (g_report.json)
+        std::fprintf(stderr, "{%s, \"warning\": %s, \"input\": %s}\n", jsonHead().c_str(),
+                     jsonText(message).c_str(), jsonOrNull(g_report.input).c_str());
+    else
+        std::fprintf(stderr, "flak_bake: warning: %s\n", message.c_str());
+}
+
+bool hasArg(int argc, char** argv, const char* arg) {
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], arg) == 0) return true;
+    return false;
+}
+
+// Progress on stderr: a bar on a terminal by default (so scripts and logs stay clean), lines with
+// --progress (for pipelines that log), nothing with --quiet.
 struct Progress {
-    bool enabled = false;
-    void phase(const char* name) {
-        if (enabled) std::fprintf(stderr, "\r\033[K%s...", name);
+    enum class Mode { Off, Bar, Lines } mode = Mode::Off;
+    int last_percent = -1;
+    void phase(const std::string& name) {
+        if (mode == Mode::Bar) std::fprintf(stderr, "\r\033[K%s...", name.c_str());
+        if (mode == Mode::Lines) std::fprintf(stderr, "flak_bake: %s\n", name.c_str());
     }
     void build(std::uint32_t done, std::uint32_t total) {
-        if (!enabled) return;
+        const int percent = total ? static_cast<int>(std::uint64_t{done} * 100 / total) : 100;
+        if (mode == Mode::Lines) {
+            if (percent / 10 == last_percent / 10) return; // a line every 10%
+            last_percent = percent;
+            std::fprintf(stderr, "flak_bake: building BVH %d%%\n", percent);
+            return;
+        }
+        if (mode != Mode::Bar) return;
         const int width = 40, filled = total ? static_cast<int>(std::uint64_t{done} * width / total) : width;
-        std::fprintf(stderr, "\r\033[Kbuilding BVH [%.*s%*s] %3u%%", filled,
-                     "########################################", width - filled, "",
-                     total ? static_cast<unsigned>(std::uint64_t{done} * 100 / total) : 100u);
+        std::fprintf(stderr, "\r\033[Kbuilding BVH [%.*s%*s] %3d%%", filled,
+                     "########################################", width - filled, "", percent);
     }
     void done() {
-        if (enabled) std::fprintf(stderr, "\r\033[K");
+        if (mode == Mode::Bar) std::fprintf(stderr, "\r\033[K");
     }
 };
 
@@ -92,17 +160,41 @@ bool endsWith(const std::string& s, const char* suffix) {
 }
 
 int finishBake(const std::vector<unsigned char>& bytes, const std::string& input, const std::string& output,
-               bool json, bool big_endian, double build_seconds, const ClusterFit* fit,
+               bool json, bool quiet, bool big_endian, double build_seconds, const ClusterFit* fit,
                std::uint32_t triangles = 0);
 
+// Why the mesh looks authored Y-up (flak's play plane is X-Y with Z up), or "": a glTF input (Y-up
+// by its specification), or a mesh whose thinnest side is Y by a clear margin (shooters' ships
+// and levels are flat in their play plane, so their thinnest side is Z).
+std::string looksYUp(const std::string& input, const SourceMesh& mesh) {
+    if (mesh.positions.empty()) return "";
+    Vec3 lo = mesh.positions[0], hi = mesh.positions[0];
+    for (const Vec3& p : mesh.positions)
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = p[k] < lo[k] ? p[k] : lo[k];
+            hi[k] = p[k] > hi[k] ? p[k] : hi[k];
+        }
+    const double x = double(hi.x) - lo.x, y = double(hi.y) - lo.y, z = double(hi.z) - lo.z;
+    const bool gltf = endsWith(input, ".gltf") || endsWith(input, ".glb");
+    const bool flat_in_y = y < 0.5 * z && y < x;
+    if (!gltf && !flat_in_y) return "";
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "'%s' looks Y-up (%sextent x %.4g, y %.4g, z %.4g): flak's play plane is X-Y with Z up; "
+                  "--axes x,-z,y turns a Y-up mesh, --axes x,y,z keeps it as it is and silences this",
+                  input.c_str(), gltf ? "glTF is Y-up by its specification; " : "", x, y, z);
+    return text;
+}
+
 int runInspect(int argc, char** argv, bool verify) {
-    // One BLOB and, for inspect, --json, in either order; anything else is a usage error (exit 2),
-    // never silently ignored.
+    // One BLOB and --json, in either order; anything else is a usage error (exit 2), never
+    // silently ignored.
+    g_report.json = hasArg(argc, argv, "--json");
     std::string path;
     bool json = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--json" && !verify)
+        if (a == "--json")
             json = true;
         else if (!a.empty() && a[0] == '-')
             return usage("unknown option '" + a + "' for " + (verify ? "verify" : "inspect"));
@@ -112,6 +204,7 @@ int runInspect(int argc, char** argv, bool verify) {
             return usage("more than one BLOB: '" + path + "' and '" + a + "'");
     }
     if (path.empty()) return usage("missing BLOB");
+    g_report.input = path;
     std::vector<unsigned char> bytes, storage;
     if (const std::string why = readBlobFile(path, bytes); !why.empty()) return fail(why);
     MeshBlob blob;
@@ -125,10 +218,24 @@ int runInspect(int argc, char** argv, bool verify) {
         foreign ? !(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) : (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
     if (!verify) {
         const BlobSummary s = summarize(blob, big);
-        std::printf("%s\n", json ? toJson(s).c_str() : toText(s).c_str());
+        if (json)
+            std::printf("{%s, \"input\": %s, %s\n", jsonHead().c_str(), jsonText(path).c_str(),
+                        toJson(s).c_str() + 1);
+        else
+            std::printf("%s\n", toText(s).c_str());
         return 0;
     }
     const std::vector<std::string> problems = deepVerify(blob);
+    if (json) { // one object on stdout, pass or fail; the exit status says which too
+        std::string list;
+        for (const std::string& p : problems) list += (list.empty() ? "" : ", ") + jsonText(p);
+        std::printf("{%s, \"input\": %s, \"ok\": %s, \"triangles\": %u, \"nodes\": %u, \"walls\": %s, "
+                    "\"problems\": [%s]}\n",
+                    jsonHead().c_str(), jsonText(path).c_str(), problems.empty() ? "true" : "false",
+                    blob.triangle_count, blob.node_count, blob.walls != nullptr ? "true" : "false",
+                    list.c_str());
+        return problems.empty() ? 0 : 1;
+    }
     for (const std::string& p : problems) std::fprintf(stderr, "flak_bake: verify: %s\n", p.c_str());
     if (!problems.empty()) return fail("'" + path + "' failed the deep check");
     // What was checked beyond the loader's proof (blob_inspect.h: deepVerify).
@@ -140,7 +247,8 @@ int runInspect(int argc, char** argv, bool verify) {
 
 int runBake(int argc, char** argv) {
     std::string input, output;
-    bool json = false, quiet = false, allow_empty = false;
+    g_report.json = hasArg(argc, argv, "--json");
+    bool json = false, quiet = false, progress_lines = false, allow_empty = false, axes_given = false;
     ImportOptions import_options;
     ImportLimits import_limits;
     PrepareOptions prepare_options;
@@ -178,11 +286,14 @@ int runBake(int argc, char** argv) {
             json = true;
         else if (a == "--quiet")
             quiet = true;
+        else if (a == "--progress")
+            progress_lines = true;
         else if (a == "--scale")
             import_options.scale = number("--scale");
         else if (a == "--axes") {
             if (!parseAxes(value("--axes"), import_options.axes))
                 return usage("--axes wants three signed axes like x,-z,y");
+            axes_given = true;
         } else if (a == "--mesh")
             import_options.meshes.push_back(value("--mesh"));
         else if (a == "--node")
@@ -241,6 +352,9 @@ int runBake(int argc, char** argv) {
     }
     if (input.empty()) return usage("missing INPUT");
     if (output.empty()) return usage("missing -o OUTPUT");
+    if (quiet && progress_lines) return usage("--quiet and --progress: choose one");
+    g_report.input = input;
+    g_report.output = output;
     if (!(import_options.scale > 0.0) || !std::isfinite(import_options.scale))
         return usage("--scale must be positive");
     write_options.max_leaf = build_options.max_leaf;
@@ -263,17 +377,35 @@ int runBake(int argc, char** argv) {
         std::vector<unsigned char> bytes;
         if (BakeError e = writeBlob(SourceMesh{}, BuiltTree{}, write_options, bytes); e.failed())
             return fail(e.message);
-        return finishBake(bytes, input, output, json, write_options.big_endian, 0.0, nullptr);
+        return finishBake(bytes, input, output, json, quiet, write_options.big_endian, 0.0, nullptr);
     }
 
     Progress progress;
-    progress.enabled = !quiet && isatty(2);
-    progress.phase("importing");
+    progress.mode = quiet            ? Progress::Mode::Off
+                    : progress_lines ? Progress::Mode::Lines
+                    : isatty(2)      ? Progress::Mode::Bar
+                                     : Progress::Mode::Off;
+    progress.phase("importing '" + input + "'");
     SourceMesh mesh;
+    const auto import_start = std::chrono::steady_clock::now();
     if (BakeError e = importMeshIsolated(input, import_options, import_limits, mesh); e.failed())
         return progress.done(), fail(e.message);
+    {
+        char line[160];
+        std::snprintf(line, sizeof line, "imported %zu triangles from %zu meshes in %.2f s",
+                      mesh.indices.size() / 3, mesh.mesh_names.size(),
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - import_start).count());
+        progress.phase(line);
+    }
     progress.phase("welding");
-    if (BakeError e = prepareMesh(mesh, prepare_options); e.failed()) return progress.done(), fail(e.message);
+    if (BakeError e = prepareMesh(mesh, prepare_options); e.failed())
+        return progress.done(), fail(input + ": " + e.message);
+    if (!axes_given) {
+        if (const std::string why = looksYUp(input, mesh); !why.empty()) {
+            progress.done();
+            warn(why);
+        }
+    }
     if (mesh.triangleCount() > kMaxBlobTriangles)
         return progress.done(), fail("more than 67,108,864 triangles");
     if (mesh.triangleCount() == 0 && !allow_empty && walls_path.empty() && !slice) {
@@ -291,8 +423,9 @@ int runBake(int argc, char** argv) {
         if (BakeError e = buildWallSection(polygons, wall_options, write_options.walls); e.failed())
             return progress.done(), fail("the slice's polygons: " + e.message);
     }
-    if (mesh.triangleCount() >= 200000)
+    if (mesh.triangleCount() >= 200000 || progress.mode == Progress::Mode::Lines)
         build_options.progress = [&](std::uint32_t d, std::uint32_t t) { progress.build(d, t); };
+    progress.phase("building BVH");
     const BuiltTree tree = buildBvh(mesh.positions, mesh.indices, build_options);
     progress.phase("writing");
     std::vector<unsigned char> bytes;
@@ -319,12 +452,12 @@ int runBake(int argc, char** argv) {
             return progress.done(), fail(e.message);
     }
     progress.done();
-    return finishBake(bytes, input, output, json, write_options.big_endian, tree.build_seconds,
+    return finishBake(bytes, input, output, json, quiet, write_options.big_endian, tree.build_seconds,
                       fit_cluster ? &fit : nullptr, mesh.triangleCount());
 }
 
 int finishBake(const std::vector<unsigned char>& bytes, const std::string& input, const std::string& output,
-               bool json, bool big_endian, double build_seconds, const ClusterFit* fit,
+               bool json, bool quiet, bool big_endian, double build_seconds, const ClusterFit* fit,
                std::uint32_t triangles) {
     // Check what we wrote with the runtime's own loader before it reaches the disk.
     std::vector<unsigned char> storage;
@@ -338,6 +471,7 @@ int finishBake(const std::vector<unsigned char>& bytes, const std::string& input
     // (it may have changed during the bake).
     if (const std::string why = refuseOutput(output, {input}); !why.empty()) return fail(why);
     if (const std::string why = writeWhole(output, bytes); !why.empty()) return fail(why);
+    if (quiet) return 0; // a build step: nothing on success
     BlobSummary s = summarize(blob, big_endian);
     s.build_seconds = build_seconds;
     WallSet walls;
@@ -345,6 +479,8 @@ int finishBake(const std::vector<unsigned char>& bytes, const std::string& input
     if (json) {
         std::string j = toJson(s);
         j.pop_back();
+        j = "{" + jsonHead() + ", \"input\": " + jsonText(input) + ", \"output\": " + jsonText(output) +
+            ", " + j.substr(1);
         char buf[512];
         if (has_walls) {
             std::snprintf(

@@ -86,8 +86,12 @@ template <typename T> bool writeArray(int fd, const std::vector<T>& v) {
     } else {
         const std::uint32_t counts[4] = {mesh.source_triangles, mesh.source_vertices, mesh.dropped_degenerate,
                                          mesh.welded_vertices};
+        std::vector<char> names; // each mesh name, '\0'-terminated
+        for (const std::string& name : mesh.mesh_names)
+            names.insert(names.end(), name.c_str(), name.c_str() + name.size() + 1);
         ok = ok && writeAll(fd, counts, sizeof counts) && writeArray(fd, mesh.positions) &&
-             writeArray(fd, mesh.indices) && writeArray(fd, mesh.materials);
+             writeArray(fd, mesh.indices) && writeArray(fd, mesh.materials) &&
+             writeArray(fd, mesh.mesh_first_vertex) && writeArray(fd, names);
     }
     ::_exit(ok ? 0 : 4);
 }
@@ -178,8 +182,14 @@ BakeError importMeshIsolated(const std::string& path, const ImportOptions& optio
     }
     SourceMesh mesh;
     std::uint32_t counts[4];
+    std::vector<char> names;
     if (!c.take(counts, sizeof counts) || !c.array(mesh.positions) || !c.array(mesh.indices) ||
-        !c.array(mesh.materials) || c.at != answer.size())
+        !c.array(mesh.materials) || !c.array(mesh.mesh_first_vertex) || !c.array(names) ||
+        c.at != answer.size() || (!names.empty() && names.back() != '\0'))
+        return {"importing '" + path + "': a malformed answer from the importer"};
+    for (std::size_t at = 0; at < names.size(); at += mesh.mesh_names.back().size() + 1)
+        mesh.mesh_names.emplace_back(names.data() + at);
+    if (mesh.mesh_names.size() != mesh.mesh_first_vertex.size())
         return {"importing '" + path + "': a malformed answer from the importer"};
     mesh.source_triangles = counts[0];
     mesh.source_vertices = counts[1];
