@@ -36,8 +36,31 @@ struct PoolLine {
     PoolUsage usage;
 };
 
+/// Where a run was made: the build (commit, compiler, flags) and the machine's CPU.
+struct RunMeta {
+    std::string commit, compiler, flags, cpu, flak_version;
+};
+
+/// An earlier run's report (--baseline OLD.json), and how this run compares with it.
+struct Baseline {
+    std::string path;
+    std::string scene;
+    std::uint32_t frames = 0;
+    std::uint32_t workers = 0;
+    Percentiles total, total_cpu;
+    std::array<Percentiles, kPhaseCount> phases{};
+    std::vector<double> total_ms; ///< per frame, when the old report has them (for the picture)
+    double threshold_pct = 10.0;  ///< a regression: p50 or p99 of the verdict clock above old * (1 + this)
+    bool regressed = false;
+    std::string regression; ///< which measure, when regressed
+};
+
 /// Everything the report prints.
 struct RunReport {
+    RunMeta meta;
+    bool verdict_cpu = false; ///< --verdict-clock cpu: over-budget frames by the thread's CPU clock
+    bool has_baseline = false;
+    Baseline baseline;
     std::string scene;
     std::uint64_t seed = 0;
     std::uint32_t frames = 0;
@@ -77,9 +100,17 @@ struct RunReport {
 };
 
 /// Fills the percentiles, counts and the verdict from frame_times and the counters. PASS: every
-/// frame within the budget, no hit, pair or contact dropped, no allocation during frames, and
-/// (when compared) the same hit stream as one worker.
+/// frame within the budget (on the verdict clock), no hit, pair or contact dropped, no allocation
+/// during frames, (when compared) the same hit stream as one worker, and (with a baseline) no
+/// regression beyond its threshold.
 void summarize(RunReport& report);
+
+/// Reads an earlier report written with --json (the fields this file writes); false and a reason
+/// when the file is not one.
+bool readBaseline(const std::string& path, Baseline& out, std::string& error);
+
+/// This machine's CPU model (/proc/cpuinfo), or "unknown".
+std::string cpuModel();
 
 /// The human report (stdout).
 std::string textReport(const RunReport& report);

@@ -31,6 +31,23 @@ std::string jsonPercentiles(const Percentiles& p) {
         p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms, p.mean_ms);
 }
 
+// `text` as a JSON string literal.
+std::string jsonText(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u < 0x20) {
+            out += format("\\u%04x", u);
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
 // p99 / p50: how far the slow frames stand above the typical one (0 for an empty series).
 double spikeRatio(const Percentiles& p) { return p.p50_ms > 0.0 ? p.p99_ms / p.p50_ms : 0.0; }
 
@@ -72,7 +89,7 @@ void summarize(RunReport& r) {
     r.frames_over_budget = 0;
     r.total_hits = 0;
     for (const FrameTimes& f : r.frame_times) {
-        if (ms(f.total_ns) > r.budget_ms) ++r.frames_over_budget;
+        if (ms(r.verdict_cpu ? f.total_cpu_ns : f.total_ns) > r.budget_ms) ++r.frames_over_budget;
         r.total_hits += f.hits;
     }
     r.critical_phase = 0;
@@ -86,14 +103,35 @@ void summarize(RunReport& r) {
         r.speedup_p50 = r.total.p50_ms > 0.0 ? r.one_worker_total.p50_ms / r.total.p50_ms : 0.0;
         r.hashes_match = r.one_worker_hash == r.hit_stream_hash;
     }
+    if (r.has_baseline) {
+        // A regression: this run's p50 or p99 on the verdict clock above the old one's by more than
+        // the threshold.
+        Baseline& b = r.baseline;
+        const Percentiles& now = r.verdict_cpu ? r.total_cpu : r.total;
+        const Percentiles& old = r.verdict_cpu ? b.total_cpu : b.total;
+        const double limit = 1.0 + b.threshold_pct / 100.0;
+        b.regressed = false;
+        b.regression.clear();
+        if (old.p50_ms > 0.0 && now.p50_ms > old.p50_ms * limit) {
+            b.regressed = true;
+            b.regression = format("p50 %.4f ms against %.4f ms", now.p50_ms, old.p50_ms);
+        } else if (old.p99_ms > 0.0 && now.p99_ms > old.p99_ms * limit) {
+            b.regressed = true;
+            b.regression = format("p99 %.4f ms against %.4f ms", now.p99_ms, old.p99_ms);
+        }
+    }
     r.pass = r.frames_over_budget == 0 && r.dropped_hits == 0 && r.dropped_pairs == 0 &&
-             r.dropped_contacts == 0 && r.allocations == 0 && r.hashes_match;
+             r.dropped_contacts == 0 && r.allocations == 0 && r.hashes_match &&
+             !(r.has_baseline && r.baseline.regressed);
 }
 
 std::string textReport(const RunReport& r) {
     std::ostringstream out;
-    out << format("flak frame budget: scene \"%s\", seed %" PRIu64 ", %u frames, budget %.3f ms\n",
-                  r.scene.c_str(), r.seed, r.frames, r.budget_ms);
+    out << format(
+        "flak frame budget: scene \"%s\", seed %" PRIu64 ", %u frames, budget %.3f ms (verdict on the %s)\n",
+        r.scene.c_str(), r.seed, r.frames, r.budget_ms, r.verdict_cpu ? "thread CPU clock" : "wall clock");
+    out << "  build: flak " << r.meta.flak_version << ", commit " << r.meta.commit << ", " << r.meta.compiler
+        << ", flags " << r.meta.flags << "\n  machine: " << r.meta.cpu << format(", %u workers\n", r.workers);
     out << format("  %-10s %9s %9s %9s %9s %9s\n", "phase", "p50 ms", "p95 ms", "p99 ms", "max ms",
                   "mean ms");
     auto line = [&out](const char* name, const Percentiles& p) {
@@ -147,6 +185,23 @@ std::string textReport(const RunReport& r) {
                       r.gpu_declined_steps);
     }
     out << "  hit-stream hash: " << hex(r.hit_stream_hash) << "\n";
+    if (r.has_baseline) {
+        const Baseline& b = r.baseline;
+        out << format("  against the baseline %s (%s, %u frames, %u workers; regression above +%.1f%%):\n",
+                      b.path.c_str(), b.scene.c_str(), b.frames, b.workers, b.threshold_pct);
+        out << format("  %-10s %9s %9s %8s %9s %9s %8s\n", "", "old p50", "new p50", "ratio", "old p99",
+                      "new p99", "ratio");
+        auto row = [&out](const char* name, const Percentiles& o, const Percentiles& n) {
+            out << format("  %-10s %9.4f %9.4f %8.3f %9.4f %9.4f %8.3f\n", name, o.p50_ms, n.p50_ms,
+                          o.p50_ms > 0 ? n.p50_ms / o.p50_ms : 0.0, o.p99_ms, n.p99_ms,
+                          o.p99_ms > 0 ? n.p99_ms / o.p99_ms : 0.0);
+        };
+        for (int ph = 0; ph < kPhaseCount; ++ph)
+            row(worldPhaseName(static_cast<WorldPhase>(ph)), b.phases[ph], r.phases[ph]);
+        row("TOTAL", b.total, r.total);
+        row("TOTAL cpu", b.total_cpu, r.total_cpu);
+        out << (b.regressed ? "  REGRESSION: " + b.regression : std::string("  no regression")) << "\n";
+    }
     out << (r.pass ? "PASS" : "FAIL");
     if (!r.pass) {
         out << " (";
@@ -163,7 +218,11 @@ std::string textReport(const RunReport& r) {
             out << sep << "allocations during frames";
             sep = ", ";
         }
-        if (!r.hashes_match) out << sep << "hit stream differs from one worker's";
+        if (!r.hashes_match) {
+            out << sep << "hit stream differs from one worker's";
+            sep = ", ";
+        }
+        if (r.has_baseline && r.baseline.regressed) out << sep << "slower than the baseline";
         out << ")";
     }
     out << format(": max %.4f ms against a budget of %.3f ms\n", r.total.max_ms, r.budget_ms);
@@ -177,6 +236,11 @@ std::string jsonReport(const RunReport& r) {
     out << "  \"seed\": " << r.seed << ",\n";
     out << "  \"frames\": " << r.frames << ",\n";
     out << format("  \"budget_ms\": %.4f,\n", r.budget_ms);
+    out << "  \"verdict_clock\": \"" << (r.verdict_cpu ? "cpu" : "wall") << "\",\n";
+    out << "  \"meta\": {\"flak_version\": " << jsonText(r.meta.flak_version)
+        << ", \"commit\": " << jsonText(r.meta.commit) << ", \"compiler\": " << jsonText(r.meta.compiler)
+        << ", \"flags\": " << jsonText(r.meta.flags) << ", \"cpu\": " << jsonText(r.meta.cpu)
+        << ", \"workers\": " << r.workers << "},\n";
     out << "  \"total\": " << jsonPercentiles(r.total) << ",\n";
     out << "  \"total_thread_cpu\": " << jsonPercentiles(r.total_cpu) << ",\n";
     out << format("  \"p99_over_p50\": {\"wall\": %.4f, \"thread_cpu\": %.4f},\n", spikeRatio(r.total),
@@ -225,6 +289,36 @@ std::string jsonReport(const RunReport& r) {
             << "\", \"submitted_steps\": " << r.gpu_submitted_steps
             << ", \"declined_steps\": " << r.gpu_declined_steps << "},\n";
     }
+    if (r.has_baseline) {
+        const Baseline& b = r.baseline;
+        out << "  \"baseline\": {\"path\": " << jsonText(b.path)
+            << ", \"total\": " << jsonPercentiles(b.total)
+            << ", \"total_thread_cpu\": " << jsonPercentiles(b.total_cpu)
+            << format(", \"threshold_pct\": %.2f", b.threshold_pct)
+            << ", \"regressed\": " << (b.regressed ? "true" : "false")
+            << ", \"regression\": " << jsonText(b.regression) << "},\n";
+    }
+    // Per frame, in milliseconds: the totals on both clocks, the script and every phase.
+    auto series = [&out, &r](const char* name, auto value, bool last) {
+        out << "    \"" << name << "\": [";
+        for (std::size_t i = 0; i < r.frame_times.size(); ++i)
+            out << (i ? ", " : "") << format("%.4f", ms(value(r.frame_times[i])));
+        out << (last ? "]\n" : "],\n");
+    };
+    out << "  \"per_frame\": {\n";
+    series(
+        "total_ms", [](const FrameTimes& f) { return f.total_ns; }, false);
+    series(
+        "total_thread_cpu_ms", [](const FrameTimes& f) { return f.total_cpu_ns; }, false);
+    series(
+        "script_ms", [](const FrameTimes& f) { return f.script_ns; }, false);
+    for (int ph = 0; ph < kPhaseCount; ++ph) {
+        const std::string name = std::string(worldPhaseName(static_cast<WorldPhase>(ph))) + "_ms";
+        series(
+            name.c_str(), [ph](const FrameTimes& f) { return f.phase_ns[static_cast<std::size_t>(ph)]; },
+            ph + 1 == kPhaseCount);
+    }
+    out << "  },\n";
     out << "  \"pass\": " << (r.pass ? "true" : "false") << "\n";
     out << "}\n";
     return out.str();

@@ -3,7 +3,8 @@
 // allocations during frames, the hit-stream hash, and PASS or FAIL against a budget.
 //
 //   flak_framebudget --scene NAME --frames N --budget-ms X [--threads N] [--seed S] [--gpu]
-//                    [--json FILE] [--svg FILE]
+//                    [--json FILE] [--svg FILE] [--verdict-clock wall|cpu]
+//                    [--baseline OLD.json [--regression-pct P]]
 //
 // With --threads N above 1 the World runs on a pool of N workers (support/'s ThreadPool behind
 // the TaskSystem), and the same scene also plays on one worker in the same run, frame by frame in
@@ -15,6 +16,10 @@
 #include "flak_support/allocation_trap.h"
 #include "flak_support/host_block.h"
 #include "flak_support/thread_pool.h"
+
+#include "build_info.h"
+
+#include <flak/version.h>
 
 #include <chrono>
 #include <cstdio>
@@ -51,10 +56,16 @@ int usage(const char* message) {
     std::fprintf(
         stderr,
         "usage: flak_framebudget --scene NAME --frames N --budget-ms X [--threads N] [--seed S] [--gpu]\n"
-        "                        [--json FILE] [--svg FILE]\n"
+        "                        [--json FILE] [--svg FILE] [--verdict-clock wall|cpu]\n"
+        "                        [--baseline OLD.json [--regression-pct P]]\n"
         "  --threads N: workers for the step (default: the machine's hardware threads, %u here); above\n"
         "               1 the scene also plays on one worker in the same run, for the speedup\n"
         "  --gpu: enemy-vs-enemy mesh-mesh on the Vulkan compute back end (its wait is the gpu_wait phase)\n"
+        "  --verdict-clock: the clock frames are held to the budget on (default wall; cpu: the thread's\n"
+        "               CPU clock, which leaves out time the OS gave to others)\n"
+        "  --baseline OLD.json: compare with an earlier --json report, print and plot both, and FAIL when\n"
+        "               p50 or p99 on the verdict clock is more than P%% slower (--regression-pct, default "
+        "10)\n"
         "scenes:",
         std::thread::hardware_concurrency());
     for (const std::string& name : scenes::sceneNames()) std::fprintf(stderr, " %s", name.c_str());
@@ -157,7 +168,9 @@ void runFrame(Pass& pass, std::uint32_t f) {
 } // namespace
 
 int main(int argc, char** argv) {
-    std::string scene_name, json_path, svg_path;
+    std::string scene_name, json_path, svg_path, baseline_path;
+    bool verdict_cpu = false;
+    double regression_pct = 10.0;
     long frames = -1;
     double budget_ms = -1;
     std::uint64_t seed = 1;
@@ -197,6 +210,16 @@ int main(int argc, char** argv) {
             json_path = value("--json");
         } else if (arg == "--svg") {
             svg_path = value("--svg");
+        } else if (arg == "--verdict-clock") {
+            const std::string clock = value("--verdict-clock");
+            if (clock != "wall" && clock != "cpu") return usage("--verdict-clock must be wall or cpu");
+            verdict_cpu = clock == "cpu";
+        } else if (arg == "--baseline") {
+            baseline_path = value("--baseline");
+        } else if (arg == "--regression-pct") {
+            regression_pct = std::strtod(value("--regression-pct"), &end);
+            if (*end != '\0' || !(regression_pct >= 0) || regression_pct > 1000)
+                return usage("--regression-pct must be a number from 0 to 1000");
         } else if (arg == "-h" || arg == "--help") {
             usage(nullptr);
             return 0;
@@ -207,6 +230,14 @@ int main(int argc, char** argv) {
     if (scene_name.empty() || frames < 0 || budget_ms < 0)
         return usage("--scene, --frames and --budget-ms are required");
     if (use_gpu && !gpuBackendAvailable()) return usage("--gpu: this build has no Vulkan back end");
+    Baseline baseline;
+    if (!baseline_path.empty()) {
+        std::string why;
+        if (!readBaseline(baseline_path, baseline, why)) return usage(("--baseline: " + why).c_str());
+        if (baseline.scene != scene_name)
+            return usage(("--baseline: " + baseline_path + " is a run of scene " + baseline.scene).c_str());
+        baseline.threshold_pct = regression_pct;
+    }
     scenes::SceneParams params;
     if (!scenes::sceneParams(scene_name, params)) return usage(("unknown scene " + scene_name).c_str());
 
@@ -243,6 +274,11 @@ int main(int argc, char** argv) {
     if (tty) std::fprintf(stderr, "\n");
 
     RunReport report;
+    report.meta =
+        RunMeta{FLAK_BUILD_COMMIT, FLAK_BUILD_COMPILER, FLAK_BUILD_FLAGS, cpuModel(), FLAK_VERSION_STRING};
+    report.verdict_cpu = verdict_cpu;
+    report.has_baseline = !baseline_path.empty();
+    report.baseline = baseline;
     report.scene = scene_name;
     report.seed = seed;
     report.frames = frame_count;
