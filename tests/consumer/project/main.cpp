@@ -46,8 +46,11 @@ bool worldOk(const flak::MeshBlob* enemy) {
     flak::BodyId found[4];
     flak::OutBuffer<flak::BodyId> out = flak::OutBuffer<flak::BodyId>::over(found, 4);
     const flak::Aabb box{{-20.0f, -20.0f, -20.0f}, {20.0f, 20.0f, 20.0f}};
+    flak::QueryFilter other_groups; // the enemy is in group 1 (the default): a mask without it
+    other_groups.filter.mask = ~1u;
     ok = ok && world.castSegment(from, to, flak::QueryFilter{}, hit) == (enemy != nullptr) &&
-         (enemy == nullptr || hit.user == 42) && !world.castSegment(from, to, skip_team_1, hit) &&
+         (enemy == nullptr || hit.user == 42) && !world.castSegment(from, to, other_groups, hit) &&
+         !world.castSegment(from, to, skip_team_1, hit) &&
          world.overlapBox(box, flak::QueryFilter{}, out) == flak::Status::Ok &&
          out.count == (enemy != nullptr ? 1u : 0u);
     std::printf("consumer world: %zu bytes, %u parts, cast %s\n", bytes, report.item_count,
