@@ -5,10 +5,12 @@
 //   flak_shooter [--scene NAME] [--seed S] [--size WxH] [--frames N] [--bvh] [--tree] [--no-overlay]
 //                [--no-vsync] [--screenshot FILE.png]
 //   flak_shooter --headless [--frames N] --screenshot FILE.png [...]
+//   flak_shooter --view FILE [--headless --screenshot FILE.png]   (a blob or a .walls level file)
 //
 // Headless: no window and no input; the scene's script alone drives N frames (default 120) and
 // the last one is drawn by SDL's software renderer into FILE.png. Same scene and seed, same
 // picture (timings in the overlay aside).
+#include "file_view.h"
 #include "flak_support/host_block.h"
 #include "flak_support/png_io.h"
 #include "flak_support/shooter_view.h"
@@ -40,6 +42,7 @@ struct Options {
     long frames = -1;
     bool headless = false;
     std::string screenshot;
+    std::string view; ///< --view: a blob or .walls file to show instead of a scene
     int width = 1280;
     int height = 800;
     bool bvh = false;
@@ -127,6 +130,7 @@ int usage(const char* message) {
                  "usage: flak_shooter [--scene NAME] [--seed S] [--size WxH] [--frames N] [--bvh] [--tree]\n"
                  "                    [--no-overlay] [--no-vsync] [--screenshot FILE.png]\n"
                  "       flak_shooter --headless [--frames N] --screenshot FILE.png [...]\n"
+                 "       flak_shooter --view BLOB|LEVEL.walls [--headless --screenshot FILE.png]\n"
                  "scenes:");
     for (const std::string& name : scenes::sceneNames()) std::fprintf(stderr, " %s", name.c_str());
     std::fprintf(stderr, "\ncontrols:\n%s\n", controlsText());
@@ -179,6 +183,8 @@ int parseArgument(int argc, char** argv, int& i, Options& out) {
         out.headless = true;
     } else if (arg == "--screenshot") {
         out.screenshot = value("--screenshot");
+    } else if (arg == "--view") {
+        out.view = value("--view");
     } else if (arg == "--bvh") {
         out.bvh = true;
     } else if (arg == "--tree") {
@@ -462,6 +468,11 @@ int main(int argc, char** argv) {
     if (!initApp(app, opt, error)) {
         std::fprintf(stderr, "flak_shooter: %s\n", error.c_str());
         return 1;
+    }
+    if (!opt.view.empty()) {
+        const int viewed = runFileView(app, opt.view, opt.screenshot, opt.headless, error);
+        if (viewed != 0) std::fprintf(stderr, "flak_shooter: %s\n", error.c_str());
+        return viewed;
     }
     std::fprintf(stderr, "flak_shooter: building scene \"%s\" (baking meshes, fitting the cluster)...\n",
                  opt.scene.c_str());

@@ -5,6 +5,7 @@
 #include "flak_support/shooter_view.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -131,6 +132,19 @@ void drawOverlay(SDL_Renderer* renderer, const World& world, const OverlayInfo& 
     toggles += info.tree ? "  TREE ON" : "  TREE OFF";
     toggles += "  H: KEYS";
     drawText(renderer, toggles, x, y, kScale);
+    y += kLine;
+    // The legend of the hit markers: each kind's name in its colour.
+    setColor(renderer, palette::kOverlayText);
+    int lx = x + drawText(renderer, "HITS:", x, y, kScale);
+    for (const HitKind kind : {HitKind::Bullet, HitKind::Beam, HitKind::ShipShip, HitKind::ShipWall}) {
+        setColor(renderer, hitColor(kind));
+        std::string name = hitKindName(kind);
+        std::transform(name.begin(), name.end(), name.begin(), [](char c) { return c == '_' ? '-' : c; });
+        std::transform(name.begin(), name.end(), name.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        lx += kGlyphAdvance * kScale;
+        lx += drawText(renderer, name, lx, y, kScale);
+    }
 }
 
 void drawHelp(SDL_Renderer* renderer, int width, int height) {

@@ -439,6 +439,31 @@ void SceneDraw::draw(SDL_Renderer* renderer, const Camera& camera, const scenes:
     drawHitMarkers(renderer, camera, flashes);
 }
 
+void SceneDraw::drawBlob(SDL_Renderer* renderer, const Camera& camera, const MeshBlob* mesh,
+                         const WallSet* walls, const SphereCluster* cluster, int bvh_depth) {
+    int width = 0, height = 0;
+    SDL_GetRendererOutputSize(renderer, &width, &height);
+    SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
+    setColor(renderer, palette::kBackground);
+    SDL_RenderClear(renderer);
+    Transform identity;
+    setIdentity(identity);
+    if (walls != nullptr) drawWalls(renderer, camera, *walls, width, height);
+    if (mesh != nullptr && mesh->triangle_count > 0) {
+        addMesh(*mesh, identity, palette::kEnemy, camera);
+        flushGeometry(renderer);
+        if (bvh_depth >= 0) drawBvh(renderer, camera, *mesh, identity, bvh_depth);
+    }
+    if (cluster != nullptr) {
+        setColor(renderer, palette::kCluster, 200);
+        for (std::uint32_t s = 0; s < cluster->count; ++s) {
+            const Sphere& sphere = cluster->spheres[s];
+            drawCircle(renderer, camera.toScreenX(sphere.center.x), camera.toScreenY(sphere.center.y),
+                       sphere.radius * camera.scale, 20);
+        }
+    }
+}
+
 void collectBullets(const World& world, std::vector<BulletView>& out) {
     out.clear();
     const std::uint32_t slots = world.poolUsage(BodyKind::Bullet).capacity;

@@ -58,6 +58,10 @@ public:
     void draw(SDL_Renderer* renderer, const Camera& camera, const scenes::Scene& scene, const World& world,
               const std::vector<BulletView>& bullets, const std::vector<BeamView>& beams,
               const std::vector<HitFlash>& flashes, const DrawOptions& options);
+    /// Draws one blob from above where it was baked (`--view`): its walls, its mesh, its sphere
+    /// cluster and, with bvh_depth >= 0, its BVH boxes down to that depth. Each part may be null.
+    void drawBlob(SDL_Renderer* renderer, const Camera& camera, const MeshBlob* mesh, const WallSet* walls,
+                  const SphereCluster* cluster, int bvh_depth);
 
 private:
     void addMesh(const MeshBlob& mesh, const Transform& to_world, Rgb base, const Camera& camera);

@@ -188,6 +188,36 @@ protected:
     Camera camera;
 };
 
+// --view: a user's level file, baked in memory and drawn from above where it lies: the arena's
+// one-unit wall and its crate (a 2 x 2 square at (3..5, 3..5)) in the wall colour, the floor
+// between them not.
+TEST(ShooterView, ALevelFileIsDrawnWhereItsWallsAre) {
+    const int w = 640, h = 400;
+    const std::string png = std::string(FLAK_SHOOTER_OUT_DIR) + "/shooter_view.png";
+    std::remove(png.c_str());
+    const std::string args = " --view \"" FLAK_VIEW_LEVEL "\" --headless --size " + std::to_string(w) + "x" +
+                             std::to_string(h) + " --screenshot \"" + png + "\" 2>&1";
+    const std::string env = "LSAN_OPTIONS=suppressions=\"" FLAK_LSAN_SUPPRESSIONS "\" ";
+    std::string out;
+    if (run(env + "SDL_VIDEODRIVER=dummy \"" FLAK_SHOOTER_EXE "\"" + args, out) != 0) {
+        ADD_FAILURE() << out;
+        return;
+    }
+    EXPECT_NE(out.find("2 wall polygons"), std::string::npos) << out;
+    RgbImage image;
+    std::string error;
+    ASSERT_TRUE(readPng(png, image, error)) << error;
+    const Camera view = Camera::fit(10.0f, 10.0f, kArenaMargin, w, h);
+    const auto at = [&](float x, float y) {
+        return image.at(static_cast<int>(view.toScreenX(x)), static_cast<int>(view.toScreenY(y)));
+    };
+    EXPECT_TRUE(near(at(4.0f, 4.0f), palette::kWallFill, 2));  // the crate
+    EXPECT_TRUE(near(at(-9.5f, 0.0f), palette::kWallFill, 2)); // the arena's wall
+    EXPECT_TRUE(near(at(9.5f, -5.0f), palette::kWallFill, 2));
+    EXPECT_FALSE(near(at(0.0f, -4.0f), palette::kWallFill, 2)); // the floor
+    EXPECT_FALSE(near(at(6.0f, 4.0f), palette::kWallFill, 2));
+}
+
 TEST_F(ShooterScreenshot, TheSampleShowsTheSameWorld) {
     // The sample prints its hit-stream hash: the world it drew is the one replayed here.
     char expected[64];
