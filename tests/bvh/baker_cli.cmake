@@ -301,6 +301,12 @@ else()
   if(EXISTS ${WORK}/slow.blob)
     message(FATAL_ERROR "a stopped bake left an output")
   endif()
+  # --progress reports a long import while it runs (here until its 2 s limit ends it).
+  expect_run(1 ${BAKE} ${WORK}/slow_import.obj -o ${WORK}/slow.blob --progress --import-memory-mb 0
+             --import-seconds 2)
+  if(NOT last_err MATCHES "flak_bake: importing: 1 s\n")
+    message(FATAL_ERROR "--progress said nothing during a long import: ${last_err}")
+  endif()
 
   file(GLOB_RECURSE leftovers ${WORK}/*.tmp.* ${WORK}/.*flak-tmp*)
   if(leftovers)

@@ -388,7 +388,13 @@ int runBake(int argc, char** argv) {
     progress.phase("importing '" + input + "'");
     SourceMesh mesh;
     const auto import_start = std::chrono::steady_clock::now();
-    if (BakeError e = importMeshIsolated(input, import_options, import_limits, mesh); e.failed())
+    const auto still_importing = [&progress](double seconds) {
+        char line[64];
+        std::snprintf(line, sizeof line, "importing: %.0f s", seconds);
+        progress.phase(line);
+    };
+    if (BakeError e = importMeshIsolated(input, import_options, import_limits, mesh, still_importing);
+        e.failed())
         return progress.done(), fail(e.message);
     {
         char line[160];

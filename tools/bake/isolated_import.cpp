@@ -2,10 +2,12 @@
 #include "isolated_import.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <new>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -97,9 +99,18 @@ template <typename T> bool writeArray(int fd, const std::vector<T>& v) {
 }
 
 // Reads the child's answer to the end (so it never blocks on a full pipe).
-bool readAnswer(int fd, std::vector<unsigned char>& out) {
+bool readAnswer(int fd, std::vector<unsigned char>& out, const std::function<void(double)>& waiting) {
     unsigned char buf[1 << 16];
+    const auto start = std::chrono::steady_clock::now();
     for (;;) {
+        if (waiting) { // tell the caller every second the importer is still at work
+            pollfd p{fd, POLLIN, 0};
+            const int ready = ::poll(&p, 1, 1000);
+            if (ready == 0) {
+                waiting(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+                continue;
+            }
+        }
         const ssize_t n = ::read(fd, buf, sizeof buf);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) return false;
@@ -139,7 +150,8 @@ std::string signalText(int sig) {
 } // namespace
 
 BakeError importMeshIsolated(const std::string& path, const ImportOptions& options,
-                             const ImportLimits& limits, SourceMesh& out) {
+                             const ImportLimits& limits, SourceMesh& out,
+                             const std::function<void(double seconds)>& waiting) {
     int fds[2];
     if (::pipe(fds) != 0) return {"cannot start the importer for '" + path + "': " + std::strerror(errno)};
     const pid_t parent = ::getpid();
@@ -155,7 +167,7 @@ BakeError importMeshIsolated(const std::string& path, const ImportOptions& optio
     }
     ::close(fds[1]);
     std::vector<unsigned char> answer;
-    const bool read_ok = readAnswer(fds[0], answer);
+    const bool read_ok = readAnswer(fds[0], answer, waiting);
     ::close(fds[0]);
     int status = 0;
     while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {

@@ -6,6 +6,7 @@
 #include "import.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace flak::bake {
 
@@ -18,7 +19,10 @@ struct ImportLimits {
 /// through a pipe. A child that dies, runs out of its memory or time, or sends a malformed
 /// answer gives an error naming the file and the cause. Builds with AddressSanitizer set no
 /// memory limit (the sanitizer reserves terabytes of address space); the time limit still holds.
+/// `waiting`, when given, is called about once a second while the importer works, with the
+/// seconds since it started (for progress reports).
 BakeError importMeshIsolated(const std::string& path, const ImportOptions& options,
-                             const ImportLimits& limits, SourceMesh& out);
+                             const ImportLimits& limits, SourceMesh& out,
+                             const std::function<void(double seconds)>& waiting = nullptr);
 
 } // namespace flak::bake
