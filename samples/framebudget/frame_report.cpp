@@ -1,6 +1,8 @@
 // The frame-budget runner's reports: text for people, JSON for machines.
 #include "frame_record.h"
 
+#include "flak_support/json_text.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdarg>
@@ -10,6 +12,8 @@
 namespace flak::framebudget {
 
 namespace {
+
+using flak::support::jsonText;
 
 double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1.0e6; }
 
@@ -29,23 +33,6 @@ std::string jsonPercentiles(const Percentiles& p) {
     return format(
         "{\"p50_ms\": %.4f, \"p95_ms\": %.4f, \"p99_ms\": %.4f, \"max_ms\": %.4f, \"mean_ms\": %.4f}",
         p.p50_ms, p.p95_ms, p.p99_ms, p.max_ms, p.mean_ms);
-}
-
-// `text` as a JSON string literal.
-std::string jsonText(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        const unsigned char u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (u < 0x20) {
-            out += format("\\u%04x", u);
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
 }
 
 // p99 / p50: how far the slow frames stand above the typical one (0 for an empty series).

@@ -7,6 +7,7 @@
 #include "blob_write.h"
 #include "bvh_build.h"
 #include "cluster_fit.h"
+#include "flak_support/json_text.h"
 #include "import.h"
 #include "isolated_import.h"
 #include "mesh_slice.h"
@@ -27,6 +28,8 @@
 #include <vector>
 
 namespace {
+
+using flak::support::jsonText;
 
 using namespace flak;
 using namespace flak::bake;
@@ -67,25 +70,6 @@ struct RunReport {
     std::string input, output;
 };
 RunReport g_report;
-
-// `text` as a JSON string literal.
-std::string jsonText(const std::string& text) {
-    std::string out = "\"";
-    for (const char c : text) {
-        const unsigned char u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (u < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", u);
-            out += buf;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
 
 std::string jsonOrNull(const std::string& text) { return text.empty() ? "null" : jsonText(text); }
 

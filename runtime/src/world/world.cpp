@@ -351,32 +351,31 @@ BodyId liveBodyId(const WorldState& state, BodyKind kind, std::uint32_t index) {
     }
 }
 
-std::uint64_t bodyUser(const WorldState& state, const BodyId& id) {
-    if (id.isNull() || id.epoch != state.epoch) return 0;
-    const auto user = [](const auto* body) { return body != nullptr ? body->user : std::uint64_t{0}; };
+namespace {
+
+// f(body) for the live body `id` names, whatever its kind; `none` for a null, stale or unknown id.
+template <typename R, typename F> R onBody(const WorldState& state, const BodyId& id, R none, F f) {
+    if (id.isNull() || id.epoch != state.epoch) return none;
+    const auto apply = [&](const auto* body) { return body != nullptr ? f(*body) : none; };
     switch (id.kind) {
-    case BodyKind::Level: return user(state.levels.get(toHandle<LevelBody>(id)));
-    case BodyKind::Walls: return user(state.walls.get(toHandle<WallsBody>(id)));
-    case BodyKind::Enemy: return user(state.enemies.get(toHandle<ShipBody>(id)));
-    case BodyKind::Player: return user(state.players.get(toHandle<ShipBody>(id)));
-    case BodyKind::Bullet: return user(state.bullets.get(toHandle<BulletBody>(id)));
-    case BodyKind::Beam: return user(state.beams.get(toHandle<BeamBody>(id)));
-    default: return 0;
+    case BodyKind::Level: return apply(state.levels.get(toHandle<LevelBody>(id)));
+    case BodyKind::Walls: return apply(state.walls.get(toHandle<WallsBody>(id)));
+    case BodyKind::Enemy: return apply(state.enemies.get(toHandle<ShipBody>(id)));
+    case BodyKind::Player: return apply(state.players.get(toHandle<ShipBody>(id)));
+    case BodyKind::Bullet: return apply(state.bullets.get(toHandle<BulletBody>(id)));
+    case BodyKind::Beam: return apply(state.beams.get(toHandle<BeamBody>(id)));
+    default: return none;
     }
 }
 
+} // namespace
+
+std::uint64_t bodyUser(const WorldState& state, const BodyId& id) {
+    return onBody(state, id, std::uint64_t{0}, [](const auto& body) { return body.user; });
+}
+
 CollisionFilter bodyFilter(const WorldState& state, const BodyId& id) {
-    if (id.isNull() || id.epoch != state.epoch) return CollisionFilter{};
-    const auto filter = [](const auto* body) { return body != nullptr ? body->filter : CollisionFilter{}; };
-    switch (id.kind) {
-    case BodyKind::Level: return filter(state.levels.get(toHandle<LevelBody>(id)));
-    case BodyKind::Walls: return filter(state.walls.get(toHandle<WallsBody>(id)));
-    case BodyKind::Enemy: return filter(state.enemies.get(toHandle<ShipBody>(id)));
-    case BodyKind::Player: return filter(state.players.get(toHandle<ShipBody>(id)));
-    case BodyKind::Bullet: return filter(state.bullets.get(toHandle<BulletBody>(id)));
-    case BodyKind::Beam: return filter(state.beams.get(toHandle<BeamBody>(id)));
-    default: return CollisionFilter{};
-    }
+    return onBody(state, id, CollisionFilter{}, [](const auto& body) { return body.filter; });
 }
 
 void carryUserValues(const WorldState& state, Hit& hit) {
