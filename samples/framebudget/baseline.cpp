@@ -87,7 +87,8 @@ bool readBaseline(const std::string& path, Baseline& out, std::string& error) {
     out.scene = stringAt(json, valueAt(json, "scene", 0));
     double frames = 0, workers = 1;
     if (out.scene.empty() || !number(json, valueAt(json, "frames", 0), frames) ||
-        !readPercentiles(json, "total", 0, out.total) || !readPercentiles(json, "total_thread_cpu", 0, out.total_cpu)) {
+        !readPercentiles(json, "total", 0, out.total) ||
+        !readPercentiles(json, "total_thread_cpu", 0, out.total_cpu)) {
         error = path + " is not a flak_framebudget --json report";
         return false;
     }

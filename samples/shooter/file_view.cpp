@@ -46,7 +46,8 @@ bool blobBytes(const std::string& path, std::vector<unsigned char>& out, std::st
             error = path + ": " + e.message;
             return false;
         }
-        if (bake::BakeError e = bake::writeBlob(bake::SourceMesh{}, bake::BuiltTree{}, options, out); e.failed()) {
+        if (bake::BakeError e = bake::writeBlob(bake::SourceMesh{}, bake::BuiltTree{}, options, out);
+            e.failed()) {
             error = path + ": " + e.message;
             return false;
         }
@@ -116,8 +117,8 @@ int runFileView(platform::SdlApp& app, const std::string& path, const std::strin
         drawer.drawBlob(app.renderer(), camera, blob.triangle_count > 0 ? &blob : nullptr,
                         has_walls ? &walls : nullptr, has_cluster ? &cluster : nullptr, bvh_depth);
         const Rgb text = palette::kOverlayText;
-        SDL_SetRenderDrawColor(app.renderer(), static_cast<std::uint8_t>(text >> 16), static_cast<std::uint8_t>(text >> 8),
-                               static_cast<std::uint8_t>(text), 255);
+        SDL_SetRenderDrawColor(app.renderer(), static_cast<std::uint8_t>(text >> 16),
+                               static_cast<std::uint8_t>(text >> 8), static_cast<std::uint8_t>(text), 255);
         drawText(app.renderer(), summary, 12, 12, 2);
         drawText(app.renderer(), "B: BVH BOXES  [ ]: DEPTH  ESC: QUIT", 12, 36, 2);
         app.present();
