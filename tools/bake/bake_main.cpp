@@ -115,7 +115,7 @@ bool hasArg(int argc, char** argv, const char* arg) {
 // --progress (for pipelines that log), nothing with --quiet.
 struct Progress {
     enum class Mode { Off, Bar, Lines } mode = Mode::Off;
-    int last_percent = -1;
+    int last_percent = -10; // so the first report (0%) is printed
     void phase(const std::string& name) {
         if (mode == Mode::Bar) std::fprintf(stderr, "\r\033[K%s...", name.c_str());
         if (mode == Mode::Lines) std::fprintf(stderr, "flak_bake: %s\n", name.c_str());
