@@ -3,6 +3,7 @@
 #include "file_view.h"
 
 #include "bitmap_font.h"
+#include "draw_color.h"
 #include "scene_draw.h"
 
 #include "flak_support/png_io.h"
@@ -26,14 +27,9 @@ namespace flak::sample {
 
 namespace {
 
-bool endsWith(const std::string& s, const char* suffix) {
-    const std::string tail(suffix);
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 // The blob's bytes: the file itself, or a .walls/.level file baked into a wall-only blob.
 bool blobBytes(const std::string& path, std::vector<unsigned char>& out, std::string& error) {
-    if (endsWith(path, ".walls") || endsWith(path, ".level")) {
+    if (bake::isLevelFile(path)) {
         std::vector<bake::WallPolygon> polygons;
         bake::WriteOptions options;
         options.mesh = false;
@@ -116,9 +112,7 @@ int runFileView(platform::SdlApp& app, const std::string& path, const std::strin
         const Camera camera = Camera::fit(half_x, half_y, kArenaMargin, app.width(), app.height());
         drawer.drawBlob(app.renderer(), camera, blob.triangle_count > 0 ? &blob : nullptr,
                         has_walls ? &walls : nullptr, has_cluster ? &cluster : nullptr, bvh_depth);
-        const Rgb text = palette::kOverlayText;
-        SDL_SetRenderDrawColor(app.renderer(), static_cast<std::uint8_t>(text >> 16),
-                               static_cast<std::uint8_t>(text >> 8), static_cast<std::uint8_t>(text), 255);
+        setColor(app.renderer(), palette::kOverlayText);
         drawText(app.renderer(), summary, 12, 12, 2);
         drawText(app.renderer(), "B: BVH BOXES  [ ]: DEPTH  ESC: QUIT", 12, 36, 2);
         app.present();

@@ -1,6 +1,8 @@
 // Text and bars of the overlay, in the built-in bitmap font.
 #include "overlay.h"
 
+#include "draw_color.h"
+
 #include "bitmap_font.h"
 #include "flak_support/shooter_view.h"
 
@@ -16,10 +18,6 @@ namespace {
 
 constexpr int kScale = 2;
 constexpr int kLine = kGlyphLineHeight * kScale;
-
-void setColor(SDL_Renderer* renderer, Rgb c, std::uint8_t alpha = 255) {
-    SDL_SetRenderDrawColor(renderer, red(c), green(c), blue(c), alpha);
-}
 
 #if defined(__GNUC__)
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -3,6 +3,8 @@
 // which for closed meshes covers the silhouette once.
 #include "scene_draw.h"
 
+#include "draw_color.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -19,10 +21,6 @@ SDL_Color shaded(Rgb c, float k) {
         return static_cast<std::uint8_t>(std::min(255.0f, std::round(static_cast<float>(v) * k)));
     };
     return SDL_Color{channel(red(c)), channel(green(c)), channel(blue(c)), 255};
-}
-
-void setColor(SDL_Renderer* renderer, Rgb c, std::uint8_t alpha = 255) {
-    SDL_SetRenderDrawColor(renderer, red(c), green(c), blue(c), alpha);
 }
 
 SDL_Vertex vertex(float x, float y, SDL_Color c) {

@@ -505,6 +505,13 @@ BakeError parseLevelFile(const std::string& text, std::vector<WallPolygon>& out)
     return {};
 }
 
+bool isLevelFile(const std::string& path) {
+    const auto endsWith = [&path](const std::string& tail) {
+        return path.size() >= tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    return endsWith(".walls") || endsWith(".level");
+}
+
 BakeError readLevelFile(const std::string& path, std::vector<WallPolygon>& out) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return {"cannot read '" + path + "'"};

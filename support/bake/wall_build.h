@@ -26,6 +26,10 @@ BakeError parseLevelFile(const std::string& text, std::vector<WallPolygon>& out)
 /// Reads and parses a level file from disk.
 BakeError readLevelFile(const std::string& path, std::vector<WallPolygon>& out);
 
+/// Whether `path` names a level file: it ends in ".walls" or ".level" (the baker reads such an
+/// input as walls, not as a mesh).
+bool isLevelFile(const std::string& path);
+
 /// Even-odd containment of a point that lies on no edge of the ring (the ring need not be oriented).
 bool insideRing(const std::vector<Vec2>& ring, const Vec2& p);
 

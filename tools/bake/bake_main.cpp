@@ -343,7 +343,7 @@ int runBake(int argc, char** argv) {
         return usage("--scale must be positive");
     write_options.max_leaf = build_options.max_leaf;
     wall_options.max_abs_coordinate = prepare_options.max_abs_coordinate;
-    const bool level_input = endsWith(input, ".walls") || endsWith(input, ".level");
+    const bool level_input = isLevelFile(input);
     if (level_input && fit_cluster) return usage("--spheres needs a mesh input");
     if (level_input && slice) return usage("--slice-z needs a mesh input");
     if (slice && !walls_path.empty()) return usage("--slice-z and --walls both give the walls: choose one");
