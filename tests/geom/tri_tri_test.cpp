@@ -466,6 +466,56 @@ TEST(TriTri, BatchedEqualsScalar2M) {
     EXPECT_EQ(mismatches, 0);
 }
 
+bool sameBits(const Vec3& x, const Vec3& y) { return std::memcmp(&x, &y, sizeof(Vec3)) == 0; }
+
+// triTriIntersection4 answers, point for point and bit for bit, what triTriIntersection answers
+// for each lane: random pairs, every adversarial family at every placement (touching, shared
+// vertices, vertices exactly on the other plane, nearly parallel, coplanar, zero-area), lanes of
+// one batch mixing crossing and other pairs, and batches of 1 to 4.
+TEST(TriTri, IntersectionBatchEqualsScalar) {
+    long pairs = 0, crossings = 0, mismatches = 0;
+    constexpr unsigned kFamilies = static_cast<unsigned>(PairFamily::Count);
+    for (long i = 0; i < caseCount<long>(300000); ++i) {
+        SplitMix64 rng = caseRng(kSeed + 91, i + 1);
+        const unsigned count = i % 7 == 0 ? 1u + static_cast<unsigned>(rng.next() % 4u) : 4u;
+        TriTriPairs4 batch;
+        Pair lane[4];
+        for (unsigned l = 0; l < count; ++l) {
+            lane[l] = rng.u() < 0.5 ? randomPair(rng)
+                                    : familyPair(rng, static_cast<PairFamily>(rng.next() % kFamilies),
+                                                 kPlacements[rng.next() % 6u]);
+            float in[18];
+            pack(lane[l], in);
+            for (int v = 0; v < 6; ++v)
+                for (int c = 0; c < 3; ++c) batch.v[v][c][l] = in[3 * v + c];
+        }
+        Vec3 start[4], end[4];
+        unsigned coplanar = 0;
+        const unsigned hits = triTriIntersection4(batch, count, start, end, coplanar);
+        for (unsigned l = 0; l < count; ++l) {
+            const Pair& k = lane[l];
+            Vec3 s0, e0;
+            bool cop = false;
+            const bool hit = triTriIntersection(k.s.a, k.s.b, k.s.c, k.t.a, k.t.b, k.t.c, s0, e0, cop);
+            ++pairs;
+            crossings += hit && !cop;
+            const bool same = hit == (((hits >> l) & 1u) != 0u) && cop == (((coplanar >> l) & 1u) != 0u) &&
+                              (!hit || (sameBits(s0, start[l]) && sameBits(e0, end[l])));
+            if (!same && ++mismatches <= 5) {
+                float in[18];
+                pack(k, in);
+                ADD_FAILURE() << "batched intersection != scalar at case " << i << " lane " << l << " inputs "
+                              << hexInputs(in, 18);
+            }
+        }
+        EXPECT_EQ(hits >> count, 0u);
+    }
+    std::printf("  batched intersection vs scalar: %ld pairs (%ld crossing in 3D), %ld mismatches\n", pairs,
+                crossings, mismatches);
+    EXPECT_EQ(mismatches, 0);
+    EXPECT_GT(crossings, pairs / 10);
+}
+
 // Vertices and flags bit for bit, planes bit for bit on the lanes in use (an empty lane's NaN plane
 // may carry either NaN's payload).
 bool sameBatch(const TriangleBatch4& x, const TriangleBatch4& y) {

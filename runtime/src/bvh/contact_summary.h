@@ -49,6 +49,8 @@ struct SummarySums {
     std::uint64_t point[3] = {0, 0, 0};
     std::uint64_t na[3] = {0, 0, 0};
     std::uint64_t nb[3] = {0, 0, 0};
+    TriTriPairs4 pending; ///< pairs whose intersection waits for a batch of four
+    std::uint32_t pending_count = 0;
 
     /// `a_box`: A's mesh bounds (the intersection segments lie on A's triangles).
     explicit SummarySums(const Aabb& a_box) {
@@ -73,18 +75,17 @@ struct SummarySums {
         add(va, vb, na_, nb_);
     }
 
-    /// The same with both triangles' normals already computed (TriangleNormal of va and vb).
+    /// The same with both triangles' normals already computed (TriangleNormal of va and vb). The
+    /// pair's intersection is computed with three others (triTriIntersection4), so the point sums
+    /// are complete only after flush(); finish() flushes.
     void add(const Vec3* va, const Vec3* vb, const TriangleNormal& normal_a, const TriangleNormal& normal_b) {
         ++pairs;
-        Vec3 s, e;
-        bool coplanar = false;
-        if (triTriIntersection(va[0], va[1], va[2], vb[0], vb[1], vb[2], s, e, coplanar)) {
+        for (int i = 0; i < 3; ++i)
             for (int c = 0; c < 3; ++c) {
-                const double mid = 0.5 * (static_cast<double>(s[c]) + static_cast<double>(e[c]));
-                point[c] += static_cast<std::uint64_t>(summaryFixed((mid - center[c]) * to_fixed));
+                pending.v[i][c][pending_count] = va[i][c];
+                pending.v[3 + i][c][pending_count] = vb[i][c];
             }
-            ++points;
-        }
+        if (++pending_count == 4u) flush();
         if (normal_a.valid)
             for (int c = 0; c < 3; ++c)
                 na[c] += static_cast<std::uint64_t>(
@@ -95,9 +96,27 @@ struct SummarySums {
                     summaryFixed(static_cast<double>(normal_b.n[c]) * kSummaryOne));
     }
 
+    /// Adds the intersection points of the pairs waiting for a batch.
+    void flush() {
+        if (pending_count == 0u) return;
+        Vec3 s[4], e[4];
+        unsigned coplanar = 0;
+        const unsigned hits = triTriIntersection4(pending, pending_count, s, e, coplanar);
+        for (unsigned l = 0; l < pending_count; ++l) {
+            if (((hits >> l) & 1u) == 0u) continue;
+            for (int c = 0; c < 3; ++c) {
+                const double mid = 0.5 * (static_cast<double>(s[l][c]) + static_cast<double>(e[l][c]));
+                point[c] += static_cast<std::uint64_t>(summaryFixed((mid - center[c]) * to_fixed));
+            }
+            ++points;
+        }
+        pending_count = 0u;
+    }
+
     /// The summary of the pairs added (mean point, unit mean normals); false and a default
     /// summary when none was.
-    bool finish(MeshContactSummary& out) const {
+    bool finish(MeshContactSummary& out) {
+        flush();
         out = MeshContactSummary{};
         if (pairs == 0) return false;
         out.pair_count = pairs;

@@ -58,6 +58,10 @@ FLAK_TRI_TRI_COLD unsigned triTriOverlap4Slow(const Vec3& p1, const Vec3& q1, co
 
 namespace detail {
 
+#if defined(FLAK_TRI_TRI_AVX2)
+bool cpuHasAvx2() { return haveAvx2(); }
+#endif
+
 TriTriKind classifyTriTri(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                           const Vec3& r2) {
     return classifyPair(p1, q1, r1, p2, q2, r2);

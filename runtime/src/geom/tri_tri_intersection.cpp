@@ -4,6 +4,7 @@
 #include <flak/geom/segment_triangle.h>
 
 #include "geom/tri_tri_classify.h"
+#include "geom/tri_tri_impl.h"
 
 #include <cmath>
 #include <limits>
@@ -166,13 +167,9 @@ void crossingSegment(const D3* t1, const D3* t2, D3& out_start, D3& out_end) {
     }
 }
 
-} // namespace
-
-bool triTriIntersection(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
-                        const Vec3& r2, Vec3& out_start, Vec3& out_end, bool& out_coplanar) {
-    out_coplanar = false;
-    const TriTriKind kind = detail::classifyTriTri(p1, q1, r1, p2, q2, r2);
-    if (kind == TriTriKind::Disjoint) return false;
+// triTriIntersection for a pair classified `kind` (not Disjoint).
+void intersectionOfKind(TriTriKind kind, const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
+                        const Vec3& q2, const Vec3& r2, Vec3& out_start, Vec3& out_end, bool& out_coplanar) {
     const D3 t1[3] = {toLocal(p1, p1), toLocal(q1, p1), toLocal(r1, p1)};
     const D3 t2[3] = {toLocal(p2, p1), toLocal(q2, p1), toLocal(r2, p1)};
     D3 start{0.0, 0.0, 0.0}, end{0.0, 0.0, 0.0};
@@ -220,7 +217,68 @@ bool triTriIntersection(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Ve
     }
     toWorld(start, p1, out_start);
     toWorld(end, p1, out_end);
+}
+
+void pairVertices(const TriTriPairs4& pairs, int lane, Vec3* out) {
+    for (int i = 0; i < 6; ++i) set(pairs.v[i][0][lane], pairs.v[i][1][lane], pairs.v[i][2][lane], out[i]);
+}
+} // namespace
+
+bool triTriIntersection(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                        const Vec3& r2, Vec3& out_start, Vec3& out_end, bool& out_coplanar) {
+    out_coplanar = false;
+    const TriTriKind kind = detail::classifyTriTri(p1, q1, r1, p2, q2, r2);
+    if (kind == TriTriKind::Disjoint) return false;
+    intersectionOfKind(kind, p1, q1, r1, p2, q2, r2, out_start, out_end, out_coplanar);
     return true;
+}
+
+unsigned triTriIntersection4(const TriTriPairs4& pairs, unsigned count, Vec3 out_start[4], Vec3 out_end[4],
+                             unsigned& out_coplanar) {
+    const unsigned n = count < 4u ? count : 4u;
+    out_coplanar = 0u;
+    unsigned hits = 0u, crossing = 0u;
+    for (unsigned l = 0; l < 4u; ++l) {
+        set(0.0f, 0.0f, 0.0f, out_start[l]);
+        set(0.0f, 0.0f, 0.0f, out_end[l]);
+    }
+    for (unsigned l = 0; l < n; ++l) {
+        Vec3 v[6];
+        pairVertices(pairs, static_cast<int>(l), v);
+        const TriTriKind kind = detail::classifyTriTri(v[0], v[1], v[2], v[3], v[4], v[5]);
+        if (kind == TriTriKind::Disjoint) continue;
+        hits |= 1u << l;
+        if (kind == TriTriKind::Crossing) {
+            crossing |= 1u << l;
+            continue;
+        }
+        bool coplanar = false;
+        intersectionOfKind(kind, v[0], v[1], v[2], v[3], v[4], v[5], out_start[l], out_end[l], coplanar);
+        out_coplanar |= coplanar ? 1u << l : 0u;
+    }
+    // The crossing pairs four at a time where the CPU has AVX2 (a short group repeats its first).
+    unsigned scalar = crossing;
+#if defined(FLAK_TRI_TRI_AVX2)
+    if (crossing != 0u && detail::cpuHasAvx2()) {
+        int lane[4];
+        int crossings = 0;
+        for (unsigned l = 0; l < n; ++l)
+            if ((crossing >> l) & 1u) lane[crossings++] = static_cast<int>(l);
+        for (int k = crossings; k < 4; ++k) lane[k] = lane[0];
+        const unsigned parallel = detail::crossingSegments4(pairs, lane, out_start, out_end);
+        scalar = 0u;
+        for (int k = 0; k < crossings; ++k) scalar |= ((parallel >> k) & 1u) << lane[k];
+    }
+#endif
+    for (unsigned l = 0; l < n; ++l) {
+        if (((scalar >> l) & 1u) == 0u) continue;
+        Vec3 v[6];
+        pairVertices(pairs, static_cast<int>(l), v);
+        bool coplanar = false;
+        intersectionOfKind(TriTriKind::Crossing, v[0], v[1], v[2], v[3], v[4], v[5], out_start[l], out_end[l],
+                           coplanar);
+    }
+    return hits;
 }
 
 } // namespace flak

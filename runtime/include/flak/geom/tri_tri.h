@@ -44,6 +44,21 @@ bool triTriOverlap(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p
 bool triTriIntersection(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                         const Vec3& r2, Vec3& out_start, Vec3& out_end, bool& out_coplanar);
 
+/// Up to four triangle pairs side by side for triTriIntersection4 (288 bytes): lane j holds the
+/// pair (v[0..2][*][j], v[3..5][*][j]), i.e. (p1, q1, r1) and (p2, q2, r2) of triTriIntersection.
+struct TriTriPairs4 {
+    float v[6][3][4]; ///< [vertex p1 q1 r1 p2 q2 r2][axis][lane]
+};
+
+/// triTriIntersection of lanes 0..count-1 (count 1 to 4; more is taken as 4): bit j of the result
+/// is lane j's return value, out_start[j] / out_end[j] its points and bit j of out_coplanar its
+/// flag, bit for bit. On x86 CPUs with AVX2 (detected at run time) the pairs that cross in 3D (the
+/// common case) build their segments four at a time in 256-bit vectors of doubles, with the scalar
+/// function's operations in its order and blends in place of its branches; the other pairs, and
+/// every pair elsewhere, take the scalar path. Outputs of lanes without an intersection are zero.
+unsigned triTriIntersection4(const TriTriPairs4& pairs, unsigned count, Vec3 out_start[4], Vec3 out_end[4],
+                             unsigned& out_coplanar);
+
 /// Four triangles in structure-of-arrays form for the batched test (208 bytes, 16-byte aligned),
 /// with each lane's plane precomputed (a batch is typically built once per mesh leaf and tested
 /// many times). Lane j holds triangle (v[0][*][j], v[1][*][j], v[2][*][j]). Write it only with
