@@ -5,6 +5,7 @@
 #include <flak/math/simd.h>
 
 #include "flak_support/triangle_families.h"
+#include "geom/tri_tri_classify.h"
 #include "support/case_count.h"
 #include "support/triangle_reference.h"
 
@@ -492,6 +493,21 @@ TEST(TriTri, IntersectionBatchEqualsScalar) {
         Vec3 start[4], end[4];
         unsigned coplanar = 0;
         const unsigned hits = triTriIntersection4(batch, count, start, end, coplanar);
+        // The same with the crossing lanes named beforehand (their classification skipped).
+        unsigned known = 0u;
+        for (unsigned l = 0; l < count; ++l)
+            if (detail::classifyTriTri(lane[l].s.a, lane[l].s.b, lane[l].s.c, lane[l].t.a, lane[l].t.b,
+                                       lane[l].t.c) == detail::TriTriKind::Crossing)
+                known |= 1u << l;
+        Vec3 hinted_start[4], hinted_end[4];
+        unsigned hinted_coplanar = 0;
+        const unsigned hinted = triTriIntersection4(batch, count, hinted_start, hinted_end, hinted_coplanar,
+                                                    known | (i % 2 == 0 ? 0u : 0xF0u));
+        if ((hinted != hits || hinted_coplanar != coplanar ||
+             std::memcmp(hinted_start, start, sizeof start) != 0 ||
+             std::memcmp(hinted_end, end, sizeof end) != 0) &&
+            ++mismatches <= 5)
+            ADD_FAILURE() << "triTriIntersection4 with the crossing lanes named differs at case " << i;
         for (unsigned l = 0; l < count; ++l) {
             const Pair& k = lane[l];
             Vec3 s0, e0;
@@ -533,13 +549,15 @@ bool sameBatch(const TriangleBatch4& x, const TriangleBatch4& y) {
 // setBatchTriangle builds, byte for byte (planes, flags, cleared tail); triTriOverlapLanes over up
 // to eight such batches answers triTriOverlap4 per batch, masked by the lanes asked for.
 TEST(TriTri, FinishedBatchesAndLaneMasks) {
-    long mismatches = 0, overlaps = 0, lane_tests = 0;
+    long mismatches = 0, overlaps = 0, lane_tests = 0, crossings = 0;
     for (long i = 0; i < caseCount<long>(100000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 78, i + 1);
         const Pair first = (i % 3 == 0) ? familyPair(rng, static_cast<PairFamily>(i % 7), kPlacements[i % 6])
                                         : randomPair(rng);
         const unsigned batches = 1u + static_cast<unsigned>(rng.next() % 8u);
         TriangleBatch4 set_batches[8], finished[8];
+        Tri lane_tri[8][4];
+        std::uint32_t lane_used[8] = {};
         for (unsigned q = 0; q < batches; ++q) {
             const std::uint32_t used = static_cast<std::uint32_t>(rng.next() % 5u);
             clearBatch(set_batches[q]);
@@ -558,7 +576,9 @@ TEST(TriTri, FinishedBatchesAndLaneMasks) {
                 for (int a = 0; a < 3; ++a)
                     for (int j = 0; j < 3; ++j) finished[q].v[a][j][l] = (*v[a])[j];
                 if (l < used) setBatchTriangle(static_cast<int>(l), t.a, t.b, t.c, set_batches[q]);
+                lane_tri[q][l] = t;
             }
+            lane_used[q] = used;
             finishBatch(used, finished[q]);
             if (!sameBatch(finished[q], set_batches[q]) && ++mismatches <= 5)
                 ADD_FAILURE() << "finishBatch != setBatchTriangle at case " << i << " batch " << q;
@@ -570,15 +590,34 @@ TEST(TriTri, FinishedBatchesAndLaneMasks) {
             expected |= (triTriOverlap4(first.s.a, first.s.b, first.s.c, set_batches[q]) &
                          ((lanes >> (4u * q)) & 0xFu))
                         << (4u * q);
-        const unsigned got = triTriOverlapLanes(first.s.a, first.s.b, first.s.c, finished, lanes);
+        // The crossing lanes: those whose classification (triTriIntersection's) is a 3D crossing.
+        std::uint32_t expected_crossing = 0u;
+        for (unsigned q = 0; q < batches; ++q)
+            for (std::uint32_t l = 0; l < lane_used[q]; ++l) {
+                const Tri& t = lane_tri[q][l];
+                const bool asked = ((lanes >> (4u * q + l)) & 1u) != 0u;
+                if (asked && detail::classifyTriTri(first.s.a, first.s.b, first.s.c, t.a, t.b, t.c) ==
+                                 detail::TriTriKind::Crossing)
+                    expected_crossing |= 1u << (4u * q + l);
+            }
+        std::uint32_t crossing = 0u;
+        const unsigned got = triTriOverlapLanes(first.s.a, first.s.b, first.s.c, finished, lanes, &crossing);
         ++lane_tests;
         overlaps += expected != 0u;
+        crossings += static_cast<long>(__builtin_popcount(expected_crossing));
         if (got != expected && ++mismatches <= 5)
             ADD_FAILURE() << "triTriOverlapLanes " << got << " != " << expected << " at case " << i;
+        if (crossing != expected_crossing && ++mismatches <= 5)
+            ADD_FAILURE() << "triTriOverlapLanes crossing " << crossing << " != " << expected_crossing
+                          << " at case " << i;
+        if (triTriOverlapLanes(first.s.a, first.s.b, first.s.c, finished, lanes) != got && ++mismatches <= 5)
+            ADD_FAILURE() << "triTriOverlapLanes differs without out_crossing at case " << i;
     }
-    std::printf("  finished batches and lane masks: %ld cases (%ld with an overlap), %ld mismatches\n",
-                lane_tests, overlaps, mismatches);
+    std::printf("  finished batches and lane masks: %ld cases (%ld with an overlap, %ld crossing lanes), %ld "
+                "mismatches\n",
+                lane_tests, overlaps, crossings, mismatches);
     EXPECT_EQ(mismatches, 0);
+    EXPECT_GT(crossings, lane_tests / 10);
 }
 
 } // namespace

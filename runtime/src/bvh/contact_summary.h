@@ -51,6 +51,7 @@ struct SummarySums {
     std::uint64_t nb[3] = {0, 0, 0};
     TriTriPairs4 pending; ///< pairs whose intersection waits for a batch of four
     std::uint32_t pending_count = 0;
+    unsigned pending_crossing = 0; ///< pending pairs known to cross in 3D
 
     /// `a_box`: A's mesh bounds (the intersection segments lie on A's triangles).
     explicit SummarySums(const Aabb& a_box) {
@@ -78,8 +79,11 @@ struct SummarySums {
     /// The same with both triangles' normals already computed (TriangleNormal of va and vb). The
     /// pair's intersection is computed with three others (triTriIntersection4), so the point sums
     /// are complete only after flush(); finish() flushes.
-    void add(const Vec3* va, const Vec3* vb, const TriangleNormal& normal_a, const TriangleNormal& normal_b) {
+    /// `crossing`: the pair is known to cross in 3D (triTriOverlapLanes' out_crossing).
+    void add(const Vec3* va, const Vec3* vb, const TriangleNormal& normal_a, const TriangleNormal& normal_b,
+             bool crossing = false) {
         ++pairs;
+        pending_crossing |= static_cast<unsigned>(crossing) << pending_count;
         for (int i = 0; i < 3; ++i)
             for (int c = 0; c < 3; ++c) {
                 pending.v[i][c][pending_count] = va[i][c];
@@ -101,7 +105,7 @@ struct SummarySums {
         if (pending_count == 0u) return;
         Vec3 s[4], e[4];
         unsigned coplanar = 0;
-        const unsigned hits = triTriIntersection4(pending, pending_count, s, e, coplanar);
+        const unsigned hits = triTriIntersection4(pending, pending_count, s, e, coplanar, pending_crossing);
         for (unsigned l = 0; l < pending_count; ++l) {
             if (((hits >> l) & 1u) == 0u) continue;
             for (int c = 0; c < 3; ++c) {
@@ -111,6 +115,7 @@ struct SummarySums {
             ++points;
         }
         pending_count = 0u;
+        pending_crossing = 0u;
     }
 
     /// The summary of the pairs added (mean point, unit mean normals); false and a default

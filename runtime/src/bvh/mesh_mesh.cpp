@@ -129,7 +129,8 @@ unsigned overlappingLanes(const LeafBatch& leaf, const Aabb& box, unsigned candi
 // triangles whose boxes miss the A leaf's box (grown by the margin) are left out for the whole
 // leaf; each A triangle is then tested against the B triangles whose boxes its own box overlaps,
 // four lanes at a time. Box filters only: a pair triTriOverlap accepts lies within the margin, so
-// its boxes overlap. sink(a_tri, A vertices, b_tri, B vertices in A) returns true to stop.
+// its boxes overlap. sink(a_tri, A vertices, b_tri, B vertices in A, crossing) returns true to stop;
+// `crossing` (asked for by Sink::kWantsCrossing) says the pair crosses in 3D (triTriOverlapLanes).
 template <class Sink>
 void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Sink& sink) {
     LeafBatch leaf;
@@ -165,7 +166,9 @@ void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Si
         for (std::uint32_t c = 0; c < kept; ++c) {
             const std::uint32_t ta = kept_tri[c];
             const Vec3* va = kept_v[c];
-            unsigned mask = triTriOverlapLanes(va[0], va[1], va[2], leaf.batch, kept_lanes[c]);
+            std::uint32_t crossing = 0u;
+            unsigned mask = triTriOverlapLanes(va[0], va[1], va[2], leaf.batch, kept_lanes[c],
+                                               Sink::kWantsCrossing ? &crossing : nullptr);
             while (mask != 0u) {
                 const std::uint32_t kb = static_cast<std::uint32_t>(__builtin_ctz(mask));
                 mask &= mask - 1u;
@@ -173,7 +176,7 @@ void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Si
                 const std::uint32_t k = kb % 4u;
                 Vec3 vb[3];
                 for (int i = 0; i < 3; ++i) set(batch.v[i][0][k], batch.v[i][1][k], batch.v[i][2][k], vb[i]);
-                if (sink(ta, va, leaf.first + kb, vb)) return true;
+                if (sink(ta, va, leaf.first + kb, vb, ((crossing >> kb) & 1u) != 0u)) return true;
             }
         }
         return false;
@@ -182,17 +185,19 @@ void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Si
 }
 
 struct AnySink {
+    static constexpr bool kWantsCrossing = false;
     bool found = false;
-    bool operator()(std::uint32_t, const Vec3*, std::uint32_t, const Vec3*) {
+    bool operator()(std::uint32_t, const Vec3*, std::uint32_t, const Vec3*, bool) {
         found = true;
         return true;
     }
 };
 
 struct PairSink {
+    static constexpr bool kWantsCrossing = false;
     OutBuffer<TrianglePair>* buffer;
     bool full = false;
-    bool operator()(std::uint32_t ta, const Vec3*, std::uint32_t tb, const Vec3*) {
+    bool operator()(std::uint32_t ta, const Vec3*, std::uint32_t tb, const Vec3*, bool) {
         if (!buffer->append(TrianglePair{ta, tb})) full = true;
         return false;
     }
@@ -202,6 +207,7 @@ struct PairSink {
 // pairs with the same A triangle (the walk gives them in a row) and once per B triangle while it
 // stays in a small cache of the last ones seen: the same values, fewer computations.
 struct SummarySink {
+    static constexpr bool kWantsCrossing = true;
     explicit SummarySink(const Aabb& a_box) : sums(a_box) {}
     detail::SummarySums sums;
     std::uint32_t a_tri = 0xFFFFFFFFu;
@@ -211,7 +217,7 @@ struct SummarySink {
     bool b_valid[kCache] = {};
     detail::TriangleNormal b_normal[kCache];
 
-    bool operator()(std::uint32_t ta, const Vec3* va, std::uint32_t tb, const Vec3* vb) {
+    bool operator()(std::uint32_t ta, const Vec3* va, std::uint32_t tb, const Vec3* vb, bool crossing) {
         if (ta != a_tri) {
             a_tri = ta;
             a_normal.compute(va);
@@ -222,7 +228,7 @@ struct SummarySink {
             b_tri[slot] = tb;
             b_normal[slot].compute(vb);
         }
-        sums.add(va, vb, a_normal, b_normal[slot]);
+        sums.add(va, vb, a_normal, b_normal[slot], crossing);
         return false;
     }
 };

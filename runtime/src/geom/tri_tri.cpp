@@ -49,7 +49,9 @@ FLAK_TRI_TRI_COLD unsigned triTriOverlap4Slow(const Vec3& p1, const Vec3& q1, co
         detail::laneVertex(batch, 0, lane, p2);
         detail::laneVertex(batch, 1, lane, q2);
         detail::laneVertex(batch, 2, lane, r2);
-        if (detail::classify(p1, q1, r1, p2, q2, r2) != Overlap::Disjoint) mask |= 1u << lane;
+        const Overlap kind = detail::classify(p1, q1, r1, p2, q2, r2);
+        if (kind != Overlap::Disjoint) mask |= 1u << lane;
+        if (kind == Overlap::Crossing) mask |= 1u << (lane + detail::kCrossingShift);
     }
     return mask;
 }
@@ -122,44 +124,51 @@ void finishBatch(std::uint32_t count, TriangleBatch4& inout) {
 #if defined(FLAK_SIMD_SSE2)
 unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch) {
     detail::Tri1Lanes t1;
-    if (!detail::prepareTri1(p1, q1, r1, t1)) return triTriOverlap4Slow(p1, q1, r1, batch);
-    return detail::overlapLanes(t1, batch, 0xFu);
+    if (!detail::prepareTri1(p1, q1, r1, t1))
+        return triTriOverlap4Slow(p1, q1, r1, batch) & detail::kOverlapBits;
+    return detail::overlapLanes(t1, batch, 0xFu) & detail::kOverlapBits;
 }
 
 unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch) {
     detail::Tri1Lanes t1;
     if (!detail::prepareTri1(p1, q1, r1, t1))
-        return triTriOverlap4Slow(p1, q1, r1, batch.half[0]) |
-               (triTriOverlap4Slow(p1, q1, r1, batch.half[1]) << 4);
+        return (triTriOverlap4Slow(p1, q1, r1, batch.half[0]) & 0xFu) |
+               ((triTriOverlap4Slow(p1, q1, r1, batch.half[1]) & 0xFu) << 4);
 #if defined(FLAK_TRI_TRI_AVX2)
-    if (haveAvx2()) return detail::overlapLanes8(t1, batch.half[0], batch.half[1], 0xFFu);
+    if (haveAvx2())
+        return detail::overlapLanes8(t1, batch.half[0], batch.half[1], 0xFFu) & detail::kOverlapBits;
 #endif
-    return detail::overlapLanes(t1, batch.half[0], 0xFu) |
-           (detail::overlapLanes(t1, batch.half[1], 0xFu) << 4);
+    return (detail::overlapLanes(t1, batch.half[0], 0xFu) & 0xFu) |
+           ((detail::overlapLanes(t1, batch.half[1], 0xFu) & 0xFu) << 4);
 }
 
 unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4* batches,
-                            std::uint32_t lanes) {
+                            std::uint32_t lanes, std::uint32_t* out_crossing) {
+    if (out_crossing != nullptr) *out_crossing = 0u;
     if (lanes == 0u) return 0u;
     detail::Tri1Lanes t1;
     const bool fast = detail::prepareTri1(p1, q1, r1, t1);
-    unsigned mask = 0u;
+    unsigned mask = 0u, crossing = 0u;
     for (unsigned q = 0, rest = lanes; rest != 0u; ++q, rest >>= 4u) {
         const unsigned wanted = rest & 0xFu;
         if (wanted == 0u) continue;
 #if defined(FLAK_TRI_TRI_AVX2)
         // Two neighbouring batches with lanes asked for in both: one 8-lane pass.
         if (fast && (rest & 0xF0u) != 0u && haveAvx2()) {
-            mask |= detail::overlapLanes8(t1, batches[q], batches[q + 1], rest & 0xFFu) << (4u * q);
+            const unsigned hits = detail::overlapLanes8(t1, batches[q], batches[q + 1], rest & 0xFFu);
+            mask |= (hits & detail::kOverlapBits) << (4u * q);
+            crossing |= (hits >> detail::kCrossingShift) << (4u * q);
             ++q;
             rest >>= 4u;
             continue;
         }
 #endif
         const unsigned hits = fast ? detail::overlapLanes(t1, batches[q], wanted)
-                                   : triTriOverlap4Slow(p1, q1, r1, batches[q]) & wanted;
-        mask |= hits << (4u * q);
+                                   : triTriOverlap4Slow(p1, q1, r1, batches[q]) & (wanted * 0x10001u);
+        mask |= (hits & detail::kOverlapBits) << (4u * q);
+        crossing |= (hits >> detail::kCrossingShift) << (4u * q);
     }
+    if (out_crossing != nullptr) *out_crossing = crossing;
     return mask;
 }
 
@@ -174,7 +183,7 @@ const char* triTriBackend() { return "scalar"; }
 
 // Scalar back-end: the plain per-lane test (identical by construction).
 unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch) {
-    return triTriOverlap4Slow(p1, q1, r1, batch);
+    return triTriOverlap4Slow(p1, q1, r1, batch) & detail::kOverlapBits;
 }
 
 unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch) {
@@ -182,12 +191,16 @@ unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Tr
 }
 
 unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4* batches,
-                            std::uint32_t lanes) {
-    unsigned mask = 0u;
+                            std::uint32_t lanes, std::uint32_t* out_crossing) {
+    unsigned mask = 0u, crossing = 0u;
     for (unsigned q = 0, rest = lanes; rest != 0u; ++q, rest >>= 4u) {
         const unsigned wanted = rest & 0xFu;
-        if (wanted != 0u) mask |= (triTriOverlap4Slow(p1, q1, r1, batches[q]) & wanted) << (4u * q);
+        if (wanted == 0u) continue;
+        const unsigned hits = triTriOverlap4Slow(p1, q1, r1, batches[q]) & (wanted * 0x10001u);
+        mask |= (hits & detail::kOverlapBits) << (4u * q);
+        crossing |= (hits >> detail::kCrossingShift) << (4u * q);
     }
+    if (out_crossing != nullptr) *out_crossing = crossing;
     return mask;
 }
 #endif

@@ -25,7 +25,8 @@ FLAK_AVX2_INLINE D4x3 sub(const D4x3& a, const D4x3& b) {
 }
 // ddot's ((x x + y y) + z z).
 FLAK_AVX2_INLINE __m256d dot(const D4x3& a, const D4x3& b) {
-    return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a.x, b.x), _mm256_mul_pd(a.y, b.y)), _mm256_mul_pd(a.z, b.z));
+    return _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a.x, b.x), _mm256_mul_pd(a.y, b.y)),
+                         _mm256_mul_pd(a.z, b.z));
 }
 FLAK_AVX2_INLINE D4x3 cross(const D4x3& a, const D4x3& b) {
     return {_mm256_sub_pd(_mm256_mul_pd(a.y, b.z), _mm256_mul_pd(a.z, b.y)),
@@ -81,7 +82,8 @@ FLAK_AVX2_INLINE void chord(const D4x3* t, const __m256d* d, const D4x3& dir, Ch
             _mm256_and_pd(_mm256_cmp_pd(d[i], zero, _CMP_GT_OQ), _mm256_cmp_pd(d[j], zero, _CMP_LT_OQ)));
         const __m256d f = _mm256_div_pd(d[i], pick(crosses, _mm256_sub_pd(d[i], d[j]), one));
         const D4x3 e = sub(t[j], t[i]); // dlerp: a + (b - a) f
-        const D4x3 c = {_mm256_add_pd(t[i].x, _mm256_mul_pd(e.x, f)), _mm256_add_pd(t[i].y, _mm256_mul_pd(e.y, f)),
+        const D4x3 c = {_mm256_add_pd(t[i].x, _mm256_mul_pd(e.x, f)),
+                        _mm256_add_pd(t[i].y, _mm256_mul_pd(e.y, f)),
                         _mm256_add_pd(t[i].z, _mm256_mul_pd(e.z, f))};
         const __m256d sv = dot(t[i], dir), sc = dot(c, dir);
         lo[2 * i] = {t[i], pick(on_plane, sv, inf)};
@@ -144,7 +146,8 @@ unsigned crossingSegments4(const TriTriPairs4& pairs, const int lane[4], Vec3* o
         _mm256_cmp_pd(pick(first_lo, c1.slo, c2.slo), pick(first_hi, c1.shi, c2.shi), _CMP_LE_OQ);
     // Ends that cross over (a touch that double sees as a hair of gap) meet in the middle.
     const __m256d half = _mm256_set1_pd(0.5);
-    const D4x3 mid = {_mm256_mul_pd(_mm256_add_pd(lo.x, hi.x), half), _mm256_mul_pd(_mm256_add_pd(lo.y, hi.y), half),
+    const D4x3 mid = {_mm256_mul_pd(_mm256_add_pd(lo.x, hi.x), half),
+                      _mm256_mul_pd(_mm256_add_pd(lo.y, hi.y), half),
                       _mm256_mul_pd(_mm256_add_pd(lo.z, hi.z), half)};
     const D4x3 start = pick(ordered, lo, mid), end = pick(ordered, hi, mid);
     // toWorld: back to float after adding the origin.

@@ -35,6 +35,12 @@ namespace flak::detail {
 
 using Overlap = TriTriKind;
 
+/// The batched kernels' lane masks carry two answers: bit j is "lane j overlaps" and bit
+/// kCrossingShift + j is "lane j's classify() is Crossing" (overlapping in 3D, not coplanar, no
+/// zero-area triangle); an eight-lane mask has its upper half in bits 4..7 and kCrossingShift + 4..7.
+constexpr unsigned kCrossingShift = 16;
+constexpr unsigned kOverlapBits = (1u << kCrossingShift) - 1u;
+
 // The canonical form as a table. The original code chooses it with a tree of sign branches on the
 // three plane values of a triangle's vertices (d_p, d_q, d_r); on real inputs those branches are
 // unpredictable. The same tree, evaluated at compile time for every sign pattern, gives which

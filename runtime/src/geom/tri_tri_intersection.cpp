@@ -234,15 +234,17 @@ bool triTriIntersection(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Ve
 }
 
 unsigned triTriIntersection4(const TriTriPairs4& pairs, unsigned count, Vec3 out_start[4], Vec3 out_end[4],
-                             unsigned& out_coplanar) {
+                             unsigned& out_coplanar, unsigned known_crossing) {
     const unsigned n = count < 4u ? count : 4u;
     out_coplanar = 0u;
-    unsigned hits = 0u, crossing = 0u;
+    const unsigned in_use = (1u << n) - 1u;
+    unsigned crossing = known_crossing & in_use, hits = crossing;
     for (unsigned l = 0; l < 4u; ++l) {
         set(0.0f, 0.0f, 0.0f, out_start[l]);
         set(0.0f, 0.0f, 0.0f, out_end[l]);
     }
     for (unsigned l = 0; l < n; ++l) {
+        if ((crossing >> l) & 1u) continue;
         Vec3 v[6];
         pairVertices(pairs, static_cast<int>(l), v);
         const TriTriKind kind = detail::classifyTriTri(v[0], v[1], v[2], v[3], v[4], v[5]);

@@ -340,6 +340,7 @@ FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBa
                                           d[2][lane], d[3][lane], d[4][lane], d[5][lane])
                 : classifySlow(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2);
         mask |= static_cast<unsigned>(result != Overlap::Disjoint) << lane;
+        mask |= static_cast<unsigned>(result == Overlap::Crossing) << (lane + kCrossingShift);
     }
     return mask;
 }
@@ -372,8 +373,10 @@ FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBa
         mask |= (r & ~flat) << lane;
         coplanar |= flat << lane;
     }
-    if (coplanar != 0u) return finishCoplanarLanes(t1, batch, coplanar, mask);
-    return mask;
+    // The lanes found so far cross in 3D (classify's canonical crossing, not coplanar).
+    const unsigned crossing = mask << kCrossingShift;
+    if (coplanar != 0u) return finishCoplanarLanes(t1, batch, coplanar, mask) | crossing;
+    return mask | crossing;
 }
 
 // The two plane-side tests of Guigue-Devillers for four lanes at once, with the very operations

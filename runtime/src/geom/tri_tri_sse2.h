@@ -148,6 +148,8 @@ inline bool prepareTri1(const Vec3& p1, const Vec3& q1, const Vec3& r1, Tri1Lane
 FLAK_TRI_TRI_NOINLINE Overlap classifySurvivor(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
                                                const Vec3& q2, const Vec3& r2, __m128 d1, __m128 d2);
 
+/// The lane masks below carry two answers (kCrossingShift, tri_tri_impl.h).
+
 /// The lanes the whole scalar test decides (ill-conditioned planes, NaN plane sides), with the
 /// call's other survivors.
 FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBatch4& batch,

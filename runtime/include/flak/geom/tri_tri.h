@@ -56,8 +56,10 @@ struct TriTriPairs4 {
 /// common case) build their segments four at a time in 256-bit vectors of doubles, with the scalar
 /// function's operations in its order and blends in place of its branches; the other pairs, and
 /// every pair elsewhere, take the scalar path. Outputs of lanes without an intersection are zero.
+/// `crossing`: lanes the caller already knows to cross in 3D (triTriOverlapLanes' out_crossing);
+/// their classification is skipped, so a lane named there wrongly gets a wrong answer.
 unsigned triTriIntersection4(const TriTriPairs4& pairs, unsigned count, Vec3 out_start[4], Vec3 out_end[4],
-                             unsigned& out_coplanar);
+                             unsigned& out_coplanar, unsigned crossing = 0u);
 
 /// Four triangles in structure-of-arrays form for the batched test (208 bytes, 16-byte aligned),
 /// with each lane's plane precomputed (a batch is typically built once per mesh leaf and tested
@@ -112,8 +114,11 @@ unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Tr
 /// triTriOverlap4(p1, q1, r1, batches[q]) has bit j. Triangle 1 is prepared once for all batches;
 /// a batch without a bit in `lanes` is never read, and lanes left out cost no scalar finish.
 /// Neighbouring batches both asked for share an eight-lane pass where triTriOverlap8 would.
+/// out_crossing, when given, gets the same bit for each overlapping pair that crosses in 3D: the
+/// pairs triTriIntersection would give a segment to, neither coplanar nor through a zero-area
+/// triangle (the `crossing` hint of triTriIntersection4).
 unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4* batches,
-                            std::uint32_t lanes);
+                            std::uint32_t lanes, std::uint32_t* out_crossing = nullptr);
 
 /// The back-end of the tests above on this CPU: "avx2" (both planes of a pair, or two batches,
 /// in one pass of 256-bit vectors; x86 CPUs with AVX2, detected at run time), "sse2" or
