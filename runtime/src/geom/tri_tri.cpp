@@ -51,7 +51,7 @@ FLAK_TRI_TRI_COLD unsigned triTriOverlap4Slow(const Vec3& p1, const Vec3& q1, co
         detail::laneVertex(batch, 2, lane, r2);
         const Overlap kind = detail::classify(p1, q1, r1, p2, q2, r2);
         if (kind != Overlap::Disjoint) mask |= 1u << lane;
-        if (kind == Overlap::Crossing) mask |= 1u << (lane + detail::kCrossingShift);
+        if (kind == Overlap::Crossing) mask |= 1u << (static_cast<unsigned>(lane) + detail::kCrossingShift);
     }
     return mask;
 }

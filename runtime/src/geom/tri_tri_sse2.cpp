@@ -340,7 +340,8 @@ FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBa
                                           d[2][lane], d[3][lane], d[4][lane], d[5][lane])
                 : classifySlow(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2);
         mask |= static_cast<unsigned>(result != Overlap::Disjoint) << lane;
-        mask |= static_cast<unsigned>(result == Overlap::Crossing) << (lane + kCrossingShift);
+        mask |= static_cast<unsigned>(result == Overlap::Crossing)
+                << (static_cast<unsigned>(lane) + kCrossingShift);
     }
     return mask;
 }
