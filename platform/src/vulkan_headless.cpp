@@ -8,10 +8,15 @@ namespace flak::platform {
 namespace {
 
 VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                         VkDebugUtilsMessageTypeFlagsEXT,
+                                         VkDebugUtilsMessageTypeFlagsEXT type,
                                          const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    // The loader reports its own configuration (a layer added from VK_INSTANCE_LAYERS, say) as a
+    // general message named "Loader Message": it says nothing about how flak uses Vulkan.
+    const bool loader = type == VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT && data != nullptr &&
+                        data->pMessageIdName != nullptr &&
+                        std::strcmp(data->pMessageIdName, "Loader Message") == 0;
     static_cast<VulkanHeadless*>(user)->record(
-        severity, data != nullptr && data->pMessage != nullptr ? data->pMessage : "");
+        severity, data != nullptr && data->pMessage != nullptr ? data->pMessage : "", loader);
     return VK_FALSE;
 }
 
@@ -29,7 +34,12 @@ int typeRank(VkPhysicalDeviceType type, bool prefer_cpu) {
 
 VulkanHeadless::~VulkanHeadless() { destroy(); }
 
-void VulkanHeadless::record(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* message) {
+void VulkanHeadless::record(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* message,
+                            bool from_loader) {
+    if (from_loader) {
+        m_loader_messages.emplace_back(message);
+        return;
+    }
     if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
         ++m_errors;
     else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)

@@ -3,6 +3,9 @@
 // double buffering and the asynchronous submit / poll / collect cycle.
 #include "gpu_harness.h"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace flak::test {
 namespace {
 
@@ -142,6 +145,17 @@ TEST_F(GpuTest, OverflowSetsTheFlagCountsAndWritesNothingPastCapacity) {
     EXPECT_EQ(small_out.count, 100u);
     EXPECT_EQ(small_out.dropped, expect.size() - 100);
     for (int k = 100; k < 104; ++k) EXPECT_EQ(few[k].job, 0xBEEFu);
+}
+
+// With the validation layer also named in the environment (gpu.validation_from_environment
+// runs this test so), the loader says it added the layer: that note is kept apart, never counted
+// as a validation warning (TearDown fails on any counted message).
+TEST_F(GpuTest, LoaderNotesAreNotValidationMessages) {
+    const char* layers = std::getenv("VK_INSTANCE_LAYERS");
+    if (layers != nullptr && std::strstr(layers, "VK_LAYER_KHRONOS_validation") != nullptr) {
+        EXPECT_FALSE(vulkan.loaderMessages().empty());
+    }
+    (void)makeCollider(GpuColliderConfig{}); // expects Status::Ok: the device is used
 }
 
 TEST_F(GpuTest, AnyContactMatchesCpu) {

@@ -53,9 +53,13 @@ public:
     std::uint32_t validationWarnings() const { return m_warnings; }
     /// The text of every counted message.
     const std::vector<std::string>& validationMessages() const { return m_messages; }
+    /// The loader's own messages about its configuration ("Loader Message", e.g. layers added from
+    /// VK_INSTANCE_LAYERS): kept apart and never counted as validation warnings or errors.
+    const std::vector<std::string>& loaderMessages() const { return m_loader_messages; }
 
     /// Records one messenger callback (used by the messenger; public for the C callback).
-    void record(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* message);
+    void record(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* message,
+                bool from_loader = false);
 
 private:
     void* m_library = nullptr;
@@ -68,6 +72,7 @@ private:
     VkPhysicalDeviceType m_device_type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
     std::string m_device_name;
     std::string m_error;
+    std::vector<std::string> m_loader_messages;
     std::uint32_t m_errors = 0;
     std::uint32_t m_warnings = 0;
     std::vector<std::string> m_messages;
