@@ -52,6 +52,8 @@ void VulkanHeadless::record(VkDebugUtilsMessageSeverityFlagBitsEXT severity, con
 Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     destroy();
     m_error.clear();
+    m_skipped.clear();
+    m_loader_messages.clear();
     const char* loader = options.loader != nullptr ? options.loader : "libvulkan.so.1";
     m_library = dlopen(loader, RTLD_NOW | RTLD_LOCAL);
     if (m_library == nullptr) {
@@ -136,7 +138,10 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
         vkGetPhysicalDeviceProperties(d, &props);
         VkPhysicalDeviceFeatures features;
         vkGetPhysicalDeviceFeatures(d, &features);
-        if (props.apiVersion < VK_API_VERSION_1_1) continue;
+        if (props.apiVersion < VK_API_VERSION_1_1) {
+            m_skipped.push_back(std::string(props.deviceName) + ": Vulkan below 1.1");
+            continue;
+        }
         std::uint32_t fam_count = 0;
         vkGetPhysicalDeviceQueueFamilyProperties(d, &fam_count, nullptr);
         std::vector<VkQueueFamilyProperties> fams(fam_count);
@@ -144,8 +149,12 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
         std::uint32_t family = fam_count;
         for (std::uint32_t f = 0; f < fam_count && family == fam_count; ++f)
             if (fams[f].queueFlags & VK_QUEUE_COMPUTE_BIT) family = f;
-        if (family == fam_count) continue;
+        if (family == fam_count) {
+            m_skipped.push_back(std::string(props.deviceName) + ": no compute queue");
+            continue;
+        }
         if (features.shaderFloat64 != VK_TRUE) {
+            m_skipped.push_back(std::string(props.deviceName) + ": no shaderFloat64");
             saw_no_fp64 = true;
             continue;
         }
@@ -156,6 +165,9 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
             m_family = family;
             m_device_type = props.deviceType;
             m_device_name = props.deviceName;
+            m_vendor_id = props.vendorID;
+            m_driver_version = props.driverVersion;
+            m_api_version = props.apiVersion;
         }
     }
     if (m_physical == VK_NULL_HANDLE) {

@@ -796,6 +796,10 @@ Status GpuCollider::submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count,
     ++st->next_serial;
     ++st->stats.batches;
     st->stats.tested_pairs += rects.total;
+    st->stats.upload_bytes += sizeof(gpu::GpuJob) * std::uint64_t{job_count} +
+                              sizeof(gpu::GpuRect) * std::uint64_t{rects.count} + sizeof(gpu::GpuParams) +
+                              sizeof(VkDispatchIndirectCommand) + sizeof(gpu::GpuOutHeader) +
+                              sizeof(std::uint32_t) * std::uint64_t{job_count};
     out_ticket.serial = slot->serial;
     slot->state = SlotState::Gpu;
     if (rects.total == 0) return Status::Ok; // nothing to test: an empty answer, no dispatch

@@ -45,6 +45,14 @@ public:
     const std::string& deviceName() const { return m_device_name; }
     /// VK_PHYSICAL_DEVICE_TYPE_* of the chosen device.
     VkPhysicalDeviceType deviceType() const { return m_device_type; }
+    /// The chosen device's VkPhysicalDeviceProperties: vendor id, driver version (vendor-encoded)
+    /// and Vulkan version.
+    std::uint32_t vendorId() const { return m_vendor_id; }
+    std::uint32_t driverVersion() const { return m_driver_version; }
+    std::uint32_t apiVersion() const { return m_api_version; }
+    /// Devices create() passed over, each as "name: why" (no Vulkan 1.1, no compute queue, no
+    /// shaderFloat64), so that a tool can say why it did not run on the GPU it expected.
+    const std::vector<std::string>& skippedDevices() const { return m_skipped; }
     /// Why create() failed.
     const std::string& error() const { return m_error; }
     /// Validation messages of severity error seen so far.
@@ -73,6 +81,10 @@ private:
     std::string m_device_name;
     std::string m_error;
     std::vector<std::string> m_loader_messages;
+    std::vector<std::string> m_skipped;
+    std::uint32_t m_vendor_id = 0;
+    std::uint32_t m_driver_version = 0;
+    std::uint32_t m_api_version = 0;
     std::uint32_t m_errors = 0;
     std::uint32_t m_warnings = 0;
     std::vector<std::string> m_messages;

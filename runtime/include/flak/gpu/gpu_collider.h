@@ -101,6 +101,8 @@ struct GpuColliderStats {
     std::uint64_t batches = 0; ///< batches submitted
     std::uint64_t tested_pairs =
         0; ///< pairs handed to the GPU; CPU path: n x m per job (its walk skips most)
+    std::uint64_t upload_bytes = 0;       ///< bytes the host wrote into device-visible memory for batches
+                                          ///< (jobs, leaf-pair rectangles, parameters, cleared outputs)
     std::size_t host_heap_high_water = 0; ///< most bytes the driver held through the callbacks
     std::uint32_t host_heap_failures = 0; ///< driver allocations refused (host block too small)
 };
