@@ -188,7 +188,15 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     dev.queueCreateInfoCount = 1;
     dev.pQueueCreateInfos = &queue;
     dev.pEnabledFeatures = &enabled;
-    r = vkCreateDevice(m_physical, &dev, nullptr, &m_device);
+    m_use_callbacks = false;
+    if (options.device_heap_bytes > 0) {
+        m_heap_block.assign(options.device_heap_bytes + 16, 0);
+        unsigned char* aligned = m_heap_block.data() +
+                                 ((16 - (reinterpret_cast<std::uintptr_t>(m_heap_block.data()) & 15u)) & 15u);
+        m_use_callbacks = m_heap.init(aligned, options.device_heap_bytes);
+        m_callbacks = gpu::vulkanCallbacks(m_heap);
+    }
+    r = vkCreateDevice(m_physical, &dev, m_use_callbacks ? &m_callbacks : nullptr, &m_device);
     if (r != VK_SUCCESS) {
         m_error = "vkCreateDevice failed (" + std::to_string(r) + ")";
         m_device = VK_NULL_HANDLE;
@@ -207,7 +215,7 @@ void VulkanHeadless::destroy() {
             const auto destroyDevice =
                 reinterpret_cast<PFN_vkDestroyDevice>(getDevice(m_device, "vkDestroyDevice"));
             (void)waitIdle(m_device);
-            destroyDevice(m_device, nullptr);
+            destroyDevice(m_device, m_use_callbacks ? &m_callbacks : nullptr);
         }
         if (m_messenger != VK_NULL_HANDLE) {
             const auto destroyMessenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(

@@ -5,8 +5,8 @@
 #include <flak/bvh/mesh_leaf_pairs.h>
 #include <flak/bvh/mesh_mesh.h>
 
-#include "gpu/host_heap.h"
 #include "gpu/vk_functions.h"
+#include <flak/gpu/host_heap.h>
 
 #include "flak_gpu_layout.h"
 
@@ -60,6 +60,7 @@ struct GpuColliderState {
     GpuColliderConfig config;
     Status device_status = Status::NoDevice;
     GpuBackend backend = GpuBackend::Cpu;
+    bool warmed_up = false; // the shader has run once (warmUp)
     std::uint64_t next_serial = 1;
     GpuColliderStats stats;
 
@@ -92,16 +93,6 @@ struct GpuColliderState {
 };
 
 namespace {
-
-// ---- VkAllocationCallbacks over the collider's heap ----
-void* VKAPI_PTR hostAlloc(void* user, std::size_t size, std::size_t alignment, VkSystemAllocationScope) {
-    return static_cast<gpu::HostHeap*>(user)->allocate(size, alignment);
-}
-void* VKAPI_PTR hostRealloc(void* user, void* original, std::size_t size, std::size_t alignment,
-                            VkSystemAllocationScope) {
-    return static_cast<gpu::HostHeap*>(user)->reallocate(original, size, alignment);
-}
-void VKAPI_PTR hostFree(void* user, void* memory) { static_cast<gpu::HostHeap*>(user)->release(memory); }
 
 // ---- host memory carving (requiredBytes and create use the same sequence) ----
 template <class Sink> void carve(const GpuColliderConfig& c, Sink&& take) {
@@ -558,10 +549,7 @@ Status GpuCollider::create(const GpuColliderConfig& config, const GpuDeviceInfo*
         st->device_status = Status::OutOfMemory;
         return Status::OutOfMemory;
     }
-    st->callbacks.pUserData = &st->heap;
-    st->callbacks.pfnAllocation = hostAlloc;
-    st->callbacks.pfnReallocation = hostRealloc;
-    st->callbacks.pfnFree = hostFree;
+    st->callbacks = gpu::vulkanCallbacks(st->heap);
     const Status s = createVulkan(*st, *device);
     if (s != Status::Ok) {
         destroyVulkan(*st);
@@ -580,6 +568,10 @@ void GpuCollider::destroy() {
     m_state->~GpuColliderState();
     m_state = nullptr;
 }
+
+namespace {
+void warmUp(GpuColliderState& st, std::uint32_t mesh);
+} // namespace
 
 Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
     GpuColliderState* st = m_state;
@@ -643,6 +635,10 @@ Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
     st->mesh_base[st->mesh_count] = base;
     st->triangle_count += blob.triangle_count;
     out_id.index = st->mesh_count++;
+    if (!st->warmed_up && st->backend == GpuBackend::Vulkan && blob.triangle_count > 0) {
+        warmUp(*st, out_id.index);
+        st->warmed_up = true;
+    }
     return st->backend == GpuBackend::Vulkan
                ? Status::Ok
                : (st->device_status == Status::DeviceLost ? Status::DeviceLost : Status::Ok);
@@ -760,6 +756,43 @@ Status dispatchSlot(GpuColliderState& st, Slot& slot, const RectWriter& rects, s
     }
     slot.dispatched = true;
     return Status::Ok;
+}
+
+} // namespace
+
+namespace {
+
+// The first dispatch makes a driver finish the shader it compiles lazily (lavapipe compiles it to
+// machine code with LLVM then, with hundreds of allocations from the system heap): one dispatch of a
+// single triangle pair here, at the first mesh's upload, so that no frame pays for it. Its result
+// is dropped; a failure leaves the collider as it was (the batches will report it).
+void warmUp(GpuColliderState& st, std::uint32_t mesh) {
+    Slot* slot = freeSlot(st);
+    if (slot == nullptr) return;
+    GpuJobDesc job;
+    job.a.index = job.b.index = mesh;
+    setIdentity(job.b_to_a);
+    slot->jobs[0] = job;
+    slot->job_count = 1;
+    slot->query = GpuQuery::Pairs;
+    slot->dispatched = false;
+    slot->cpu_count = 0;
+    slot->cpu_overflow = 0;
+    const SlotRegions& g = slot->regions;
+    RectWriter rects{reinterpret_cast<gpu::GpuRect*>(st.mapped + g.rects),
+                     static_cast<std::uint32_t>(g.rects_size / sizeof(gpu::GpuRect))};
+    if (writeBatch(st, g, &job, 1, GpuBatchMode::Candidates, rects) == Status::Ok) {
+        rects.count = 0;
+        rects.total = rects.invocations = 0;
+        (void)rects.add(0, 0, 1, 0, 1);
+        if (dispatchSlot(st, *slot, rects, 1, GpuQuery::Pairs) == Status::Ok && slot->dispatched) {
+            const VkResult r = st.vk.vkWaitForFences(st.device, 1, &slot->fence, VK_TRUE, UINT64_MAX);
+            if (r == VK_ERROR_DEVICE_LOST) markLost(st);
+        }
+    }
+    slot->dispatched = false;
+    slot->cpu_count = 0;
+    slot->state = SlotState::Free;
 }
 
 } // namespace

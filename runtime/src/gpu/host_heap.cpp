@@ -1,4 +1,4 @@
-#include "gpu/host_heap.h"
+#include <flak/gpu/host_heap.h>
 
 #include <cstring>
 
@@ -123,6 +123,26 @@ void* HostHeap::reallocate(void* old, std::size_t size, std::size_t alignment) {
     std::memcpy(p, old, old_room < size ? old_room : size);
     release(old);
     return p;
+}
+
+namespace {
+void* VKAPI_PTR hostAlloc(void* user, std::size_t size, std::size_t alignment, VkSystemAllocationScope) {
+    return static_cast<HostHeap*>(user)->allocate(size, alignment);
+}
+void* VKAPI_PTR hostRealloc(void* user, void* original, std::size_t size, std::size_t alignment,
+                            VkSystemAllocationScope) {
+    return static_cast<HostHeap*>(user)->reallocate(original, size, alignment);
+}
+void VKAPI_PTR hostFree(void* user, void* memory) { static_cast<HostHeap*>(user)->release(memory); }
+} // namespace
+
+VkAllocationCallbacks vulkanCallbacks(HostHeap& heap) {
+    VkAllocationCallbacks out{};
+    out.pUserData = &heap;
+    out.pfnAllocation = hostAlloc;
+    out.pfnReallocation = hostRealloc;
+    out.pfnFree = hostFree;
+    return out;
 }
 
 } // namespace flak::gpu

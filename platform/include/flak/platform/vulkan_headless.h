@@ -7,10 +7,12 @@
 #pragma once
 
 #include <flak/gpu/gpu_collider.h>
+#include <flak/gpu/host_heap.h>
 #include <flak/status.h>
 
 #include <vulkan/vulkan_core.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,6 +24,10 @@ struct VulkanHeadlessOptions {
     bool validation = false;      ///< enable VK_LAYER_KHRONOS_validation + messenger (fails if missing)
     bool prefer_cpu = false;      ///< pick a CPU implementation (lavapipe) first
     const char* loader = nullptr; ///< loader file to open (null: libvulkan.so.1 / vulkan-1.dll)
+    /// Host memory set aside for what the driver allocates through the device's allocator
+    /// (VkAllocationCallbacks over a gpu::HostHeap), so that queue submissions allocate nothing
+    /// from the system heap; 0: the system allocator.
+    std::size_t device_heap_bytes = std::size_t{16} << 20;
 };
 
 /// An instance, a physical device, a device and a compute queue, owned; destroyed with the object.
@@ -53,6 +59,10 @@ public:
     /// Devices create() passed over, each as "name: why" (no Vulkan 1.1, no compute queue, no
     /// shaderFloat64), so that a tool can say why it did not run on the GPU it expected.
     const std::vector<std::string>& skippedDevices() const { return m_skipped; }
+    /// Most bytes the driver held through the device's allocator (0 without device_heap_bytes),
+    /// and the allocations it refused for want of room.
+    std::size_t deviceHeapHighWater() const { return m_heap.highWater(); }
+    std::uint32_t deviceHeapFailures() const { return m_heap.failures(); }
     /// Why create() failed.
     const std::string& error() const { return m_error; }
     /// Validation messages of severity error seen so far.
@@ -82,6 +92,10 @@ private:
     std::string m_error;
     std::vector<std::string> m_loader_messages;
     std::vector<std::string> m_skipped;
+    std::vector<unsigned char> m_heap_block; // device_heap_bytes (+ alignment)
+    gpu::HostHeap m_heap;
+    VkAllocationCallbacks m_callbacks{};
+    bool m_use_callbacks = false;
     std::uint32_t m_vendor_id = 0;
     std::uint32_t m_driver_version = 0;
     std::uint32_t m_api_version = 0;

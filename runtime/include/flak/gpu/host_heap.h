@@ -1,10 +1,14 @@
-// flak — private: the general-purpose heap behind the GPU collider's VkAllocationCallbacks.
+// flak — the general-purpose heap behind the GPU collider's VkAllocationCallbacks, which a host
+// can also give its own instance and device (platform/'s VulkanHeadless does), so that what the
+// driver allocates through them comes from memory the host set aside.
 // Vulkan drivers allocate, free and reallocate host memory of any size and alignment, from any
 // thread (lavapipe's queue thread included), so a bump arena is not enough: this is a first-fit
 // free list over one caller-provided block, address ordered, neighbours merged on free, behind a
 // spin lock. Never calls malloc; at capacity it returns null (Vulkan then reports
 // VK_ERROR_OUT_OF_HOST_MEMORY).
 #pragma once
+
+#include <vulkan/vulkan_core.h>
 
 #include <atomic>
 #include <cstddef>
@@ -43,5 +47,9 @@ private:
     std::uint32_t m_failures = 0;
     std::atomic<bool> m_locked{false};
 };
+
+/// VkAllocationCallbacks that allocate, reallocate and free in `heap` (which must outlive every
+/// Vulkan object created with them).
+VkAllocationCallbacks vulkanCallbacks(HostHeap& heap);
 
 } // namespace flak::gpu
