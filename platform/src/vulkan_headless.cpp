@@ -7,16 +7,27 @@
 namespace flak::platform {
 namespace {
 
+// Best-practices advice that is known and kept, with docs/gpu.md's reasons: never counted.
+constexpr const char* kKnownAdvice[] = {
+    // The bring-up enables VK_EXT_debug_utils and VK_EXT_validation_features: debugging is what
+    // it turns the layer on for.
+    "UNASSIGNED-BestPractices-vkCreateInstance-specialuse-extension-debugging",
+    // The collider gives each of its device buffers a memory block of its own, once, at create().
+    "UNASSIGNED-BestPractices-vkBindMemory-small-dedicated-allocation",
+};
+
 VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                          VkDebugUtilsMessageTypeFlagsEXT type,
                                          const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    const char* id = data != nullptr && data->pMessageIdName != nullptr ? data->pMessageIdName : "";
     // The loader reports its own configuration (a layer added from VK_INSTANCE_LAYERS, say) as a
     // general message named "Loader Message": it says nothing about how flak uses Vulkan.
-    const bool loader = type == VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT && data != nullptr &&
-                        data->pMessageIdName != nullptr &&
-                        std::strcmp(data->pMessageIdName, "Loader Message") == 0;
+    const bool loader =
+        type == VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT && std::strcmp(id, "Loader Message") == 0;
+    bool known = false;
+    for (const char* advice : kKnownAdvice) known = known || std::strcmp(id, advice) == 0;
     static_cast<VulkanHeadless*>(user)->record(
-        severity, data != nullptr && data->pMessage != nullptr ? data->pMessage : "", loader);
+        severity, data != nullptr && data->pMessage != nullptr ? data->pMessage : "", loader, known);
     return VK_FALSE;
 }
 
@@ -35,9 +46,9 @@ int typeRank(VkPhysicalDeviceType type, bool prefer_cpu) {
 VulkanHeadless::~VulkanHeadless() { destroy(); }
 
 void VulkanHeadless::record(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* message,
-                            bool from_loader) {
-    if (from_loader) {
-        m_loader_messages.emplace_back(message);
+                            bool from_loader, bool known_advice) {
+    if (from_loader || known_advice) {
+        (from_loader ? m_loader_messages : m_known_advice).emplace_back(message);
         return;
     }
     if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
@@ -54,6 +65,7 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     m_error.clear();
     m_skipped.clear();
     m_loader_messages.clear();
+    m_known_advice.clear();
     const char* loader = options.loader != nullptr ? options.loader : "libvulkan.so.1";
     m_library = dlopen(loader, RTLD_NOW | RTLD_LOCAL);
     if (m_library == nullptr) {
@@ -97,7 +109,17 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
         }
         layers.push_back("VK_LAYER_KHRONOS_validation");
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+        extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
     }
+    // With the layer: synchronization validation and the best-practices checks too.
+    const VkValidationFeatureEnableEXT enables[] = {
+        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT,
+        VK_VALIDATION_FEATURE_ENABLE_BEST_PRACTICES_EXT};
+    VkValidationFeaturesEXT checks{};
+    checks.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT;
+    checks.enabledValidationFeatureCount = 2;
+    checks.pEnabledValidationFeatures = enables;
+    checks.pNext = &messenger_info;
     VkApplicationInfo app{};
     app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
     app.pApplicationName = "flak";
@@ -109,7 +131,7 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     info.ppEnabledLayerNames = layers.data();
     info.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
     info.ppEnabledExtensionNames = extensions.data();
-    if (options.validation) info.pNext = &messenger_info; // also covers instance creation itself
+    if (options.validation) info.pNext = &checks; // the messenger also covers instance creation
     VkResult r = createInstance(&info, nullptr, &m_instance);
     if (r != VK_SUCCESS) {
         m_error = "vkCreateInstance failed (" + std::to_string(r) + ")";

@@ -87,7 +87,8 @@ struct GpuColliderState {
     VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
-    VkCommandPool command_pool = VK_NULL_HANDLE;
+    VkCommandPool command_pool = VK_NULL_HANDLE; // the slots' command buffers, recorded once
+    VkCommandPool upload_pool = VK_NULL_HANDLE;  // the upload's, reset whole for each copy
     VkCommandBuffer upload_cmd = VK_NULL_HANDLE;
     VkFence upload_fence = VK_NULL_HANDLE;
 };
@@ -178,6 +179,7 @@ void destroyVulkan(GpuColliderState& st) {
     }
     if (st.upload_fence != VK_NULL_HANDLE) vk.vkDestroyFence(st.device, st.upload_fence, cb);
     if (st.command_pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(st.device, st.command_pool, cb);
+    if (st.upload_pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(st.device, st.upload_pool, cb);
     if (st.descriptor_pool != VK_NULL_HANDLE) vk.vkDestroyDescriptorPool(st.device, st.descriptor_pool, cb);
     if (st.pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(st.device, st.pipeline, cb);
     if (st.pipeline_layout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(st.device, st.pipeline_layout, cb);
@@ -189,6 +191,7 @@ void destroyVulkan(GpuColliderState& st) {
     if (st.mesh_memory != VK_NULL_HANDLE) vk.vkFreeMemory(st.device, st.mesh_memory, cb);
     st.upload_fence = VK_NULL_HANDLE;
     st.command_pool = VK_NULL_HANDLE;
+    st.upload_pool = VK_NULL_HANDLE;
     st.upload_cmd = VK_NULL_HANDLE;
     st.descriptor_pool = VK_NULL_HANDLE;
     st.pipeline = VK_NULL_HANDLE;
@@ -234,7 +237,9 @@ Status checkDevice(const GpuColliderState& st, const GpuDeviceInfo& info, Buffer
     if (props.apiVersion < VK_API_VERSION_1_1 || features.shaderFloat64 != VK_TRUE || !info.float64_enabled)
         return Status::GpuUnsupported;
     VkQueueFamilyProperties families[32];
-    std::uint32_t family_count = 32;
+    std::uint32_t family_count = 0;
+    vk.vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count, nullptr);
+    family_count = std::min<std::uint32_t>(family_count, 32);
     vk.vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count, families);
     if (info.queue_family >= family_count ||
         (families[info.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT) == 0u ||
@@ -397,19 +402,22 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
     const gpu::VkFunctions& vk = st.vk;
     VkCommandPoolCreateInfo cmd_pool{};
     cmd_pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-    cmd_pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     cmd_pool.queueFamilyIndex = queue_family;
     VkResult r = vk.vkCreateCommandPool(st.device, &cmd_pool, &st.callbacks, &st.command_pool);
+    if (r == VK_SUCCESS) r = vk.vkCreateCommandPool(st.device, &cmd_pool, &st.callbacks, &st.upload_pool);
     if (r != VK_SUCCESS) return vkStatus(r);
-    VkCommandBuffer cmds[kSlots + 1];
+    VkCommandBuffer cmds[kSlots];
     VkCommandBufferAllocateInfo cmd_alloc{};
     cmd_alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
     cmd_alloc.commandPool = st.command_pool;
     cmd_alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cmd_alloc.commandBufferCount = kSlots + 1;
+    cmd_alloc.commandBufferCount = kSlots;
     r = vk.vkAllocateCommandBuffers(st.device, &cmd_alloc, cmds);
     if (r != VK_SUCCESS) return vkStatus(r);
-    st.upload_cmd = cmds[kSlots];
+    cmd_alloc.commandPool = st.upload_pool;
+    cmd_alloc.commandBufferCount = 1;
+    r = vk.vkAllocateCommandBuffers(st.device, &cmd_alloc, &st.upload_cmd);
+    if (r != VK_SUCCESS) return vkStatus(r);
     VkFenceCreateInfo fence_info{};
     fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
     r = vk.vkCreateFence(st.device, &fence_info, &st.callbacks, &st.upload_fence);
@@ -595,7 +603,7 @@ Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
                     dst[9 * t + 3 * k + 2] = v[k].z;
                 }
             }
-            VkResult r = vk.vkResetCommandBuffer(st->upload_cmd, 0);
+            VkResult r = vk.vkResetCommandPool(st->device, st->upload_pool, 0);
             VkCommandBufferBeginInfo begin{};
             begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
             begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;

@@ -38,7 +38,7 @@ namespace flak::gpu {
     X(vkCreateCommandPool)                                                                                   \
     X(vkDestroyCommandPool)                                                                                  \
     X(vkAllocateCommandBuffers)                                                                              \
-    X(vkResetCommandBuffer)                                                                                  \
+    X(vkResetCommandPool)                                                                                    \
     X(vkBeginCommandBuffer)                                                                                  \
     X(vkEndCommandBuffer)                                                                                    \
     X(vkCmdBindPipeline)                                                                                     \

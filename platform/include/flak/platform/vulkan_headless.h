@@ -2,8 +2,9 @@
 // Loads the Vulkan loader at run time (dlopen), so a machine without one gets Status::NoLoader
 // instead of a link error. Picks a discrete GPU, then an integrated one, then a virtual one, then
 // a CPU implementation (lavapipe), and creates a device with one compute queue and shaderFloat64
-// (what runtime/gpu needs). Optionally enables VK_LAYER_KHRONOS_validation with a debug-utils
-// messenger that counts (and keeps) every error and warning. platform/ may use the STL.
+// (what runtime/gpu needs). Optionally enables VK_LAYER_KHRONOS_validation, with synchronization
+// validation and the best-practices checks, and a debug-utils messenger that counts (and keeps)
+// every error and warning. platform/ may use the STL.
 #pragma once
 
 #include <flak/gpu/gpu_collider.h>
@@ -74,10 +75,13 @@ public:
     /// The loader's own messages about its configuration ("Loader Message", e.g. layers added from
     /// VK_INSTANCE_LAYERS): kept apart and never counted as validation warnings or errors.
     const std::vector<std::string>& loaderMessages() const { return m_loader_messages; }
+    /// Best-practices advice flak knows and keeps (docs/gpu.md lists each with its reason): kept
+    /// apart and never counted either.
+    const std::vector<std::string>& knownAdvice() const { return m_known_advice; }
 
     /// Records one messenger callback (used by the messenger; public for the C callback).
     void record(VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* message,
-                bool from_loader = false);
+                bool from_loader = false, bool known_advice = false);
 
 private:
     void* m_library = nullptr;
@@ -91,6 +95,7 @@ private:
     std::string m_device_name;
     std::string m_error;
     std::vector<std::string> m_loader_messages;
+    std::vector<std::string> m_known_advice;
     std::vector<std::string> m_skipped;
     std::vector<unsigned char> m_heap_block; // device_heap_bytes (+ alignment)
     gpu::HostHeap m_heap;
