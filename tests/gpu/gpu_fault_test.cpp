@@ -1,0 +1,190 @@
+// Faults the device cannot be asked to produce, injected through the collider's only door to
+// Vulkan: the host's vkGetInstanceProcAddr (GpuDeviceInfo). The wrapper hands out the real entry
+// points except the one a test breaks: a device lost at submit or while a batch runs, no compute
+// queue, and no device memory for the collider's buffers. Each gives its status, and the CPU
+// path answers with the same pairs.
+#include "gpu_harness.h"
+
+#include <cstring>
+
+namespace flak::test {
+namespace {
+
+enum class Fault { None, LostAtSubmit, LostWhileRunning, NoComputeQueue, NoDeviceMemory };
+
+// The fault in force and the real entry points (one collider at a time in these tests).
+Fault g_fault = Fault::None;
+PFN_vkGetInstanceProcAddr g_real_gipa = nullptr;
+PFN_vkGetDeviceProcAddr g_real_gdpa = nullptr;
+PFN_vkGetPhysicalDeviceQueueFamilyProperties g_real_families = nullptr;
+PFN_vkQueueSubmit g_real_submit = nullptr;
+PFN_vkWaitForFences g_real_wait = nullptr;
+PFN_vkGetFenceStatus g_real_fence_status = nullptr;
+PFN_vkAllocateMemory g_real_allocate = nullptr;
+
+VKAPI_ATTR void VKAPI_CALL noComputeFamilies(VkPhysicalDevice device, std::uint32_t* count,
+                                             VkQueueFamilyProperties* families) {
+    g_real_families(device, count, families);
+    if (families != nullptr)
+        for (std::uint32_t k = 0; k < *count; ++k) families[k].queueFlags &= ~VK_QUEUE_COMPUTE_BIT;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL lostSubmit(VkQueue queue, std::uint32_t count, const VkSubmitInfo* submits,
+                                          VkFence fence) {
+    if (g_fault == Fault::LostAtSubmit) return VK_ERROR_DEVICE_LOST;
+    return g_real_submit(queue, count, submits, fence);
+}
+
+// The batch was submitted (its fence will signal); the device dies before the host sees it.
+VKAPI_ATTR VkResult VKAPI_CALL lostWait(VkDevice device, std::uint32_t count, const VkFence* fences,
+                                        VkBool32 all, std::uint64_t timeout) {
+    const VkResult r = g_real_wait(device, count, fences, all, timeout);
+    return g_fault == Fault::LostWhileRunning ? VK_ERROR_DEVICE_LOST : r;
+}
+VKAPI_ATTR VkResult VKAPI_CALL lostFenceStatus(VkDevice device, VkFence fence) {
+    const VkResult r = g_real_fence_status(device, fence);
+    return g_fault == Fault::LostWhileRunning ? VK_ERROR_DEVICE_LOST : r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL noMemory(VkDevice device, const VkMemoryAllocateInfo* info,
+                                        const VkAllocationCallbacks* callbacks, VkDeviceMemory* out) {
+    if (g_fault == Fault::NoDeviceMemory) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    return g_real_allocate(device, info, callbacks, out);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL faultyDeviceProc(VkDevice device, const char* name) {
+    const PFN_vkVoidFunction real = g_real_gdpa(device, name);
+    if (std::strcmp(name, "vkQueueSubmit") == 0) {
+        g_real_submit = reinterpret_cast<PFN_vkQueueSubmit>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(lostSubmit);
+    }
+    if (std::strcmp(name, "vkWaitForFences") == 0) {
+        g_real_wait = reinterpret_cast<PFN_vkWaitForFences>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(lostWait);
+    }
+    if (std::strcmp(name, "vkGetFenceStatus") == 0) {
+        g_real_fence_status = reinterpret_cast<PFN_vkGetFenceStatus>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(lostFenceStatus);
+    }
+    if (std::strcmp(name, "vkAllocateMemory") == 0) {
+        g_real_allocate = reinterpret_cast<PFN_vkAllocateMemory>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(noMemory);
+    }
+    return real;
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL faultyInstanceProc(VkInstance instance, const char* name) {
+    const PFN_vkVoidFunction real = g_real_gipa(instance, name);
+    if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
+        g_real_gdpa = reinterpret_cast<PFN_vkGetDeviceProcAddr>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(faultyDeviceProc);
+    }
+    if (std::strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties") == 0 && g_fault == Fault::NoComputeQueue) {
+        g_real_families = reinterpret_cast<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(noComputeFamilies);
+    }
+    return real;
+}
+
+class GpuFault : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const Status s = vulkan.create(platform::VulkanHeadlessOptions{});
+        if (s != Status::Ok) GTEST_SKIP() << vulkan.error();
+        pinVulkanDrivers();
+        device = vulkan.deviceInfo();
+        g_real_gipa = device.get_instance_proc_addr;
+        device.get_instance_proc_addr = faultyInstanceProc;
+        g_fault = Fault::None;
+        for (const auto& m : queryMeshes())
+            if (m->tris.size() <= 3000) meshes.push_back(m.get());
+        SplitMix64 rng(0xFA017ull);
+        for (std::size_t i = 0; i < meshes.size(); ++i) {
+            GpuJobDesc job;
+            job.a.index = static_cast<std::uint32_t>(i);
+            job.b.index = static_cast<std::uint32_t>((i + 1) % meshes.size());
+            randomTransform(rng, 1.0f, job.b_to_a);
+            jobs.push_back(job);
+        }
+        for (std::uint32_t j = 0; j < jobs.size(); ++j)
+            walkPairs(*meshes[jobs[j].a.index], *meshes[jobs[j].b.index], jobs[j].b_to_a, j, expect);
+        std::sort(expect.begin(), expect.end(), pairLess);
+    }
+    void TearDown() override { g_fault = Fault::None; }
+
+    void upload(GpuCollider& collider) {
+        for (const BakedMesh* m : meshes) {
+            GpuMeshId id;
+            ASSERT_EQ(collider.uploadMesh(m->blob, id), Status::Ok);
+        }
+    }
+    // One batch in candidate mode: its pairs, sorted (collect sorts them), and collect's status.
+    std::vector<GpuPair> batch(GpuCollider& collider, Status& out_collect) {
+        std::vector<GpuPair> items(1u << 20);
+        OutBuffer<GpuPair> out = OutBuffer<GpuPair>::over(items.data(), static_cast<std::uint32_t>(items.size()));
+        GpuTicket ticket;
+        const Status submitted = collider.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()),
+                                                      GpuBatchMode::Candidates, GpuQuery::Pairs, ticket);
+        EXPECT_TRUE(submitted == Status::Ok || submitted == Status::DeviceLost) << statusName(submitted);
+        out_collect = collider.collect(ticket, &out, nullptr);
+        items.resize(out.count);
+        return items;
+    }
+
+    platform::VulkanHeadless vulkan;
+    GpuDeviceInfo device;
+    std::vector<const BakedMesh*> meshes;
+    std::vector<GpuJobDesc> jobs;
+    std::vector<GpuPair> expect;
+};
+
+TEST_F(GpuFault, DeviceLostAtSubmitAnswersOnTheCpu) {
+    ColliderBox box(GpuColliderConfig{}, &device);
+    ASSERT_EQ(box.create_status, Status::Ok);
+    upload(box.collider);
+    Status collected = Status::Ok;
+    ASSERT_EQ(batch(box.collider, collected), expect); // the device answers first
+    EXPECT_EQ(collected, Status::Ok);
+    g_fault = Fault::LostAtSubmit;
+    EXPECT_EQ(batch(box.collider, collected), expect);
+    EXPECT_EQ(box.collider.deviceStatus(), Status::DeviceLost);
+    EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
+    EXPECT_EQ(batch(box.collider, collected), expect); // and stays on the CPU
+}
+
+TEST_F(GpuFault, DeviceLostWhileABatchRunsIsRecomputedOnTheCpu) {
+    ColliderBox box(GpuColliderConfig{}, &device);
+    ASSERT_EQ(box.create_status, Status::Ok);
+    upload(box.collider);
+    g_fault = Fault::LostWhileRunning;
+    Status collected = Status::Ok;
+    EXPECT_EQ(batch(box.collider, collected), expect);
+    EXPECT_EQ(collected, Status::DeviceLost);
+    EXPECT_EQ(box.collider.deviceStatus(), Status::DeviceLost);
+    EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
+}
+
+TEST_F(GpuFault, NoComputeQueueGivesGpuUnsupportedAndCpuAnswers) {
+    g_fault = Fault::NoComputeQueue;
+    ColliderBox box(GpuColliderConfig{}, &device);
+    EXPECT_EQ(box.create_status, Status::GpuUnsupported);
+    EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
+    upload(box.collider);
+    Status collected = Status::Ok;
+    EXPECT_EQ(batch(box.collider, collected), expect);
+    EXPECT_EQ(collected, Status::Ok);
+}
+
+TEST_F(GpuFault, NoDeviceMemoryGivesOutOfMemoryAndCpuAnswers) {
+    g_fault = Fault::NoDeviceMemory;
+    ColliderBox box(GpuColliderConfig{}, &device);
+    EXPECT_EQ(box.create_status, Status::OutOfMemory);
+    EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
+    upload(box.collider);
+    Status collected = Status::Ok;
+    EXPECT_EQ(batch(box.collider, collected), expect);
+    EXPECT_EQ(collected, Status::Ok);
+}
+
+} // namespace
+} // namespace flak::test
