@@ -158,6 +158,26 @@ TEST_F(GpuTest, LoaderNotesAreNotValidationMessages) {
     (void)makeCollider(GpuColliderConfig{}); // expects Status::Ok: the device is used
 }
 
+// Where the queue writes timestamps (lavapipe's does), each batch collected from the device
+// reports its device time; a CPU-path batch adds none.
+TEST_F(GpuTest, BatchesReportTheirDeviceTime) {
+    GpuCollider& collider = makeCollider(GpuColliderConfig{});
+    const auto& meshes = queryMeshes();
+    GpuMeshId id;
+    ASSERT_EQ(collider.uploadMesh(meshes[0]->blob, id), Status::Ok);
+    GpuJobDesc job;
+    job.a = job.b = id;
+    setIdentity(job.b_to_a);
+    std::vector<GpuPair> items(1u << 20);
+    OutBuffer<GpuPair> out = OutBuffer<GpuPair>::over(items.data(), static_cast<std::uint32_t>(items.size()));
+    GpuTicket ticket;
+    ASSERT_EQ(collider.submitBatch(&job, 1, GpuBatchMode::BruteForce, GpuQuery::Pairs, ticket), Status::Ok);
+    ASSERT_EQ(collider.collect(ticket, &out, nullptr), Status::Ok);
+    EXPECT_GT(out.count, 0u);
+    EXPECT_GT(collider.stats().last_batch_device_ns, 0u);
+    EXPECT_GE(collider.stats().device_ns, collider.stats().last_batch_device_ns);
+}
+
 TEST_F(GpuTest, AnyContactMatchesCpu) {
     GpuCollider& collider = makeCollider(meshConfig());
     const std::vector<GpuMeshId> ids = uploadAll(collider);

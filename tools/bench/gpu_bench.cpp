@@ -5,7 +5,8 @@
 // brute force (320 triangles a mesh: every n x m pair on the device) and BVH candidates (5,120
 // triangles: the CPU walk's leaf pairs). Per workload: the triangle pairs handed to the device and
 // the pairs found, whether the device's pair list equals the CPU's (a hash of the sorted lists),
-// the bytes the host writes per batch, the end-to-end time (submit, wait, collect), the CPU's time
+// the bytes the host writes per batch, the device time (timestamp queries; 0 where the queue has
+// none), the end-to-end time (submit, wait, collect), the CPU's time
 // for the same jobs (meshMeshPairs, one thread and every hardware thread), and the speedups.
 // With --worst-* it adds the worst scene's frame reports (flak_framebudget --json): its
 // mesh-mesh phase and frame-thread CPU time with and without the device.
@@ -155,9 +156,10 @@ struct Row {
     bool equal = false;
     Status status = Status::Ok;
     std::uint64_t upload_bytes = 0;
-    double gpu_ms = 0.0;  // end to end, quickest of the repeats
-    double cpu1_ms = 0.0; // one thread
-    double cpun_ms = 0.0; // every hardware thread
+    double gpu_ms = 0.0;    // end to end, quickest of the repeats
+    double device_ms = 0.0; // device time of the batch (timestamps), quickest of the repeats
+    double cpu1_ms = 0.0;   // one thread
+    double cpun_ms = 0.0;   // every hardware thread
 };
 
 std::string readFile(const char* path) {
@@ -315,7 +317,7 @@ int main(int argc, char** argv) {
             const std::vector<GpuJobDesc> batch = makeJobs(m == 0 ? low_id : high_id, n);
             row.handed_over = pairsHandedOver(batch, scene.blob, mode);
             CpuPairs cpu1, cpun;
-            row.cpu1_ms = row.cpun_ms = row.gpu_ms = 1e300;
+            row.cpu1_ms = row.cpun_ms = row.gpu_ms = row.device_ms = 1e300;
             for (int r = 0; r < repeat; ++r) {
                 row.cpu1_ms = std::min(row.cpu1_ms, cpuBatch(scene.blob, batch, nullptr, cpu1));
                 row.cpun_ms = std::min(row.cpun_ms, cpuBatch(scene.blob, batch, &pool, cpun));
@@ -332,6 +334,8 @@ int main(int argc, char** argv) {
                     OutBuffer<GpuPair>::over(items.data(), static_cast<std::uint32_t>(items.size()));
                 row.status = gpu.collect(ticket, &out, nullptr);
                 row.gpu_ms = std::min(row.gpu_ms, msSince(t0));
+                row.device_ms =
+                    std::min(row.device_ms, static_cast<double>(gpu.stats().last_batch_device_ns) * 1e-6);
                 row.upload_bytes = gpu.stats().upload_bytes - uploaded;
                 row.found = out.count;
                 gpu_hash = pairHash(out.items, out.count);
@@ -341,10 +345,10 @@ int main(int argc, char** argv) {
                         pairHash(cpun.all.data(), cpun.all.size()) == gpu_hash;
             std::printf("%-11s %3d jobs: %11" PRIu64 " pairs handed over, %7" PRIu64
                         " found, GPU==CPU %s, upload %8" PRIu64
-                        " B, end to end %9.3f ms, CPU 1 thread %9.3f ms, "
+                        " B, device %9.3f ms, end to end %9.3f ms, CPU 1 thread %9.3f ms, "
                         "%u threads %9.3f ms, speedup %6.2fx / %6.2fx%s\n",
                         row.mode, n, row.handed_over, row.found, row.equal ? "yes" : "NO", row.upload_bytes,
-                        row.gpu_ms, row.cpu1_ms, hw, row.cpun_ms, row.cpu1_ms / row.gpu_ms,
+                        row.device_ms, row.gpu_ms, row.cpu1_ms, hw, row.cpun_ms, row.cpu1_ms / row.gpu_ms,
                         row.cpun_ms / row.gpu_ms, row.status == Status::Ok ? "" : " (status not Ok)");
             rows.push_back(row);
         }
@@ -402,17 +406,18 @@ int main(int argc, char** argv) {
                      cpu_device || fell_back ? "false" : "true");
         std::fprintf(f, "  \"cpu\": {\"model\": %s, \"threads\": %u},\n  \"repeat\": %d,\n",
                      support::jsonText(cpuModel()).c_str(), hw, repeat);
-        std::fprintf(f, "  \"device_time_ms\": null,\n  \"workloads\": [\n");
+        std::fprintf(f, "  \"workloads\": [\n");
         for (std::size_t k = 0; k < rows.size(); ++k) {
             const Row& r = rows[k];
             std::fprintf(f,
                          "    {\"mode\": \"%s\", \"jobs\": %d, \"pairs_handed_over\": %" PRIu64
                          ", \"pairs_found\": %" PRIu64 ", \"gpu_equals_cpu\": %s, \"status\": \"%s\", "
-                         "\"upload_bytes\": %" PRIu64 ", \"end_to_end_ms\": %.4f, \"cpu_1_thread_ms\": %.4f, "
+                         "\"upload_bytes\": %" PRIu64
+                         ", \"device_ms\": %.4f, \"end_to_end_ms\": %.4f, \"cpu_1_thread_ms\": %.4f, "
                          "\"cpu_all_threads_ms\": %.4f, \"speedup_vs_1_thread\": %.3f, "
                          "\"speedup_vs_all_threads\": %.3f}%s\n",
                          r.mode, r.jobs, r.handed_over, r.found, r.equal ? "true" : "false",
-                         statusName(r.status), r.upload_bytes, r.gpu_ms, r.cpu1_ms, r.cpun_ms,
+                         statusName(r.status), r.upload_bytes, r.device_ms, r.gpu_ms, r.cpu1_ms, r.cpun_ms,
                          r.cpu1_ms / r.gpu_ms, r.cpun_ms / r.gpu_ms, k + 1 < rows.size() ? "," : "");
         }
         std::fprintf(f, "  ]");

@@ -86,6 +86,9 @@ struct GpuColliderState {
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
     VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
+    VkQueryPool query_pool = VK_NULL_HANDLE; // two timestamps per slot, where the queue has them
+    double ns_per_tick = 0.0;
+    std::uint64_t tick_mask = 0;
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
     VkCommandPool command_pool = VK_NULL_HANDLE; // the slots' command buffers, recorded once
     VkCommandPool upload_pool = VK_NULL_HANDLE;  // the upload's, reset whole for each copy
@@ -182,6 +185,7 @@ void destroyVulkan(GpuColliderState& st) {
     if (st.upload_pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(st.device, st.upload_pool, cb);
     if (st.descriptor_pool != VK_NULL_HANDLE) vk.vkDestroyDescriptorPool(st.device, st.descriptor_pool, cb);
     if (st.pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(st.device, st.pipeline, cb);
+    if (st.query_pool != VK_NULL_HANDLE) vk.vkDestroyQueryPool(st.device, st.query_pool, cb);
     if (st.pipeline_layout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(st.device, st.pipeline_layout, cb);
     if (st.set_layout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(st.device, st.set_layout, cb);
     if (st.mapped != nullptr) vk.vkUnmapMemory(st.device, st.host_memory);
@@ -192,6 +196,7 @@ void destroyVulkan(GpuColliderState& st) {
     st.upload_fence = VK_NULL_HANDLE;
     st.command_pool = VK_NULL_HANDLE;
     st.upload_pool = VK_NULL_HANDLE;
+    st.query_pool = VK_NULL_HANDLE;
     st.upload_cmd = VK_NULL_HANDLE;
     st.descriptor_pool = VK_NULL_HANDLE;
     st.pipeline = VK_NULL_HANDLE;
@@ -226,9 +231,9 @@ struct BufferSizes {
     VkDeviceSize align = 0; // storage buffer offset alignment (at least 16)
 };
 
-// The device's features, queue and limits against what the collider needs. GpuUnsupported when
-// one falls short.
-Status checkDevice(const GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes& out_sizes) {
+// The device's features, queue and limits against what the collider needs (GpuUnsupported when
+// one falls short), and whether its queue can time batches.
+Status checkDevice(GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes& out_sizes) {
     const gpu::VkFunctions& vk = st.vk;
     VkPhysicalDeviceProperties props;
     vk.vkGetPhysicalDeviceProperties(info.physical_device, &props);
@@ -245,6 +250,12 @@ Status checkDevice(const GpuColliderState& st, const GpuDeviceInfo& info, Buffer
         (families[info.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT) == 0u ||
         info.queue_index >= families[info.queue_family].queueCount)
         return Status::GpuUnsupported;
+    // Device time per batch where the queue can write timestamps.
+    const std::uint32_t bits = families[info.queue_family].timestampValidBits;
+    if (bits > 0 && props.limits.timestampPeriod > 0.0f) {
+        st.ns_per_tick = static_cast<double>(props.limits.timestampPeriod);
+        st.tick_mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1u;
+    }
     const GpuColliderConfig& c = st.config;
     out_sizes.mesh = VkDeviceSize{c.max_triangles} * gpu::kGpuFloatsPerTriangle * sizeof(float);
     out_sizes.align = std::max<VkDeviceSize>(props.limits.minStorageBufferOffsetAlignment, 16);
@@ -422,6 +433,14 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
     fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
     r = vk.vkCreateFence(st.device, &fence_info, &st.callbacks, &st.upload_fence);
     if (r != VK_SUCCESS) return vkStatus(r);
+    if (st.ns_per_tick > 0.0) {
+        VkQueryPoolCreateInfo query{};
+        query.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+        query.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        query.queryCount = 2 * kSlots;
+        r = vk.vkCreateQueryPool(st.device, &query, &st.callbacks, &st.query_pool);
+        if (r != VK_SUCCESS) return vkStatus(r);
+    }
     for (std::uint32_t k = 0; k < kSlots; ++k) {
         Slot& slot = st.slots[k];
         slot.cmd = cmds[k];
@@ -434,7 +453,13 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
         vk.vkCmdBindPipeline(slot.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline);
         vk.vkCmdBindDescriptorSets(slot.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline_layout, 0, 1,
                                    &slot.set, 0, nullptr);
+        if (st.query_pool != VK_NULL_HANDLE) {
+            vk.vkCmdResetQueryPool(slot.cmd, st.query_pool, 2 * k, 2);
+            vk.vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, st.query_pool, 2 * k);
+        }
         vk.vkCmdDispatchIndirect(slot.cmd, st.host_buffer, slot.regions.indirect);
+        if (st.query_pool != VK_NULL_HANDLE)
+            vk.vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, st.query_pool, 2 * k + 1);
         VkMemoryBarrier barrier{};
         barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
         barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -882,6 +907,16 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
             if (r == VK_ERROR_DEVICE_LOST) markLost(*st);
             runOnCpu(*st, *slot);
             result = Status::DeviceLost;
+        } else if (st->query_pool != VK_NULL_HANDLE) {
+            std::uint64_t ticks[2] = {0, 0};
+            const std::uint32_t first_query = 2 * static_cast<std::uint32_t>(slot - st->slots);
+            if (st->vk.vkGetQueryPoolResults(st->device, st->query_pool, first_query, 2, sizeof ticks, ticks,
+                                             sizeof(std::uint64_t), VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+                const std::uint64_t ns = static_cast<std::uint64_t>(
+                    static_cast<double>((ticks[1] - ticks[0]) & st->tick_mask) * st->ns_per_tick);
+                st->stats.device_ns += ns;
+                st->stats.last_batch_device_ns = ns;
+            }
         }
     }
     const std::uint32_t first = inout_pairs != nullptr ? inout_pairs->count : 0u;

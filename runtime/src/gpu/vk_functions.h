@@ -45,6 +45,11 @@ namespace flak::gpu {
     X(vkCmdBindDescriptorSets)                                                                               \
     X(vkCmdDispatchIndirect)                                                                                 \
     X(vkCmdPipelineBarrier)                                                                                  \
+    X(vkCreateQueryPool)                                                                                     \
+    X(vkDestroyQueryPool)                                                                                    \
+    X(vkCmdResetQueryPool)                                                                                   \
+    X(vkCmdWriteTimestamp)                                                                                   \
+    X(vkGetQueryPoolResults)                                                                                 \
     X(vkCmdCopyBuffer)                                                                                       \
     X(vkCreateFence)                                                                                         \
     X(vkDestroyFence)                                                                                        \

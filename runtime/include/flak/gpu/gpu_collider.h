@@ -101,10 +101,13 @@ struct GpuColliderStats {
     std::uint64_t batches = 0; ///< batches submitted
     std::uint64_t tested_pairs =
         0; ///< pairs handed to the GPU; CPU path: n x m per job (its walk skips most)
-    std::uint64_t upload_bytes = 0;       ///< bytes the host wrote into device-visible memory for batches
-                                          ///< (jobs, leaf-pair rectangles, parameters, cleared outputs)
-    std::size_t host_heap_high_water = 0; ///< most bytes the driver held through the callbacks
-    std::uint32_t host_heap_failures = 0; ///< driver allocations refused (host block too small)
+    std::uint64_t upload_bytes = 0;         ///< bytes the host wrote into device-visible memory for batches
+                                            ///< (jobs, leaf-pair rectangles, parameters, cleared outputs)
+    std::uint64_t device_ns = 0;            ///< device time of the batches collected from the GPU
+                                            ///< (timestamp queries; 0 where the queue has none)
+    std::uint64_t last_batch_device_ns = 0; ///< the same for the last one collected
+    std::size_t host_heap_high_water = 0;   ///< most bytes the driver held through the callbacks
+    std::uint32_t host_heap_failures = 0;   ///< driver allocations refused (host block too small)
 };
 
 /// The collider's internals (in the caller's memory block; defined in runtime/src/gpu).
