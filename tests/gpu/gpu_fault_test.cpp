@@ -79,7 +79,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL faultyInstanceProc(VkInstance instance,
         g_real_gdpa = reinterpret_cast<PFN_vkGetDeviceProcAddr>(real);
         return reinterpret_cast<PFN_vkVoidFunction>(faultyDeviceProc);
     }
-    if (std::strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties") == 0 && g_fault == Fault::NoComputeQueue) {
+    if (std::strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties") == 0 &&
+        g_fault == Fault::NoComputeQueue) {
         g_real_families = reinterpret_cast<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(real);
         return reinterpret_cast<PFN_vkVoidFunction>(noComputeFamilies);
     }
@@ -121,7 +122,8 @@ protected:
     // One batch in candidate mode: its pairs, sorted (collect sorts them), and collect's status.
     std::vector<GpuPair> batch(GpuCollider& collider, Status& out_collect) {
         std::vector<GpuPair> items(1u << 20);
-        OutBuffer<GpuPair> out = OutBuffer<GpuPair>::over(items.data(), static_cast<std::uint32_t>(items.size()));
+        OutBuffer<GpuPair> out =
+            OutBuffer<GpuPair>::over(items.data(), static_cast<std::uint32_t>(items.size()));
         GpuTicket ticket;
         const Status submitted = collider.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()),
                                                       GpuBatchMode::Candidates, GpuQuery::Pairs, ticket);
