@@ -52,15 +52,19 @@ struct ColliderBox {
     ~ColliderBox() { collider.destroy(); }
 };
 
-/// Keeps every loaded Mesa Vulkan driver (libvulkan_<name>.so) mapped for the life of the
-/// process. The loader unloads the driver at vkDestroyInstance; under LeakSanitizer the driver's
-/// own static allocations (lavapipe: a few 128-byte blocks) then look leaked, since the globals
-/// that pointed at them are gone, and LSan cannot name (or suppress) a frame of an unloaded module.
-/// An extra reference (dlopen RTLD_NOLOAD) keeps them reachable: no report, no suppression file.
+/// Keeps every loaded Mesa Vulkan driver (libvulkan_<name>.so) and layer (libVkLayer_<name>.so)
+/// mapped for the life of the process. The loader unloads them at vkDestroyInstance; under
+/// LeakSanitizer their own static allocations (lavapipe: a few 128-byte blocks; the validation
+/// layer with synchronization validation: some kilobytes) then look leaked, since the globals that
+/// pointed at them are gone, and LSan cannot name (or suppress) a frame of an unloaded module.
+/// An extra reference (dlopen RTLD_NOLOAD) keeps the drivers' allocations reachable (no report)
+/// and the layer's frames nameable: tests/gpu/validation_layer.lsan.supp (the sanitize preset's
+/// LSAN_OPTIONS) names the state the validation layer itself keeps past vkDestroyInstance.
 inline void pinVulkanDrivers() {
     dl_iterate_phdr(
         [](dl_phdr_info* info, std::size_t, void*) {
-            if (info->dlpi_name != nullptr && std::strstr(info->dlpi_name, "/libvulkan_") != nullptr)
+            if (info->dlpi_name != nullptr && (std::strstr(info->dlpi_name, "/libvulkan_") != nullptr ||
+                                               std::strstr(info->dlpi_name, "/libVkLayer_") != nullptr))
                 (void)dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD);
             return 0;
         },
