@@ -133,6 +133,18 @@ protected:
         return items;
     }
 
+    // create() under `fault` says `status`, and the CPU path answers every batch.
+    void expectCreateFallsBack(Fault fault, Status status) {
+        g_fault = fault;
+        ColliderBox box(GpuColliderConfig{}, &device);
+        EXPECT_EQ(box.create_status, status);
+        EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
+        upload(box.collider);
+        Status collected = Status::Ok;
+        EXPECT_EQ(batch(box.collider, collected), expect);
+        EXPECT_EQ(collected, Status::Ok);
+    }
+
     platform::VulkanHeadless vulkan;
     GpuDeviceInfo device;
     std::vector<const BakedMesh*> meshes;
@@ -167,25 +179,11 @@ TEST_F(GpuFault, DeviceLostWhileABatchRunsIsRecomputedOnTheCpu) {
 }
 
 TEST_F(GpuFault, NoComputeQueueGivesGpuUnsupportedAndCpuAnswers) {
-    g_fault = Fault::NoComputeQueue;
-    ColliderBox box(GpuColliderConfig{}, &device);
-    EXPECT_EQ(box.create_status, Status::GpuUnsupported);
-    EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
-    upload(box.collider);
-    Status collected = Status::Ok;
-    EXPECT_EQ(batch(box.collider, collected), expect);
-    EXPECT_EQ(collected, Status::Ok);
+    expectCreateFallsBack(Fault::NoComputeQueue, Status::GpuUnsupported);
 }
 
 TEST_F(GpuFault, NoDeviceMemoryGivesOutOfMemoryAndCpuAnswers) {
-    g_fault = Fault::NoDeviceMemory;
-    ColliderBox box(GpuColliderConfig{}, &device);
-    EXPECT_EQ(box.create_status, Status::OutOfMemory);
-    EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
-    upload(box.collider);
-    Status collected = Status::Ok;
-    EXPECT_EQ(batch(box.collider, collected), expect);
-    EXPECT_EQ(collected, Status::Ok);
+    expectCreateFallsBack(Fault::NoDeviceMemory, Status::OutOfMemory);
 }
 
 } // namespace
