@@ -158,10 +158,12 @@ TEST_F(GpuTest, LoaderNotesAreNotValidationMessages) {
     (void)makeCollider(GpuColliderConfig{}); // expects Status::Ok: the device is used
 }
 
-// Where the queue writes timestamps (lavapipe's does), each batch collected from the device
-// reports its device time; a CPU-path batch adds none.
+// Asked to (time_batches), where the queue writes timestamps (lavapipe's does), each batch
+// collected from the device reports its device time.
 TEST_F(GpuTest, BatchesReportTheirDeviceTime) {
-    GpuCollider& collider = makeCollider(GpuColliderConfig{});
+    GpuColliderConfig config;
+    config.time_batches = true;
+    GpuCollider& collider = makeCollider(config);
     const auto& meshes = queryMeshes();
     GpuMeshId id;
     ASSERT_EQ(collider.uploadMesh(meshes[0]->blob, id), Status::Ok);

@@ -274,6 +274,7 @@ int main(int argc, char** argv) {
     config.max_jobs = 256;
     config.max_leaf_pairs = 1u << 20;
     config.max_pairs = 1u << 22;
+    config.time_batches = true;
     const std::size_t bytes = GpuCollider::requiredBytes(config);
     std::vector<unsigned char> memory(bytes + 16);
     void* block = memory.data() + ((16 - (reinterpret_cast<std::uintptr_t>(memory.data()) & 15u)) & 15u);

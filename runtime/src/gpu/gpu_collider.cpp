@@ -250,9 +250,9 @@ Status checkDevice(GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes&
         (families[info.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT) == 0u ||
         info.queue_index >= families[info.queue_family].queueCount)
         return Status::GpuUnsupported;
-    // Device time per batch where the queue can write timestamps.
+    // Device time per batch, when asked for and the queue can write timestamps.
     const std::uint32_t bits = families[info.queue_family].timestampValidBits;
-    if (bits > 0 && props.limits.timestampPeriod > 0.0f) {
+    if (st.config.time_batches && bits > 0 && props.limits.timestampPeriod > 0.0f) {
         st.ns_per_tick = static_cast<double>(props.limits.timestampPeriod);
         st.tick_mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1u;
     }
@@ -710,33 +710,37 @@ Slot* freeSlot(GpuColliderState& st) {
     return nullptr;
 }
 
-// Writes each job's transform and mesh bases and its rectangles: every leaf pair of the tandem
-// walk (Candidates) or the whole mesh pair (BruteForce). BufferFull when they do not fit.
+// Job j of the slot's device-visible job table: the transform and both meshes' first triangles.
+void writeJob(const GpuColliderState& st, const SlotRegions& g, std::uint32_t j, const GpuJobDesc& job) {
+    const Mat33& m = job.b_to_a.rotation;
+    const Vec3& t = job.b_to_a.translation;
+    reinterpret_cast<gpu::GpuJob*>(st.mapped + g.jobs)[j] = gpu::GpuJob{m.c0.x,
+                                                                        m.c0.y,
+                                                                        m.c0.z,
+                                                                        m.c1.x,
+                                                                        m.c1.y,
+                                                                        m.c1.z,
+                                                                        m.c2.x,
+                                                                        m.c2.y,
+                                                                        m.c2.z,
+                                                                        t.x,
+                                                                        t.y,
+                                                                        t.z,
+                                                                        st.mesh_base[job.a.index],
+                                                                        st.mesh_base[job.b.index],
+                                                                        0u,
+                                                                        0u};
+}
+
+// Writes each job (writeJob) and its rectangles: every leaf pair of the tandem walk (Candidates) or
+// the whole mesh pair (BruteForce). BufferFull when they do not fit.
 Status writeBatch(GpuColliderState& st, const SlotRegions& g, const GpuJobDesc* jobs, std::uint32_t job_count,
                   GpuBatchMode mode, RectWriter& out_rects) {
-    gpu::GpuJob* gjobs = reinterpret_cast<gpu::GpuJob*>(st.mapped + g.jobs);
     for (std::uint32_t j = 0; j < job_count; ++j) {
         const GpuJobDesc& job = jobs[j];
         const MeshBlob& a = st.meshes[job.a.index];
         const MeshBlob& b = st.meshes[job.b.index];
-        const Mat33& m = job.b_to_a.rotation;
-        const Vec3& t = job.b_to_a.translation;
-        gjobs[j] = gpu::GpuJob{m.c0.x,
-                               m.c0.y,
-                               m.c0.z,
-                               m.c1.x,
-                               m.c1.y,
-                               m.c1.z,
-                               m.c2.x,
-                               m.c2.y,
-                               m.c2.z,
-                               t.x,
-                               t.y,
-                               t.z,
-                               st.mesh_base[job.a.index],
-                               st.mesh_base[job.b.index],
-                               0u,
-                               0u};
+        writeJob(st, g, j, job);
         if (mode == GpuBatchMode::BruteForce) {
             // A non-finite transform gives nothing on the CPU; the shader would agree pair by pair
             // (non-finite vertices never overlap), but there is no point testing them.
@@ -814,14 +818,11 @@ void warmUp(GpuColliderState& st, std::uint32_t mesh) {
     const SlotRegions& g = slot->regions;
     RectWriter rects{reinterpret_cast<gpu::GpuRect*>(st.mapped + g.rects),
                      static_cast<std::uint32_t>(g.rects_size / sizeof(gpu::GpuRect))};
-    if (writeBatch(st, g, &job, 1, GpuBatchMode::Candidates, rects) == Status::Ok) {
-        rects.count = 0;
-        rects.total = rects.invocations = 0;
-        (void)rects.add(0, 0, 1, 0, 1);
-        if (dispatchSlot(st, *slot, rects, 1, GpuQuery::Pairs) == Status::Ok && slot->dispatched) {
-            const VkResult r = st.vk.vkWaitForFences(st.device, 1, &slot->fence, VK_TRUE, UINT64_MAX);
-            if (r == VK_ERROR_DEVICE_LOST) markLost(st);
-        }
+    writeJob(st, g, 0, job);
+    (void)rects.add(0, 0, 1, 0, 1);
+    if (dispatchSlot(st, *slot, rects, 1, GpuQuery::Pairs) == Status::Ok && slot->dispatched) {
+        const VkResult r = st.vk.vkWaitForFences(st.device, 1, &slot->fence, VK_TRUE, UINT64_MAX);
+        if (r == VK_ERROR_DEVICE_LOST) markLost(st);
     }
     slot->dispatched = false;
     slot->cpu_count = 0;

@@ -49,6 +49,9 @@ struct GpuColliderConfig {
     std::uint32_t max_leaf_pairs = 1u << 16;    ///< candidate leaf pairs per batch (over all jobs)
     std::uint32_t max_pairs = 1u << 16;         ///< triangle pairs a batch can return
     std::uint32_t vulkan_host_bytes = 4u << 20; ///< the driver's host allocations (VkAllocationCallbacks)
+    /// Time each batch on the device (timestamp queries, GpuColliderStats::device_ns) where the
+    /// queue can. Off by default: a diagnostic, and lavapipe takes five heap calls a batch for it.
+    bool time_batches = false;
 };
 
 /// Which triangle pairs of a job the GPU tests.
@@ -104,7 +107,7 @@ struct GpuColliderStats {
     std::uint64_t upload_bytes = 0;         ///< bytes the host wrote into device-visible memory for batches
                                             ///< (jobs, leaf-pair rectangles, parameters, cleared outputs)
     std::uint64_t device_ns = 0;            ///< device time of the batches collected from the GPU
-                                            ///< (timestamp queries; 0 where the queue has none)
+                                            ///< (GpuColliderConfig::time_batches; else 0)
     std::uint64_t last_batch_device_ns = 0; ///< the same for the last one collected
     std::size_t host_heap_high_water = 0;   ///< most bytes the driver held through the callbacks
     std::uint32_t host_heap_failures = 0;   ///< driver allocations refused (host block too small)
