@@ -109,9 +109,6 @@ void summarize(RunReport& report);
 /// when the file is not one.
 bool readBaseline(const std::string& path, Baseline& out, std::string& error);
 
-/// This machine's CPU model (/proc/cpuinfo), or "unknown".
-std::string cpuModel();
-
 /// The human report (stdout).
 std::string textReport(const RunReport& report);
 /// The same as one JSON object.

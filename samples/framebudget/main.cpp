@@ -14,6 +14,7 @@
 #include "scene.h"
 
 #include "flak_support/allocation_trap.h"
+#include "flak_support/cpu_model.h"
 #include "flak_support/host_block.h"
 #include "flak_support/thread_pool.h"
 
@@ -274,8 +275,8 @@ int main(int argc, char** argv) {
     if (tty) std::fprintf(stderr, "\n");
 
     RunReport report;
-    report.meta =
-        RunMeta{FLAK_BUILD_COMMIT, FLAK_BUILD_COMPILER, FLAK_BUILD_FLAGS, cpuModel(), FLAK_VERSION_STRING};
+    report.meta = RunMeta{FLAK_BUILD_COMMIT, FLAK_BUILD_COMPILER, FLAK_BUILD_FLAGS, support::cpuModel(),
+                          FLAK_VERSION_STRING};
     report.verdict_cpu = verdict_cpu;
     report.has_baseline = !baseline_path.empty();
     report.baseline = baseline;

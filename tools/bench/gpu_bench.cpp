@@ -15,6 +15,8 @@
 // the report refuses it (exit 2) unless --allow-cpu is given, and says so in its JSON.
 #include "scene_mesh.h"
 
+#include "flak_support/cpu_model.h"
+#include "flak_support/json_read.h"
 #include "flak_support/json_text.h"
 #include "flak_support/mesh_gen.h"
 #include "flak_support/split_mix.h"
@@ -32,7 +34,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -169,33 +170,14 @@ std::string readFile(const char* path) {
     return ss.str();
 }
 
-// The number after `"key": ` that follows `"within": {` in a framebudget report (its own format,
-// flat objects), or NaN.
-double number(const std::string& json, const char* within, const char* key) {
-    std::size_t at = 0;
-    if (within != nullptr) {
-        at = json.find(std::string("\"") + within + "\": {");
-        if (at == std::string::npos) return std::nan("");
-    }
-    at = json.find(std::string("\"") + key + "\": ", at);
-    if (at == std::string::npos) return std::nan("");
-    return std::strtod(json.c_str() + at + std::strlen(key) + 4, nullptr);
-}
-
-std::string text(const std::string& json, const char* key) {
-    const std::string k = std::string("\"") + key + "\": \"";
-    const std::size_t at = json.find(k);
-    if (at == std::string::npos) return "";
-    const std::size_t end = json.find('"', at + k.size());
-    return json.substr(at + k.size(), end - at - k.size());
-}
-
-std::string cpuModel() {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
-    return "unknown";
+// The mean of `name` in a flak_framebudget --json report: a phase (`in_phases`) or a member of
+// the report itself; NaN when absent.
+double meanMs(const std::string& json, const char* name, bool in_phases) {
+    const std::size_t object = in_phases ? support::jsonMember(json, "phases") : 0;
+    double v = std::nan("");
+    (void)support::jsonNumber(
+        json, support::jsonMember(json, "mean_ms", support::jsonMember(json, name, object)), v);
+    return v;
 }
 
 const char* deviceTypeName(VkPhysicalDeviceType t) {
@@ -293,7 +275,8 @@ int main(int argc, char** argv) {
                 driverVersionText(vulkan.vendorId(), vulkan.driverVersion()).c_str(),
                 VK_API_VERSION_MAJOR(vulkan.apiVersion()), VK_API_VERSION_MINOR(vulkan.apiVersion()));
     std::printf("collider: %s\n", fell_back ? statusName(create_status) : "on the device");
-    std::printf("cpu: %s, %u hardware threads\n", cpuModel().c_str(), std::thread::hardware_concurrency());
+    std::printf("cpu: %s, %u hardware threads\n", support::cpuModel().c_str(),
+                std::thread::hardware_concurrency());
     if ((cpu_device || fell_back) && !allow_cpu) {
         std::fprintf(
             stderr,
@@ -367,16 +350,21 @@ int main(int argc, char** argv) {
     double allocations = 0;
     std::string gpu_status;
     if (have_worst) {
+        std::string hash[3];
         for (int k = 0; k < 3; ++k) {
-            mm[k] = number(worst_json[k], "mesh_mesh", "mean_ms");
-            frame_cpu[k] = number(worst_json[k], "total_thread_cpu", "mean_ms");
+            mm[k] = meanMs(worst_json[k], "mesh_mesh", true);
+            frame_cpu[k] = meanMs(worst_json[k], "total_thread_cpu", false);
+            hash[k] =
+                support::jsonString(worst_json[k], support::jsonMember(worst_json[k], "hit_stream_hash"));
         }
-        wait = number(worst_json[2], "gpu_wait", "mean_ms");
+        wait = meanMs(worst_json[2], "gpu_wait", true);
         mm[2] += wait; // with the device, the phase is the wait plus the summaries
-        allocations = number(worst_json[2], nullptr, "allocations");
-        gpu_status = text(worst_json[2], "status");
-        worst_equal = text(worst_json[0], "hit_stream_hash") == text(worst_json[2], "hit_stream_hash") &&
-                      text(worst_json[1], "hit_stream_hash") == text(worst_json[2], "hit_stream_hash");
+        (void)support::jsonNumber(worst_json[2], support::jsonMember(worst_json[2], "allocations"),
+                                  allocations);
+        gpu_status = support::jsonString(
+            worst_json[2],
+            support::jsonMember(worst_json[2], "status", support::jsonMember(worst_json[2], "gpu")));
+        worst_equal = !hash[0].empty() && hash[0] == hash[2] && hash[1] == hash[2];
         std::printf(
             "worst scene, mesh-mesh phase mean: CPU 1 thread %.3f ms, %u threads %.3f ms, GPU %.3f ms "
             "(wait %.3f); speedup %.2fx / %.2fx; frame-thread CPU %.3f ms without, %.3f ms with the "
@@ -406,7 +394,7 @@ int main(int argc, char** argv) {
                      fell_back ? statusName(create_status) : "gpu",
                      cpu_device || fell_back ? "false" : "true");
         std::fprintf(f, "  \"cpu\": {\"model\": %s, \"threads\": %u},\n  \"repeat\": %d,\n",
-                     support::jsonText(cpuModel()).c_str(), hw, repeat);
+                     support::jsonText(support::cpuModel()).c_str(), hw, repeat);
         std::fprintf(f, "  \"workloads\": [\n");
         for (std::size_t k = 0; k < rows.size(); ++k) {
             const Row& r = rows[k];
