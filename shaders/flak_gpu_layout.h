@@ -27,6 +27,11 @@ FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuMinSinSqBits, 0x3B23D70Au);
 // in a float, exactly): the nearly parallel planes that are decided in double.
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuParallelSinSqBits, 0x3C800000u);
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuParallelSinSqDoubleBits, 0x21800000u);
+// Bits of tri_tri_impl.h's kSideError = 2^-20, kSideUnderflow = 2^-126 and kSideFloor = 2^-120:
+// the rounding bound under which a plane side is in doubt and the pair is decided exactly.
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideErrorBits, 0x35800000u);
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideUnderflowBits, 0x00800000u);
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideFloorBits, 0x03800000u);
 // Batch modes (GpuParams::flags).
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuFlagAnyContact, 1u); // per-job flag only, no pair records
 // B triangles one invocation tests against its A triangle (the A triangle, the job and the

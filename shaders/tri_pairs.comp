@@ -1,7 +1,8 @@
 #version 450
 // flak — triangle pairs of mesh-mesh jobs on the GPU: the CPU kernel of runtime/src/geom/tri_tri.cpp
 // (Guigue & Devillers 2003 with the double-precision plane sides of slivers, nearly parallel planes
-// decided again in double, the 2D coplanar test
+// decided again in double, pairs with a plane side within its rounding decided with exact signs,
+// the 2D coplanar test
 // and the zero-area edge test through segmentTriangle: Moller & Trumbore 1997 settled in double),
 // operation for operation, so that every pair gets the very boolean triTriOverlap gives.
 // Rules that make the results bit-identical:
@@ -14,7 +15,7 @@
 // - non-finite input is rejected up front with bit tests (the CPU answers false for it) instead of
 //   relying on isnan/isinf, which a driver may fold away;
 // - the constant kMinSinSq is given as bits (flak_gpu_layout.h).
-// Needs shaderFloat64 (the sliver, nearly parallel and zero-area paths are double on the CPU).
+// Needs shaderFloat64 (the sliver, nearly parallel, exact and zero-area paths are double on the CPU).
 #extension GL_GOOGLE_include_directive : require
 
 #include "flak_gpu_layout.h"
@@ -109,13 +110,98 @@ vec3 floatDirection(dvec3 n) {
 // planeSidesDouble: plane through o with normal (p - o) x (q - o) in double; signs of x, y, z and
 // the normal scaled to float (n / max |n_i|, zero when n is exactly zero).
 void planeSidesDouble(vec3 o, vec3 p, vec3 q, vec3 x, vec3 y, vec3 z, out vec3 out_n, out int sx, out int sy,
-                      out int sz) {
+                      out int sz, out float fx, out float fy, out float fz) {
     precise dvec3 O = dvec3(o);
     precise dvec3 n = dcross(dsub(dvec3(p), O), dsub(dvec3(q), O));
-    sx = signD(ddot(dsub(dvec3(x), O), n));
-    sy = signD(ddot(dsub(dvec3(y), O), n));
-    sz = signD(ddot(dsub(dvec3(z), O), n));
+    precise double dx = ddot(dsub(dvec3(x), O), n);
+    precise double dy = ddot(dsub(dvec3(y), O), n);
+    precise double dz = ddot(dsub(dvec3(z), O), n);
+    sx = signD(dx);
+    sy = signD(dy);
+    sz = signD(dz);
+    fx = float(dx);
+    fy = float(dy);
+    fz = float(dz);
     out_n = floatDirection(n);
+}
+
+// ---- plane sides in doubt (tri_tri_impl.h planeSidesCertain) ----
+// The sides are the float values (a double side rounded to float: the CPU's signCarrying differs
+// from float() only below 2^-126, where both are under kSideFloor and in doubt either way).
+precise float norm1(vec3 v) {
+    precise float r = abs(v.x) + abs(v.y);
+    r = r + abs(v.z);
+    return r;
+}
+precise float sideUnit(float e1, float e2) {
+    precise float r = (e1 * e2) * uintBitsToFloat(kGpuSideErrorBits);
+    r = r + uintBitsToFloat(kGpuSideUnderflowBits);
+    return r;
+}
+float maxOf(float a, float b) { return a > b ? a : b; }
+bool planeSidesCertain(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, float dp1, float dq1, float dr1,
+                       float dp2, float dq2, float dr2) {
+    precise float f1 = norm1(sub3(q1, p1));
+    precise float f2 = norm1(sub3(r1, p1));
+    precise float unit1 = sideUnit(f1, f2);
+    float reach1 = maxOf(f2, norm1(sub3(q1, r1)));
+    precise float e1 = norm1(sub3(p2, r2));
+    precise float e2 = norm1(sub3(q2, r2));
+    precise float unit2 = sideUnit(e1, e2);
+    float reach2 = maxOf(e1, e2);
+    precise float w = norm1(sub3(r1, r2));
+    precise float bound1 = (reach1 + w) * unit2;
+    bound1 = bound1 + uintBitsToFloat(kGpuSideFloorBits);
+    precise float bound2 = (reach2 + w) * unit1;
+    bound2 = bound2 + uintBitsToFloat(kGpuSideFloorBits);
+    return abs(dp1) > bound1 && abs(dq1) > bound1 && abs(dr1) > bound1 && abs(dp2) > bound2 && abs(dq2) > bound2 &&
+           abs(dr2) > bound2;
+}
+
+// ---- exact orientation signs (exact_orient.cpp): 24 products of three coordinates, each split
+// into two doubles that hold it exactly, summed exactly as a nonoverlapping expansion ----
+const ivec3 kDetPoints[4] = ivec3[4](ivec3(1, 2, 3), ivec3(0, 2, 3), ivec3(0, 1, 3), ivec3(0, 1, 2));
+const ivec3 kDetAxes[6] = ivec3[6](ivec3(0, 1, 2), ivec3(0, 2, 1), ivec3(1, 2, 0), ivec3(1, 0, 2), ivec3(2, 0, 1),
+                                   ivec3(2, 1, 0));
+
+// The sign of (d - a) . ((b - a) x (c - a)) = det(b, c, d) - det(a, c, d) + det(a, b, d) - det(a, b, c).
+int exactOrientSign(vec3 a, vec3 b, vec3 c, vec3 d) {
+    vec3 pts[4] = vec3[4](a, b, c, d);
+    precise double e[48];
+    int n = 0;
+    for (int t = 0; t < 4; ++t) {
+        for (int k = 0; k < 6; ++k) {
+            vec3 u = pts[kDetPoints[t].x], v = pts[kDetPoints[t].y], w = pts[kDetPoints[t].z];
+            precise double xy = double(u[kDetAxes[k].x]) * double(v[kDetAxes[k].y]);
+            precise double c27 = 134217729.0lf * xy;
+            precise double big = c27 - xy;
+            precise double hi = c27 - big;
+            precise double lo = xy - hi;
+            precise double z = double(w[kDetAxes[k].z]);
+            double s = ((t + k) & 1) == 0 ? 1.0lf : -1.0lf;
+            for (int part = 0; part < 2; ++part) {
+                precise double q = s * (part == 0 ? hi * z : lo * z);
+                int m = 0;
+                for (int i = 0; i < n; ++i) {
+                    precise double sum = q + e[i];
+                    precise double bv = sum - q;
+                    precise double av = sum - bv;
+                    precise double err = (q - av) + (e[i] - bv);
+                    q = sum;
+                    if (err != 0.0lf) {
+                        e[m] = err;
+                        m = m + 1;
+                    }
+                }
+                if (q != 0.0lf) {
+                    e[m] = q;
+                    m = m + 1;
+                }
+                n = m;
+            }
+        }
+    }
+    return n == 0 ? 0 : (e[n - 1] > 0.0lf ? 1 : -1);
 }
 
 // ---- coplanar pairs: 2D separating axes (tri_tri_scalar.cpp coplanarOverlap) ----
@@ -256,7 +342,16 @@ bool checkMinMaxD(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     return !(s1 > 0.0lf) && !(s2 > 0.0lf);
 }
 
-int triTri3d(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp2, int dq2, int dr2, bool in_double) {
+bool checkMinMaxExact(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
+    return exactOrientSign(q1, p2, p1, q2) <= 0 && exactOrientSign(p1, p2, r1, r2) <= 0;
+}
+
+// How CHECK_MIN_MAX is evaluated.
+const int kInFloat = 0;
+const int kInDouble = 1;
+const int kExact = 2;
+
+int triTri3d(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp2, int dq2, int dr2, int mode) {
     bool swap1 = false;
     int perm = 0; // 0: (p2, q2, r2), 1: (q2, r2, p2), 2: (r2, p2, q2)
     if (pos(dp2)) {
@@ -285,16 +380,17 @@ int triTri3d(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp2, int 
     vec3 x = perm == 0 ? p2 : (perm == 1 ? q2 : r2);
     vec3 y = perm == 0 ? q2 : (perm == 1 ? r2 : p2);
     vec3 z = perm == 0 ? r2 : (perm == 1 ? p2 : q2);
-    bool crossing = in_double ? checkMinMaxD(p1, b, c, x, y, z) : checkMinMax(p1, b, c, x, y, z);
+    bool crossing = mode == kExact ? checkMinMaxExact(p1, b, c, x, y, z)
+                                   : (mode == kInDouble ? checkMinMaxD(p1, b, c, x, y, z) : checkMinMax(p1, b, c, x, y, z));
     return crossing ? kCrossing : kDisjoint;
 }
 
 bool isZero(vec3 v) { return v.x == 0.0 && v.y == 0.0 && v.z == 0.0; }
 
-// The canonical form and CHECK_MIN_MAX (in double when asked) from the plane sides' sign codes;
-// kCoplanar when either triangle lies in the other's plane.
+// The canonical form and CHECK_MIN_MAX (in float, double or exactly: `mode`) from the plane sides'
+// sign codes; kCoplanar when either triangle lies in the other's plane.
 int canonicalCrossing(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp1, int dq1, int dr1, int dp2,
-                      int dq2, int dr2, bool in_double) {
+                      int dq2, int dr2, int mode) {
     // use(u, v, w, swap2): (a, b, c) = (u, v, w); triangle 2 as (p2, q2, r2) or (p2, r2, q2).
     int perm = 0; // 0: (p1, q1, r1), 1: (q1, r1, p1), 2: (r1, p1, q1)
     bool swap2 = false;
@@ -328,7 +424,21 @@ int canonicalCrossing(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int 
     vec3 z = swap2 ? q2 : r2;
     int dy = swap2 ? dr2 : dq2;
     int dz = swap2 ? dq2 : dr2;
-    return triTri3d(a, b, c, p2, y, z, dp2, dy, dz, in_double);
+    return triTri3d(a, b, c, p2, y, z, dp2, dy, dz, mode);
+}
+
+// classifyExact of tri_tri_scalar.cpp: every sign exact; a triangle exactly in the other's plane
+// goes to the 2D test in the axis plane n1 is most aligned with.
+int classifyExact(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 n1) {
+    int dp1 = exactOrientSign(r2, p2, q2, p1), dq1 = exactOrientSign(r2, p2, q2, q1),
+        dr1 = exactOrientSign(r2, p2, q2, r1);
+    if (sameSide(dp1, dq1, dr1)) return kDisjoint;
+    int dp2 = exactOrientSign(p1, q1, r1, p2), dq2 = exactOrientSign(p1, q1, r1, q2),
+        dr2 = exactOrientSign(p1, q1, r1, r2);
+    if (sameSide(dp2, dq2, dr2)) return kDisjoint;
+    int result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, kExact);
+    if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return kDisjoint;
+    return result;
 }
 
 // nearlyParallel of tri_tri_impl.h: not lengthSq(n1 x n2) > kParallelSinSq * (lengthSq(n1) *
@@ -346,24 +456,32 @@ bool nearlyParallel(vec3 n1, vec3 n2) {
 int classifyNearlyParallel(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     precise dvec3 P1 = dvec3(p1), Q1 = dvec3(q1), R1 = dvec3(r1), P2 = dvec3(p2), Q2 = dvec3(q2), R2 = dvec3(r2);
     precise dvec3 n2 = dcross(dsub(P2, R2), dsub(Q2, R2));
-    int dp1 = signD(ddot(dsub(P1, R2), n2)), dq1 = signD(ddot(dsub(Q1, R2), n2)), dr1 = signD(ddot(dsub(R1, R2), n2));
+    precise double vp1 = ddot(dsub(P1, R2), n2), vq1 = ddot(dsub(Q1, R2), n2), vr1 = ddot(dsub(R1, R2), n2);
+    int dp1 = signD(vp1), dq1 = signD(vq1), dr1 = signD(vr1);
     if (sameSide(dp1, dq1, dr1)) return kDisjoint;
     precise dvec3 n1 = dcross(dsub(Q1, P1), dsub(R1, P1));
-    int dp2 = signD(ddot(dsub(P2, R1), n1)), dq2 = signD(ddot(dsub(Q2, R1), n1)), dr2 = signD(ddot(dsub(R2, R1), n1));
+    precise double vp2 = ddot(dsub(P2, R1), n1), vq2 = ddot(dsub(Q2, R1), n1), vr2 = ddot(dsub(R2, R1), n1);
+    int dp2 = signD(vp2), dq2 = signD(vq2), dr2 = signD(vr2);
     if (sameSide(dp2, dq2, dr2)) return kDisjoint;
     vec3 plane1 = floatDirection(n1);
     precise dvec3 c = dcross(n1, n2);
     precise double aa = ddot(n1, n1);
     precise double bb = ddot(n2, n2);
     precise double bound = double(uintBitsToFloat(kGpuParallelSinSqDoubleBits)) * (aa * bb);
-    int result = ddot(c, c) <= bound ? kCoplanar
-                                     : canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, true);
+    if (!(ddot(c, c) <= bound) &&
+        !planeSidesCertain(p1, q1, r1, p2, q2, r2, float(vp1), float(vq1), float(vr1), float(vp2), float(vq2),
+                           float(vr2)))
+        return classifyExact(p1, q1, r1, p2, q2, r2, plane1);
+    int result = ddot(c, c) <= bound
+                     ? kCoplanar
+                     : canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, kInDouble);
     if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, plane1)) return kDisjoint;
     return result;
 }
 
 int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 n1, vec3 n2, int dp1, int dq1,
-                        int dr1, int dp2, int dq2, int dr2) {
+                        int dr1, int dp2, int dq2, int dr2, float fp1, float fq1, float fr1, float fp2, float fq2,
+                        float fr2) {
     bool flat1 = isZero(n1), flat2 = isZero(n2);
     if (flat1 || flat2) {
         if (flat1 && flat2) return kDisjoint;
@@ -371,7 +489,9 @@ int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, ve
         return hit ? kDegenerate : kDisjoint;
     }
     if (nearlyParallel(n1, n2)) return classifyNearlyParallel(p1, q1, r1, p2, q2, r2);
-    int result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, false);
+    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, fp1, fq1, fr1, fp2, fq2, fr2))
+        return classifyExact(p1, q1, r1, p2, q2, r2, n1);
+    int result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, kInFloat);
     if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return kDisjoint;
     return result;
 }
@@ -382,29 +502,37 @@ bool triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     if (!(finite3(p1) && finite3(q1) && finite3(r1) && finite3(p2) && finite3(q2) && finite3(r2))) return false;
     precise vec3 v1, v2, n1, n2;
     int dp1, dq1, dr1, dp2, dq2, dr2;
+    precise float fp1, fq1, fr1, fp2, fq2, fr2;
     v1 = sub3(p2, r2);
     v2 = sub3(q2, r2);
     n2 = cross3(v1, v2);
     if (wellConditioned(v1, v2, n2)) {
-        dp1 = signF(dot3(sub3(p1, r2), n2));
-        dq1 = signF(dot3(sub3(q1, r2), n2));
-        dr1 = signF(dot3(sub3(r1, r2), n2));
+        fp1 = dot3(sub3(p1, r2), n2);
+        fq1 = dot3(sub3(q1, r2), n2);
+        fr1 = dot3(sub3(r1, r2), n2);
+        dp1 = signF(fp1);
+        dq1 = signF(fq1);
+        dr1 = signF(fr1);
     } else {
-        planeSidesDouble(r2, p2, q2, p1, q1, r1, n2, dp1, dq1, dr1);
+        planeSidesDouble(r2, p2, q2, p1, q1, r1, n2, dp1, dq1, dr1, fp1, fq1, fr1);
     }
     if (sameSide(dp1, dq1, dr1)) return false;
     v1 = sub3(q1, p1);
     v2 = sub3(r1, p1);
     n1 = cross3(v1, v2);
     if (wellConditioned(v1, v2, n1)) {
-        dp2 = signF(dot3(sub3(p2, r1), n1));
-        dq2 = signF(dot3(sub3(q2, r1), n1));
-        dr2 = signF(dot3(sub3(r2, r1), n1));
+        fp2 = dot3(sub3(p2, r1), n1);
+        fq2 = dot3(sub3(q2, r1), n1);
+        fr2 = dot3(sub3(r2, r1), n1);
+        dp2 = signF(fp2);
+        dq2 = signF(fq2);
+        dr2 = signF(fr2);
     } else {
-        planeSidesDouble(p1, q1, r1, p2, q2, r2, n1, dp2, dq2, dr2);
+        planeSidesDouble(p1, q1, r1, p2, q2, r2, n1, dp2, dq2, dr2, fp2, fq2, fr2);
     }
     if (sameSide(dp2, dq2, dr2)) return false;
-    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2) != kDisjoint;
+    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2, fp1, fq1, fr1, fp2, fq2,
+                               fr2) != kDisjoint;
 }
 
 vec3 vertexAt(uint tri, uint k) {

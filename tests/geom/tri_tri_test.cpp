@@ -163,6 +163,7 @@ enum class PairFamily {
     SharedVertex,
     Grazing,
     NearlyCoplanar,
+    EdgeInPlane,
     Shapes,
     Count
 };
@@ -175,6 +176,7 @@ const char* familyName(PairFamily f) {
     case PairFamily::SharedVertex: return "shared vertex";
     case PairFamily::Grazing: return "grazing";
     case PairFamily::NearlyCoplanar: return "nearly coplanar";
+    case PairFamily::EdgeInPlane: return "edge in the other's plane";
     default: return "slivers+zero-area";
     }
 }
@@ -255,6 +257,7 @@ Pair familyPair(SplitMix64& rng, PairFamily f, const Placement& where) {
         break;
     }
     case PairFamily::NearlyCoplanar: nearlyCoplanarPair(rng, k.s, k.t); break;
+    case PairFamily::EdgeInPlane: edgeInPlanePair(rng, k.s, k.t); break;
     default: {
         const Shape a = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
         const Shape b = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
@@ -363,6 +366,40 @@ TEST(TriTri, NearlyCoplanarPairAUnitApartIsDisjoint) {
     Vec3 p, q;
     bool coplanar = false;
     EXPECT_FALSE(triTriIntersection(a0, a1, a2, b0, b1, b2, p, q, coplanar));
+}
+
+// Found by the blob fuzz target: an edge of b lies in the plane z = 0 while a is lifted out of it
+// by a denormal (2^-149 at one vertex). In float, a's plane side of one end of that edge rounds to
+// zero and the other's does not, so the edge was taken to cross a's plane, at the point where its
+// line does: inside a, while b is 0.35 away from it.
+TEST(TriTri, EdgeInTheOtherPlaneIsNotExtended) {
+    const Vec3 a0{0.0f, 0.0f, 0.0f}, a1{1.0f, 1.0f, 0x1p-149f}, a2{1.0f, 0.0f, 0.0f};
+    const Vec3 b0{-1.0f, -1.0f, 0.0f}, b1{0.0f, -1.0f, -1.0f}, b2{0.0f, -0x1.64p-2f, 0.0f};
+    EXPECT_FALSE(triTriOverlap(a0, a1, a2, b0, b1, b2));
+    EXPECT_FALSE(triTriOverlap(b0, b1, b2, a0, a1, a2));
+    TriangleBatch4 batch_a, batch_b;
+    clearBatch(batch_a);
+    clearBatch(batch_b);
+    setBatchTriangle(1, a0, a1, a2, batch_a);
+    setBatchTriangle(3, b0, b1, b2, batch_b);
+    EXPECT_EQ(triTriOverlap4(a0, a1, a2, batch_b), 0u);
+    EXPECT_EQ(triTriOverlap4(b0, b1, b2, batch_a), 0u);
+    std::uint32_t crossing = 0;
+    EXPECT_EQ(triTriOverlapLanes(a0, a1, a2, &batch_b, 0xFu, &crossing), 0u);
+    EXPECT_EQ(crossing, 0u);
+    Vec3 p, q;
+    bool coplanar = false;
+    EXPECT_FALSE(triTriIntersection(a0, a1, a2, b0, b1, b2, p, q, coplanar));
+    // Normal floats, from the oracle's edge-in-plane family: t's edge lies in s's plane to the
+    // rounding of its ends, and the pair is 0.46 apart.
+    const Vec3 s0{-0x1.4b9b64p-2f, 0x1.43cfbcp-1f, -0x1.1b83ecp-1f},
+        s1{0x1.57ce9ep-1f, -0x1.c35036p-2f, 0x1.fd0dacp-4f},
+        s2{0x1.79450ap-1f, -0x1.b856e2p-2f, 0x1.3edb12p-6f};
+    const Vec3 t0{-0x1.f8493cp-3f, 0x1.492302p+0f, 0x1.6995cep-2f},
+        t1{0x1.797572p-1f, 0x1.1f8c4p-1f, -0x1.ce1d88p+0f},
+        t2{0x1.864cb8p-2f, 0x1.097c36p-1f, -0x1.431fc6p+0f};
+    EXPECT_FALSE(triTriOverlap(s0, s1, s2, t0, t1, t2));
+    EXPECT_FALSE(triTriOverlap(t0, t1, t2, s0, s1, s2));
 }
 
 TEST(TriTri, NonFiniteInputsGiveNoOverlap) {

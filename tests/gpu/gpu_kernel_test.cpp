@@ -5,6 +5,7 @@
 #include "gpu_harness.h"
 
 #include "flak_support/triangle_families.h"
+#include "geom/tri_tri_impl.h"
 #include "support/oracle.h"
 #include "support/triangle_reference.h"
 
@@ -107,6 +108,9 @@ TriPair familyPair(SplitMix64& rng, int family, const Placement& where) {
     case 6: // nearly coplanar: a hair out of one plane, or tilted by a hair
         nearlyCoplanarPair(rng, k.s, k.t);
         break;
+    case 7: // an edge in the other's plane to the rounding of its ends
+        edgeInPlanePair(rng, k.s, k.t);
+        break;
     default: { // slivers (needles, caps) and zero-area triangles, moved to touch
         const Shape a = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
         const Shape b = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
@@ -126,10 +130,10 @@ TriPair familyPair(SplitMix64& rng, int family, const Placement& where) {
     k.t = place(where, k.t);
     return k;
 }
-constexpr int kFamilies = 8;
-const char* const kFamilyNames[kFamilies] = {"coplanar",        "edge-on-edge",     "vertex-on-face",
-                                             "shared-edge",     "shared-vertex",    "grazing",
-                                             "nearly-coplanar", "slivers+zero-area"};
+constexpr int kFamilies = 9;
+const char* const kFamilyNames[kFamilies] = {"coplanar",        "edge-on-edge",  "vertex-on-face",
+                                             "shared-edge",     "shared-vertex", "grazing",
+                                             "nearly-coplanar", "edge-in-plane", "slivers+zero-area"};
 
 // Two "meshes" of triangle soup, baked with zero-area triangles kept (one leaf per 16).
 std::unique_ptr<BakedMesh> soup(const std::string& name, const std::vector<Tri>& tris) {
@@ -248,6 +252,12 @@ TEST(GpuLayout, ConstantsMatchTheCpuKernel) {
     const float parallel_sin_sq_double = 0x1p-60f; // kParallelSinSqDouble, exactly
     std::memcpy(&bits, &parallel_sin_sq_double, 4);
     EXPECT_EQ(bits, gpu::kGpuParallelSinSqDoubleBits);
+    std::memcpy(&bits, &detail::kSideError, 4);
+    EXPECT_EQ(bits, gpu::kGpuSideErrorBits);
+    std::memcpy(&bits, &detail::kSideUnderflow, 4);
+    EXPECT_EQ(bits, gpu::kGpuSideUnderflowBits);
+    std::memcpy(&bits, &detail::kSideFloor, 4);
+    EXPECT_EQ(bits, gpu::kGpuSideFloorBits);
     EXPECT_EQ(sizeof(gpu::GpuJob), 64u);
     EXPECT_EQ(sizeof(gpu::GpuRect), 32u);
 }

@@ -11,6 +11,7 @@
 
 #include "geom/tri_tri_classify.h"
 
+#include <cmath>
 #include <cstdint>
 
 // Both planes of a pair, and two batches' plane tests, in one pass of 256-bit vectors where the
@@ -109,6 +110,64 @@ inline bool nearlyParallel(const Vec3& n1, const Vec3& n2) {
     cross(n1, n2, c);
     return !(lengthSq(c) > kParallelSinSq * (lengthSq(n1) * lengthSq(n2)));
 }
+
+// Plane sides within their own rounding.
+// Guigue-Devillers takes the plane sides' signs as facts: an edge from the lone vertex to a vertex
+// on the other side is taken to cross the plane, and CHECK_MIN_MAX places that crossing where the
+// edge's line meets it. When an edge lies in the other plane to within the rounding of its ends,
+// a sign that rounding got wrong puts that point anywhere on the line, far outside the triangle
+// (a pair 0.4 apart "crossing"). A float side (x - o) . ((p - o') x (q - o')) is off by at most
+// about 8 eps |x - o|_1 |p - o'|_1 |q - o'|_1, plus what underflow loses; a side no farther from
+// zero than kSideError times that (twice the estimate) plus the underflow terms is not trusted,
+// and the pair is decided again with every sign exact (classifyExact). The bound is float
+// arithmetic in one fixed order, so every back-end and the GPU send the same pairs there; an
+// overflowing bound only sends more. The constants are normal floats (a device that flushes
+// denormals reads them alike) and the GPU takes them as bits (flak_gpu_layout.h).
+constexpr float kSideError = 0x1p-20f;
+constexpr float kSideUnderflow = 0x1p-126f; ///< per unit of |x - o|_1: a normal's lost denormals, amply
+constexpr float kSideFloor = 0x1p-120f;     ///< below it every side is in doubt, flushed or not
+
+inline float norm1(const Vec3& v) { return (std::fabs(v.x) + std::fabs(v.y)) + std::fabs(v.z); }
+
+/// The rounding bound of the sides against the plane with edges e1 and e2, per unit of
+/// |x - o|_1 (the batched kernels and the GPU compute it with these operations in this order).
+inline float planeSideUnit(float norm_e1, float norm_e2) {
+    return (norm_e1 * norm_e2) * kSideError + kSideUnderflow;
+}
+
+/// The larger of two values, as SSE's maxps writes it.
+inline float maxOf(float a, float b) { return a > b ? a : b; }
+
+/// True when the six plane sides of a pair (float values as classify() computes them, or double
+/// values rounded to float) are each farther from zero than their rounding error can reach. One
+/// bound per plane: |x - o|_1 of the other triangle's vertices is bounded by the reach of that
+/// triangle's vertices from its own third vertex (r1 or r2) plus |r1 - r2|_1.
+inline bool planeSidesCertain(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                              const Vec3& r2, float dp1, float dq1, float dr1, float dp2, float dq2,
+                              float dr2) {
+    Vec3 a, b, c;
+    sub(q1, p1, a);
+    sub(r1, p1, b);
+    sub(q1, r1, c);
+    const float f1 = norm1(a), f2 = norm1(b);
+    const float unit1 = planeSideUnit(f1, f2), reach1 = maxOf(f2, norm1(c));
+    sub(p2, r2, a);
+    sub(q2, r2, b);
+    const float e1 = norm1(a), e2 = norm1(b);
+    const float unit2 = planeSideUnit(e1, e2), reach2 = maxOf(e1, e2);
+    sub(r1, r2, c);
+    const float w = norm1(c);
+    const float bound1 = (reach1 + w) * unit2 + kSideFloor; // triangle 1's vertices against plane 2
+    const float bound2 = (reach2 + w) * unit1 + kSideFloor; // triangle 2's against plane 1
+    return std::fabs(dp1) > bound1 && std::fabs(dq1) > bound1 && std::fabs(dr1) > bound1 &&
+           std::fabs(dp2) > bound2 && std::fabs(dq2) > bound2 && std::fabs(dr2) > bound2;
+}
+
+/// The test of a finite pair with every sign exact: the plane sides, the rejections, the
+/// canonical form and CHECK_MIN_MAX by exactOrientSign; a pair with one triangle exactly in the
+/// other's plane goes to the 2D test (in the axis plane n1 is most aligned with).
+FLAK_TRI_TRI_COLD Overlap classifyExact(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
+                                        const Vec3& q2, const Vec3& r2, const Vec3& n1);
 
 // Lane `lane`'s vertex `vertex` (0: p, 1: q, 2: r) of a batch.
 inline void laneVertex(const TriangleBatch4& batch, int vertex, int lane, Vec3& out) {

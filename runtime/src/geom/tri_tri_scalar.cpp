@@ -6,6 +6,7 @@
 
 #include <flak/geom/segment_triangle.h>
 
+#include "geom/exact_orient.h"
 #include "geom/triangle_local.h"
 
 #include <cfloat>
@@ -226,6 +227,9 @@ Overlap classifyAfterPlanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
     if (nearlyParallel(n1, n2))
         return allFinite(p1, q1, r1, p2, q2, r2) ? classifyNearlyParallel(p1, q1, r1, p2, q2, r2)
                                                  : Overlap::Disjoint;
+    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2))
+        return allFinite(p1, q1, r1, p2, q2, r2) ? classifyExact(p1, q1, r1, p2, q2, r2, n1)
+                                                 : Overlap::Disjoint;
     const Overlap result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2);
     if (result == Overlap::Coplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return Overlap::Disjoint;
     // NaN passes every sign test above as "not positive, not negative"; only a "yes" pays for the
@@ -256,9 +260,39 @@ Overlap classifyWellConditioned(const Vec3& p1, const Vec3& q1, const Vec3& r1, 
                                 const Vec3& q2, const Vec3& r2, const Vec3& n1, const Vec3& n2, float dp1,
                                 float dq1, float dr1, float dp2, float dq2, float dr2) {
     if (nearlyParallel(n1, n2)) return classifyNearlyParallel(p1, q1, r1, p2, q2, r2);
+    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2))
+        return classifyExact(p1, q1, r1, p2, q2, r2, n1);
     const Overlap result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2);
     if (result == Overlap::Coplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return Overlap::Disjoint;
     return result;
+}
+
+namespace {
+
+int exactClass(int s) { return s > 0 ? kPos : (s < 0 ? kNeg : kZero); }
+
+} // namespace
+
+// The sides as classify() defines them: (x - r2) . ((p2 - r2) x (q2 - r2)) for triangle 1's
+// vertices, (x - r1) . ((q1 - p1) x (r1 - p1)) = (x - p1) . (the same normal) for triangle 2's;
+// CHECK_MIN_MAX's two determinants as checkMinMax writes them.
+FLAK_TRI_TRI_COLD Overlap classifyExact(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
+                                        const Vec3& q2, const Vec3& r2, const Vec3& n1) {
+    const int sp1 = exactOrientSign(r2, p2, q2, p1), sq1 = exactOrientSign(r2, p2, q2, q1),
+              sr1 = exactOrientSign(r2, p2, q2, r1);
+    if ((sp1 > 0 && sq1 > 0 && sr1 > 0) || (sp1 < 0 && sq1 < 0 && sr1 < 0)) return Overlap::Disjoint;
+    const int sp2 = exactOrientSign(p1, q1, r1, p2), sq2 = exactOrientSign(p1, q1, r1, q2),
+              sr2 = exactOrientSign(p1, q1, r1, r2);
+    if ((sp2 > 0 && sq2 > 0 && sr2 > 0) || (sp2 < 0 && sq2 < 0 && sr2 < 0)) return Overlap::Disjoint;
+    const Vec3* const t1[3] = {&p1, &q1, &r1};
+    const Vec3* const t2[3] = {&p2, &q2, &r2};
+    const Vec3 *a[3], *b[3];
+    if (!canonicalOrder(t1, t2, exactClass(sp1), exactClass(sq1), exactClass(sr1), exactClass(sp2),
+                        exactClass(sq2), exactClass(sr2), a, b))
+        return coplanarOverlap(p1, q1, r1, p2, q2, r2, n1) ? Overlap::Coplanar : Overlap::Disjoint;
+    const bool overlap =
+        exactOrientSign(*a[1], *b[0], *a[0], *b[1]) <= 0 && exactOrientSign(*a[0], *b[0], *a[2], *b[2]) <= 0;
+    return crossing(overlap);
 }
 
 // Nearly parallel planes (tri_tri_impl.h): the plane sides, the rejections, the canonical form and
@@ -280,6 +314,9 @@ FLAK_TRI_TRI_COLD Overlap classifyNearlyParallel(const Vec3& p1, const Vec3& q1,
     const D3 c = dcross(n1, n2);
     if (ddot(c, c) <= kParallelSinSqDouble * (ddot(n1, n1) * ddot(n2, n2)))
         return coplanarOverlap(p1, q1, r1, p2, q2, r2, plane1) ? Overlap::Coplanar : Overlap::Disjoint;
+    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, signCarrying(dp1), signCarrying(dq1), signCarrying(dr1),
+                           signCarrying(dp2), signCarrying(dq2), signCarrying(dr2)))
+        return classifyExact(p1, q1, r1, p2, q2, r2, plane1);
     const Vec3* const t1[3] = {&p1, &q1, &r1};
     const Vec3* const t2[3] = {&p2, &q2, &r2};
     const Vec3 *a[3], *b[3];

@@ -225,6 +225,22 @@ bool survivorNearlyParallel(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
     return nearlyParallel(n1, n2);
 }
 
+// planeSidesCertain from the plane-side vectors.
+bool survivorSidesCertain(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                          const Vec3& r2, __m128 d1, __m128 d2) {
+    alignas(16) float s1[4], s2[4];
+    _mm_store_ps(s1, d1);
+    _mm_store_ps(s2, d2);
+    return planeSidesCertain(p1, q1, r1, p2, q2, r2, s1[0], s1[1], s1[2], s2[0], s2[1], s2[2]);
+}
+
+FLAK_TRI_TRI_COLD Overlap classifyExactSurvivor(const Vec3& p1, const Vec3& q1, const Vec3& r1,
+                                                const Vec3& p2, const Vec3& q2, const Vec3& r2) {
+    Vec3 n1;
+    plane1Normal(p1, q1, r1, n1);
+    return classifyExact(p1, q1, r1, p2, q2, r2, n1);
+}
+
 // Index of the lowest set bit of a non-zero four-lane mask.
 #if defined(__GNUC__)
 int lowestBit(unsigned mask) { return __builtin_ctz(mask); }
@@ -276,6 +292,8 @@ FLAK_TRI_TRI_NOINLINE Overlap classifySurvivor(const Vec3& p1, const Vec3& q1, c
     if ((_mm_movemask_ps(_mm_cmpunord_ps(d1, d2)) & 7) != 0)
         return classifySurvivorNaN(p1, q1, r1, p2, q2, r2, d1, d2);
     if (survivorNearlyParallel(p1, q1, r1, p2, q2, r2)) return classifyNearlyParallel(p1, q1, r1, p2, q2, r2);
+    if (!survivorSidesCertain(p1, q1, r1, p2, q2, r2, d1, d2))
+        return classifyExactSurvivor(p1, q1, r1, p2, q2, r2);
     // Triangle 1's vertices 4 floats apart, triangle 2's 12 (kCanonSlots' offsets).
     alignas(16) float t1[12], t2[28];
     _mm_store_ps(t1, load3(p1));
@@ -352,7 +370,10 @@ FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBa
 // registers; out of line so that overlapLanes, which mostly returns after its plane tests, does not
 // pay for this loop's registers either.
 FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBatch4& batch,
-                                           unsigned survivors, __m128i keys) {
+                                           unsigned survivors, __m128i keys, __m128 dp1, __m128 dq1,
+                                           __m128 dr1, __m128 dp2, __m128 dq2, __m128 dr2) {
+    if ((survivors & doubtfulLanes(t1, batch, dp1, dq1, dr1, dp2, dq2, dr2)) != 0u)
+        return finishLanesSlow(t1, batch, survivors, 0u, dp1, dq1, dr1, dp2, dq2, dr2);
     alignas(16) std::uint32_t key[4];
     _mm_store_si128(reinterpret_cast<__m128i*>(key), keys);
     const float* t1v = t1.v;

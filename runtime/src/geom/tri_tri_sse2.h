@@ -109,6 +109,10 @@ struct Tri1Lanes {
     const Vec3* q1;
     const Vec3* r1;
     __m128 n1x, n1y, n1z;
+    // planeSidesCertain's bound per unit for triangle 1's plane and its reach: computed on first
+    // use (sideBounds), as most calls end in the plane tests.
+    mutable __m128 unit1, reach1;
+    mutable bool side_bounds = false;
     __m128 v1[3][3];         // p1, q1, r1 splatted: v1[vertex][axis]
     alignas(16) float v[12]; // p1, q1, r1 as (x, y, z, 0), 4 floats apart (kCanonSlots' offsets)
 };
@@ -134,6 +138,7 @@ inline bool prepareTri1(const Vec3& p1, const Vec3& q1, const Vec3& r1, Tri1Lane
     out.n1x = splat<0>(n);
     out.n1y = splat<1>(n);
     out.n1z = splat<2>(n);
+    out.side_bounds = false;
     const __m128 v[3] = {P, Q, R};
     for (int i = 0; i < 3; ++i) {
         out.v1[i][0] = splat<0>(v[i]);
@@ -156,9 +161,11 @@ FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBa
                                            unsigned survivors, unsigned scalar_lanes, __m128 dp1, __m128 dq1,
                                            __m128 dr1, __m128 dp2, __m128 dq2, __m128 dr2);
 
-/// The survivors of both plane tests, one at a time, from their kCanonSlots keys.
+/// The survivors of both plane tests, one at a time, from their kCanonSlots keys; the whole call
+/// goes to finishLanesSlow when a survivor has a plane side in doubt (doubtfulLanes).
 FLAK_TRI_TRI_NOINLINE unsigned finishLanes(const Tri1Lanes& t1, const TriangleBatch4& batch,
-                                           unsigned survivors, __m128i keys);
+                                           unsigned survivors, __m128i keys, __m128 dp1, __m128 dq1,
+                                           __m128 dr1, __m128 dp2, __m128 dq2, __m128 dr2);
 
 // nearlyParallel (tri_tri_impl.h) of triangle 1's plane and each lane's, with its operations in
 // its order: bit j set for lane j.
@@ -175,15 +182,62 @@ inline unsigned nearlyParallelLanes(const Tri1Lanes& t1, const TriangleBatch4& b
     return ~static_cast<unsigned>(_mm_movemask_ps(_mm_cmpgt_ps(length_sq(cx, cy, cz), bound))) & 0xFu;
 }
 
+// Triangle 1's unit1 and reach1, once.
+inline void sideBounds(const Tri1Lanes& t1) {
+    if (t1.side_bounds) return;
+    Vec3 f1, f2, g;
+    sub(*t1.q1, *t1.p1, f1);
+    sub(*t1.r1, *t1.p1, f2);
+    sub(*t1.q1, *t1.r1, g);
+    t1.unit1 = _mm_set1_ps(planeSideUnit(norm1(f1), norm1(f2)));
+    t1.reach1 = _mm_set1_ps(maxOf(norm1(f2), norm1(g)));
+    t1.side_bounds = true;
+}
+
+// The lanes with a plane side in doubt: planeSidesCertain (tri_tri_impl.h) of each lane without a
+// NaN side, with its operations in its order; bit j set for lane j.
+inline unsigned doubtfulLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, __m128 dp1, __m128 dq1,
+                              __m128 dr1, __m128 dp2, __m128 dq2, __m128 dr2) {
+    sideBounds(t1);
+    const __m128 sign = _mm_set1_ps(-0.0f);
+    const auto norm1 = [sign](__m128 x, __m128 y, __m128 z) {
+        return _mm_add_ps(_mm_add_ps(_mm_andnot_ps(sign, x), _mm_andnot_ps(sign, y)), _mm_andnot_ps(sign, z));
+    };
+    const __m128 r2x = _mm_load_ps(batch.v[2][0]), r2y = _mm_load_ps(batch.v[2][1]),
+                 r2z = _mm_load_ps(batch.v[2][2]);
+    const __m128 e1 =
+        norm1(_mm_sub_ps(_mm_load_ps(batch.v[0][0]), r2x), _mm_sub_ps(_mm_load_ps(batch.v[0][1]), r2y),
+              _mm_sub_ps(_mm_load_ps(batch.v[0][2]), r2z));
+    const __m128 e2 =
+        norm1(_mm_sub_ps(_mm_load_ps(batch.v[1][0]), r2x), _mm_sub_ps(_mm_load_ps(batch.v[1][1]), r2y),
+              _mm_sub_ps(_mm_load_ps(batch.v[1][2]), r2z));
+    const __m128 unit2 =
+        _mm_add_ps(_mm_mul_ps(_mm_mul_ps(e1, e2), _mm_set1_ps(kSideError)), _mm_set1_ps(kSideUnderflow));
+    const __m128 reach2 = _mm_max_ps(e1, e2);
+    const __m128 w =
+        norm1(_mm_sub_ps(t1.v1[2][0], r2x), _mm_sub_ps(t1.v1[2][1], r2y), _mm_sub_ps(t1.v1[2][2], r2z));
+    const __m128 floor = _mm_set1_ps(kSideFloor);
+    const __m128 bound1 = _mm_add_ps(_mm_mul_ps(_mm_add_ps(t1.reach1, w), unit2), floor);
+    const __m128 bound2 = _mm_add_ps(_mm_mul_ps(_mm_add_ps(reach2, w), t1.unit1), floor);
+    // The smallest side of each plane against its bound (a NaN side may be dropped by minps: such
+    // lanes take the scalar path anyway, see finishSurvivors).
+    const auto least = [sign](__m128 a, __m128 b, __m128 c) {
+        return _mm_min_ps(_mm_min_ps(_mm_andnot_ps(sign, a), _mm_andnot_ps(sign, b)), _mm_andnot_ps(sign, c));
+    };
+    const __m128 all =
+        _mm_and_ps(_mm_cmpgt_ps(least(dp1, dq1, dr1), bound1), _mm_cmpgt_ps(least(dp2, dq2, dr2), bound2));
+    return ~static_cast<unsigned>(_mm_movemask_ps(all)) & 0xFu;
+}
+
 // The end of a batch's test once its plane tests left survivors or scalar lanes: the scalar path
 // for them all when any lane needs it (ill-conditioned plane, NaN side, nearly parallel planes),
-// else finishLanes.
+// else finishLanes (which hands a plane side in doubt on to the scalar path too).
 inline unsigned finishSurvivors(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned survivors,
                                 unsigned scalar_lanes, unsigned nan_lanes, __m128 dp1, __m128 dq1, __m128 dr1,
                                 __m128 dp2, __m128 dq2, __m128 dr2, __m128i key) {
     if ((scalar_lanes | nan_lanes | (survivors & nearlyParallelLanes(t1, batch))) != 0u)
         return finishLanesSlow(t1, batch, survivors, scalar_lanes, dp1, dq1, dr1, dp2, dq2, dr2);
-    return finishLanes(t1, batch, survivors, key);
+    return finishLanes(t1, batch, survivors, key, dp1, dq1, dr1, dp2, dq2, dr2);
 }
 
 /// triTriOverlap4 for the lanes in `wanted` once triangle 1 is prepared (tri_tri_sse2.cpp).

@@ -204,6 +204,61 @@ inline void nearlyCoplanarPair(SplitMix64& rng, Tri& out_s, Tri& out_t) {
     out_t.c = point(true);
 }
 
+/// A triangle t with one edge lying in the plane of s (to the rounding of its float vertices, or
+/// exactly) and its third vertex well off it; the edge lands anywhere in that plane, inside s,
+/// across it or a unit away. Half of the pairs have s in a random plane; the others have s in the
+/// plane z = 0 with one vertex lifted by a tiny tilt (2^-149, a denormal, up to 1e-6) and t's
+/// edge exactly at z = 0: the plane sides of that edge are a rounding away from zero, on either
+/// side, and where the edge's line meets s's plane is anywhere.
+inline void edgeInPlanePair(SplitMix64& rng, Tri& out_s, Tri& out_t) {
+    const double lift = (rng.u() < 0.5 ? 1.0 : -1.0) * rng.range(0.2, 1.0);
+    if (rng.u() < 0.5) {
+        double n[3], a[3], u[3], w[3];
+        randomDirection(rng, n);
+        randomDirection(rng, a);
+        const double an = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+        for (int i = 0; i < 3; ++i) u[i] = a[i] - an * n[i];
+        const double ul = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        for (double& x : u) x /= ul;
+        w[0] = n[1] * u[2] - n[2] * u[1];
+        w[1] = n[2] * u[0] - n[0] * u[2];
+        w[2] = n[0] * u[1] - n[1] * u[0];
+        const Vec3 origin = randomPoint(rng, 0.5);
+        const auto point = [&](double range, double h) {
+            const double x = rng.range(-range, range);
+            const double y = rng.range(-range, range);
+            double p[3];
+            for (int i = 0; i < 3; ++i) p[i] = origin[i] + u[i] * x + w[i] * y + n[i] * h;
+            return vec(p[0], p[1], p[2]);
+        };
+        out_s.a = point(1.0, 0.0);
+        out_s.b = point(1.0, 0.0);
+        out_s.c = point(1.0, 0.0);
+        out_t.a = point(1.5, 0.0);
+        out_t.b = point(1.5, 0.0);
+        out_t.c = point(1.0, lift);
+    } else {
+        const unsigned kind = static_cast<unsigned>(rng.next() % 3u);
+        const float tilt = kind == 0u ? 0x1p-149f * static_cast<float>(1u + rng.next() % 4u)
+                                      : static_cast<float>(logUniform(rng, kind == 1u ? -30.0 : -12.0, -6.0));
+        const auto flat = [&](double range) {
+            const double x = rng.range(-range, range);
+            const double y = rng.range(-range, range);
+            return vec(x, y, 0.0);
+        };
+        out_s.a = flat(1.0);
+        out_s.b = flat(1.0);
+        out_s.b.z = rng.u() < 0.5 ? tilt : -tilt;
+        out_s.c = flat(1.0);
+        out_t.a = flat(1.5);
+        out_t.b = flat(1.5);
+        out_t.c = flat(1.0);
+        out_t.c.z = static_cast<float>(lift);
+    }
+    out_s = shuffled(rng, out_s);
+    out_t = shuffled(rng, out_t);
+}
+
 /// Where a unit-scale configuration is put in the world: world = offset + scale * local, rounded
 /// to float. Power-of-two scales keep exact constructions exact; the offset of "far" rounds.
 struct Placement {

@@ -8,8 +8,9 @@
 //    do not add fudge margins that would make answers depend on scale. Exceptions are named in the
 //    kernel's header; each was added because plain float measured outside the band in an oracle:
 //      - triangle normals are computed in double (sliver normals are noise in float);
-//      - tri-tri settles the plane sides of sliver triangles (corner sine < 0.05) in double, and
-//        decides pairs with nearly parallel planes (sine < 1/8) wholly in double;
+//      - tri-tri settles the plane sides of sliver triangles (corner sine < 0.05) in double,
+//        decides pairs with nearly parallel planes (sine < 1/8) wholly in double, and decides a
+//        pair with exact signs when a plane side is within its own float rounding of zero;
 //      - segment/ray-triangle settle float candidates in double (Moller-Trumbore t on grazing
 //        segments); the watertight test keeps WBW's own double fallback for zero edge functions;
 //      - swept sphere-triangle solves the contact time around the closest approach;

@@ -19,7 +19,11 @@ namespace flak {
 /// far away. A second named exception: a pair that survives both plane-side tests with nearly
 /// parallel planes (float normals within about 7 degrees) is decided again in double, because
 /// where the planes cut is noise in float (two triangles a hair out of one plane would "cross"
-/// far apart). Coplanar pairs (rule 4: every vertex of one triangle has an orientation value of
+/// far apart). A third: a pair with a plane side no farther from zero than its float rounding
+/// error can reach is decided again with every sign exact (an exact orientation predicate on the
+/// float vertices): an edge lying in the other's plane to the rounding of its ends would otherwise
+/// be taken to cross that plane where its line does, anywhere along it (a pair 0.4 apart
+/// "crossing"). Coplanar pairs (rule 4: every vertex of one triangle has an orientation value of
 /// exactly 0 against the other's plane, or planes parallel to 2^-30 in double) go to a 2D
 /// separating-axis test in the plane of the first triangle. A zero-area triangle behaves as its
 /// three edges; two zero-area triangles never overlap (they can only touch, inside the band).
