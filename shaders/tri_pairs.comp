@@ -17,6 +17,14 @@
 // - the constant kMinSinSq is given as bits (flak_gpu_layout.h).
 // Needs shaderFloat64 (the sliver, nearly parallel, exact and zero-area paths are double on the CPU).
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_spirv_intrinsics : require
+
+// Float controls the kernel relies on, declared (SPV_KHR_float_controls, Vulkan 1.2): float
+// infinities, NaN and signed zeros are preserved (a product of coordinates near the documented
+// limit overflows and must compare as on the CPU). Doubles need no such mode: from finite float
+// input they neither overflow nor turn NaN. Denormals are not declared (lavapipe cannot promise
+// DenormPreserve): a device that flushes them differs only below 1.2e-38, see docs/gpu.md.
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4466], 4461, 32);
 
 #include "flak_gpu_layout.h"
 

@@ -123,7 +123,7 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     VkApplicationInfo app{};
     app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
     app.pApplicationName = "flak";
-    app.apiVersion = VK_API_VERSION_1_1;
+    app.apiVersion = VK_API_VERSION_1_2;
     VkInstanceCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
     info.pApplicationInfo = &app;
@@ -142,6 +142,7 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     FLAK_LOAD(vkEnumeratePhysicalDevices);
     FLAK_LOAD(vkGetPhysicalDeviceProperties);
     FLAK_LOAD(vkGetPhysicalDeviceFeatures);
+    FLAK_LOAD(vkGetPhysicalDeviceProperties2);
     FLAK_LOAD(vkGetPhysicalDeviceQueueFamilyProperties);
     FLAK_LOAD(vkCreateDevice);
     FLAK_LOAD(vkCreateDebugUtilsMessengerEXT);
@@ -160,8 +161,8 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
         vkGetPhysicalDeviceProperties(d, &props);
         VkPhysicalDeviceFeatures features;
         vkGetPhysicalDeviceFeatures(d, &features);
-        if (props.apiVersion < VK_API_VERSION_1_1) {
-            m_skipped.push_back(std::string(props.deviceName) + ": Vulkan below 1.1");
+        if (props.apiVersion < VK_API_VERSION_1_2) {
+            m_skipped.push_back(std::string(props.deviceName) + ": Vulkan below 1.2");
             continue;
         }
         std::uint32_t fam_count = 0;
@@ -173,6 +174,16 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
             if (fams[f].queueFlags & VK_QUEUE_COMPUTE_BIT) family = f;
         if (family == fam_count) {
             m_skipped.push_back(std::string(props.deviceName) + ": no compute queue");
+            continue;
+        }
+        VkPhysicalDeviceFloatControlsProperties controls{};
+        controls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+        VkPhysicalDeviceProperties2 props2{};
+        props2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+        props2.pNext = &controls;
+        vkGetPhysicalDeviceProperties2(d, &props2);
+        if (controls.shaderSignedZeroInfNanPreserveFloat32 != VK_TRUE) {
+            m_skipped.push_back(std::string(props.deviceName) + ": no SignedZeroInfNanPreserve for float");
             continue;
         }
         if (features.shaderFloat64 != VK_TRUE) {
@@ -194,7 +205,7 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     }
     if (m_physical == VK_NULL_HANDLE) {
         m_error =
-            saw_no_fp64 ? "no Vulkan device with shaderFloat64" : "no Vulkan 1.1 device with a compute queue";
+            saw_no_fp64 ? "no Vulkan device with shaderFloat64" : "no Vulkan 1.2 device with a compute queue";
         return saw_no_fp64 ? Status::GpuUnsupported : Status::NoDevice;
     }
     const float priority = 1.0f;

@@ -1,8 +1,8 @@
 // Faults the device cannot be asked to produce, injected through the collider's only door to
 // Vulkan: the host's vkGetInstanceProcAddr (GpuDeviceInfo). The wrapper hands out the real entry
 // points except the one a test breaks: a device lost at submit or while a batch runs, no compute
-// queue, and no device memory for the collider's buffers. Each gives its status, and the CPU
-// path answers with the same pairs.
+// queue, no float controls (SignedZeroInfNanPreserve), and no device memory for the collider's
+// buffers. Each gives its status, and the CPU path answers with the same pairs.
 #include "gpu_harness.h"
 
 #include <cstring>
@@ -10,7 +10,7 @@
 namespace flak::test {
 namespace {
 
-enum class Fault { None, LostAtSubmit, LostWhileRunning, NoComputeQueue, NoDeviceMemory };
+enum class Fault { None, LostAtSubmit, LostWhileRunning, NoComputeQueue, NoDeviceMemory, NoFloatControls };
 
 // The fault in force and the real entry points (one collider at a time in these tests).
 Fault g_fault = Fault::None;
@@ -21,12 +21,22 @@ PFN_vkQueueSubmit g_real_submit = nullptr;
 PFN_vkWaitForFences g_real_wait = nullptr;
 PFN_vkGetFenceStatus g_real_fence_status = nullptr;
 PFN_vkAllocateMemory g_real_allocate = nullptr;
+PFN_vkGetPhysicalDeviceProperties2 g_real_properties2 = nullptr;
 
 VKAPI_ATTR void VKAPI_CALL noComputeFamilies(VkPhysicalDevice device, std::uint32_t* count,
                                              VkQueueFamilyProperties* families) {
     g_real_families(device, count, families);
     if (families != nullptr)
         for (std::uint32_t k = 0; k < *count; ++k) families[k].queueFlags &= ~VK_QUEUE_COMPUTE_BIT;
+}
+
+// A device that cannot preserve infinities and NaN in float (the shader declares it does).
+VKAPI_ATTR void VKAPI_CALL noFloatControls(VkPhysicalDevice device, VkPhysicalDeviceProperties2* props) {
+    g_real_properties2(device, props);
+    for (auto* next = static_cast<VkBaseOutStructure*>(props->pNext); next != nullptr; next = next->pNext)
+        if (next->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES)
+            reinterpret_cast<VkPhysicalDeviceFloatControlsProperties*>(next)
+                ->shaderSignedZeroInfNanPreserveFloat32 = VK_FALSE;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL lostSubmit(VkQueue queue, std::uint32_t count, const VkSubmitInfo* submits,
@@ -78,6 +88,10 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL faultyInstanceProc(VkInstance instance,
     if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
         g_real_gdpa = reinterpret_cast<PFN_vkGetDeviceProcAddr>(real);
         return reinterpret_cast<PFN_vkVoidFunction>(faultyDeviceProc);
+    }
+    if (std::strcmp(name, "vkGetPhysicalDeviceProperties2") == 0 && g_fault == Fault::NoFloatControls) {
+        g_real_properties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(real);
+        return reinterpret_cast<PFN_vkVoidFunction>(noFloatControls);
     }
     if (std::strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties") == 0 &&
         g_fault == Fault::NoComputeQueue) {
@@ -180,6 +194,10 @@ TEST_F(GpuFault, DeviceLostWhileABatchRunsIsRecomputedOnTheCpu) {
 
 TEST_F(GpuFault, NoComputeQueueGivesGpuUnsupportedAndCpuAnswers) {
     expectCreateFallsBack(Fault::NoComputeQueue, Status::GpuUnsupported);
+}
+
+TEST_F(GpuFault, NoFloatControlsGivesGpuUnsupportedAndCpuAnswers) {
+    expectCreateFallsBack(Fault::NoFloatControls, Status::GpuUnsupported);
 }
 
 TEST_F(GpuFault, NoDeviceMemoryGivesOutOfMemoryAndCpuAnswers) {

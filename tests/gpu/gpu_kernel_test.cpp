@@ -6,6 +6,7 @@
 
 #include "flak_support/triangle_families.h"
 #include "geom/tri_tri_impl.h"
+#include "gpu/tri_pairs_spirv.h"
 #include "support/oracle.h"
 #include "support/triangle_reference.h"
 
@@ -238,6 +239,24 @@ TEST_F(GpuTest, RandomTrianglesEqualCpuExactly) {
     const Checked c = checkSoups(collider, soups, names);
     EXPECT_GT(c.overlaps, 100000u);
     std::printf("random: %zu pairs, %zu overlapping, GPU == CPU\n", c.pairs, c.overlaps);
+}
+
+// The embedded shader declares the float controls the kernel relies on: OpExecutionMode
+// SignedZeroInfNanPreserve (4461) for 32-bit floats, with its capability (4466).
+TEST(GpuLayout, ShaderDeclaresItsFloatControls) {
+    bool mode = false, capability = false;
+    for (std::size_t i = 5; i < gpu::kTriPairsSpirvWords;) {
+        const std::uint32_t op = gpu::kTriPairsSpirv[i] & 0xFFFFu, words = gpu::kTriPairsSpirv[i] >> 16;
+        ASSERT_GT(words, 0u);
+        if (op == 17u && words == 2u && gpu::kTriPairsSpirv[i + 1] == 4466u)
+            capability = true; // OpCapability
+        if (op == 16u && words == 4u && gpu::kTriPairsSpirv[i + 2] == 4461u &&
+            gpu::kTriPairsSpirv[i + 3] == 32u)
+            mode = true; // OpExecutionMode
+        i += words;
+    }
+    EXPECT_TRUE(capability);
+    EXPECT_TRUE(mode);
 }
 
 // The constants the shader takes as bits are the CPU's.

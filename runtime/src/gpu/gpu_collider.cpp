@@ -5,6 +5,7 @@
 #include <flak/bvh/mesh_leaf_pairs.h>
 #include <flak/bvh/mesh_mesh.h>
 
+#include "gpu/tri_pairs_spirv.h"
 #include "gpu/vk_functions.h"
 #include <flak/gpu/host_heap.h>
 
@@ -15,11 +16,6 @@
 #include <new>
 
 namespace flak {
-
-namespace gpu {
-extern const std::uint32_t kTriPairsSpirv[];
-extern const std::size_t kTriPairsSpirvWords;
-} // namespace gpu
 
 namespace {
 
@@ -239,8 +235,17 @@ Status checkDevice(GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes&
     vk.vkGetPhysicalDeviceProperties(info.physical_device, &props);
     VkPhysicalDeviceFeatures features;
     vk.vkGetPhysicalDeviceFeatures(info.physical_device, &features);
-    if (props.apiVersion < VK_API_VERSION_1_1 || features.shaderFloat64 != VK_TRUE || !info.float64_enabled)
+    if (props.apiVersion < VK_API_VERSION_1_2 || features.shaderFloat64 != VK_TRUE || !info.float64_enabled)
         return Status::GpuUnsupported;
+    // The shader declares SignedZeroInfNanPreserve for 32-bit floats (an overflow to infinity
+    // must compare as on the CPU): the device must honour it.
+    VkPhysicalDeviceFloatControlsProperties controls{};
+    controls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+    VkPhysicalDeviceProperties2 props2{};
+    props2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    props2.pNext = &controls;
+    vk.vkGetPhysicalDeviceProperties2(info.physical_device, &props2);
+    if (controls.shaderSignedZeroInfNanPreserveFloat32 != VK_TRUE) return Status::GpuUnsupported;
     VkQueueFamilyProperties families[32];
     std::uint32_t family_count = 0;
     vk.vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &family_count, nullptr);

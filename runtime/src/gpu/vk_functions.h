@@ -11,7 +11,8 @@ namespace flak::gpu {
     X(vkGetPhysicalDeviceProperties)                                                                         \
     X(vkGetPhysicalDeviceFeatures)                                                                           \
     X(vkGetPhysicalDeviceMemoryProperties)                                                                   \
-    X(vkGetPhysicalDeviceQueueFamilyProperties)
+    X(vkGetPhysicalDeviceQueueFamilyProperties)                                                              \
+    X(vkGetPhysicalDeviceProperties2)
 
 #define FLAK_VK_DEVICE_FUNCTIONS(X)                                                                          \
     X(vkGetDeviceQueue)                                                                                      \

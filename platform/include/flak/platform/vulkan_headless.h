@@ -57,7 +57,7 @@ public:
     std::uint32_t vendorId() const { return m_vendor_id; }
     std::uint32_t driverVersion() const { return m_driver_version; }
     std::uint32_t apiVersion() const { return m_api_version; }
-    /// Devices create() passed over, each as "name: why" (no Vulkan 1.1, no compute queue, no
+    /// Devices create() passed over, each as "name: why" (no Vulkan 1.2, no compute queue, no float controls, no
     /// shaderFloat64), so that a tool can say why it did not run on the GPU it expected.
     const std::vector<std::string>& skippedDevices() const { return m_skipped; }
     /// Most bytes the driver held through the device's allocator (0 without device_heap_bytes),

@@ -27,13 +27,15 @@
 
 namespace flak {
 
-/// The host's Vulkan objects a collider runs on. The device must have been created with
+/// The host's Vulkan objects a collider runs on. The device must support Vulkan 1.2 and
+/// SignedZeroInfNanPreserve for 32-bit floats (VkPhysicalDeviceFloatControlsProperties: the
+/// shader declares it), and must have been created with
 /// VkPhysicalDeviceFeatures::shaderFloat64 enabled (the kernel's sliver path is double) and
 /// `float64_enabled` set to say so; the queue family must support compute. The host must not use
 /// the queue from another thread while the collider submits to it (Vulkan's external sync rule).
 struct GpuDeviceInfo {
     PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr; ///< from the host's loader
-    VkInstance instance = VK_NULL_HANDLE;                       ///< Vulkan 1.1 or later
+    VkInstance instance = VK_NULL_HANDLE;                       ///< Vulkan 1.2 or later
     VkPhysicalDevice physical_device = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     std::uint32_t queue_family = 0; ///< a family with VK_QUEUE_COMPUTE_BIT
@@ -129,7 +131,8 @@ public:
 
     /// Sets the collider up in [memory, memory + bytes) (destroy() a previous setup first). `device` null:
     /// CPU only (returns NoDevice and the collider works). Returns Ok on the GPU path; NoDevice,
-    /// GpuUnsupported (no shaderFloat64 or compute queue, or float64_enabled false), OutOfMemory (device
+    /// GpuUnsupported (below Vulkan 1.2, no SignedZeroInfNanPreserve, no shaderFloat64 or compute queue,
+    /// or float64_enabled false), OutOfMemory (device
     /// memory or the host block for Vulkan) or DeviceLost when the CPU path will answer instead; TooSmall /
     /// NullMemory / Misaligned / InvalidArgument when the collider is unusable.
     [[nodiscard]] Status create(const GpuColliderConfig& config, const GpuDeviceInfo* device, void* memory,
