@@ -22,8 +22,10 @@ double orientDouble(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, 
     const double cx = double(c.x) - a.x, cy = double(c.y) - a.y, cz = double(c.z) - a.z;
     const double dx = double(d.x) - a.x, dy = double(d.y) - a.y, dz = double(d.z) - a.z;
     const double nx = by * cz - bz * cy, ny = bz * cx - bx * cz, nz = bx * cy - by * cx;
-    out_bound = 1e-12 * ((std::fabs(dx) + std::fabs(dy) + std::fabs(dz)) *
-                         ((std::fabs(bx) + std::fabs(by) + std::fabs(bz)) * (std::fabs(cx) + std::fabs(cy) + std::fabs(cz))));
+    out_bound =
+        1e-12 *
+        ((std::fabs(dx) + std::fabs(dy) + std::fabs(dz)) *
+         ((std::fabs(bx) + std::fabs(by) + std::fabs(bz)) * (std::fabs(cx) + std::fabs(cy) + std::fabs(cz))));
     return dx * nx + dy * ny + dz * nz;
 }
 
@@ -58,7 +60,8 @@ TEST(ExactOrient, OnePlaneAndOneUlpOffItAtEveryScale) {
         };
         const Vec3 a = on(), b = on(), c = on();
         Vec3 d = on();
-        const double nz = (double(b.x) - a.x) * (double(c.y) - a.y) - (double(b.y) - a.y) * (double(c.x) - a.x);
+        const double nz =
+            (double(b.x) - a.x) * (double(c.y) - a.y) - (double(b.y) - a.y) * (double(c.x) - a.x);
         if (nz == 0.0) continue; // collinear in projection: the plane is not pinned down
         ++cases;
         const float scale = std::ldexp(1.0f, static_cast<int>(rng.next() % 240u) - 140 + 8);
@@ -122,7 +125,8 @@ TEST(ExactOrient, FullMantissasNearAPlaneMatchAnIntegerReference) {
         const int expected = referenceSign(a, b, c, d);
         (expected == 0 ? zeros : nonzero) += 1;
         const float scale = std::ldexp(1.0f, static_cast<int>(rng.next() % 191u) - 100);
-        ASSERT_EQ(exactOrientSign(scaled(a, scale), scaled(b, scale), scaled(c, scale), scaled(d, scale)), expected)
+        ASSERT_EQ(exactOrientSign(scaled(a, scale), scaled(b, scale), scaled(c, scale), scaled(d, scale)),
+                  expected)
             << "case " << i;
         ASSERT_EQ(exactOrientSign(b, a, c, d), -expected) << "case " << i;
     }
