@@ -16,6 +16,7 @@ namespace flak::test {
 namespace {
 
 using detail::exactOrientSign;
+using detail::exactOrientSignExpanded;
 
 double orientDouble(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, double& out_bound) {
     const double bx = double(b.x) - a.x, by = double(b.y) - a.y, bz = double(b.z) - a.z;
@@ -43,6 +44,7 @@ TEST(ExactOrient, RandomPointsAgreeWithDoubleWhereItIsSure) {
         ++compared;
         ASSERT_EQ(exactOrientSign(a, b, c, d), v > 0.0 ? 1 : -1) << "case " << i;
         ASSERT_EQ(exactOrientSign(a, c, b, d), v > 0.0 ? -1 : 1) << "case " << i;
+        ASSERT_EQ(exactOrientSignExpanded(a, b, c, d), v > 0.0 ? 1 : -1) << "case " << i;
     }
     EXPECT_GT(compared, caseCount<long>(200000) * 9 / 10);
 }
@@ -73,6 +75,8 @@ TEST(ExactOrient, OnePlaneAndOneUlpOffItAtEveryScale) {
         const int expected = (up ? 1 : -1) * (nz > 0.0 ? 1 : -1);
         ASSERT_EQ(exactOrientSign(sa, sb, sc, moved), expected) << "case " << i << " scale " << scale;
         ASSERT_EQ(exactOrientSign(sb, sa, sc, moved), -expected) << "case " << i;
+        ASSERT_EQ(exactOrientSignExpanded(sa, sb, sc, sd), 0) << "case " << i;
+        ASSERT_EQ(exactOrientSignExpanded(sa, sb, sc, moved), expected) << "case " << i;
     }
     EXPECT_GT(cases, caseCount<long>(20000) / 2);
 }
@@ -129,19 +133,28 @@ TEST(ExactOrient, FullMantissasNearAPlaneMatchAnIntegerReference) {
                   expected)
             << "case " << i;
         ASSERT_EQ(exactOrientSign(b, a, c, d), -expected) << "case " << i;
+        ASSERT_EQ(
+            exactOrientSignExpanded(scaled(a, scale), scaled(b, scale), scaled(c, scale), scaled(d, scale)),
+            expected)
+            << "case " << i;
     }
     EXPECT_GT(zeros, caseCount<long>(100000) / 10);
     EXPECT_GT(nonzero, caseCount<long>(100000) / 2);
 }
 
 // The pair the tri-tri kernel got wrong: a plane lifted by a denormal at one vertex, and a point
-// 0.347 of that lift below it, which float arithmetic puts exactly on the plane.
+// 0.347 of that lift below it, which float arithmetic puts exactly on the plane. (The expansion
+// alone is checked too: the filters answer these.)
 TEST(ExactOrient, DenormalLift) {
     const Vec3 a{0.0f, 0.0f, 0.0f}, b{1.0f, 1.0f, 0x1p-149f}, c{1.0f, 0.0f, 0.0f};
     EXPECT_EQ(exactOrientSign(a, b, c, Vec3{0.0f, -0x1.64p-2f, 0.0f}), -1);
     EXPECT_EQ(exactOrientSign(a, b, c, Vec3{0.0f, 0x1.64p-2f, 0.0f}), 1);
     EXPECT_EQ(exactOrientSign(a, b, c, Vec3{5.0f, 0.0f, 0.0f}), 0);
     EXPECT_EQ(exactOrientSign(a, a, c, Vec3{0.0f, 1.0f, 1.0f}), 0);
+    EXPECT_EQ(exactOrientSignExpanded(a, b, c, Vec3{0.0f, -0x1.64p-2f, 0.0f}), -1);
+    EXPECT_EQ(exactOrientSignExpanded(a, b, c, Vec3{0.0f, 0x1.64p-2f, 0.0f}), 1);
+    EXPECT_EQ(exactOrientSignExpanded(a, b, c, Vec3{5.0f, 0.0f, 0.0f}), 0);
+    EXPECT_EQ(exactOrientSignExpanded(a, a, c, Vec3{0.0f, 1.0f, 1.0f}), 0);
 }
 
 } // namespace

@@ -6,8 +6,12 @@
 // makes each half times z exact too (at most 50 bits). Coordinates of at most 2^128 and at least
 // 2^-149 keep every such value between 2^-500 and 2^400: no overflow, no underflow. The 48 exact
 // terms go into a nonoverlapping expansion one at a time (Grow-Expansion with zero elimination);
-// the sign of the sum is the sign of the expansion's largest component, its last.
+// the sign of the sum is the sign of the expansion's largest component, its last. Two filters
+// come first: a repeated point gives zero, and a double evaluation far enough from zero gives the
+// sign; only the rest (sides truly zero, or within about 1e-15 of it) pays for the expansion.
 #include "geom/exact_orient.h"
+
+#include <cmath>
 
 namespace flak::detail {
 namespace {
@@ -60,9 +64,31 @@ void addDet3(Expansion& sum, double sign, const Vec3& u, const Vec3& v, const Ve
     addProduct(sum, -sign, u.z, v.y, w.x);
 }
 
+bool same(const Vec3& u, const Vec3& v) { return u.x == v.x && u.y == v.y && u.z == v.z; }
+
 } // namespace
 
 int exactOrientSign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+    // A repeated point: exactly zero (shared vertices, the common case of meshes in contact).
+    if (same(a, b) || same(a, c) || same(a, d) || same(b, c) || same(b, d) || same(c, d)) return 0;
+    // In double first: differences, cross and dot of float inputs are each off by at most half
+    // an ulp, which sums to under 8 eps (2^-53) times the permanent (Shewchuk's orient3d bound
+    // is 7 eps); twice that is trusted. Values stay far from double's overflow and underflow.
+    const double bx = double(b.x) - a.x, by = double(b.y) - a.y, bz = double(b.z) - a.z;
+    const double cx = double(c.x) - a.x, cy = double(c.y) - a.y, cz = double(c.z) - a.z;
+    const double dx = double(d.x) - a.x, dy = double(d.y) - a.y, dz = double(d.z) - a.z;
+    const double m0 = cy * dz, m1 = cz * dy, m2 = cz * dx, m3 = cx * dz, m4 = cx * dy, m5 = cy * dx;
+    const double det = bx * (m0 - m1) + by * (m2 - m3) + bz * (m4 - m5);
+    const double permanent = std::fabs(bx) * (std::fabs(m0) + std::fabs(m1)) +
+                             std::fabs(by) * (std::fabs(m2) + std::fabs(m3)) +
+                             std::fabs(bz) * (std::fabs(m4) + std::fabs(m5));
+    const double bound = 0x1p-49 * permanent;
+    if (det > bound) return 1;
+    if (det < -bound) return -1;
+    return exactOrientSignExpanded(a, b, c, d);
+}
+
+int exactOrientSignExpanded(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
     Expansion sum;
     addDet3(sum, 1.0, b, c, d);
     addDet3(sum, -1.0, a, c, d);

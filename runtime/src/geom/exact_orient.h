@@ -11,8 +11,13 @@ namespace flak::detail {
 /// points are exactly coplanar (or any three collinear). Finite input assumed (a NaN or infinite
 /// coordinate gives an unspecified sign, never a crash). The determinant is expanded into 24
 /// products of three coordinates, each split into two doubles that hold it exactly, and those
-/// are summed exactly as a floating-point expansion (Shewchuk 1997); thousands of operations, so
-/// callers use it only where their float value cannot be trusted.
+/// are summed exactly as a floating-point expansion (Shewchuk 1997). A repeated point answers 0 at
+/// once and a double evaluation beyond its error bound answers the sign, so the expansion (a few
+/// thousand operations) runs only for points coplanar or within about 1e-15 of it.
 int exactOrientSign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
+
+/// exactOrientSign without its two filters: the expansion on every input (the tests check it
+/// alone, since the filters answer most inputs).
+int exactOrientSignExpanded(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
 
 } // namespace flak::detail
