@@ -70,19 +70,23 @@ struct GpuRect {
 
 /// Head of the output buffer (16 bytes), followed by `capacity` GpuPairRecord.
 struct GpuOutHeader {
-    FLAK_GPU_UINT count;    ///< pairs found (may exceed capacity: records past it are not written)
+    FLAK_GPU_UINT count;    ///< records: pairs found and pairs left to the host (may exceed capacity:
+                            ///< records past it are not written)
     FLAK_GPU_UINT overflow; ///< 1 when count > capacity
-    FLAK_GPU_UINT reserved0;
+    FLAK_GPU_UINT asked;    ///< how many of the records are pairs left to the host (kGpuRecordAsk)
     FLAK_GPU_UINT reserved1;
 };
 
 /// One colliding triangle pair (16 bytes), unordered (atomic compaction).
 struct GpuPairRecord {
-    FLAK_GPU_UINT job; ///< index of the job in the batch
-    FLAK_GPU_UINT a;   ///< triangle id in mesh A
-    FLAK_GPU_UINT b;   ///< triangle id in mesh B
-    FLAK_GPU_UINT reserved;
+    FLAK_GPU_UINT job;   ///< index of the job in the batch
+    FLAK_GPU_UINT a;     ///< triangle id in mesh A
+    FLAK_GPU_UINT b;     ///< triangle id in mesh B
+    FLAK_GPU_UINT flags; ///< kGpuRecordAsk: a plane side in doubt, the host decides the pair
 };
+// GpuPairRecord::flags: the pair's plane sides are within their rounding bound; the CPU kernel
+// decides it with exact signs, so the host runs it when it collects the record (in either query).
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuRecordAsk, 1u);
 
 /// Batch parameters (16 bytes), a small storage buffer written by the host before each submit
 /// (not push constants: the command buffers are recorded once at init and only resubmitted).

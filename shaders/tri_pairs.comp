@@ -1,8 +1,7 @@
 #version 450
 // flak — triangle pairs of mesh-mesh jobs on the GPU: the CPU kernel of runtime/src/geom/tri_tri.cpp
 // (Guigue & Devillers 2003 with the double-precision plane sides of slivers, nearly parallel planes
-// decided again in double, pairs with a plane side within its rounding decided with exact signs,
-// the 2D coplanar test
+// decided again in double, the 2D coplanar test
 // and the zero-area edge test through segmentTriangle: Moller & Trumbore 1997 settled in double),
 // operation for operation, so that every pair gets the very boolean triTriOverlap gives.
 // Rules that make the results bit-identical:
@@ -15,7 +14,9 @@
 // - non-finite input is rejected up front with bit tests (the CPU answers false for it) instead of
 //   relying on isnan/isinf, which a driver may fold away;
 // - the constant kMinSinSq is given as bits (flak_gpu_layout.h).
-// Needs shaderFloat64 (the sliver, nearly parallel, exact and zero-area paths are double on the CPU).
+// A pair with a plane side within its rounding bound, which the CPU decides with exact signs, is
+// written out flagged kGpuRecordAsk and the host decides it with the CPU kernel.
+// Needs shaderFloat64 (the sliver, nearly parallel and zero-area paths are double on the CPU).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_spirv_intrinsics : require
 
@@ -44,6 +45,7 @@ const int kDisjoint = 0;
 const int kCrossing = 1;
 const int kCoplanar = 2;
 const int kDegenerate = 3;
+const int kInDoubt = 4; // a plane side within its rounding bound: the host decides (classifyExact)
 
 bool finiteF(float f) { return (floatBitsToUint(f) & 0x7F800000u) != 0x7F800000u; }
 bool finite3(vec3 v) { return finiteF(v.x) && finiteF(v.y) && finiteF(v.z); }
@@ -164,52 +166,6 @@ bool planeSidesCertain(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, flo
     bound2 = bound2 + uintBitsToFloat(kGpuSideFloorBits);
     return abs(dp1) > bound1 && abs(dq1) > bound1 && abs(dr1) > bound1 && abs(dp2) > bound2 && abs(dq2) > bound2 &&
            abs(dr2) > bound2;
-}
-
-// ---- exact orientation signs (exact_orient.cpp): 24 products of three coordinates, each split
-// into two doubles that hold it exactly, summed exactly as a nonoverlapping expansion ----
-const ivec3 kDetPoints[4] = ivec3[4](ivec3(1, 2, 3), ivec3(0, 2, 3), ivec3(0, 1, 3), ivec3(0, 1, 2));
-const ivec3 kDetAxes[6] = ivec3[6](ivec3(0, 1, 2), ivec3(0, 2, 1), ivec3(1, 2, 0), ivec3(1, 0, 2), ivec3(2, 0, 1),
-                                   ivec3(2, 1, 0));
-
-// The sign of (d - a) . ((b - a) x (c - a)) = det(b, c, d) - det(a, c, d) + det(a, b, d) - det(a, b, c).
-int exactOrientSign(vec3 a, vec3 b, vec3 c, vec3 d) {
-    vec3 pts[4] = vec3[4](a, b, c, d);
-    precise double e[48];
-    int n = 0;
-    for (int t = 0; t < 4; ++t) {
-        for (int k = 0; k < 6; ++k) {
-            vec3 u = pts[kDetPoints[t].x], v = pts[kDetPoints[t].y], w = pts[kDetPoints[t].z];
-            precise double xy = double(u[kDetAxes[k].x]) * double(v[kDetAxes[k].y]);
-            precise double c27 = 134217729.0lf * xy;
-            precise double big = c27 - xy;
-            precise double hi = c27 - big;
-            precise double lo = xy - hi;
-            precise double z = double(w[kDetAxes[k].z]);
-            double s = ((t + k) & 1) == 0 ? 1.0lf : -1.0lf;
-            for (int part = 0; part < 2; ++part) {
-                precise double q = s * (part == 0 ? hi * z : lo * z);
-                int m = 0;
-                for (int i = 0; i < n; ++i) {
-                    precise double sum = q + e[i];
-                    precise double bv = sum - q;
-                    precise double av = sum - bv;
-                    precise double err = (q - av) + (e[i] - bv);
-                    q = sum;
-                    if (err != 0.0lf) {
-                        e[m] = err;
-                        m = m + 1;
-                    }
-                }
-                if (q != 0.0lf) {
-                    e[m] = q;
-                    m = m + 1;
-                }
-                n = m;
-            }
-        }
-    }
-    return n == 0 ? 0 : (e[n - 1] > 0.0lf ? 1 : -1);
 }
 
 // ---- coplanar pairs: 2D separating axes (tri_tri_scalar.cpp coplanarOverlap) ----
@@ -350,16 +306,14 @@ bool checkMinMaxD(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     return !(s1 > 0.0lf) && !(s2 > 0.0lf);
 }
 
-bool checkMinMaxExact(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
-    return exactOrientSign(q1, p2, p1, q2) <= 0 && exactOrientSign(p1, p2, r1, r2) <= 0;
-}
-
 // How CHECK_MIN_MAX is evaluated.
 const int kInFloat = 0;
 const int kInDouble = 1;
-const int kExact = 2;
 
-int triTri3d(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp2, int dq2, int dr2, int mode) {
+// The second half of the canonical form (triangle 2's lone vertex first, triangle 1's other two
+// swapped when asked): the six points CHECK_MIN_MAX takes, in c[0..5]. False when triangle 2's
+// sides are all zero.
+bool canonical2(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp2, int dq2, int dr2, out vec3 c[6]) {
     bool swap1 = false;
     int perm = 0; // 0: (p2, q2, r2), 1: (q2, r2, p2), 2: (r2, p2, q2)
     if (pos(dp2)) {
@@ -381,28 +335,26 @@ int triTri3d(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp2, int 
     } else if (neg(dr2)) {
         swap1 = true; perm = 2;
     } else {
-        return kCoplanar;
+        return false;
     }
-    vec3 b = swap1 ? r1 : q1;
-    vec3 c = swap1 ? q1 : r1;
-    vec3 x = perm == 0 ? p2 : (perm == 1 ? q2 : r2);
-    vec3 y = perm == 0 ? q2 : (perm == 1 ? r2 : p2);
-    vec3 z = perm == 0 ? r2 : (perm == 1 ? p2 : q2);
-    bool crossing = mode == kExact ? checkMinMaxExact(p1, b, c, x, y, z)
-                                   : (mode == kInDouble ? checkMinMaxD(p1, b, c, x, y, z) : checkMinMax(p1, b, c, x, y, z));
-    return crossing ? kCrossing : kDisjoint;
+    c[0] = p1;
+    c[1] = swap1 ? r1 : q1;
+    c[2] = swap1 ? q1 : r1;
+    c[3] = perm == 0 ? p2 : (perm == 1 ? q2 : r2);
+    c[4] = perm == 0 ? q2 : (perm == 1 ? r2 : p2);
+    c[5] = perm == 0 ? r2 : (perm == 1 ? p2 : q2);
+    return true;
 }
 
 bool isZero(vec3 v) { return v.x == 0.0 && v.y == 0.0 && v.z == 0.0; }
 
-// The canonical form and CHECK_MIN_MAX (in float, double or exactly: `mode`) from the plane sides'
-// sign codes; kCoplanar when either triangle lies in the other's plane.
-int canonicalCrossing(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp1, int dq1, int dr1, int dp2,
-                      int dq2, int dr2, int mode) {
+// The canonical form from the plane sides' sign codes: the six points CHECK_MIN_MAX takes, in
+// c[0..5]; false (coplanar) when either triangle lies in the other's plane.
+bool canonicalPoints(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp1, int dq1, int dr1, int dp2,
+                     int dq2, int dr2, out vec3 c[6]) {
     // use(u, v, w, swap2): (a, b, c) = (u, v, w); triangle 2 as (p2, q2, r2) or (p2, r2, q2).
     int perm = 0; // 0: (p1, q1, r1), 1: (q1, r1, p1), 2: (r1, p1, q1)
     bool swap2 = false;
-    bool coplanar = false;
     if (pos(dp1)) {
         if (pos(dq1)) { perm = 2; swap2 = true; }
         else if (pos(dr1)) { perm = 1; swap2 = true; }
@@ -422,31 +374,27 @@ int canonicalCrossing(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int 
     } else if (neg(dr1)) {
         perm = 2; swap2 = true;
     } else {
-        coplanar = true;
+        return false;
     }
-    if (coplanar) return kCoplanar;
     vec3 a = perm == 0 ? p1 : (perm == 1 ? q1 : r1);
     vec3 b = perm == 0 ? q1 : (perm == 1 ? r1 : p1);
-    vec3 c = perm == 0 ? r1 : (perm == 1 ? p1 : q1);
+    vec3 cc = perm == 0 ? r1 : (perm == 1 ? p1 : q1);
     vec3 y = swap2 ? r2 : q2;
     vec3 z = swap2 ? q2 : r2;
     int dy = swap2 ? dr2 : dq2;
     int dz = swap2 ? dq2 : dr2;
-    return triTri3d(a, b, c, p2, y, z, dp2, dy, dz, mode);
+    return canonical2(a, b, cc, p2, y, z, dp2, dy, dz, c);
 }
 
-// classifyExact of tri_tri_scalar.cpp: every sign exact; a triangle exactly in the other's plane
-// goes to the 2D test in the axis plane n1 is most aligned with.
-int classifyExact(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 n1) {
-    int dp1 = exactOrientSign(r2, p2, q2, p1), dq1 = exactOrientSign(r2, p2, q2, q1),
-        dr1 = exactOrientSign(r2, p2, q2, r1);
-    if (sameSide(dp1, dq1, dr1)) return kDisjoint;
-    int dp2 = exactOrientSign(p1, q1, r1, p2), dq2 = exactOrientSign(p1, q1, r1, q2),
-        dr2 = exactOrientSign(p1, q1, r1, r2);
-    if (sameSide(dp2, dq2, dr2)) return kDisjoint;
-    int result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, kExact);
-    if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return kDisjoint;
-    return result;
+// The canonical form and CHECK_MIN_MAX (in float or double: `mode`) from the plane sides' sign
+// codes; kCoplanar when either triangle lies in the other's plane.
+int canonicalCrossing(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp1, int dq1, int dr1, int dp2,
+                      int dq2, int dr2, int mode) {
+    vec3 c[6];
+    if (!canonicalPoints(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, c)) return kCoplanar;
+    bool crossing =
+        mode == kInDouble ? checkMinMaxD(c[0], c[1], c[2], c[3], c[4], c[5]) : checkMinMax(c[0], c[1], c[2], c[3], c[4], c[5]);
+    return crossing ? kCrossing : kDisjoint;
 }
 
 // nearlyParallel of tri_tri_impl.h: not lengthSq(n1 x n2) > kParallelSinSq * (lengthSq(n1) *
@@ -460,7 +408,8 @@ bool nearlyParallel(vec3 n1, vec3 n2) {
     return !(cc > bound);
 }
 
-// classifyNearlyParallel of tri_tri_scalar.cpp: everything again in double.
+// classifyNearlyParallel of tri_tri_scalar.cpp: everything again in double; kInDoubt where the CPU
+// goes to classifyExact.
 int classifyNearlyParallel(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     precise dvec3 P1 = dvec3(p1), Q1 = dvec3(q1), R1 = dvec3(r1), P2 = dvec3(p2), Q2 = dvec3(q2), R2 = dvec3(r2);
     precise dvec3 n2 = dcross(dsub(P2, R2), dsub(Q2, R2));
@@ -479,7 +428,7 @@ int classifyNearlyParallel(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2)
     if (!(ddot(c, c) <= bound) &&
         !planeSidesCertain(p1, q1, r1, p2, q2, r2, float(vp1), float(vq1), float(vr1), float(vp2), float(vq2),
                            float(vr2)))
-        return classifyExact(p1, q1, r1, p2, q2, r2, plane1);
+        return kInDoubt;
     int result = ddot(c, c) <= bound
                      ? kCoplanar
                      : canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, kInDouble);
@@ -487,6 +436,7 @@ int classifyNearlyParallel(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2)
     return result;
 }
 
+// Everything after the plane tests; kInDoubt where the CPU goes to classifyExact.
 int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 n1, vec3 n2, int dp1, int dq1,
                         int dr1, int dp2, int dq2, int dr2, float fp1, float fq1, float fr1, float fp2, float fq2,
                         float fr2) {
@@ -497,8 +447,7 @@ int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, ve
         return hit ? kDegenerate : kDisjoint;
     }
     if (nearlyParallel(n1, n2)) return classifyNearlyParallel(p1, q1, r1, p2, q2, r2);
-    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, fp1, fq1, fr1, fp2, fq2, fr2))
-        return classifyExact(p1, q1, r1, p2, q2, r2, n1);
+    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, fp1, fq1, fr1, fp2, fq2, fr2)) return kInDoubt;
     int result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, kInFloat);
     if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return kDisjoint;
     return result;
@@ -506,8 +455,13 @@ int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, ve
 
 // classify / classifySlow of tri_tri_scalar.cpp: each plane in float when well-conditioned, else in
 // double (the fast and slow CPU paths compute the very same values for a well-conditioned plane).
-bool triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
-    if (!(finite3(p1) && finite3(q1) && finite3(r1) && finite3(p2) && finite3(q2) && finite3(r2))) return false;
+// kYes / kNo: triTriOverlap's answer; kAsk: the CPU decides it exactly (classifyExact), the host
+// does that when it collects the pair.
+const int kNo = 0;
+const int kYes = 1;
+const int kAsk = 2;
+int triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
+    if (!(finite3(p1) && finite3(q1) && finite3(r1) && finite3(p2) && finite3(q2) && finite3(r2))) return kNo;
     precise vec3 v1, v2, n1, n2;
     int dp1, dq1, dr1, dp2, dq2, dr2;
     precise float fp1, fq1, fr1, fp2, fq2, fr2;
@@ -524,7 +478,7 @@ bool triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     } else {
         planeSidesDouble(r2, p2, q2, p1, q1, r1, n2, dp1, dq1, dr1, fp1, fq1, fr1);
     }
-    if (sameSide(dp1, dq1, dr1)) return false;
+    if (sameSide(dp1, dq1, dr1)) return kNo;
     v1 = sub3(q1, p1);
     v2 = sub3(r1, p1);
     n1 = cross3(v1, v2);
@@ -538,9 +492,10 @@ bool triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     } else {
         planeSidesDouble(p1, q1, r1, p2, q2, r2, n1, dp2, dq2, dr2, fp2, fq2, fr2);
     }
-    if (sameSide(dp2, dq2, dr2)) return false;
-    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2, fp1, fq1, fr1, fp2, fq2,
-                               fr2) != kDisjoint;
+    if (sameSide(dp2, dq2, dr2)) return kNo;
+    int result = classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2, fp1, fq1, fr1, fp2,
+                                     fq2, fr2);
+    return result == kDisjoint ? kNo : (result == kInDoubt ? kAsk : kYes);
 }
 
 vec3 vertexAt(uint tri, uint k) {
@@ -587,17 +542,20 @@ void main() {
         vec3 p2 = transformPoint(job, vertexAt(job.base_b + tb, 0u));
         vec3 q2 = transformPoint(job, vertexAt(job.base_b + tb, 1u));
         vec3 r2 = transformPoint(job, vertexAt(job.base_b + tb, 2u));
-        if (!triTriOverlap(p1, q1, r1, p2, q2, r2)) continue;
-        if (any_mode) {
+        int answer = triTriOverlap(p1, q1, r1, p2, q2, r2);
+        if (answer == kNo) continue;
+        if (any_mode && answer == kYes) {
             atomicOr(any_flags[rect.job], 1u);
             return;
         }
+        // A pair found, or (in either mode) a pair the host decides.
+        if (answer == kAsk) atomicAdd(head.asked, 1u);
         uint slot = atomicAdd(head.count, 1u);
         if (slot < pc.capacity) {
             records[slot].job = rect.job;
             records[slot].a = ta;
             records[slot].b = tb;
-            records[slot].reserved = 0u;
+            records[slot].flags = answer == kAsk ? kGpuRecordAsk : 0u;
         } else {
             atomicOr(head.overflow, 1u);
         }

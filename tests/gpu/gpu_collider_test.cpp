@@ -108,7 +108,9 @@ TEST_F(GpuTest, OverflowSetsTheFlagCountsAndWritesNothingPastCapacity) {
         return cpuPairs(meshJobs(ids, 1, kSeed + 2));
     }();
     ASSERT_GT(expect.size(), 200u);
-    // Batch capacity smaller than the answer.
+    // Batch capacity smaller than the answer. (These jobs are coincident meshes, whose shared
+    // vertices leave pairs to the host: the batch is then answered on the CPU, with the same
+    // contract.)
     config.max_pairs = static_cast<std::uint32_t>(expect.size() / 3);
     GpuCollider& small = makeCollider(config);
     const std::vector<GpuMeshId> ids = uploadAll(small);

@@ -4,6 +4,8 @@
 #include <flak/arena.h>
 #include <flak/bvh/mesh_leaf_pairs.h>
 #include <flak/bvh/mesh_mesh.h>
+#include <flak/geom/tri_tri.h>
+#include <flak/math/transform.h>
 
 #include "gpu/tri_pairs_spirv.h"
 #include "gpu/vk_functions.h"
@@ -537,6 +539,22 @@ Slot* findSlot(GpuColliderState& st, const GpuTicket& t) {
     return nullptr;
 }
 
+// The CPU kernel's answer for a pair the shader left to the host (kGpuRecordAsk: a plane side within
+// its rounding bound, which triTriOverlap settles with exact signs): triangle `a` of the job's mesh
+// A against triangle `b` of mesh B taken into A's frame with transformPoints, as meshMeshPairs
+// tests it.
+bool askedPairOverlaps(GpuColliderState& st, const Slot& slot, const gpu::GpuPairRecord& rec) {
+    ++st.stats.host_decided_pairs;
+    const GpuJobDesc& job = slot.jobs[rec.job];
+    const MeshBlob& a = st.meshes[job.a.index];
+    const MeshBlob& b = st.meshes[job.b.index];
+    Vec3 va[3], src[3], vb[3];
+    triangleVertices(a, rec.a, va[0], va[1], va[2]);
+    triangleVertices(b, rec.b, src[0], src[1], src[2]);
+    transformPoints(job.b_to_a, src, 3, vb);
+    return triTriOverlap(va[0], va[1], va[2], vb[0], vb[1], vb[2]);
+}
+
 bool pairLess(const GpuPair& x, const GpuPair& y) {
     if (x.job != y.job) return x.job < y.job;
     if (x.a != y.a) return x.a < y.a;
@@ -925,6 +943,13 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
             }
         }
     }
+    if (slot->state == SlotState::Gpu && slot->dispatched) {
+        // Records past capacity while some pairs were left to the host: whether the unwritten ones
+        // overlap is unknown, so the CPU answers the batch (with an exact count of what it drops).
+        const gpu::GpuOutHeader* head =
+            reinterpret_cast<const gpu::GpuOutHeader*>(st->mapped + slot->regions.out);
+        if (head->count > st->config.max_pairs && head->asked > 0u) runOnCpu(*st, *slot);
+    }
     const std::uint32_t first = inout_pairs != nullptr ? inout_pairs->count : 0u;
     bool batch_overflow = false;
     if (slot->state == SlotState::Cpu) {
@@ -941,6 +966,17 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
         const std::uint32_t* flags = reinterpret_cast<const std::uint32_t*>(st->mapped + slot->regions.any);
         for (std::uint32_t j = 0; j < slot->job_count; ++j)
             out_any[j] = slot->dispatched && flags[j] != 0u ? 1u : 0u;
+        if (slot->dispatched) {
+            // The pairs left to the host (every record of this query) decide the jobs the device
+            // found no contact for.
+            const gpu::GpuOutHeader* head =
+                reinterpret_cast<const gpu::GpuOutHeader*>(st->mapped + slot->regions.out);
+            const gpu::GpuPairRecord* records = reinterpret_cast<const gpu::GpuPairRecord*>(
+                st->mapped + slot->regions.out + sizeof(gpu::GpuOutHeader));
+            for (std::uint32_t k = 0; k < head->count; ++k) // within capacity (see above)
+                if (out_any[records[k].job] == 0u && askedPairOverlaps(*st, *slot, records[k]))
+                    out_any[records[k].job] = 1u;
+        }
     } else if (slot->dispatched) {
         const gpu::GpuOutHeader* head =
             reinterpret_cast<const gpu::GpuOutHeader*>(st->mapped + slot->regions.out);
@@ -948,9 +984,12 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
             st->mapped + slot->regions.out + sizeof(gpu::GpuOutHeader));
         const std::uint32_t found = head->count;
         const std::uint32_t stored = std::min(found, st->config.max_pairs);
-        for (std::uint32_t k = 0; k < stored; ++k)
+        for (std::uint32_t k = 0; k < stored; ++k) {
+            if ((records[k].flags & gpu::kGpuRecordAsk) != 0u && !askedPairOverlaps(*st, *slot, records[k]))
+                continue;
             (void)inout_pairs->append(GpuPair{records[k].job, records[k].a, records[k].b});
-        inout_pairs->drop(found - stored);
+        }
+        inout_pairs->drop(found - stored); // (none left to the host among them: see above)
         batch_overflow = found > stored;
     }
     if (slot->query == GpuQuery::Pairs) {

@@ -111,6 +111,8 @@ struct GpuColliderStats {
     std::uint64_t device_ns = 0;            ///< device time of the batches collected from the GPU
                                             ///< (GpuColliderConfig::time_batches; else 0)
     std::uint64_t last_batch_device_ns = 0; ///< the same for the last one collected
+    std::uint64_t host_decided_pairs = 0;   ///< pairs the device left to the host: a plane side within
+                                            ///< its rounding bound, settled by the CPU kernel exactly
     std::size_t host_heap_high_water = 0;   ///< most bytes the driver held through the callbacks
     std::uint32_t host_heap_failures = 0;   ///< driver allocations refused (host block too small)
 };
