@@ -167,20 +167,26 @@ inline Tri makeShape(SplitMix64& rng, Shape shape, double size) {
     return shuffled(rng, t);
 }
 
-/// Two triangles a hair (1e-12 to 1e-3) out of one random plane, or the second one's plane tilted
-/// from it by 1e-10 to 1e-1 radians about a line across the first: where such planes cut is noise
-/// in float. The second is shifted in the plane so that about half of the pairs overlap.
-inline void nearlyCoplanarPair(SplitMix64& rng, Tri& out_s, Tri& out_t) {
-    double n[3], a[3], u[3], w[3];
+/// A random unit normal n and two unit directions u, w spanning its plane (n, u, w right-handed).
+inline void randomPlaneFrame(SplitMix64& rng, double n[3], double u[3], double w[3]) {
+    double a[3];
     randomDirection(rng, n);
     randomDirection(rng, a);
     const double an = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
     for (int i = 0; i < 3; ++i) u[i] = a[i] - an * n[i];
     const double ul = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    for (double& x : u) x /= ul;
+    for (int i = 0; i < 3; ++i) u[i] /= ul;
     w[0] = n[1] * u[2] - n[2] * u[1];
     w[1] = n[2] * u[0] - n[0] * u[2];
     w[2] = n[0] * u[1] - n[1] * u[0];
+}
+
+/// Two triangles a hair (1e-12 to 1e-3) out of one random plane, or the second one's plane tilted
+/// from it by 1e-10 to 1e-1 radians about a line across the first: where such planes cut is noise
+/// in float. The second is shifted in the plane so that about half of the pairs overlap.
+inline void nearlyCoplanarPair(SplitMix64& rng, Tri& out_s, Tri& out_t) {
+    double n[3], u[3], w[3];
+    randomPlaneFrame(rng, n, u, w);
     const Vec3 origin = randomPoint(rng, 1.0);
     const bool tilted = rng.u() < 0.5;
     const double tilt = signedLogUniform(rng, -10.0, -1.0);
@@ -213,16 +219,8 @@ inline void nearlyCoplanarPair(SplitMix64& rng, Tri& out_s, Tri& out_t) {
 inline void edgeInPlanePair(SplitMix64& rng, Tri& out_s, Tri& out_t) {
     const double lift = (rng.u() < 0.5 ? 1.0 : -1.0) * rng.range(0.2, 1.0);
     if (rng.u() < 0.5) {
-        double n[3], a[3], u[3], w[3];
-        randomDirection(rng, n);
-        randomDirection(rng, a);
-        const double an = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
-        for (int i = 0; i < 3; ++i) u[i] = a[i] - an * n[i];
-        const double ul = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        for (double& x : u) x /= ul;
-        w[0] = n[1] * u[2] - n[2] * u[1];
-        w[1] = n[2] * u[0] - n[0] * u[2];
-        w[2] = n[0] * u[1] - n[1] * u[0];
+        double n[3], u[3], w[3];
+        randomPlaneFrame(rng, n, u, w);
         const Vec3 origin = randomPoint(rng, 0.5);
         const auto point = [&](double range, double h) {
             const double x = rng.range(-range, range);
