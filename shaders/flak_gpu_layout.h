@@ -30,6 +30,8 @@ FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuParallelSinSqDoubleBits, 0x21800000u);
 // Bits of tri_tri_impl.h's kSideError = 2^-20, kSideUnderflow = 2^-126 and kSideFloor = 2^-120:
 // the rounding bound under which a plane side is in doubt and the pair is decided exactly.
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideErrorBits, 0x35800000u);
+// kSideErrorDouble = 2^-49: the same bound for sides computed in double.
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideErrorDoubleBits, 0x27000000u);
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideUnderflowBits, 0x00800000u);
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideFloorBits, 0x03800000u);
 // Batch modes (GpuParams::flags).

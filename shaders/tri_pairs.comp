@@ -143,21 +143,21 @@ precise float norm1(vec3 v) {
     r = r + abs(v.z);
     return r;
 }
-precise float sideUnit(float e1, float e2) {
-    precise float r = (e1 * e2) * uintBitsToFloat(kGpuSideErrorBits);
+precise float sideUnit(float e1, float e2, bool in_double) {
+    precise float r = (e1 * e2) * uintBitsToFloat(in_double ? kGpuSideErrorDoubleBits : kGpuSideErrorBits);
     r = r + uintBitsToFloat(kGpuSideUnderflowBits);
     return r;
 }
 float maxOf(float a, float b) { return a > b ? a : b; }
 bool planeSidesCertain(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, float dp1, float dq1, float dr1,
-                       float dp2, float dq2, float dr2) {
+                       float dp2, float dq2, float dr2, bool in_double1, bool in_double2) {
     precise float f1 = norm1(sub3(q1, p1));
     precise float f2 = norm1(sub3(r1, p1));
-    precise float unit1 = sideUnit(f1, f2);
+    precise float unit1 = sideUnit(f1, f2, in_double1);
     float reach1 = maxOf(f2, norm1(sub3(q1, r1)));
     precise float e1 = norm1(sub3(p2, r2));
     precise float e2 = norm1(sub3(q2, r2));
-    precise float unit2 = sideUnit(e1, e2);
+    precise float unit2 = sideUnit(e1, e2, in_double2);
     float reach2 = maxOf(e1, e2);
     precise float w = norm1(sub3(r1, r2));
     precise float bound1 = (reach1 + w) * unit2;
@@ -427,7 +427,7 @@ int classifyNearlyParallel(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2)
     precise double bound = double(uintBitsToFloat(kGpuParallelSinSqDoubleBits)) * (aa * bb);
     if (!(ddot(c, c) <= bound) &&
         !planeSidesCertain(p1, q1, r1, p2, q2, r2, float(vp1), float(vq1), float(vr1), float(vp2), float(vq2),
-                           float(vr2)))
+                           float(vr2), true, true))
         return kInDoubt;
     int result = ddot(c, c) <= bound
                      ? kCoplanar
@@ -439,7 +439,7 @@ int classifyNearlyParallel(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2)
 // Everything after the plane tests; kInDoubt where the CPU goes to classifyExact.
 int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 n1, vec3 n2, int dp1, int dq1,
                         int dr1, int dp2, int dq2, int dr2, float fp1, float fq1, float fr1, float fp2, float fq2,
-                        float fr2) {
+                        float fr2, bool in_double1, bool in_double2) {
     bool flat1 = isZero(n1), flat2 = isZero(n2);
     if (flat1 || flat2) {
         if (flat1 && flat2) return kDisjoint;
@@ -447,7 +447,8 @@ int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, ve
         return hit ? kDegenerate : kDisjoint;
     }
     if (nearlyParallel(n1, n2)) return classifyNearlyParallel(p1, q1, r1, p2, q2, r2);
-    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, fp1, fq1, fr1, fp2, fq2, fr2)) return kInDoubt;
+    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, fp1, fq1, fr1, fp2, fq2, fr2, in_double1, in_double2))
+        return kInDoubt;
     int result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, kInFloat);
     if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return kDisjoint;
     return result;
@@ -468,7 +469,8 @@ int triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     v1 = sub3(p2, r2);
     v2 = sub3(q2, r2);
     n2 = cross3(v1, v2);
-    if (wellConditioned(v1, v2, n2)) {
+    bool in_double2 = !wellConditioned(v1, v2, n2);
+    if (!in_double2) {
         fp1 = dot3(sub3(p1, r2), n2);
         fq1 = dot3(sub3(q1, r2), n2);
         fr1 = dot3(sub3(r1, r2), n2);
@@ -482,7 +484,8 @@ int triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     v1 = sub3(q1, p1);
     v2 = sub3(r1, p1);
     n1 = cross3(v1, v2);
-    if (wellConditioned(v1, v2, n1)) {
+    bool in_double1 = !wellConditioned(v1, v2, n1);
+    if (!in_double1) {
         fp2 = dot3(sub3(p2, r1), n1);
         fq2 = dot3(sub3(q2, r1), n1);
         fr2 = dot3(sub3(r2, r1), n1);
@@ -494,7 +497,7 @@ int triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     }
     if (sameSide(dp2, dq2, dr2)) return kNo;
     int result = classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2, fp1, fq1, fr1, fp2,
-                                     fq2, fr2);
+                                     fq2, fr2, in_double1, in_double2);
     return result == kDisjoint ? kNo : (result == kInDoubt ? kAsk : kYes);
 }
 

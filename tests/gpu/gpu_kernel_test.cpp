@@ -287,6 +287,8 @@ TEST(GpuLayout, ConstantsMatchTheCpuKernel) {
     EXPECT_EQ(bits, gpu::kGpuParallelSinSqDoubleBits);
     std::memcpy(&bits, &detail::kSideError, 4);
     EXPECT_EQ(bits, gpu::kGpuSideErrorBits);
+    std::memcpy(&bits, &detail::kSideErrorDouble, 4);
+    EXPECT_EQ(bits, gpu::kGpuSideErrorDoubleBits);
     std::memcpy(&bits, &detail::kSideUnderflow, 4);
     EXPECT_EQ(bits, gpu::kGpuSideUnderflowBits);
     std::memcpy(&bits, &detail::kSideFloor, 4);

@@ -124,15 +124,17 @@ inline bool nearlyParallel(const Vec3& n1, const Vec3& n2) {
 // overflowing bound only sends more. The constants are normal floats (a device that flushes
 // denormals reads them alike) and the GPU takes them as bits (flak_gpu_layout.h).
 constexpr float kSideError = 0x1p-20f;
-constexpr float kSideUnderflow = 0x1p-126f; ///< per unit of |x - o|_1: a normal's lost denormals, amply
-constexpr float kSideFloor = 0x1p-120f;     ///< below it every side is in doubt, flushed or not
+constexpr float kSideErrorDouble = 0x1p-49f; ///< the same for sides computed in double (16 double eps)
+constexpr float kSideUnderflow = 0x1p-126f;  ///< per unit of |x - o|_1: a normal's lost denormals, amply
+constexpr float kSideFloor = 0x1p-120f;      ///< below it every side is in doubt, flushed or not
 
 inline float norm1(const Vec3& v) { return (std::fabs(v.x) + std::fabs(v.y)) + std::fabs(v.z); }
 
 /// The rounding bound of the sides against the plane with edges e1 and e2, per unit of
-/// |x - o|_1 (the batched kernels and the GPU compute it with these operations in this order).
-inline float planeSideUnit(float norm_e1, float norm_e2) {
-    return (norm_e1 * norm_e2) * kSideError + kSideUnderflow;
+/// |x - o|_1 (the batched kernels and the GPU compute it with these operations in this order);
+/// `error` is kSideError for sides computed in float, kSideErrorDouble for sides in double.
+inline float planeSideUnit(float norm_e1, float norm_e2, float error = kSideError) {
+    return (norm_e1 * norm_e2) * error + kSideUnderflow;
 }
 
 /// The larger of two values, as SSE's maxps writes it.
@@ -141,20 +143,24 @@ inline float maxOf(float a, float b) { return a > b ? a : b; }
 /// True when the six plane sides of a pair (float values as classify() computes them, or double
 /// values rounded to float) are each farther from zero than their rounding error can reach. One
 /// bound per plane: |x - o|_1 of the other triangle's vertices is bounded by the reach of that
-/// triangle's vertices from its own third vertex (r1 or r2) plus |r1 - r2|_1.
+/// triangle's vertices from its own third vertex (r1 or r2) plus |r1 - r2|_1. `in_double1` /
+/// `in_double2`: the sides against plane 1 (dp2, dq2, dr2) / plane 2 (dp1, dq1, dr1) were
+/// computed in double (a sliver's plane, nearly parallel planes), whose error is far smaller.
 inline bool planeSidesCertain(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                               const Vec3& r2, float dp1, float dq1, float dr1, float dp2, float dq2,
-                              float dr2) {
+                              float dr2, bool in_double1 = false, bool in_double2 = false) {
     Vec3 a, b, c;
     sub(q1, p1, a);
     sub(r1, p1, b);
     sub(q1, r1, c);
     const float f1 = norm1(a), f2 = norm1(b);
-    const float unit1 = planeSideUnit(f1, f2), reach1 = maxOf(f2, norm1(c));
+    const float unit1 = planeSideUnit(f1, f2, in_double1 ? kSideErrorDouble : kSideError),
+                reach1 = maxOf(f2, norm1(c));
     sub(p2, r2, a);
     sub(q2, r2, b);
     const float e1 = norm1(a), e2 = norm1(b);
-    const float unit2 = planeSideUnit(e1, e2), reach2 = maxOf(e1, e2);
+    const float unit2 = planeSideUnit(e1, e2, in_double2 ? kSideErrorDouble : kSideError),
+                reach2 = maxOf(e1, e2);
     sub(r1, r2, c);
     const float w = norm1(c);
     const float bound1 = (reach1 + w) * unit2 + kSideFloor; // triangle 1's vertices against plane 2

@@ -214,9 +214,10 @@ void planeSidesDouble(const Vec3& o, const Vec3& p, const Vec3& q, const Vec3& x
 
 // Everything after the two plane-side rejection tests, from their float values. Shared by the
 // scalar and the batched entry points, which is what makes their answers identical.
+// `in_double1` / `in_double2`: plane 1's / plane 2's sides came from planeSidesDouble.
 Overlap classifyAfterPlanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                             const Vec3& r2, const Vec3& n1, const Vec3& n2, float dp1, float dq1, float dr1,
-                            float dp2, float dq2, float dr2) {
+                            float dp2, float dq2, float dr2, bool in_double1, bool in_double2) {
     const bool flat1 = isZero(n1), flat2 = isZero(n2);
     if (flat1 || flat2) {
         if (flat1 && flat2) return Overlap::Disjoint;
@@ -227,7 +228,7 @@ Overlap classifyAfterPlanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
     if (nearlyParallel(n1, n2))
         return allFinite(p1, q1, r1, p2, q2, r2) ? classifyNearlyParallel(p1, q1, r1, p2, q2, r2)
                                                  : Overlap::Disjoint;
-    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2))
+    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, in_double1, in_double2))
         return allFinite(p1, q1, r1, p2, q2, r2) ? classifyExact(p1, q1, r1, p2, q2, r2, n1)
                                                  : Overlap::Disjoint;
     const Overlap result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2);
@@ -315,7 +316,7 @@ FLAK_TRI_TRI_COLD Overlap classifyNearlyParallel(const Vec3& p1, const Vec3& q1,
     if (ddot(c, c) <= kParallelSinSqDouble * (ddot(n1, n1) * ddot(n2, n2)))
         return coplanarOverlap(p1, q1, r1, p2, q2, r2, plane1) ? Overlap::Coplanar : Overlap::Disjoint;
     if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, signCarrying(dp1), signCarrying(dq1), signCarrying(dr1),
-                           signCarrying(dp2), signCarrying(dq2), signCarrying(dr2)))
+                           signCarrying(dp2), signCarrying(dq2), signCarrying(dr2), true, true))
         return classifyExact(p1, q1, r1, p2, q2, r2, plane1);
     const Vec3* const t1[3] = {&p1, &q1, &r1};
     const Vec3* const t2[3] = {&p2, &q2, &r2};
@@ -337,7 +338,8 @@ FLAK_TRI_TRI_COLD Overlap classifySlow(const Vec3& p1, const Vec3& q1, const Vec
     sub(p2, r2, v1);
     sub(q2, r2, v2);
     cross(v1, v2, n2);
-    if (wellConditioned(v1, v2, n2)) {
+    const bool in_double2 = !wellConditioned(v1, v2, n2);
+    if (!in_double2) {
         sub(p1, r2, v1);
         dp1 = dot(v1, n2);
         sub(q1, r2, v1);
@@ -351,7 +353,8 @@ FLAK_TRI_TRI_COLD Overlap classifySlow(const Vec3& p1, const Vec3& q1, const Vec
     sub(q1, p1, v1);
     sub(r1, p1, v2);
     cross(v1, v2, n1);
-    if (wellConditioned(v1, v2, n1)) {
+    const bool in_double1 = !wellConditioned(v1, v2, n1);
+    if (!in_double1) {
         sub(p2, r1, v1);
         dp2 = dot(v1, n1);
         sub(q2, r1, v1);
@@ -362,7 +365,8 @@ FLAK_TRI_TRI_COLD Overlap classifySlow(const Vec3& p1, const Vec3& q1, const Vec
         planeSidesDouble(p1, q1, r1, p2, q2, r2, n1, dp2, dq2, dr2);
     }
     if (allPositive(dp2, dq2, dr2) || allNegative(dp2, dq2, dr2)) return Overlap::Disjoint;
-    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2);
+    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2, in_double1,
+                               in_double2);
 }
 
 #if !defined(FLAK_SIMD_SSE2)
