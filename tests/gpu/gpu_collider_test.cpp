@@ -182,6 +182,53 @@ TEST_F(GpuTest, BatchesReportTheirDeviceTime) {
     EXPECT_GE(collider.stats().device_ns, collider.stats().last_batch_device_ns);
 }
 
+// The same contract answered by the device itself: jobs whose pairs are all decided on the device
+// (none left to the host), so an overflowing batch is counted from the device's records.
+TEST_F(GpuTest, OverflowWithNoPairLeftToTheHostIsCountedOnTheDevice) {
+    GpuColliderConfig config = meshConfig();
+    const auto& meshes = queryMeshes();
+    std::vector<GpuJobDesc> jobs;
+    std::uint64_t all_pairs = 0;
+    std::vector<GpuPair> expect;
+    {
+        GpuCollider& big = makeCollider(config);
+        const std::vector<GpuMeshId> ids = uploadAll(big);
+        const std::vector<GpuJobDesc> both = meshJobs(ids, 2, kSeed + 4);
+        // Not the coincident jobs, and of the others those the device decides whole (a job that
+        // leaves a pair to the host shows in host_decided_pairs when run alone).
+        for (std::size_t j = 0; j < both.size(); j += 2) {
+            const std::uint64_t before = big.stats().host_decided_pairs;
+            (void)runBatch(big, std::vector<GpuJobDesc>{both[j]}, GpuBatchMode::Candidates);
+            if (big.stats().host_decided_pairs == before) jobs.push_back(both[j]);
+        }
+        for (const GpuJobDesc& job : jobs)
+            all_pairs += std::uint64_t{meshes[job.a.index]->tris.size()} * meshes[job.b.index]->tris.size();
+        const std::uint64_t decided_alone = big.stats().host_decided_pairs;
+        expect = cpuPairs(jobs);
+        ASSERT_TRUE(runBatch(big, jobs, GpuBatchMode::Candidates) == expect);
+        ASSERT_EQ(big.stats().host_decided_pairs, decided_alone);
+    }
+    ASSERT_GT(expect.size(), 200u);
+    config.max_pairs = static_cast<std::uint32_t>(expect.size() / 3);
+    GpuCollider& small = makeCollider(config);
+    const std::vector<GpuMeshId> ids = uploadAll(small);
+    GpuTicket ticket;
+    ASSERT_EQ(small.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()),
+                                GpuBatchMode::Candidates, GpuQuery::Pairs, ticket),
+              Status::Ok);
+    std::vector<GpuPair> items(expect.size(), GpuPair{0xDEADu, 0xDEADu, 0xDEADu});
+    OutBuffer<GpuPair> out;
+    out.items = items.data();
+    out.capacity = static_cast<std::uint32_t>(expect.size());
+    EXPECT_EQ(small.collect(ticket, &out, nullptr), Status::BufferFull);
+    EXPECT_EQ(out.count, config.max_pairs);
+    EXPECT_EQ(out.count + out.dropped, expect.size());
+    EXPECT_TRUE(
+        std::includes(expect.begin(), expect.end(), items.begin(), items.begin() + out.count, pairLess));
+    // The device answered: the CPU path would have counted every n x m pair as tested.
+    EXPECT_LT(small.stats().tested_pairs, all_pairs);
+}
+
 TEST_F(GpuTest, AnyContactMatchesCpu) {
     GpuCollider& collider = makeCollider(meshConfig());
     const std::vector<GpuMeshId> ids = uploadAll(collider);
