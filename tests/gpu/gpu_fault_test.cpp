@@ -62,43 +62,35 @@ VKAPI_ATTR VkResult VKAPI_CALL noMemory(VkDevice device, const VkMemoryAllocateI
     return g_real_allocate(device, info, callbacks, out);
 }
 
+// When `name` is `wanted`: keeps the real entry point in `real_out` and hands out `wrapper`.
+template <class Pfn>
+bool hook(const char* name, const char* wanted, PFN_vkVoidFunction real, Pfn& real_out, Pfn wrapper,
+          PFN_vkVoidFunction& out) {
+    if (std::strcmp(name, wanted) != 0) return false;
+    real_out = reinterpret_cast<Pfn>(real);
+    out = reinterpret_cast<PFN_vkVoidFunction>(wrapper);
+    return true;
+}
+
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL faultyDeviceProc(VkDevice device, const char* name) {
-    const PFN_vkVoidFunction real = g_real_gdpa(device, name);
-    if (std::strcmp(name, "vkQueueSubmit") == 0) {
-        g_real_submit = reinterpret_cast<PFN_vkQueueSubmit>(real);
-        return reinterpret_cast<PFN_vkVoidFunction>(lostSubmit);
-    }
-    if (std::strcmp(name, "vkWaitForFences") == 0) {
-        g_real_wait = reinterpret_cast<PFN_vkWaitForFences>(real);
-        return reinterpret_cast<PFN_vkVoidFunction>(lostWait);
-    }
-    if (std::strcmp(name, "vkGetFenceStatus") == 0) {
-        g_real_fence_status = reinterpret_cast<PFN_vkGetFenceStatus>(real);
-        return reinterpret_cast<PFN_vkVoidFunction>(lostFenceStatus);
-    }
-    if (std::strcmp(name, "vkAllocateMemory") == 0) {
-        g_real_allocate = reinterpret_cast<PFN_vkAllocateMemory>(real);
-        return reinterpret_cast<PFN_vkVoidFunction>(noMemory);
-    }
-    return real;
+    PFN_vkVoidFunction out = g_real_gdpa(device, name);
+    const PFN_vkVoidFunction real = out;
+    (void)(hook(name, "vkQueueSubmit", real, g_real_submit, &lostSubmit, out) ||
+           hook(name, "vkWaitForFences", real, g_real_wait, &lostWait, out) ||
+           hook(name, "vkGetFenceStatus", real, g_real_fence_status, &lostFenceStatus, out) ||
+           hook(name, "vkAllocateMemory", real, g_real_allocate, &noMemory, out));
+    return out;
 }
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL faultyInstanceProc(VkInstance instance, const char* name) {
-    const PFN_vkVoidFunction real = g_real_gipa(instance, name);
-    if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
-        g_real_gdpa = reinterpret_cast<PFN_vkGetDeviceProcAddr>(real);
-        return reinterpret_cast<PFN_vkVoidFunction>(faultyDeviceProc);
-    }
-    if (std::strcmp(name, "vkGetPhysicalDeviceProperties2") == 0 && g_fault == Fault::NoFloatControls) {
-        g_real_properties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(real);
-        return reinterpret_cast<PFN_vkVoidFunction>(noFloatControls);
-    }
-    if (std::strcmp(name, "vkGetPhysicalDeviceQueueFamilyProperties") == 0 &&
-        g_fault == Fault::NoComputeQueue) {
-        g_real_families = reinterpret_cast<PFN_vkGetPhysicalDeviceQueueFamilyProperties>(real);
-        return reinterpret_cast<PFN_vkVoidFunction>(noComputeFamilies);
-    }
-    return real;
+    PFN_vkVoidFunction out = g_real_gipa(instance, name);
+    const PFN_vkVoidFunction real = out;
+    (void)(hook(name, "vkGetDeviceProcAddr", real, g_real_gdpa, &faultyDeviceProc, out) ||
+           (g_fault == Fault::NoFloatControls &&
+            hook(name, "vkGetPhysicalDeviceProperties2", real, g_real_properties2, &noFloatControls, out)) ||
+           (g_fault == Fault::NoComputeQueue && hook(name, "vkGetPhysicalDeviceQueueFamilyProperties", real,
+                                                     g_real_families, &noComputeFamilies, out)));
+    return out;
 }
 
 class GpuFault : public ::testing::Test {
