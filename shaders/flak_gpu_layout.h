@@ -23,15 +23,12 @@ FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuRowGroups, 32768u);
 // Bits of tri_tri_impl.h's kMinSinSq = 2.5e-3f (the sliver guard), passed as bits so that no decimal
 // to float conversion (GLSL front ends go through double: two roundings) can change it.
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuMinSinSqBits, 0x3B23D70Au);
-// Bits of tri_tri_impl.h's kParallelSinSq = 2^-6 (float) and kParallelSinSqDouble = 2^-60 (held
-// in a float, exactly): the nearly parallel planes that are decided in double.
+// Bits of tri_tri_impl.h's kParallelSinSq = 2^-6: the nearly parallel planes the CPU decides in
+// double (the device leaves them to the host).
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuParallelSinSqBits, 0x3C800000u);
-FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuParallelSinSqDoubleBits, 0x21800000u);
 // Bits of tri_tri_impl.h's kSideError = 2^-20, kSideUnderflow = 2^-126 and kSideFloor = 2^-120:
 // the rounding bound under which a plane side is in doubt and the pair is decided exactly.
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideErrorBits, 0x35800000u);
-// kSideErrorDouble = 2^-49: the same bound for sides computed in double.
-FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideErrorDoubleBits, 0x27000000u);
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideUnderflowBits, 0x00800000u);
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideFloorBits, 0x03800000u);
 // Batch modes (GpuParams::flags).

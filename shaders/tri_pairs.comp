@@ -1,29 +1,28 @@
 #version 450
 // flak — triangle pairs of mesh-mesh jobs on the GPU: the CPU kernel of runtime/src/geom/tri_tri.cpp
-// (Guigue & Devillers 2003 with the double-precision plane sides of slivers, nearly parallel planes
-// decided again in double, the 2D coplanar test
-// and the zero-area edge test through segmentTriangle: Moller & Trumbore 1997 settled in double),
-// operation for operation, so that every pair gets the very boolean triTriOverlap gives.
+// (Guigue & Devillers 2003 with the 2D coplanar test), operation for operation in float, so that
+// every pair the device answers gets the very boolean triTriOverlap gives.
 // Rules that make the results bit-identical:
-// - every float and double value is `precise` (SPIR-V NoContraction): no FMA contraction, no
-//   reassociation; dot and cross are spelled out in the CPU's order ((x*x + y*y) + z*z);
-//   add, sub, mul and conversions are correctly rounded in Vulkan;
-// - the plane-side values are only ever used through their signs, so they are kept as sign codes
-//   (1 > 0, -1 < 0, 0 == 0, 2 NaN) rather than floats: the CPU's signCarrying() makes a denormal
-//   float out of a tiny double, which a device that flushes denormals would read as 0;
+// - every float value is `precise` (SPIR-V NoContraction): no FMA contraction, no reassociation;
+//   dot and cross are spelled out in the CPU's order ((x*x + y*y) + z*z); add, sub, mul and
+//   comparisons are correctly rounded in Vulkan;
+// - the plane-side values are used through their signs (1 > 0, -1 < 0, 0 == 0, 2 NaN) and their
+//   rounding bounds;
 // - non-finite input is rejected up front with bit tests (the CPU answers false for it) instead of
 //   relying on isnan/isinf, which a driver may fold away;
-// - the constant kMinSinSq is given as bits (flak_gpu_layout.h).
-// A pair with a plane side within its rounding bound, which the CPU decides with exact signs, is
-// written out flagged kGpuRecordAsk and the host decides it with the CPU kernel.
-// Needs shaderFloat64 (the sliver, nearly parallel and zero-area paths are double on the CPU).
+// - the constants are given as bits (flak_gpu_layout.h).
+// The CPU answers some pairs with double or exact arithmetic: a sliver's or a zero-area
+// triangle's plane (sides in double), nearly parallel planes (everything again in double) and a
+// plane side within its rounding bound (every sign exact). The device proves what it can of
+// those (a rejection by an ill-conditioned plane) and writes the others out flagged
+// kGpuRecordAsk; the host decides them with the CPU kernel. So the shader is float only: no
+// shaderFloat64.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_spirv_intrinsics : require
 
 // Float controls the kernel relies on, declared (SPV_KHR_float_controls, Vulkan 1.2): float
 // infinities, NaN and signed zeros are preserved (a product of coordinates near the documented
-// limit overflows and must compare as on the CPU). Doubles need no such mode: from finite float
-// input they neither overflow nor turn NaN. Denormals are not declared (lavapipe cannot promise
+// limit overflows and must compare as on the CPU). Denormals are not declared (lavapipe cannot promise
 // DenormPreserve): a device that flushes them differs only below 1.2e-38, see docs/gpu.md.
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4466], 4461, 32);
 
@@ -44,8 +43,7 @@ layout(std430, set = 0, binding = 5) readonly buffer Params { GpuParams pc; };
 const int kDisjoint = 0;
 const int kCrossing = 1;
 const int kCoplanar = 2;
-const int kDegenerate = 3;
-const int kInDoubt = 4; // a plane side within its rounding bound: the host decides (classifyExact)
+const int kInDoubt = 3; // the CPU decides it in double or exactly: the host does
 
 bool finiteF(float f) { return (floatBitsToUint(f) & 0x7F800000u) != 0x7F800000u; }
 bool finite3(vec3 v) { return finiteF(v.x) && finiteF(v.y) && finiteF(v.z); }
@@ -69,28 +67,7 @@ precise vec3 sub3(vec3 a, vec3 b) {
     r.z = a.z - b.z;
     return r;
 }
-precise double ddot(dvec3 a, dvec3 b) {
-    precise double r = a.x * b.x + a.y * b.y;
-    r = r + a.z * b.z;
-    return r;
-}
-precise dvec3 dcross(dvec3 a, dvec3 b) {
-    precise dvec3 r;
-    r.x = a.y * b.z - a.z * b.y;
-    r.y = a.z * b.x - a.x * b.z;
-    r.z = a.x * b.y - a.y * b.x;
-    return r;
-}
-precise dvec3 dsub(dvec3 a, dvec3 b) {
-    precise dvec3 r;
-    r.x = a.x - b.x;
-    r.y = a.y - b.y;
-    r.z = a.z - b.z;
-    return r;
-}
-
 int signF(float d) { return d > 0.0 ? 1 : (d < 0.0 ? -1 : (d == 0.0 ? 0 : 2)); }
-int signD(double d) { return d > 0.0lf ? 1 : (d < 0.0lf ? -1 : (d == 0.0lf ? 0 : 2)); }
 bool pos(int s) { return s == 1; }
 bool neg(int s) { return s == -1; }
 bool sameSide(int a, int b, int c) { return (pos(a) && pos(b) && pos(c)) || (neg(a) && neg(b) && neg(c)); }
@@ -104,68 +81,51 @@ bool wellConditioned(vec3 e1, vec3 e2, vec3 n) {
     return ln > rhs;
 }
 
-// floatDirection of tri_tri_scalar.cpp: n / max |n_i| as float, zero when n is exactly zero.
-vec3 floatDirection(dvec3 n) {
-    // std::fmax(a, b) returns the other operand when one is NaN.
-    precise double ax = abs(n.x), ay = abs(n.y), az = abs(n.z);
-    precise double myz = isnan(ay) ? az : (isnan(az) ? ay : max(ay, az));
-    precise double m = isnan(ax) ? myz : (isnan(myz) ? ax : max(ax, myz));
-    if (m > 0.0lf) {
-        precise double nx = n.x / m, ny = n.y / m, nz = n.z / m;
-        return vec3(float(nx), float(ny), float(nz));
-    }
-    return vec3(0.0);
-}
-
-// planeSidesDouble: plane through o with normal (p - o) x (q - o) in double; signs of x, y, z and
-// the normal scaled to float (n / max |n_i|, zero when n is exactly zero).
-void planeSidesDouble(vec3 o, vec3 p, vec3 q, vec3 x, vec3 y, vec3 z, out vec3 out_n, out int sx, out int sy,
-                      out int sz, out float fx, out float fy, out float fz) {
-    precise dvec3 O = dvec3(o);
-    precise dvec3 n = dcross(dsub(dvec3(p), O), dsub(dvec3(q), O));
-    precise double dx = ddot(dsub(dvec3(x), O), n);
-    precise double dy = ddot(dsub(dvec3(y), O), n);
-    precise double dz = ddot(dsub(dvec3(z), O), n);
-    sx = signD(dx);
-    sy = signD(dy);
-    sz = signD(dz);
-    fx = float(dx);
-    fy = float(dy);
-    fz = float(dz);
-    out_n = floatDirection(n);
-}
-
 // ---- plane sides in doubt (tri_tri_impl.h planeSidesCertain) ----
-// The sides are the float values (a double side rounded to float: the CPU's signCarrying differs
-// from float() only below 2^-126, where both are under kSideFloor and in doubt either way).
 precise float norm1(vec3 v) {
     precise float r = abs(v.x) + abs(v.y);
     r = r + abs(v.z);
     return r;
 }
-precise float sideUnit(float e1, float e2, bool in_double) {
-    precise float r = (e1 * e2) * uintBitsToFloat(in_double ? kGpuSideErrorDoubleBits : kGpuSideErrorBits);
+precise float sideUnit(float e1, float e2) {
+    precise float r = (e1 * e2) * uintBitsToFloat(kGpuSideErrorBits);
     r = r + uintBitsToFloat(kGpuSideUnderflowBits);
     return r;
 }
 float maxOf(float a, float b) { return a > b ? a : b; }
-bool planeSidesCertain(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, float dp1, float dq1, float dr1,
-                       float dp2, float dq2, float dr2, bool in_double1, bool in_double2) {
+// The rounding bounds of the float plane sides, in planeSidesCertain's operations and order:
+// bound.x for triangle 1's vertices against plane 2, bound.y for triangle 2's against plane 1.
+vec2 sideBounds(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     precise float f1 = norm1(sub3(q1, p1));
     precise float f2 = norm1(sub3(r1, p1));
-    precise float unit1 = sideUnit(f1, f2, in_double1);
+    precise float unit1 = sideUnit(f1, f2);
     float reach1 = maxOf(f2, norm1(sub3(q1, r1)));
     precise float e1 = norm1(sub3(p2, r2));
     precise float e2 = norm1(sub3(q2, r2));
-    precise float unit2 = sideUnit(e1, e2, in_double2);
+    precise float unit2 = sideUnit(e1, e2);
     float reach2 = maxOf(e1, e2);
     precise float w = norm1(sub3(r1, r2));
     precise float bound1 = (reach1 + w) * unit2;
     bound1 = bound1 + uintBitsToFloat(kGpuSideFloorBits);
     precise float bound2 = (reach2 + w) * unit1;
     bound2 = bound2 + uintBitsToFloat(kGpuSideFloorBits);
-    return abs(dp1) > bound1 && abs(dq1) > bound1 && abs(dr1) > bound1 && abs(dp2) > bound2 && abs(dq2) > bound2 &&
-           abs(dr2) > bound2;
+    return vec2(bound1, bound2);
+}
+bool planeSidesCertain(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, float dp1, float dq1, float dr1,
+                       float dp2, float dq2, float dr2) {
+    vec2 bound = sideBounds(p1, q1, r1, p2, q2, r2);
+    return abs(dp1) > bound.x && abs(dq1) > bound.x && abs(dr1) > bound.x && abs(dp2) > bound.y &&
+           abs(dq2) > bound.y && abs(dr2) > bound.y;
+}
+
+// An ill-conditioned plane: the CPU takes its sides in double, whose signs the float sides give
+// only when each is finite (so nothing overflowed) and farther from zero than twice its rounding
+// bound (the exact side is then beyond the bound, which also bounds the double's error). True
+// when that proves all three on one side: the CPU rejects the pair.
+bool surelyOneSide(float a, float b, float c, float bound) {
+    precise float reach = bound * 2.0;
+    bool sure = finiteF(a) && finiteF(b) && finiteF(c) && abs(a) > reach && abs(b) > reach && abs(c) > reach;
+    return sure && ((a > 0.0 && b > 0.0 && c > 0.0) || (a < 0.0 && b < 0.0 && c < 0.0));
 }
 
 // ---- coplanar pairs: 2D separating axes (tri_tri_scalar.cpp coplanarOverlap) ----
@@ -222,69 +182,6 @@ bool coplanarOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 
            !separatedByEdgesOf(b0, b1, b2, a0, a1, a2);
 }
 
-// ---- zero-area triangles: segmentTriangle (segment_triangle.cpp), the boolean only ----
-// settleInDouble with require_inside: the crossing of the line with the plane, inside the closed
-// triangle, at t in [0, 1].
-bool settleInDouble(vec3 o, vec3 dir, vec3 a, vec3 b, vec3 c) {
-    precise dvec3 O = dvec3(o);
-    precise dvec3 A = dsub(dvec3(a), O), B = dsub(dvec3(b), O), C = dsub(dvec3(c), O);
-    precise dvec3 d = dvec3(dir);
-    precise dvec3 ab = dsub(B, A), bc = dsub(C, B), ca = dsub(A, C);
-    precise dvec3 n = dcross(ab, dsub(C, A));
-    precise double nn = ddot(n, n), sd = ddot(n, d);
-    precise double t = 0.0lf, wa = -1.0lf, wb = -1.0lf, wc = -1.0lf;
-    if (nn > 0.0lf && sd != 0.0lf) {
-        t = ddot(n, A) / sd;
-        precise dvec3 x;
-        x.x = d.x * t;
-        x.y = d.y * t;
-        x.z = d.z * t;
-        wa = ddot(n, dcross(bc, dsub(x, B)));
-        wb = ddot(n, dcross(ca, dsub(x, C)));
-        wc = ddot(n, dcross(ab, dsub(x, A)));
-    }
-    precise double wsum = wa + wb;
-    wsum = wsum + wc;
-    if (!(wa >= 0.0lf && wb >= 0.0lf && wc >= 0.0lf && wsum > 0.0lf)) return false;
-    return t >= 0.0lf && t <= 1.0lf;
-}
-
-bool segmentTriangle(vec3 p0, vec3 p1, vec3 a, vec3 b, vec3 c) {
-    precise vec3 ab = sub3(b, a), bc = sub3(c, b), ca = sub3(a, c);
-    precise float lab = dot3(ab, ab), lbc = dot3(bc, bc), lca = dot3(ca, ca);
-    vec3 v0 = a;
-    precise vec3 e1 = ab;
-    precise vec3 e2 = -ca;
-    if (!(lbc >= lab && lbc >= lca)) {
-        if (lca >= lab) {
-            v0 = b;
-            e1 = bc;
-            e2 = -ab;
-        } else {
-            v0 = c;
-            e1 = ca;
-            e2 = -bc;
-        }
-    }
-    precise vec3 dir = sub3(p1, p0);
-    precise vec3 pvec = cross3(dir, e2);
-    precise float det = dot3(e1, pvec);
-    if (det == 0.0) return false;
-    precise vec3 tvec = sub3(p0, v0);
-    precise float u = dot3(tvec, pvec);
-    if (det > 0.0 ? (u < 0.0 || u > det) : (u > 0.0 || u < det)) return false;
-    precise vec3 qvec = cross3(tvec, e1);
-    precise float v = dot3(dir, qvec);
-    precise float uv = u + v;
-    if (det > 0.0 ? (v < 0.0 || uv > det) : (v > 0.0 || uv < det)) return false;
-    // (the CPU's finiteness check here always passes: non-finite pairs never reach this point)
-    return settleInDouble(p0, dir, a, b, c);
-}
-
-bool edgesCrossTriangle(vec3 s0, vec3 s1, vec3 s2, vec3 a, vec3 b, vec3 c) {
-    return segmentTriangle(s0, s1, a, b, c) || segmentTriangle(s1, s2, a, b, c) || segmentTriangle(s2, s0, a, b, c);
-}
-
 // ---- Guigue & Devillers: canonical permutations and CHECK_MIN_MAX ----
 bool checkMinMax(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     precise vec3 v1 = sub3(p2, q1);
@@ -298,17 +195,6 @@ bool checkMinMax(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     v1 = sub3(r2, p1);
     return !(dot3(v1, n) > 0.0);
 }
-
-bool checkMinMaxD(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
-    precise dvec3 P1 = dvec3(p1), Q1 = dvec3(q1), R1 = dvec3(r1), P2 = dvec3(p2), Q2 = dvec3(q2), R2 = dvec3(r2);
-    precise double s1 = ddot(dsub(Q2, Q1), dcross(dsub(P2, Q1), dsub(P1, Q1)));
-    precise double s2 = ddot(dsub(R2, P1), dcross(dsub(P2, P1), dsub(R1, P1)));
-    return !(s1 > 0.0lf) && !(s2 > 0.0lf);
-}
-
-// How CHECK_MIN_MAX is evaluated.
-const int kInFloat = 0;
-const int kInDouble = 1;
 
 // The second half of the canonical form (triangle 2's lone vertex first, triangle 1's other two
 // swapped when asked): the six points CHECK_MIN_MAX takes, in c[0..5]. False when triangle 2's
@@ -386,15 +272,13 @@ bool canonicalPoints(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int d
     return canonical2(a, b, cc, p2, y, z, dp2, dy, dz, c);
 }
 
-// The canonical form and CHECK_MIN_MAX (in float or double: `mode`) from the plane sides' sign
-// codes; kCoplanar when either triangle lies in the other's plane.
+// The canonical form and CHECK_MIN_MAX from the plane sides' sign codes; kCoplanar when either
+// triangle lies in the other's plane.
 int canonicalCrossing(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, int dp1, int dq1, int dr1, int dp2,
-                      int dq2, int dr2, int mode) {
+                      int dq2, int dr2) {
     vec3 c[6];
     if (!canonicalPoints(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, c)) return kCoplanar;
-    bool crossing =
-        mode == kInDouble ? checkMinMaxD(c[0], c[1], c[2], c[3], c[4], c[5]) : checkMinMax(c[0], c[1], c[2], c[3], c[4], c[5]);
-    return crossing ? kCrossing : kDisjoint;
+    return checkMinMax(c[0], c[1], c[2], c[3], c[4], c[5]) ? kCrossing : kDisjoint;
 }
 
 // nearlyParallel of tri_tri_impl.h: not lengthSq(n1 x n2) > kParallelSinSq * (lengthSq(n1) *
@@ -408,96 +292,59 @@ bool nearlyParallel(vec3 n1, vec3 n2) {
     return !(cc > bound);
 }
 
-// classifyNearlyParallel of tri_tri_scalar.cpp: everything again in double; kInDoubt where the CPU
-// goes to classifyExact.
-int classifyNearlyParallel(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
-    precise dvec3 P1 = dvec3(p1), Q1 = dvec3(q1), R1 = dvec3(r1), P2 = dvec3(p2), Q2 = dvec3(q2), R2 = dvec3(r2);
-    precise dvec3 n2 = dcross(dsub(P2, R2), dsub(Q2, R2));
-    precise double vp1 = ddot(dsub(P1, R2), n2), vq1 = ddot(dsub(Q1, R2), n2), vr1 = ddot(dsub(R1, R2), n2);
-    int dp1 = signD(vp1), dq1 = signD(vq1), dr1 = signD(vr1);
-    if (sameSide(dp1, dq1, dr1)) return kDisjoint;
-    precise dvec3 n1 = dcross(dsub(Q1, P1), dsub(R1, P1));
-    precise double vp2 = ddot(dsub(P2, R1), n1), vq2 = ddot(dsub(Q2, R1), n1), vr2 = ddot(dsub(R2, R1), n1);
-    int dp2 = signD(vp2), dq2 = signD(vq2), dr2 = signD(vr2);
-    if (sameSide(dp2, dq2, dr2)) return kDisjoint;
-    vec3 plane1 = floatDirection(n1);
-    precise dvec3 c = dcross(n1, n2);
-    precise double aa = ddot(n1, n1);
-    precise double bb = ddot(n2, n2);
-    precise double bound = double(uintBitsToFloat(kGpuParallelSinSqDoubleBits)) * (aa * bb);
-    if (!(ddot(c, c) <= bound) &&
-        !planeSidesCertain(p1, q1, r1, p2, q2, r2, float(vp1), float(vq1), float(vr1), float(vp2), float(vq2),
-                           float(vr2), true, true))
-        return kInDoubt;
-    int result = ddot(c, c) <= bound
-                     ? kCoplanar
-                     : canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, kInDouble);
-    if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, plane1)) return kDisjoint;
-    return result;
-}
-
-// Everything after the plane tests; kInDoubt where the CPU goes to classifyExact.
+// classifyWellConditioned of tri_tri_scalar.cpp, after both plane rejections: kInDoubt where the
+// CPU goes on in double (nearly parallel planes) or to classifyExact (a side in doubt).
 int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, vec3 n1, vec3 n2, int dp1, int dq1,
                         int dr1, int dp2, int dq2, int dr2, float fp1, float fq1, float fr1, float fp2, float fq2,
-                        float fr2, bool in_double1, bool in_double2) {
-    bool flat1 = isZero(n1), flat2 = isZero(n2);
-    if (flat1 || flat2) {
-        if (flat1 && flat2) return kDisjoint;
-        bool hit = flat2 ? edgesCrossTriangle(p2, q2, r2, p1, q1, r1) : edgesCrossTriangle(p1, q1, r1, p2, q2, r2);
-        return hit ? kDegenerate : kDisjoint;
-    }
-    if (nearlyParallel(n1, n2)) return classifyNearlyParallel(p1, q1, r1, p2, q2, r2);
-    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, fp1, fq1, fr1, fp2, fq2, fr2, in_double1, in_double2))
-        return kInDoubt;
-    int result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2, kInFloat);
+                        float fr2) {
+    if (nearlyParallel(n1, n2)) return kInDoubt;
+    if (!planeSidesCertain(p1, q1, r1, p2, q2, r2, fp1, fq1, fr1, fp2, fq2, fr2)) return kInDoubt;
+    int result = canonicalCrossing(p1, q1, r1, p2, q2, r2, dp1, dq1, dr1, dp2, dq2, dr2);
     if (result == kCoplanar && !coplanarOverlap(p1, q1, r1, p2, q2, r2, n1)) return kDisjoint;
     return result;
 }
 
-// classify / classifySlow of tri_tri_scalar.cpp: each plane in float when well-conditioned, else in
-// double (the fast and slow CPU paths compute the very same values for a well-conditioned plane).
-// kYes / kNo: triTriOverlap's answer; kAsk: the CPU decides it exactly (classifyExact), the host
-// does that when it collects the pair.
+// classify / classifySlow of tri_tri_scalar.cpp, in float only. A well-conditioned plane's sides
+// are the CPU's own float values. Where the CPU takes a plane's sides in double (a sliver's or a
+// zero-area triangle's plane), the device answers only a rejection it can prove
+// (surelyOneSide); every pair whose answer needs the CPU's double or exact arithmetic is kAsk.
+// kYes / kNo: triTriOverlap's answer; kAsk: the host decides the pair with the CPU kernel when it
+// collects it.
 const int kNo = 0;
 const int kYes = 1;
 const int kAsk = 2;
 int triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     if (!(finite3(p1) && finite3(q1) && finite3(r1) && finite3(p2) && finite3(q2) && finite3(r2))) return kNo;
     precise vec3 v1, v2, n1, n2;
-    int dp1, dq1, dr1, dp2, dq2, dr2;
     precise float fp1, fq1, fr1, fp2, fq2, fr2;
     v1 = sub3(p2, r2);
     v2 = sub3(q2, r2);
     n2 = cross3(v1, v2);
-    bool in_double2 = !wellConditioned(v1, v2, n2);
-    if (!in_double2) {
-        fp1 = dot3(sub3(p1, r2), n2);
-        fq1 = dot3(sub3(q1, r2), n2);
-        fr1 = dot3(sub3(r1, r2), n2);
-        dp1 = signF(fp1);
-        dq1 = signF(fq1);
-        dr1 = signF(fr1);
-    } else {
-        planeSidesDouble(r2, p2, q2, p1, q1, r1, n2, dp1, dq1, dr1, fp1, fq1, fr1);
-    }
-    if (sameSide(dp1, dq1, dr1)) return kNo;
+    bool ill2 = !wellConditioned(v1, v2, n2);
+    fp1 = dot3(sub3(p1, r2), n2);
+    fq1 = dot3(sub3(q1, r2), n2);
+    fr1 = dot3(sub3(r1, r2), n2);
+    int dp1 = signF(fp1), dq1 = signF(fq1), dr1 = signF(fr1);
+    if (!ill2 && sameSide(dp1, dq1, dr1)) return kNo;
     v1 = sub3(q1, p1);
     v2 = sub3(r1, p1);
     n1 = cross3(v1, v2);
-    bool in_double1 = !wellConditioned(v1, v2, n1);
-    if (!in_double1) {
-        fp2 = dot3(sub3(p2, r1), n1);
-        fq2 = dot3(sub3(q2, r1), n1);
-        fr2 = dot3(sub3(r2, r1), n1);
-        dp2 = signF(fp2);
-        dq2 = signF(fq2);
-        dr2 = signF(fr2);
-    } else {
-        planeSidesDouble(p1, q1, r1, p2, q2, r2, n1, dp2, dq2, dr2, fp2, fq2, fr2);
+    bool ill1 = !wellConditioned(v1, v2, n1);
+    fp2 = dot3(sub3(p2, r1), n1);
+    fq2 = dot3(sub3(q2, r1), n1);
+    fr2 = dot3(sub3(r2, r1), n1);
+    int dp2 = signF(fp2), dq2 = signF(fq2), dr2 = signF(fr2);
+    if (!ill1 && sameSide(dp2, dq2, dr2)) return kNo;
+    if (ill1 || ill2) {
+        // The CPU rejects the pair at either plane whose sides are all on one side (a
+        // well-conditioned plane that does was answered above).
+        vec2 bound = sideBounds(p1, q1, r1, p2, q2, r2);
+        if (ill2 && surelyOneSide(fp1, fq1, fr1, bound.x)) return kNo;
+        if (ill1 && surelyOneSide(fp2, fq2, fr2, bound.y)) return kNo;
+        return kAsk;
     }
-    if (sameSide(dp2, dq2, dr2)) return kNo;
     int result = classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2, fp1, fq1, fr1, fp2,
-                                     fq2, fr2, in_double1, in_double2);
+                                     fq2, fr2);
     return result == kDisjoint ? kNo : (result == kInDoubt ? kAsk : kYes);
 }
 

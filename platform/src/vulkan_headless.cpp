@@ -141,7 +141,6 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
 #define FLAK_LOAD(name) const auto name = reinterpret_cast<PFN_##name>(m_gipa(m_instance, #name))
     FLAK_LOAD(vkEnumeratePhysicalDevices);
     FLAK_LOAD(vkGetPhysicalDeviceProperties);
-    FLAK_LOAD(vkGetPhysicalDeviceFeatures);
     FLAK_LOAD(vkGetPhysicalDeviceProperties2);
     FLAK_LOAD(vkGetPhysicalDeviceQueueFamilyProperties);
     FLAK_LOAD(vkCreateDevice);
@@ -155,12 +154,9 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     std::vector<VkPhysicalDevice> devices(count);
     (void)vkEnumeratePhysicalDevices(m_instance, &count, devices.data());
     int best_rank = -1;
-    bool saw_no_fp64 = false;
     for (VkPhysicalDevice d : devices) {
         VkPhysicalDeviceProperties props;
         vkGetPhysicalDeviceProperties(d, &props);
-        VkPhysicalDeviceFeatures features;
-        vkGetPhysicalDeviceFeatures(d, &features);
         if (props.apiVersion < VK_API_VERSION_1_2) {
             m_skipped.push_back(std::string(props.deviceName) + ": Vulkan below 1.2");
             continue;
@@ -186,11 +182,6 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
             m_skipped.push_back(std::string(props.deviceName) + ": no SignedZeroInfNanPreserve for float");
             continue;
         }
-        if (features.shaderFloat64 != VK_TRUE) {
-            m_skipped.push_back(std::string(props.deviceName) + ": no shaderFloat64");
-            saw_no_fp64 = true;
-            continue;
-        }
         const int rank = typeRank(props.deviceType, options.prefer_cpu);
         if (rank > best_rank) {
             best_rank = rank;
@@ -204,9 +195,8 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
         }
     }
     if (m_physical == VK_NULL_HANDLE) {
-        m_error =
-            saw_no_fp64 ? "no Vulkan device with shaderFloat64" : "no Vulkan 1.2 device with a compute queue";
-        return saw_no_fp64 ? Status::GpuUnsupported : Status::NoDevice;
+        m_error = "no Vulkan 1.2 device with a compute queue and float controls";
+        return Status::NoDevice;
     }
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queue{};
@@ -214,13 +204,10 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     queue.queueFamilyIndex = m_family;
     queue.queueCount = 1;
     queue.pQueuePriorities = &priority;
-    VkPhysicalDeviceFeatures enabled{};
-    enabled.shaderFloat64 = VK_TRUE;
     VkDeviceCreateInfo dev{};
     dev.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
     dev.queueCreateInfoCount = 1;
     dev.pQueueCreateInfos = &queue;
-    dev.pEnabledFeatures = &enabled;
     m_use_callbacks = false;
     if (options.device_heap_bytes > 0) {
         m_heap_block.assign(options.device_heap_bytes + 16, 0);
@@ -277,7 +264,6 @@ GpuDeviceInfo VulkanHeadless::deviceInfo() const {
     info.device = m_device;
     info.queue_family = m_family;
     info.queue_index = 0;
-    info.float64_enabled = true;
     return info;
 }
 

@@ -167,9 +167,10 @@ std::string textReport(const RunReport& r) {
     }
     if (r.mesh_mesh_backend == "gpu") {
         out << format("  mesh-mesh back end: gpu, %s (collider %s): %" PRIu64
-                      " steps on the collider, %" PRIu64 " declined\n",
-                      r.gpu_device.c_str(), r.gpu_status.c_str(), r.gpu_submitted_steps,
-                      r.gpu_declined_steps);
+                      " steps on the collider, %" PRIu64 " declined; %" PRIu64
+                      " triangle pairs tested, %" PRIu64 " left to the host\n",
+                      r.gpu_device.c_str(), r.gpu_status.c_str(), r.gpu_submitted_steps, r.gpu_declined_steps,
+                      r.gpu_tested_pairs, r.gpu_host_pairs);
     }
     out << "  hit-stream hash: " << hex(r.hit_stream_hash) << "\n";
     if (r.has_baseline) {
@@ -274,7 +275,9 @@ std::string jsonReport(const RunReport& r) {
     if (r.mesh_mesh_backend == "gpu") {
         out << "  \"gpu\": {\"device\": \"" << r.gpu_device << "\", \"status\": \"" << r.gpu_status
             << "\", \"submitted_steps\": " << r.gpu_submitted_steps
-            << ", \"declined_steps\": " << r.gpu_declined_steps << "},\n";
+            << ", \"declined_steps\": " << r.gpu_declined_steps
+            << ", \"tested_pairs\": " << r.gpu_tested_pairs
+            << ", \"host_decided_pairs\": " << r.gpu_host_pairs << "},\n";
     }
     if (r.has_baseline) {
         const Baseline& b = r.baseline;

@@ -94,6 +94,8 @@ GpuRunInfo GpuBackendHost::info() const {
     out.collider_status = statusName(m_state->collider.deviceStatus());
     out.submitted_steps = m_state->adapter.submittedSteps();
     out.declined_steps = m_state->adapter.declinedSteps();
+    out.tested_pairs = m_state->collider.stats().tested_pairs;
+    out.host_pairs = m_state->collider.stats().host_decided_pairs;
     return out;
 }
 

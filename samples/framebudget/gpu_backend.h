@@ -24,6 +24,8 @@ struct GpuRunInfo {
     std::string collider_status;       ///< statusName(deviceStatus()) at the end: "Ok" on the GPU path
     std::uint64_t submitted_steps = 0; ///< steps whose enemy pairs went to the collider
     std::uint64_t declined_steps = 0;  ///< steps the back end declined (answered on the CPU)
+    std::uint64_t tested_pairs = 0;    ///< triangle pairs the device tested
+    std::uint64_t host_pairs = 0;      ///< of those, the pairs it left to the host (GpuColliderStats)
 };
 
 class GpuBackendHost {

@@ -313,6 +313,8 @@ int main(int argc, char** argv) {
         report.gpu_status = info.collider_status;
         report.gpu_submitted_steps = info.submitted_steps;
         report.gpu_declined_steps = info.declined_steps;
+        report.gpu_tested_pairs = info.tested_pairs;
+        report.gpu_host_pairs = info.host_pairs;
     }
     report.scratch_high_water = main_pass.world.scratchHighWater();
     report.scratch_capacity = main_pass.world.scratchCapacity();

@@ -29,7 +29,7 @@ enum class Status : std::uint8_t {
     BufferFull,             ///< a caller's output buffer had no room left; the rest was counted, not written
     NoLoader,               ///< no Vulkan loader (libvulkan) could be opened; the CPU path answers
     NoDevice,               ///< no usable Vulkan device (none given, none found); the CPU path answers
-    GpuUnsupported, ///< the device lacks a feature the GPU path needs (shaderFloat64, ...); CPU answers
+    GpuUnsupported, ///< the device lacks a feature the GPU path needs (float controls, ...); CPU answers
     DeviceLost,     ///< the Vulkan device was lost; this and later batches are answered by the CPU
     NotReady,       ///< an asynchronous batch has not finished yet (poll again later)
     Count           ///< number of values; not a status

@@ -235,10 +235,7 @@ Status checkDevice(GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes&
     const gpu::VkFunctions& vk = st.vk;
     VkPhysicalDeviceProperties props;
     vk.vkGetPhysicalDeviceProperties(info.physical_device, &props);
-    VkPhysicalDeviceFeatures features;
-    vk.vkGetPhysicalDeviceFeatures(info.physical_device, &features);
-    if (props.apiVersion < VK_API_VERSION_1_2 || features.shaderFloat64 != VK_TRUE || !info.float64_enabled)
-        return Status::GpuUnsupported;
+    if (props.apiVersion < VK_API_VERSION_1_2) return Status::GpuUnsupported;
     // The shader declares SignedZeroInfNanPreserve for 32-bit floats (an overflow to infinity
     // must compare as on the CPU): the device must honour it.
     VkPhysicalDeviceFloatControlsProperties controls{};

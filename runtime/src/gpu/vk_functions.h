@@ -9,7 +9,6 @@ namespace flak::gpu {
 #define FLAK_VK_INSTANCE_FUNCTIONS(X)                                                                        \
     X(vkGetDeviceProcAddr)                                                                                   \
     X(vkGetPhysicalDeviceProperties)                                                                         \
-    X(vkGetPhysicalDeviceFeatures)                                                                           \
     X(vkGetPhysicalDeviceMemoryProperties)                                                                   \
     X(vkGetPhysicalDeviceQueueFamilyProperties)                                                              \
     X(vkGetPhysicalDeviceProperties2)

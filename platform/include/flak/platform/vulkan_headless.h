@@ -1,8 +1,8 @@
 // flak platform — headless Vulkan bring-up for tools, samples and tests (no window, no surface).
 // Loads the Vulkan loader at run time (dlopen), so a machine without one gets Status::NoLoader
 // instead of a link error. Picks a discrete GPU, then an integrated one, then a virtual one, then
-// a CPU implementation (lavapipe), and creates a device with one compute queue and shaderFloat64
-// (what runtime/gpu needs). Optionally enables VK_LAYER_KHRONOS_validation, with synchronization
+// a CPU implementation (lavapipe), among those runtime/gpu can use (Vulkan 1.2, a compute queue,
+// SignedZeroInfNanPreserve for float), and creates a device with one compute queue. Optionally enables VK_LAYER_KHRONOS_validation, with synchronization
 // validation and the best-practices checks, and a debug-utils messenger that counts (and keeps)
 // every error and warning. platform/ may use the STL.
 #pragma once
@@ -40,7 +40,7 @@ public:
     VulkanHeadless& operator=(const VulkanHeadless&) = delete;
 
     /// Brings Vulkan up. NoLoader (no loader library), NoDevice (no device with a compute queue),
-    /// GpuUnsupported (validation asked for but missing, or no shaderFloat64), or Ok.
+    /// GpuUnsupported (validation asked for but missing), or Ok.
     /// error() says more on failure.
     [[nodiscard]] Status create(const VulkanHeadlessOptions& options);
     /// Destroys the device, the messenger and the instance (waits for the device to go idle).
@@ -57,8 +57,7 @@ public:
     std::uint32_t vendorId() const { return m_vendor_id; }
     std::uint32_t driverVersion() const { return m_driver_version; }
     std::uint32_t apiVersion() const { return m_api_version; }
-    /// Devices create() passed over, each as "name: why" (no Vulkan 1.2, no compute queue, no float controls, no
-    /// shaderFloat64), so that a tool can say why it did not run on the GPU it expected.
+    /// Devices create() passed over, each as "name: why" (no Vulkan 1.2, no compute queue, no float controls), so that a tool can say why it did not run on the GPU it expected.
     const std::vector<std::string>& skippedDevices() const { return m_skipped; }
     /// Most bytes the driver held through the device's allocator (0 without device_heap_bytes),
     /// and the allocations it refused for want of room.

@@ -29,9 +29,8 @@ namespace flak {
 
 /// The host's Vulkan objects a collider runs on. The device must support Vulkan 1.2 and
 /// SignedZeroInfNanPreserve for 32-bit floats (VkPhysicalDeviceFloatControlsProperties: the
-/// shader declares it), and must have been created with
-/// VkPhysicalDeviceFeatures::shaderFloat64 enabled (the kernel's sliver path is double) and
-/// `float64_enabled` set to say so; the queue family must support compute. The host must not use
+/// shader declares it); it needs no optional feature enabled (the shader is float only); the
+/// queue family must support compute. The host must not use
 /// the queue from another thread while the collider submits to it (Vulkan's external sync rule).
 struct GpuDeviceInfo {
     PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr; ///< from the host's loader
@@ -40,7 +39,6 @@ struct GpuDeviceInfo {
     VkDevice device = VK_NULL_HANDLE;
     std::uint32_t queue_family = 0; ///< a family with VK_QUEUE_COMPUTE_BIT
     std::uint32_t queue_index = 0;  ///< queue within the family
-    bool float64_enabled = false;   ///< the device was created with shaderFloat64 on
 };
 
 /// Capacities of a collider, fixed at create().
@@ -111,8 +109,9 @@ struct GpuColliderStats {
     std::uint64_t device_ns = 0;            ///< device time of the batches collected from the GPU
                                             ///< (GpuColliderConfig::time_batches; else 0)
     std::uint64_t last_batch_device_ns = 0; ///< the same for the last one collected
-    std::uint64_t host_decided_pairs = 0;   ///< pairs the device left to the host: a plane side within
-                                            ///< its rounding bound, settled by the CPU kernel exactly
+    std::uint64_t host_decided_pairs = 0;   ///< pairs the device left to the host, which the CPU kernel
+                                            ///< decides in double or exactly (a sliver's plane, nearly
+                                            ///< parallel planes, a plane side within its rounding bound)
     std::size_t host_heap_high_water = 0;   ///< most bytes the driver held through the callbacks
     std::uint32_t host_heap_failures = 0;   ///< driver allocations refused (host block too small)
 };
@@ -133,9 +132,8 @@ public:
 
     /// Sets the collider up in [memory, memory + bytes) (destroy() a previous setup first). `device` null:
     /// CPU only (returns NoDevice and the collider works). Returns Ok on the GPU path; NoDevice,
-    /// GpuUnsupported (below Vulkan 1.2, no SignedZeroInfNanPreserve, no shaderFloat64 or compute queue,
-    /// or float64_enabled false), OutOfMemory (device
-    /// memory or the host block for Vulkan) or DeviceLost when the CPU path will answer instead; TooSmall /
+    /// GpuUnsupported (below Vulkan 1.2, no SignedZeroInfNanPreserve or no compute queue), OutOfMemory
+    /// (device memory or the host block for Vulkan) or DeviceLost when the CPU path will answer instead; TooSmall /
     /// NullMemory / Misaligned / InvalidArgument when the collider is unusable.
     [[nodiscard]] Status create(const GpuColliderConfig& config, const GpuDeviceInfo* device, void* memory,
                                 std::size_t bytes);
