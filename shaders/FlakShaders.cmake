@@ -1,8 +1,8 @@
 # Compiles flak's compute shaders to SPIR-V at build time (glslc, warnings as errors), checks each
 # module with spirv-val, and turns it into a C++ source (cmake/FlakEmbedSpirv.cmake) that the GPU
-# library compiles in: no shader file is read at run time.
+# library (or a GPU tool) compiles in: no shader file is read at run time.
 #   flak_embed_shader(<out_cpp_var> SOURCE <file.comp> NAME <symbol>)
-set(FLAK_SHADER_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(FLAK_SHADER_DIR ${CMAKE_CURRENT_LIST_DIR} CACHE INTERNAL "flak's shader sources")
 
 function(flak_embed_shader out_var)
   cmake_parse_arguments(ARG "" "SOURCE;NAME" "" ${ARGN})

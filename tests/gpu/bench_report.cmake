@@ -1,6 +1,7 @@
 # flak_bench_gpu's refusal and its report (cmake -P, BENCH and OUT set by the test).
 # On a CPU-type device (lavapipe) the report must refuse without --allow-cpu (exit 2); with it,
-# every workload's device pair list must equal the CPU's, and the JSON must say it is no GPU result.
+# every workload's device pair list must equal the CPU's, the device's fp32 rate must be measured,
+# and the JSON must say it is no GPU result.
 execute_process(COMMAND ${BENCH} --check RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(FIND "${out}" "(cpu," cpu_device)
 if(NOT cpu_device EQUAL -1)
@@ -28,6 +29,10 @@ foreach(i RANGE ${last})
     message(FATAL_ERROR "workload ${i}: gpu_equals_cpu ${equal}, pairs_found ${found}")
   endif()
 endforeach()
+string(JSON gflops GET "${json}" device fp32_gflops)
+if(gflops STREQUAL "null" OR NOT gflops GREATER 0)
+  message(FATAL_ERROR "the device's fp32 rate was not measured: ${gflops}")
+endif()
 string(JSON gpu_result GET "${json}" gpu_result)
 if(NOT cpu_device EQUAL -1 AND gpu_result)
   message(FATAL_ERROR "a CPU-type device was reported as a GPU result")

@@ -1,6 +1,8 @@
 // flak_bench_gpu: what the Vulkan mesh-mesh back end gives on this machine, as one report
 // (`tools/run gpu-bench` runs it with the worst scene's frame reports).
 //
+// The device: name, type, vendor, driver, Vulkan version, and its float rate, measured with
+// chains of fused multiply-adds (fp32_rate.h).
 // Workloads: batches of 1, 16, 64 and 256 jobs of an icosphere against itself in touching poses,
 // brute force (320 triangles a mesh: every n x m pair on the device) and BVH candidates (5,120
 // triangles: the CPU walk's leaf pairs). Per workload: the triangle pairs handed to the device and
@@ -13,6 +15,7 @@
 //
 // A device of the CPU type (lavapipe) or a collider that fell back to the CPU is not a GPU result:
 // the report refuses it (exit 2) unless --allow-cpu is given, and says so in its JSON.
+#include "fp32_rate.h"
 #include "scene_mesh.h"
 
 #include "flak_support/cpu_model.h"
@@ -262,6 +265,10 @@ int main(int argc, char** argv) {
     void* block = memory.data() + ((16 - (reinterpret_cast<std::uintptr_t>(memory.data()) & 15u)) & 15u);
     const GpuDeviceInfo info = vulkan.deviceInfo();
     GpuCollider gpu;
+    struct DestroyFirst { // the collider's Vulkan objects go before the device (declared after it)
+        GpuCollider& collider;
+        ~DestroyFirst() { collider.destroy(); }
+    } destroy_first{gpu};
     const Status create_status = gpu.create(config, &info, block, bytes);
     GpuMeshId low_id, high_id;
     if (gpu.uploadMesh(low.blob, low_id) != Status::Ok || gpu.uploadMesh(high.blob, high_id) != Status::Ok) {
@@ -285,6 +292,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (check_only) return 0;
+    const Fp32Rate rate = measureFp32Rate(info);
+    if (rate.measured)
+        std::printf("fp32 rate: %.1f GFLOP/s (fused multiply-adds, %s %.1f ms dispatch)\n", rate.gflops,
+                    rate.device_timed ? "device-timed" : "host-timed", rate.seconds * 1e3);
+    else
+        std::printf("fp32 rate: not measured (%s)\n", rate.error.c_str());
 
     const std::uint32_t hw = std::max(1u, std::thread::hardware_concurrency());
     support::ThreadPool pool(hw);
@@ -382,11 +395,12 @@ int main(int argc, char** argv) {
         std::fprintf(
             f,
             "{\n  \"device\": {\"name\": %s, \"type\": \"%s\", \"vendor_id\": %u, \"driver\": \"%s\", "
-            "\"vulkan\": \"%u.%u\", \"fp32_rate\": null, \"cpu_type\": %s},\n",
+            "\"vulkan\": \"%u.%u\", \"fp32_gflops\": %s, \"fp32_device_timed\": %s, \"cpu_type\": %s},\n",
             support::jsonText(vulkan.deviceName()).c_str(), deviceTypeName(vulkan.deviceType()),
             vulkan.vendorId(), driverVersionText(vulkan.vendorId(), vulkan.driverVersion()).c_str(),
             VK_API_VERSION_MAJOR(vulkan.apiVersion()), VK_API_VERSION_MINOR(vulkan.apiVersion()),
-            cpu_device ? "true" : "false");
+            rate.measured ? std::to_string(rate.gflops).c_str() : "null",
+            rate.device_timed ? "true" : "false", cpu_device ? "true" : "false");
         std::fprintf(f, "  \"passed_over\": [");
         for (std::size_t k = 0; k < vulkan.skippedDevices().size(); ++k)
             std::fprintf(f, "%s%s", k ? ", " : "", support::jsonText(vulkan.skippedDevices()[k]).c_str());
