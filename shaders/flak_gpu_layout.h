@@ -33,6 +33,14 @@ FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideUnderflowBits, 0x00800000u);
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideFloorBits, 0x03800000u);
 // Batch modes (GpuParams::flags).
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuFlagAnyContact, 1u); // per-job flag only, no pair records
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuFlagWalkRects, 2u);  // the rectangles come from the device walk
+// The device walk (mesh_walk.comp): a subtree of at most kGpuWalkGroupNodes nodes of mesh A is a
+// group (bvh/mesh_mesh.h kMeshMeshGroupNodes), walked by one invocation against mesh B's tree.
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuWalkGroupNodes, 63u);
+// A walk rectangle (a leaf pair) gets kGpuWalkRectStride invocations of the pair pass, one per A
+// triangle (a leaf holds at most 16, blob_format.h kMaxLeafTriangles), each testing every B
+// triangle of the rectangle.
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuWalkRectStride, 16u);
 // B triangles one invocation tests against its A triangle (the A triangle, the job and the
 // rectangle are fetched once per invocation, not once per pair).
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuPairsPerInvocation, 8u);
@@ -96,7 +104,63 @@ struct GpuParams {
     FLAK_GPU_UINT flags;       ///< kGpuFlag*
 };
 
+/// One uploaded mesh's tree on the device (64 bytes): its nodes (BvhNode as four words: lo[0] |
+/// lo[1] << 16, lo[2] | hi[0] << 16, hi[1] | hi[2] << 16, info) and its groups (the node index of
+/// every subtree the walk takes as a group, in walk order), with its quantization grid.
+struct GpuMeshInfo {
+    FLAK_GPU_UINT node_first; ///< first node in the node buffer
+    FLAK_GPU_UINT node_count;
+    FLAK_GPU_UINT group_first; ///< first group in the group buffer
+    FLAK_GPU_UINT group_count;
+    float origin_x, origin_y, origin_z; ///< MeshBlob::quant_origin
+    float scale_x, scale_y, scale_z;    ///< MeshBlob::quant_scale
+    float inv_x, inv_y, inv_z;          ///< QuantGrid::inv_step (0 on a flat axis)
+    FLAK_GPU_UINT reserved0;
+    FLAK_GPU_UINT reserved1;
+    FLAK_GPU_UINT reserved2;
+};
+
+/// One job of a device walk (96 bytes), beside its GpuJob (B's mesh space to A's): A's mesh space
+/// to B's, the walk's box growth, B's root box in A's grid, and where its groups start in the
+/// batch's walk invocations (the exclusive prefix sum of the jobs' group counts; a job with a
+/// non-finite transform or an empty mesh has none).
+struct GpuWalkJob {
+    float c0x, c0y, c0z, c1x, c1y, c1z, c2x, c2y, c2z; ///< A to B rotation columns
+    float tx, ty, tz;                                  ///< A to B translation
+    float margin;                                      ///< walkMargin(A, scale)
+    int root_lo_x, root_lo_y, root_lo_z;               ///< B's grown root box in A's grid
+    int root_hi_x, root_hi_y, root_hi_z;
+    FLAK_GPU_UINT mesh_a;
+    FLAK_GPU_UINT mesh_b;
+    FLAK_GPU_UINT group_begin;
+    FLAK_GPU_UINT reserved0;
+    FLAK_GPU_UINT reserved1;
+};
+
+/// The device walk's counters and the pair pass's dispatch size (32 bytes). The host writes
+/// job_count and walk_total and zeroes the rest; the walk counts its rectangles (those past the
+/// capacity are not written: `overflow`), the triangle pairs in them, and grows the pair pass's
+/// indirect dispatch (x, y, z) to cover them.
+struct GpuWalkHead {
+    FLAK_GPU_UINT rect_count;
+    FLAK_GPU_UINT overflow;
+    FLAK_GPU_UINT job_count;
+    FLAK_GPU_UINT walk_total; ///< walk invocations (groups over all jobs)
+    FLAK_GPU_UINT pair_groups_x;
+    FLAK_GPU_UINT pair_groups_y;
+    FLAK_GPU_UINT pair_groups_z;
+    FLAK_GPU_UINT tested_pairs; ///< triangle pairs in the stored rectangles
+};
+
 #ifdef __cplusplus
+static_assert(sizeof(GpuMeshInfo) == 64 && offsetof(GpuMeshInfo, origin_x) == 16 &&
+                  offsetof(GpuMeshInfo, inv_x) == 40,
+              "GpuMeshInfo layout (std430)");
+static_assert(sizeof(GpuWalkJob) == 96 && offsetof(GpuWalkJob, margin) == 48 &&
+                  offsetof(GpuWalkJob, root_hi_x) == 64 && offsetof(GpuWalkJob, group_begin) == 84,
+              "GpuWalkJob layout (std430)");
+static_assert(sizeof(GpuWalkHead) == 32 && offsetof(GpuWalkHead, pair_groups_x) == 16,
+              "GpuWalkHead layout (std430)");
 static_assert(sizeof(GpuJob) == 64 && offsetof(GpuJob, tx) == 36 && offsetof(GpuJob, base_a) == 48 &&
                   offsetof(GpuJob, base_b) == 52,
               "GpuJob layout (std430)");

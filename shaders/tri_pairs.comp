@@ -39,6 +39,7 @@ layout(std430, set = 0, binding = 3) buffer Out {
 };
 layout(std430, set = 0, binding = 4) buffer AnyFlags { uint any_flags[]; };
 layout(std430, set = 0, binding = 5) readonly buffer Params { GpuParams pc; };
+layout(std430, set = 0, binding = 6) readonly buffer WalkHead { GpuWalkHead walk; };
 
 const int kDisjoint = 0;
 const int kCrossing = 1;
@@ -370,20 +371,35 @@ precise vec3 transformPoint(GpuJob j, vec3 p) {
 
 void main() {
     uint g = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * (kGpuRowGroups * kGpuLocalSize);
-    if (g >= pc.total_pairs) return;
-    // The rectangle holding invocation g: the last one with pair_begin <= g.
-    uint lo = 0u, hi = pc.rect_count - 1u;
-    while (lo < hi) {
-        uint mid = (lo + hi + 1u) >> 1;
-        if (rects[mid].pair_begin <= g) lo = mid; else hi = mid - 1u;
+    GpuRect rect;
+    uint ta, tb0, tb_end;
+    if ((pc.flags & kGpuFlagWalkRects) != 0u) {
+        // The device walk's rectangles (at most pc.rect_count stored): kGpuWalkRectStride
+        // invocations each, invocation k tests A triangle k against every B triangle.
+        uint stored = min(walk.rect_count, pc.rect_count);
+        if (g >= stored * kGpuWalkRectStride) return;
+        rect = rects[g / kGpuWalkRectStride];
+        uint local = g % kGpuWalkRectStride;
+        if (local >= rect.a_count) return;
+        ta = rect.a_first + local;
+        tb0 = rect.b_first;
+        tb_end = rect.b_first + rect.b_count;
+    } else {
+        if (g >= pc.total_pairs) return;
+        // The rectangle holding invocation g: the last one with pair_begin <= g.
+        uint lo = 0u, hi = pc.rect_count - 1u;
+        while (lo < hi) {
+            uint mid = (lo + hi + 1u) >> 1;
+            if (rects[mid].pair_begin <= g) lo = mid; else hi = mid - 1u;
+        }
+        rect = rects[lo];
+        // Invocation g tests A triangle ta against B triangles tb0 .. tb_end - 1 (one run of a row).
+        uint runs = (rect.b_count + kGpuPairsPerInvocation - 1u) / kGpuPairsPerInvocation;
+        uint local = g - rect.pair_begin;
+        ta = rect.a_first + local / runs;
+        tb0 = rect.b_first + (local % runs) * kGpuPairsPerInvocation;
+        tb_end = min(tb0 + kGpuPairsPerInvocation, rect.b_first + rect.b_count);
     }
-    GpuRect rect = rects[lo];
-    // Invocation g tests A triangle ta against B triangles tb0 .. tb_end - 1 (one run of a row).
-    uint runs = (rect.b_count + kGpuPairsPerInvocation - 1u) / kGpuPairsPerInvocation;
-    uint local = g - rect.pair_begin;
-    uint ta = rect.a_first + local / runs;
-    uint tb0 = rect.b_first + (local % runs) * kGpuPairsPerInvocation;
-    uint tb_end = min(tb0 + kGpuPairsPerInvocation, rect.b_first + rect.b_count);
     bool any_mode = (pc.flags & kGpuFlagAnyContact) != 0u;
     if (any_mode && any_flags[rect.job] != 0u) return;
     GpuJob job = jobs[rect.job];

@@ -3,8 +3,11 @@
 // double buffering and the asynchronous submit / poll / collect cycle.
 #include "gpu_harness.h"
 
+#include <flak/bvh/mesh_leaf_pairs.h>
+
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 namespace flak::test {
 namespace {
@@ -77,6 +80,90 @@ TEST_F(GpuTest, RealMeshesCandidateModeEqualsCpuWalk) {
     ASSERT_EQ(got.size(), expect.size());
     EXPECT_TRUE(got == expect);
     std::printf("real meshes, candidate mode: %zu jobs, %zu pairs, GPU == CPU\n", jobs.size(), got.size());
+}
+
+// The device walks both trees: the same pairs as the CPU walk, in both queries, with the host
+// sending only the jobs. Also with B moved clear of A (nothing found), with a non-finite transform
+// (nothing, as on the CPU) and with A and B the same mesh at the identity.
+TEST_F(GpuTest, RealMeshesDeviceWalkEqualsCpuWalk) {
+    GpuCollider& collider = makeCollider(meshConfig());
+    const std::vector<GpuMeshId> ids = uploadAll(collider);
+    std::vector<GpuJobDesc> jobs = meshJobs(ids, 3, kSeed + 5);
+    GpuJobDesc apart = jobs[0];
+    apart.b_to_a.translation.x += 1000.0f;
+    jobs.push_back(apart);
+    GpuJobDesc broken = jobs[1];
+    broken.b_to_a.translation.y = std::numeric_limits<float>::quiet_NaN();
+    jobs.push_back(broken);
+    const std::vector<GpuPair> expect = cpuPairs(jobs);
+    // The triangle pairs inside the CPU walk's leaf pairs: the device's walk must find the same.
+    std::uint64_t candidates = 0;
+    std::vector<MeshLeafPair> leaves(1u << 18);
+    for (const GpuJobDesc& job : jobs) {
+        OutBuffer<MeshLeafPair> out = OutBuffer<MeshLeafPair>::over(leaves.data(), 1u << 18);
+        ASSERT_EQ(meshMeshLeafPairs(queryMeshes()[job.a.index]->blob, queryMeshes()[job.b.index]->blob,
+                                    job.b_to_a, out),
+                  Status::Ok);
+        for (std::uint32_t k = 0; k < out.count; ++k)
+            candidates += std::uint64_t{out.items[k].a_count} * out.items[k].b_count;
+    }
+    const GpuColliderStats before = collider.stats();
+    const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::DeviceWalk);
+    EXPECT_GT(expect.size(), 1000u);
+    ASSERT_EQ(got.size(), expect.size());
+    EXPECT_TRUE(got == expect);
+    EXPECT_EQ(collider.stats().walk_overflows, 0u);
+    EXPECT_EQ(collider.stats().tested_pairs - before.tested_pairs, candidates);
+    const std::uint64_t uploaded = before.upload_bytes;
+    // What the host wrote: per job its two records (160 bytes) and flag, plus the batch's fixed
+    // few dozen bytes; no leaf pair.
+    EXPECT_LT(collider.stats().upload_bytes - uploaded, 200u * jobs.size());
+    // Any contact: the jobs with a pair in the CPU's list.
+    std::vector<std::uint8_t> want(jobs.size(), 0u), any(jobs.size(), 7u);
+    for (const GpuPair& p : expect) want[p.job] = 1u;
+    GpuTicket ticket;
+    ASSERT_EQ(collider.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()),
+                                   GpuBatchMode::DeviceWalk, GpuQuery::AnyContact, ticket),
+              Status::Ok);
+    ASSERT_EQ(collider.collect(ticket, nullptr, any.data()), Status::Ok);
+    EXPECT_TRUE(any == want);
+    EXPECT_EQ(want[jobs.size() - 1], 0u);
+    EXPECT_EQ(want[jobs.size() - 2], 0u);
+    std::printf("real meshes, device walk: %zu jobs, %zu pairs, GPU == CPU\n", jobs.size(), got.size());
+}
+
+// More leaf pairs than the rectangles hold: the walk stops writing, and the batch is answered on
+// the CPU with the same pairs.
+TEST_F(GpuTest, DeviceWalkBeyondItsRectanglesIsAnsweredOnTheCpu) {
+    GpuColliderConfig config = meshConfig();
+    config.max_leaf_pairs = 64;
+    GpuCollider& collider = makeCollider(config);
+    const std::vector<GpuMeshId> ids = uploadAll(collider);
+    const std::vector<GpuJobDesc> jobs = meshJobs(ids, 1, kSeed + 6);
+    const std::vector<GpuPair> expect = cpuPairs(jobs);
+    const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::DeviceWalk);
+    EXPECT_TRUE(got == expect);
+    EXPECT_EQ(collider.stats().walk_overflows, 1u);
+}
+
+// The nodes over all meshes are bounded by max_nodes: a mesh that does not fit is refused (and the
+// collider keeps what it has).
+TEST_F(GpuTest, UploadBeyondMaxNodesIsRefused) {
+    const BakedMesh& mesh = *queryMeshes()[0];
+    GpuColliderConfig config = meshConfig();
+    config.max_nodes = mesh.blob.node_count + mesh.blob.node_count / 2;
+    GpuCollider& collider = makeCollider(config);
+    GpuMeshId first, second;
+    ASSERT_EQ(collider.uploadMesh(mesh.blob, first), Status::Ok);
+    EXPECT_EQ(collider.uploadMesh(mesh.blob, second), Status::OutOfMemory);
+    std::vector<GpuJobDesc> jobs(1);
+    jobs[0].a = jobs[0].b = first;
+    setIdentity(jobs[0].b_to_a);
+    const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::DeviceWalk);
+    std::vector<GpuPair> expect;
+    walkPairs(mesh, mesh, jobs[0].b_to_a, 0, expect);
+    std::sort(expect.begin(), expect.end(), pairLess);
+    EXPECT_TRUE(got == expect);
 }
 
 TEST_F(GpuTest, RealMeshesBruteForceEqualsCpuBruteForce) {

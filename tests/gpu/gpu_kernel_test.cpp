@@ -6,7 +6,7 @@
 
 #include "flak_support/triangle_families.h"
 #include "geom/tri_tri_impl.h"
-#include "gpu/tri_pairs_spirv.h"
+#include "gpu/shaders_spirv.h"
 #include "support/oracle.h"
 #include "support/triangle_reference.h"
 
@@ -313,28 +313,35 @@ TEST_F(GpuTest, SliverPlanesRejectOnTheDevice) {
                 c.pairs, static_cast<unsigned long long>(collider.stats().host_decided_pairs), f.pairs);
 }
 
-// The embedded shader declares the float controls the kernel relies on: OpExecutionMode
-// SignedZeroInfNanPreserve (4461) for 32-bit floats, with its capability (4466). It needs no
-// 64-bit float (capability Float64, 10: a device without shaderFloat64 runs it) and declares no
+// The embedded shaders declare the float controls they rely on: OpExecutionMode
+// SignedZeroInfNanPreserve (4461) for 32-bit floats, with its capability (4466). They need no
+// 64-bit float (capability Float64, 10: a device without shaderFloat64 runs them) and declare no
 // 64-bit type (OpTypeFloat 64).
-TEST(GpuLayout, ShaderDeclaresItsFloatControlsAndNoDouble) {
-    bool mode = false, capability = false, float64 = false, double_type = false;
-    for (std::size_t i = 5; i < gpu::kTriPairsSpirvWords;) {
-        const std::uint32_t op = gpu::kTriPairsSpirv[i] & 0xFFFFu, words = gpu::kTriPairsSpirv[i] >> 16;
-        ASSERT_GT(words, 0u);
-        if (op == 17u && words == 2u && gpu::kTriPairsSpirv[i + 1] == 4466u)
-            capability = true; // OpCapability
-        if (op == 17u && words == 2u && gpu::kTriPairsSpirv[i + 1] == 10u) float64 = true;
-        if (op == 22u && words >= 3u && gpu::kTriPairsSpirv[i + 2] == 64u) double_type = true; // OpTypeFloat
-        if (op == 16u && words == 4u && gpu::kTriPairsSpirv[i + 2] == 4461u &&
-            gpu::kTriPairsSpirv[i + 3] == 32u)
-            mode = true; // OpExecutionMode
-        i += words;
+TEST(GpuLayout, ShadersDeclareTheirFloatControlsAndNoDouble) {
+    const struct {
+        const char* name;
+        const std::uint32_t* words;
+        std::size_t count;
+    } shaders[] = {{"tri_pairs", gpu::kTriPairsSpirv, gpu::kTriPairsSpirvWords},
+                   {"mesh_walk", gpu::kMeshWalkSpirv, gpu::kMeshWalkSpirvWords}};
+    for (const auto& shader : shaders) {
+        const std::uint32_t* spv = shader.words;
+        bool mode = false, capability = false, float64 = false, double_type = false;
+        for (std::size_t i = 5; i < shader.count;) {
+            const std::uint32_t op = spv[i] & 0xFFFFu, words = spv[i] >> 16;
+            ASSERT_GT(words, 0u) << shader.name;
+            if (op == 17u && words == 2u && spv[i + 1] == 4466u) capability = true; // OpCapability
+            if (op == 17u && words == 2u && spv[i + 1] == 10u) float64 = true;
+            if (op == 22u && words >= 3u && spv[i + 2] == 64u) double_type = true; // OpTypeFloat
+            if (op == 16u && words == 4u && spv[i + 2] == 4461u && spv[i + 3] == 32u)
+                mode = true; // OpExecutionMode
+            i += words;
+        }
+        EXPECT_TRUE(capability) << shader.name;
+        EXPECT_TRUE(mode) << shader.name;
+        EXPECT_FALSE(float64) << shader.name;
+        EXPECT_FALSE(double_type) << shader.name;
     }
-    EXPECT_TRUE(capability);
-    EXPECT_TRUE(mode);
-    EXPECT_FALSE(float64);
-    EXPECT_FALSE(double_type);
 }
 
 // The constants the shader takes as bits are the CPU's.
@@ -354,6 +361,10 @@ TEST(GpuLayout, ConstantsMatchTheCpuKernel) {
     EXPECT_EQ(bits, gpu::kGpuSideFloorBits);
     EXPECT_EQ(sizeof(gpu::GpuJob), 64u);
     EXPECT_EQ(sizeof(gpu::GpuRect), 32u);
+    // The device walk's groups are the CPU walk's, and a walk rectangle's invocations cover a leaf.
+    EXPECT_EQ(gpu::kGpuWalkGroupNodes, kMeshMeshGroupNodes);
+    EXPECT_GE(gpu::kGpuWalkRectStride, kMaxLeafTriangles);
+    EXPECT_EQ(gpu::kGpuLocalSize % gpu::kGpuWalkRectStride, 0u);
 }
 
 } // namespace

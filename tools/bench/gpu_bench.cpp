@@ -4,8 +4,9 @@
 // The device: name, type, vendor, driver, Vulkan version, and its float rate, measured with
 // chains of fused multiply-adds (fp32_rate.h).
 // Workloads: batches of 1, 16, 64 and 256 jobs of an icosphere against itself in touching poses,
-// brute force (320 triangles a mesh: every n x m pair on the device) and BVH candidates (5,120
-// triangles: the CPU walk's leaf pairs). Per workload: the triangle pairs handed to the device and
+// brute force (320 triangles a mesh: every n x m pair on the device), BVH candidates (5,120
+// triangles: the CPU walk's leaf pairs) and the device walk (the same leaf pairs, found on the
+// device from the jobs' transforms). Per workload: the triangle pairs handed to the device and
 // the pairs found, whether the device's pair list equals the CPU's (a hash of the sorted lists),
 // the bytes the host writes per batch, the device time (timestamp queries; 0 where the queue has
 // none), the end-to-end time (submit, wait, collect), the CPU's time
@@ -304,12 +305,15 @@ int main(int argc, char** argv) {
     std::vector<GpuPair> items(config.max_pairs);
     std::vector<Row> rows;
     const int sizes[4] = {1, 16, 64, 256};
-    for (int m = 0; m < 2; ++m) {
-        const GpuBatchMode mode = m == 0 ? GpuBatchMode::BruteForce : GpuBatchMode::Candidates;
+    const GpuBatchMode modes[3] = {GpuBatchMode::BruteForce, GpuBatchMode::Candidates,
+                                   GpuBatchMode::DeviceWalk};
+    const char* const mode_names[3] = {"brute_force", "candidates", "device_walk"};
+    for (int m = 0; m < 3; ++m) {
+        const GpuBatchMode mode = modes[m];
         const BakedScene& scene = m == 0 ? low : high;
         for (const int n : sizes) {
             Row row;
-            row.mode = m == 0 ? "brute_force" : "candidates";
+            row.mode = mode_names[m];
             row.jobs = n;
             const std::vector<GpuJobDesc> batch = makeJobs(m == 0 ? low_id : high_id, n);
             row.handed_over = pairsHandedOver(batch, scene.blob, mode);
@@ -340,7 +344,7 @@ int main(int argc, char** argv) {
             }
             row.equal = row.status == Status::Ok && gpu_hash == pairHash(cpu1.all.data(), cpu1.all.size()) &&
                         pairHash(cpun.all.data(), cpun.all.size()) == gpu_hash;
-            std::printf("%-11s %3d jobs: %11" PRIu64 " pairs handed over, %7" PRIu64
+            std::printf("%-12s %3d jobs: %11" PRIu64 " pairs handed over, %7" PRIu64
                         " found, GPU==CPU %s, upload %8" PRIu64
                         " B, device %9.3f ms, end to end %9.3f ms, CPU 1 thread %9.3f ms, "
                         "%u threads %9.3f ms, speedup %6.2fx / %6.2fx%s\n",

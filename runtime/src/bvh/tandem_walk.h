@@ -150,30 +150,66 @@ inline std::uint64_t overlappingLeaves(const GroupLeaves& g, const QuantBox& q) 
     return hits;
 }
 
+/// What a tandem walk of A against B (B taken into A's frame by b_to_a) sets up once: A's frame
+/// into B's, the box growth, and B's grown root box in A's grid. The GPU's device walk takes the
+/// same values from here.
+struct TandemSetup {
+    Transform a_to_b;
+    float margin = 0.0f;
+    QuantBox b_root_q;
+};
+
+/// False (nothing to walk) for an empty mesh or a non-finite transform.
+inline bool prepareTandemWalk(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
+                              TandemSetup& out) {
+    if (a.node_count == 0 || b.node_count == 0 || !isFinite(b_to_a)) return false;
+    inverse(b_to_a, out.a_to_b);
+    Aabb b_root;
+    transformAabb(b_to_a, b.bounds, b_root);
+    const float scale = maxOf(maxOf(maxAbs(b.bounds.min), maxAbs(b.bounds.max)),
+                              maxOf(maxAbs(b_root.min), maxAbs(b_root.max)));
+    out.margin = walkMargin(a, scale);
+    inflate(b_root, out.margin, b_root);
+    // Node tests run on the 16-bit boxes against quantized query boxes; the grown query boxes
+    // carry the margin (the decoders grow the boxes that get transformed).
+    QuantGrid grid_a;
+    makeQuantGrid(a, grid_a);
+    quantizeBox(grid_a, b_root, out.b_root_q);
+    return true;
+}
+
+/// Calls group(node_index) for every subtree of `a` that walkLeafPairs takes as a group, in walk
+/// order: the nodes of at most kMeshMeshGroupNodes nodes whose ancestors all have more. Which of
+/// them a walk visits depends on the job; these are all it can visit.
+template <class Group> void forEachWalkGroup(const MeshBlob& a, Group&& group) {
+    std::uint32_t i = 0;
+    while (i < a.node_count) {
+        const std::uint32_t skip = skipOf(a.nodes[i]);
+        if (skip > kMeshMeshGroupNodes) {
+            ++i;
+            continue;
+        }
+        group(i);
+        i += skip;
+    }
+}
+
 /// Calls visit(a_leaf, b_leaf, b_leaf_index, margin) for every (A leaf, B leaf) pair the walk of
 /// mesh_mesh.h reaches; `margin` is the walk's box growth. visit returns true to stop the walk.
 /// Nothing happens for empty meshes or a non-finite transform. No recursion, no stack: the A
 /// group's leaves are filed once per group (GroupLeaves) and tested against each B leaf in lanes.
 template <class Visit>
 void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Visit& visit) {
-    if (a.node_count == 0 || b.node_count == 0 || !isFinite(b_to_a)) return;
-    Transform a_to_b;
-    inverse(b_to_a, a_to_b);
-    Aabb b_root;
-    transformAabb(b_to_a, b.bounds, b_root);
-    const float scale = maxOf(maxOf(maxAbs(b.bounds.min), maxAbs(b.bounds.max)),
-                              maxOf(maxAbs(b_root.min), maxAbs(b_root.max)));
-    const float margin = walkMargin(a, scale);
-    inflate(b_root, margin, b_root);
+    TandemSetup setup;
+    if (!prepareTandemWalk(a, b, b_to_a, setup)) return;
+    const Transform& a_to_b = setup.a_to_b;
+    const float margin = setup.margin;
+    const QuantBox& b_root_q = setup.b_root_q;
     NodeDecoder dec_a;
     makeNodeDecoder(a, margin, dec_a);
     QuantGrid grid_a, grid_b;
     makeQuantGrid(a, grid_a);
     makeQuantGrid(b, grid_b);
-    // Node tests run on the 16-bit boxes against quantized query boxes; the grown query boxes
-    // carry the margin (the decoders above grow the boxes that get transformed).
-    QuantBox b_root_q;
-    quantizeBox(grid_a, b_root, b_root_q);
     NodeToGrid b_into_a;
     makeNodeToGrid(b, b_to_a, grid_a, margin, b_into_a);
     GroupLeaves leaves;

@@ -7,7 +7,8 @@
 #include <flak/geom/tri_tri.h>
 #include <flak/math/transform.h>
 
-#include "gpu/tri_pairs_spirv.h"
+#include "bvh/tandem_walk.h"
+#include "gpu/shaders_spirv.h"
 #include "gpu/vk_functions.h"
 #include <flak/gpu/host_heap.h>
 
@@ -23,25 +24,28 @@ namespace {
 
 constexpr std::uint32_t kSlots = 2;              // double buffering
 constexpr VkDeviceSize kStagingBytes = 1u << 20; // mesh uploads go through this in chunks
-constexpr std::uint32_t kBindings = 6;           // mesh, jobs, rects, out, any flags, params
+// mesh, jobs, rects, out, any flags, params, walk head, mesh infos, nodes, groups, walk jobs
+constexpr std::uint32_t kBindings = 11;
 
 enum class SlotState : std::uint8_t { Free, Gpu, Cpu };
 
 // Offsets of one slot's regions inside the host-visible buffer.
 struct SlotRegions {
-    VkDeviceSize params, indirect, jobs, rects, out, any;
-    VkDeviceSize jobs_size, rects_size, out_size, any_size;
+    VkDeviceSize params, indirect, jobs, rects, out, any, walk_head, walk_jobs;
+    VkDeviceSize jobs_size, rects_size, out_size, any_size, walk_jobs_size;
 };
 
 struct Slot {
     SlotState state = SlotState::Free;
     GpuQuery query = GpuQuery::Pairs;
     bool dispatched = false; // false: nothing to run (no candidate pairs), empty result
+    bool walk = false;       // the device walks the trees (GpuBatchMode::DeviceWalk)
     std::uint64_t serial = 0;
     std::uint32_t job_count = 0;
     SlotRegions regions{};
     VkDescriptorSet set = VK_NULL_HANDLE;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;      // the pair pass
+    VkCommandBuffer walk_cmd = VK_NULL_HANDLE; // the walk pass, then the pair pass
     VkFence fence = VK_NULL_HANDLE;
     // The batch's jobs, kept for the CPU path (fallback and lost device).
     GpuJobDesc* jobs = nullptr;
@@ -63,9 +67,12 @@ struct GpuColliderState {
     GpuColliderStats stats;
 
     MeshBlob* meshes = nullptr;
-    std::uint32_t* mesh_base = nullptr; // first triangle in the device mesh buffer
+    std::uint32_t* mesh_base = nullptr;   // first triangle in the device mesh buffer
+    std::uint32_t* mesh_groups = nullptr; // walk groups of each mesh (forEachWalkGroup)
     std::uint32_t mesh_count = 0;
     std::uint32_t triangle_count = 0;
+    std::uint32_t node_count = 0;  // nodes in the device's node region
+    std::uint32_t group_count = 0; // groups in the device's group region
     TrianglePair* scratch_pairs = nullptr;
     MeshLeafPair* scratch_leaves = nullptr;
     Slot slots[kSlots];
@@ -80,11 +87,15 @@ struct GpuColliderState {
     VkDeviceMemory host_memory = VK_NULL_HANDLE;
     VkBuffer mesh_buffer = VK_NULL_HANDLE;
     VkBuffer host_buffer = VK_NULL_HANDLE;
+    // The device-local block: the triangles, then the mesh infos, the nodes and the groups.
+    VkDeviceSize triangles_size = 0, infos_at = 0, infos_size = 0, nodes_at = 0, nodes_size = 0,
+                 groups_at = 0, groups_size = 0;
     unsigned char* mapped = nullptr;
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
     VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VkQueryPool query_pool = VK_NULL_HANDLE; // two timestamps per slot, where the queue has them
+    VkPipeline pipeline = VK_NULL_HANDLE;      // the pair pass
+    VkPipeline walk_pipeline = VK_NULL_HANDLE; // the device walk
+    VkQueryPool query_pool = VK_NULL_HANDLE;   // two timestamps per slot, where the queue has them
     double ns_per_tick = 0.0;
     std::uint64_t tick_mask = 0;
     VkDescriptorPool descriptor_pool = VK_NULL_HANDLE;
@@ -109,11 +120,12 @@ template <class Sink> void carve(const GpuColliderConfig& c, Sink&& take) {
         take(c.max_jobs, 16, 7 + 3 * s);
     }
     take(c.vulkan_host_bytes, 16, 5 + 3 * kSlots);
+    take(sizeof(std::uint32_t) * c.max_meshes, 16, 6 + 3 * kSlots);
 }
 
 bool validConfig(const GpuColliderConfig& c) {
     return c.max_meshes > 0 && c.max_triangles > 0 && c.max_jobs > 0 && c.max_leaf_pairs > 0 &&
-           c.max_pairs > 0;
+           c.max_pairs > 0 && c.max_nodes > 0;
 }
 
 Status vkStatus(VkResult r) {
@@ -175,7 +187,7 @@ void destroyVulkan(GpuColliderState& st) {
     for (Slot& s : st.slots) {
         if (s.fence != VK_NULL_HANDLE) vk.vkDestroyFence(st.device, s.fence, cb);
         s.fence = VK_NULL_HANDLE;
-        s.cmd = VK_NULL_HANDLE;
+        s.cmd = s.walk_cmd = VK_NULL_HANDLE;
         s.set = VK_NULL_HANDLE;
     }
     if (st.upload_fence != VK_NULL_HANDLE) vk.vkDestroyFence(st.device, st.upload_fence, cb);
@@ -183,6 +195,7 @@ void destroyVulkan(GpuColliderState& st) {
     if (st.upload_pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(st.device, st.upload_pool, cb);
     if (st.descriptor_pool != VK_NULL_HANDLE) vk.vkDestroyDescriptorPool(st.device, st.descriptor_pool, cb);
     if (st.pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(st.device, st.pipeline, cb);
+    if (st.walk_pipeline != VK_NULL_HANDLE) vk.vkDestroyPipeline(st.device, st.walk_pipeline, cb);
     if (st.query_pool != VK_NULL_HANDLE) vk.vkDestroyQueryPool(st.device, st.query_pool, cb);
     if (st.pipeline_layout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(st.device, st.pipeline_layout, cb);
     if (st.set_layout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(st.device, st.set_layout, cb);
@@ -191,13 +204,14 @@ void destroyVulkan(GpuColliderState& st) {
     if (st.mesh_buffer != VK_NULL_HANDLE) vk.vkDestroyBuffer(st.device, st.mesh_buffer, cb);
     if (st.host_memory != VK_NULL_HANDLE) vk.vkFreeMemory(st.device, st.host_memory, cb);
     if (st.mesh_memory != VK_NULL_HANDLE) vk.vkFreeMemory(st.device, st.mesh_memory, cb);
+
     st.upload_fence = VK_NULL_HANDLE;
     st.command_pool = VK_NULL_HANDLE;
     st.upload_pool = VK_NULL_HANDLE;
     st.query_pool = VK_NULL_HANDLE;
     st.upload_cmd = VK_NULL_HANDLE;
     st.descriptor_pool = VK_NULL_HANDLE;
-    st.pipeline = VK_NULL_HANDLE;
+    st.pipeline = st.walk_pipeline = VK_NULL_HANDLE;
     st.pipeline_layout = VK_NULL_HANDLE;
     st.set_layout = VK_NULL_HANDLE;
     st.mapped = nullptr;
@@ -223,7 +237,7 @@ Status loadEntryPoints(gpu::VkFunctions& vk, const GpuDeviceInfo& info) {
 
 // The sizes of the device's buffers for the collider's config.
 struct BufferSizes {
-    VkDeviceSize mesh = 0;  // every mesh's triangles (device-local)
+    VkDeviceSize mesh = 0;  // every mesh's triangles, infos, nodes and walk groups (device-local)
     VkDeviceSize out = 0;   // one slot's output header and pair records
     VkDeviceSize rects = 0; // one slot's leaf-pair rectangles (or per-job ones)
     VkDeviceSize align = 0; // storage buffer offset alignment (at least 16)
@@ -261,18 +275,33 @@ Status checkDevice(GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes&
         st.tick_mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1u;
     }
     const GpuColliderConfig& c = st.config;
-    out_sizes.mesh = VkDeviceSize{c.max_triangles} * gpu::kGpuFloatsPerTriangle * sizeof(float);
+    st.triangles_size = VkDeviceSize{c.max_triangles} * gpu::kGpuFloatsPerTriangle * sizeof(float);
     out_sizes.align = std::max<VkDeviceSize>(props.limits.minStorageBufferOffsetAlignment, 16);
     out_sizes.out = sizeof(gpu::GpuOutHeader) + VkDeviceSize{c.max_pairs} * sizeof(gpu::GpuPairRecord);
     out_sizes.rects =
         VkDeviceSize{c.max_leaf_pairs > c.max_jobs ? c.max_leaf_pairs : c.max_jobs} * sizeof(gpu::GpuRect);
+    // After the triangles: the mesh infos, the nodes (four words each) and the groups (one word).
+    const auto aligned = [&](VkDeviceSize at) {
+        return static_cast<VkDeviceSize>(
+            alignUp(static_cast<std::size_t>(at), static_cast<std::size_t>(out_sizes.align)));
+    };
+    st.infos_at = aligned(st.triangles_size);
+    st.infos_size = VkDeviceSize{c.max_meshes} * sizeof(gpu::GpuMeshInfo);
+    st.nodes_at = aligned(st.infos_at + st.infos_size);
+    st.nodes_size = VkDeviceSize{c.max_nodes} * 16u;
+    st.groups_at = alignUp(static_cast<std::size_t>(st.nodes_at + st.nodes_size),
+                           static_cast<std::size_t>(out_sizes.align));
+    st.groups_size = VkDeviceSize{c.max_nodes} * sizeof(std::uint32_t);
+    out_sizes.mesh = st.groups_at + st.groups_size;
     const VkDeviceSize limit = props.limits.maxStorageBufferRange;
-    if (out_sizes.mesh > limit || out_sizes.out > limit || out_sizes.rects > limit)
+    if (st.triangles_size > limit || out_sizes.out > limit || out_sizes.rects > limit ||
+        st.nodes_size > limit)
         return Status::GpuUnsupported;
     return Status::Ok;
 }
 
-// Host-visible block: staging, then per slot params, indirect args, jobs, rects, out, flags.
+// Host-visible block: staging, then per slot params, indirect args, jobs, rects, out, flags, the
+// walk's head and jobs.
 // Sets every slot's regions and returns the block's size.
 VkDeviceSize layOutHostBlock(GpuColliderState& st, const BufferSizes& sizes) {
     const GpuColliderConfig& c = st.config;
@@ -295,12 +324,15 @@ VkDeviceSize layOutHostBlock(GpuColliderState& st, const BufferSizes& sizes) {
         r.out = place(r.out_size);
         r.any_size = VkDeviceSize{c.max_jobs} * sizeof(std::uint32_t);
         r.any = place(r.any_size);
+        r.walk_head = place(sizeof(gpu::GpuWalkHead));
+        r.walk_jobs_size = VkDeviceSize{c.max_jobs} * sizeof(gpu::GpuWalkJob);
+        r.walk_jobs = place(r.walk_jobs_size);
     }
     return offset;
 }
 
-// The two device blocks: the meshes (device-local where there is such memory) and the mapped
-// host-visible block.
+// The two device blocks: the meshes' triangles and trees (device-local where there is such
+// memory) and the mapped host-visible block.
 Status makeBlocks(GpuColliderState& st, const GpuDeviceInfo& info, VkDeviceSize mesh_bytes,
                   VkDeviceSize host_bytes) {
     const gpu::VkFunctions& vk = st.vk;
@@ -327,7 +359,30 @@ Status makeBlocks(GpuColliderState& st, const GpuDeviceInfo& info, VkDeviceSize 
     return Status::Ok;
 }
 
-// The descriptor set layout, pipeline layout and compute pipeline of the embedded shader.
+// A compute pipeline of one embedded shader over the collider's pipeline layout.
+Status makeComputePipeline(GpuColliderState& st, const std::uint32_t* words, std::size_t word_count,
+                           VkPipeline& out) {
+    const gpu::VkFunctions& vk = st.vk;
+    VkShaderModuleCreateInfo module_info{};
+    module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+    module_info.codeSize = word_count * sizeof(std::uint32_t);
+    module_info.pCode = words;
+    VkShaderModule module = VK_NULL_HANDLE;
+    VkResult r = vk.vkCreateShaderModule(st.device, &module_info, &st.callbacks, &module);
+    if (r != VK_SUCCESS) return vkStatus(r);
+    VkComputePipelineCreateInfo pipe_info{};
+    pipe_info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+    pipe_info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    pipe_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    pipe_info.stage.module = module;
+    pipe_info.stage.pName = "main";
+    pipe_info.layout = st.pipeline_layout;
+    r = vk.vkCreateComputePipelines(st.device, VK_NULL_HANDLE, 1, &pipe_info, &st.callbacks, &out);
+    vk.vkDestroyShaderModule(st.device, module, &st.callbacks);
+    return vkStatus(r);
+}
+
+// The descriptor set layout, the pipeline layout both passes share, and their compute pipelines.
 Status makePipeline(GpuColliderState& st) {
     const gpu::VkFunctions& vk = st.vk;
     VkDescriptorSetLayoutBinding bindings[kBindings];
@@ -350,28 +405,13 @@ Status makePipeline(GpuColliderState& st) {
     layout_info.pSetLayouts = &st.set_layout;
     r = vk.vkCreatePipelineLayout(st.device, &layout_info, &st.callbacks, &st.pipeline_layout);
     if (r != VK_SUCCESS) return vkStatus(r);
-    VkShaderModuleCreateInfo module_info{};
-    module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-    module_info.codeSize = gpu::kTriPairsSpirvWords * sizeof(std::uint32_t);
-    module_info.pCode = gpu::kTriPairsSpirv;
-    VkShaderModule module = VK_NULL_HANDLE;
-    r = vk.vkCreateShaderModule(st.device, &module_info, &st.callbacks, &module);
-    if (r != VK_SUCCESS) return vkStatus(r);
-    VkComputePipelineCreateInfo pipe_info{};
-    pipe_info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-    pipe_info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    pipe_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    pipe_info.stage.module = module;
-    pipe_info.stage.pName = "main";
-    pipe_info.layout = st.pipeline_layout;
-    r = vk.vkCreateComputePipelines(st.device, VK_NULL_HANDLE, 1, &pipe_info, &st.callbacks, &st.pipeline);
-    vk.vkDestroyShaderModule(st.device, module, &st.callbacks);
-    if (r != VK_SUCCESS) return vkStatus(r);
-
-    return Status::Ok;
+    const Status s = makeComputePipeline(st, gpu::kTriPairsSpirv, gpu::kTriPairsSpirvWords, st.pipeline);
+    if (s != Status::Ok) return s;
+    return makeComputePipeline(st, gpu::kMeshWalkSpirv, gpu::kMeshWalkSpirvWords, st.walk_pipeline);
 }
 
-// One descriptor set per slot, over the mesh block and the slot's regions of the host block.
+// One descriptor set per slot, over the mesh and tree blocks and the slot's regions of the host
+// block (the binding numbers of both shaders).
 Status makeDescriptorSets(GpuColliderState& st) {
     const gpu::VkFunctions& vk = st.vk;
     VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBindings * kSlots};
@@ -392,9 +432,17 @@ Status makeDescriptorSets(GpuColliderState& st) {
         if (r != VK_SUCCESS) return vkStatus(r);
         const SlotRegions& g = slot.regions;
         const VkDescriptorBufferInfo buffers[kBindings] = {
-            {st.mesh_buffer, 0, VK_WHOLE_SIZE},      {st.host_buffer, g.jobs, g.jobs_size},
-            {st.host_buffer, g.rects, g.rects_size}, {st.host_buffer, g.out, g.out_size},
-            {st.host_buffer, g.any, g.any_size},     {st.host_buffer, g.params, sizeof(gpu::GpuParams)}};
+            {st.mesh_buffer, 0, st.triangles_size},
+            {st.host_buffer, g.jobs, g.jobs_size},
+            {st.host_buffer, g.rects, g.rects_size},
+            {st.host_buffer, g.out, g.out_size},
+            {st.host_buffer, g.any, g.any_size},
+            {st.host_buffer, g.params, sizeof(gpu::GpuParams)},
+            {st.host_buffer, g.walk_head, sizeof(gpu::GpuWalkHead)},
+            {st.mesh_buffer, st.infos_at, st.infos_size},
+            {st.mesh_buffer, st.nodes_at, st.nodes_size},
+            {st.mesh_buffer, st.groups_at, st.groups_size},
+            {st.host_buffer, g.walk_jobs, g.walk_jobs_size}};
         VkWriteDescriptorSet writes[kBindings];
         for (std::uint32_t b = 0; b < kBindings; ++b) {
             writes[b] = VkWriteDescriptorSet{};
@@ -411,8 +459,10 @@ Status makeDescriptorSets(GpuColliderState& st) {
     return Status::Ok;
 }
 
-// The command pool, the upload command buffer and fence, and per slot a fence and a command
-// buffer recorded once (bind, indirect dispatch, barrier to the host).
+// The command pool, the upload command buffer and fence, and per slot a fence and two command
+// buffers recorded once: the pair pass (an indirect dispatch the host sizes) and a barrier to the
+// host; and the same after the walk pass (an indirect dispatch the host sizes) and a barrier, the
+// pair pass then sized by the walk.
 Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
     const gpu::VkFunctions& vk = st.vk;
     VkCommandPoolCreateInfo cmd_pool{};
@@ -421,12 +471,12 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
     VkResult r = vk.vkCreateCommandPool(st.device, &cmd_pool, &st.callbacks, &st.command_pool);
     if (r == VK_SUCCESS) r = vk.vkCreateCommandPool(st.device, &cmd_pool, &st.callbacks, &st.upload_pool);
     if (r != VK_SUCCESS) return vkStatus(r);
-    VkCommandBuffer cmds[kSlots];
+    VkCommandBuffer cmds[2 * kSlots];
     VkCommandBufferAllocateInfo cmd_alloc{};
     cmd_alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
     cmd_alloc.commandPool = st.command_pool;
     cmd_alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cmd_alloc.commandBufferCount = kSlots;
+    cmd_alloc.commandBufferCount = 2 * kSlots;
     r = vk.vkAllocateCommandBuffers(st.device, &cmd_alloc, cmds);
     if (r != VK_SUCCESS) return vkStatus(r);
     cmd_alloc.commandPool = st.upload_pool;
@@ -445,40 +495,60 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
         r = vk.vkCreateQueryPool(st.device, &query, &st.callbacks, &st.query_pool);
         if (r != VK_SUCCESS) return vkStatus(r);
     }
-    for (std::uint32_t k = 0; k < kSlots; ++k) {
-        Slot& slot = st.slots[k];
-        slot.cmd = cmds[k];
-        r = vk.vkCreateFence(st.device, &fence_info, &st.callbacks, &slot.fence);
-        if (r != VK_SUCCESS) return vkStatus(r);
+    // Slot k's command buffer: with the walk pass first or not (a dispatch costs a driver such as
+    // lavapipe its own heap calls even when it is empty, so the other modes do not carry it).
+    const auto record = [&](std::uint32_t k, bool walk, VkCommandBuffer cmd) {
+        const Slot& slot = st.slots[k];
         VkCommandBufferBeginInfo begin{};
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-        r = vk.vkBeginCommandBuffer(slot.cmd, &begin);
-        if (r != VK_SUCCESS) return vkStatus(r);
-        vk.vkCmdBindPipeline(slot.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline);
-        vk.vkCmdBindDescriptorSets(slot.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline_layout, 0, 1,
-                                   &slot.set, 0, nullptr);
+        VkResult rc = vk.vkBeginCommandBuffer(cmd, &begin);
+        if (rc != VK_SUCCESS) return rc;
+        vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, walk ? st.walk_pipeline : st.pipeline);
+        vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline_layout, 0, 1, &slot.set,
+                                   0, nullptr);
         if (st.query_pool != VK_NULL_HANDLE) {
-            vk.vkCmdResetQueryPool(slot.cmd, st.query_pool, 2 * k, 2);
-            vk.vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, st.query_pool, 2 * k);
+            vk.vkCmdResetQueryPool(cmd, st.query_pool, 2 * k, 2);
+            vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, st.query_pool, 2 * k);
         }
-        vk.vkCmdDispatchIndirect(slot.cmd, st.host_buffer, slot.regions.indirect);
+        if (walk) {
+            vk.vkCmdDispatchIndirect(cmd, st.host_buffer, slot.regions.indirect);
+            VkMemoryBarrier walked{};
+            walked.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+            walked.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+            walked.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+            vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                                        VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                                    0, 1, &walked, 0, nullptr, 0, nullptr);
+            vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline); // same layout: set kept
+        }
+        vk.vkCmdDispatchIndirect(cmd, st.host_buffer,
+                                 slot.regions.walk_head + offsetof(gpu::GpuWalkHead, pair_groups_x));
         if (st.query_pool != VK_NULL_HANDLE)
-            vk.vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, st.query_pool, 2 * k + 1);
+            vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, st.query_pool, 2 * k + 1);
         VkMemoryBarrier barrier{};
         barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
         barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
         barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        vk.vkCmdPipelineBarrier(slot.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                                1, &barrier, 0, nullptr, 0, nullptr);
-        r = vk.vkEndCommandBuffer(slot.cmd);
+        vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                                &barrier, 0, nullptr, 0, nullptr);
+        return vk.vkEndCommandBuffer(cmd);
+    };
+    for (std::uint32_t k = 0; k < kSlots; ++k) {
+        Slot& slot = st.slots[k];
+        slot.cmd = cmds[2 * k];
+        slot.walk_cmd = cmds[2 * k + 1];
+        r = vk.vkCreateFence(st.device, &fence_info, &st.callbacks, &slot.fence);
+        if (r == VK_SUCCESS) r = record(k, false, slot.cmd);
+        if (r == VK_SUCCESS) r = record(k, true, slot.walk_cmd);
         if (r != VK_SUCCESS) return vkStatus(r);
     }
     return Status::Ok;
 }
 
-// Everything Vulkan: entry points, feature checks, the two device blocks, the pipeline, one
-// descriptor set, command buffer and fence per slot (the slot command buffers are recorded here,
-// once: a batch only rewrites mapped memory and resubmits).
+// Everything Vulkan: entry points, feature checks, the two device blocks, the two pipelines, one
+// descriptor set, fence and two command buffers per slot (recorded here, once: a batch only
+// rewrites mapped memory and resubmits).
 Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
     if (info.get_instance_proc_addr == nullptr || info.instance == VK_NULL_HANDLE ||
         info.physical_device == VK_NULL_HANDLE || info.device == VK_NULL_HANDLE)
@@ -577,7 +647,7 @@ Status GpuCollider::create(const GpuColliderConfig& config, const GpuDeviceInfo*
     if (bytes < requiredBytes(config)) return Status::TooSmall;
     Arena arena;
     if (arena.init(memory, bytes) != Status::Ok) return Status::TooSmall;
-    void* parts[6 + 3 * kSlots] = {};
+    void* parts[7 + 3 * kSlots] = {};
     carve(config, [&](std::size_t size, std::size_t align, int index) {
         parts[index] = arena.allocate(size, align);
     });
@@ -586,6 +656,7 @@ Status GpuCollider::create(const GpuColliderConfig& config, const GpuDeviceInfo*
     st->meshes = static_cast<MeshBlob*>(parts[1]);
     for (std::uint32_t k = 0; k < config.max_meshes; ++k) new (&st->meshes[k]) MeshBlob();
     st->mesh_base = static_cast<std::uint32_t*>(parts[2]);
+    st->mesh_groups = static_cast<std::uint32_t*>(parts[6 + 3 * kSlots]);
     st->scratch_pairs = static_cast<TrianglePair*>(parts[3]);
     st->scratch_leaves = static_cast<MeshLeafPair*>(parts[4]);
     for (std::uint32_t s = 0; s < kSlots; ++s) {
@@ -623,7 +694,111 @@ void GpuCollider::destroy() {
 }
 
 namespace {
+
 void warmUp(GpuColliderState& st, std::uint32_t mesh);
+
+// One copy of `bytes` from the start of the staging area to `dst` at `dst_offset`, waited for;
+// the copy lands before any later dispatch reads it.
+VkResult copyFromStaging(GpuColliderState& st, VkBuffer dst, VkDeviceSize dst_offset, VkDeviceSize bytes) {
+    const gpu::VkFunctions& vk = st.vk;
+    VkResult r = vk.vkResetCommandPool(st.device, st.upload_pool, 0);
+    VkCommandBufferBeginInfo begin{};
+    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    if (r == VK_SUCCESS) r = vk.vkBeginCommandBuffer(st.upload_cmd, &begin);
+    if (r == VK_SUCCESS) {
+        const VkBufferCopy copy{0, dst_offset, bytes};
+        vk.vkCmdCopyBuffer(st.upload_cmd, st.host_buffer, dst, 1, &copy);
+        VkMemoryBarrier barrier{};
+        barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+        barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        vk.vkCmdPipelineBarrier(st.upload_cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+        r = vk.vkEndCommandBuffer(st.upload_cmd);
+    }
+    if (r == VK_SUCCESS) r = vk.vkResetFences(st.device, 1, &st.upload_fence);
+    if (r == VK_SUCCESS) {
+        VkSubmitInfo submit{};
+        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &st.upload_cmd;
+        r = vk.vkQueueSubmit(st.queue, 1, &submit, st.upload_fence);
+    }
+    if (r == VK_SUCCESS) r = vk.vkWaitForFences(st.device, 1, &st.upload_fence, VK_TRUE, UINT64_MAX);
+    return r;
+}
+
+// Fills the staging area element by element and copies it to `dst` whenever it is full, and at
+// finish(). The first failure sticks (later puts do nothing).
+struct Stager {
+    GpuColliderState& st;
+    VkBuffer dst;
+    VkDeviceSize dst_offset;
+    VkDeviceSize filled = 0;
+    VkResult result = VK_SUCCESS;
+
+    void put(const void* data, std::size_t bytes) {
+        if (filled + bytes > kStagingBytes) finish();
+        if (result != VK_SUCCESS) return;
+        std::memcpy(st.mapped + filled, data, bytes);
+        filled += bytes;
+    }
+    VkResult finish() {
+        if (filled > 0 && result == VK_SUCCESS) result = copyFromStaging(st, dst, dst_offset, filled);
+        dst_offset += filled;
+        filled = 0;
+        return result;
+    }
+};
+
+// A mesh's triangles (leaf order, three vertices each), its nodes, its walk groups and its info
+// into the device's blocks, at the collider's current counts.
+VkResult uploadToDevice(GpuColliderState& st, const MeshBlob& blob, std::uint32_t index) {
+    constexpr VkDeviceSize kTriBytes = gpu::kGpuFloatsPerTriangle * sizeof(float);
+    Stager tris{st, st.mesh_buffer, VkDeviceSize{st.triangle_count} * kTriBytes};
+    for (std::uint32_t t = 0; t < blob.triangle_count; ++t) {
+        Vec3 v[3];
+        triangleVertices(blob, t, v[0], v[1], v[2]);
+        const float f[9] = {v[0].x, v[0].y, v[0].z, v[1].x, v[1].y, v[1].z, v[2].x, v[2].y, v[2].z};
+        tris.put(f, sizeof f);
+    }
+    if (tris.finish() != VK_SUCCESS) return tris.result;
+    Stager nodes{st, st.mesh_buffer, st.nodes_at + VkDeviceSize{st.node_count} * 16u};
+    for (std::uint32_t i = 0; i < blob.node_count; ++i) {
+        const BvhNode& n = blob.nodes[i];
+        const std::uint32_t w[4] = {n.lo[0] | static_cast<std::uint32_t>(n.lo[1]) << 16,
+                                    n.lo[2] | static_cast<std::uint32_t>(n.hi[0]) << 16,
+                                    n.hi[1] | static_cast<std::uint32_t>(n.hi[2]) << 16, n.info};
+        nodes.put(w, sizeof w);
+    }
+    if (nodes.finish() != VK_SUCCESS) return nodes.result;
+    Stager groups{st, st.mesh_buffer, st.groups_at + VkDeviceSize{st.group_count} * sizeof(std::uint32_t)};
+    detail::forEachWalkGroup(blob, [&](std::uint32_t node) { groups.put(&node, sizeof node); });
+    if (groups.finish() != VK_SUCCESS) return groups.result;
+    detail::QuantGrid grid;
+    detail::makeQuantGrid(blob, grid);
+    const gpu::GpuMeshInfo info{st.node_count,
+                                blob.node_count,
+                                st.group_count,
+                                st.mesh_groups[index],
+                                blob.quant_origin.x,
+                                blob.quant_origin.y,
+                                blob.quant_origin.z,
+                                blob.quant_scale.x,
+                                blob.quant_scale.y,
+                                blob.quant_scale.z,
+                                grid.inv_step[0],
+                                grid.inv_step[1],
+                                grid.inv_step[2],
+                                0u,
+                                0u,
+                                0u};
+    Stager infos{st, st.mesh_buffer, st.infos_at + VkDeviceSize{index} * sizeof(gpu::GpuMeshInfo)};
+    infos.put(&info, sizeof info);
+    return infos.finish();
+}
+
 } // namespace
 
 Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
@@ -631,62 +806,23 @@ Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
     if (st == nullptr) return Status::InvalidArgument;
     if (st->mesh_count >= st->config.max_meshes) return Status::PoolFull;
     if (blob.triangle_count > st->config.max_triangles - st->triangle_count) return Status::OutOfMemory;
-    const std::uint32_t base = st->triangle_count;
-    if (st->backend == GpuBackend::Vulkan && blob.triangle_count > 0) {
-        const gpu::VkFunctions& vk = st->vk;
-        constexpr std::uint32_t kTriBytes = gpu::kGpuFloatsPerTriangle * sizeof(float);
-        const std::uint32_t per_chunk = static_cast<std::uint32_t>(kStagingBytes / kTriBytes);
-        for (std::uint32_t first = 0; first < blob.triangle_count; first += per_chunk) {
-            const std::uint32_t n = std::min(per_chunk, blob.triangle_count - first);
-            float* dst = reinterpret_cast<float*>(st->mapped);
-            for (std::uint32_t t = 0; t < n; ++t) {
-                Vec3 v[3];
-                triangleVertices(blob, first + t, v[0], v[1], v[2]);
-                for (int k = 0; k < 3; ++k) {
-                    dst[9 * t + 3 * k] = v[k].x;
-                    dst[9 * t + 3 * k + 1] = v[k].y;
-                    dst[9 * t + 3 * k + 2] = v[k].z;
-                }
-            }
-            VkResult r = vk.vkResetCommandPool(st->device, st->upload_pool, 0);
-            VkCommandBufferBeginInfo begin{};
-            begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-            begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-            if (r == VK_SUCCESS) r = vk.vkBeginCommandBuffer(st->upload_cmd, &begin);
-            if (r == VK_SUCCESS) {
-                const VkBufferCopy copy{0, VkDeviceSize{base + first} * kTriBytes,
-                                        VkDeviceSize{n} * kTriBytes};
-                vk.vkCmdCopyBuffer(st->upload_cmd, st->host_buffer, st->mesh_buffer, 1, &copy);
-                // The copy must land before any later dispatch reads the mesh buffer.
-                VkMemoryBarrier barrier{};
-                barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-                barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-                barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-                vk.vkCmdPipelineBarrier(st->upload_cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
-                                        nullptr);
-                r = vk.vkEndCommandBuffer(st->upload_cmd);
-            }
-            if (r == VK_SUCCESS) r = vk.vkResetFences(st->device, 1, &st->upload_fence);
-            if (r == VK_SUCCESS) {
-                VkSubmitInfo submit{};
-                submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-                submit.commandBufferCount = 1;
-                submit.pCommandBuffers = &st->upload_cmd;
-                r = vk.vkQueueSubmit(st->queue, 1, &submit, st->upload_fence);
-            }
-            if (r == VK_SUCCESS)
-                r = vk.vkWaitForFences(st->device, 1, &st->upload_fence, VK_TRUE, UINT64_MAX);
-            if (r == VK_ERROR_DEVICE_LOST) {
-                markLost(*st);
-                break;
-            }
-            if (r != VK_SUCCESS) return vkStatus(r);
-        }
+    if (blob.node_count > st->config.max_nodes - st->node_count) return Status::OutOfMemory;
+    const std::uint32_t index = st->mesh_count;
+    std::uint32_t groups = 0;
+    detail::forEachWalkGroup(blob, [&](std::uint32_t) { ++groups; });
+    st->mesh_groups[index] = groups;
+    if (st->backend == GpuBackend::Vulkan) {
+        const VkResult r = uploadToDevice(*st, blob, index);
+        if (r == VK_ERROR_DEVICE_LOST)
+            markLost(*st);
+        else if (r != VK_SUCCESS)
+            return vkStatus(r);
     }
-    st->meshes[st->mesh_count] = blob;
-    st->mesh_base[st->mesh_count] = base;
+    st->meshes[index] = blob;
+    st->mesh_base[index] = st->triangle_count;
     st->triangle_count += blob.triangle_count;
+    st->node_count += blob.node_count;
+    st->group_count += groups;
     out_id.index = st->mesh_count++;
     if (!st->warmed_up && st->backend == GpuBackend::Vulkan && blob.triangle_count > 0) {
         warmUp(*st, out_id.index);
@@ -752,16 +888,39 @@ void writeJob(const GpuColliderState& st, const SlotRegions& g, std::uint32_t j,
                                                                         0u};
 }
 
+// Job j's walk record (DeviceWalk): A's frame into B's, the margin and B's root box of the CPU
+// walk (prepareTandemWalk), and where its groups start among the walk's invocations. Returns the
+// job's group count (none for an empty mesh or a non-finite transform).
+std::uint32_t writeWalkJob(const GpuColliderState& st, const SlotRegions& g, std::uint32_t j,
+                           const GpuJobDesc& job, std::uint32_t group_begin) {
+    detail::TandemSetup setup;
+    const bool live =
+        detail::prepareTandemWalk(st.meshes[job.a.index], st.meshes[job.b.index], job.b_to_a, setup);
+    const Mat33& m = setup.a_to_b.rotation;
+    const Vec3& t = setup.a_to_b.translation;
+    const detail::QuantBox& q = setup.b_root_q;
+    reinterpret_cast<gpu::GpuWalkJob*>(st.mapped + g.walk_jobs)[j] =
+        gpu::GpuWalkJob{m.c0.x,  m.c0.y,  m.c0.z,  m.c1.x,      m.c1.y,       m.c1.z,      m.c2.x,  m.c2.y,
+                        m.c2.z,  t.x,     t.y,     t.z,         setup.margin, q.lo[0],     q.lo[1], q.lo[2],
+                        q.hi[0], q.hi[1], q.hi[2], job.a.index, job.b.index,  group_begin, 0u,      0u};
+    return live ? st.mesh_groups[job.a.index] : 0u;
+}
+
 // Writes each job (writeJob) and its rectangles: every leaf pair of the tandem walk (Candidates) or
-// the whole mesh pair (BruteForce). BufferFull when they do not fit.
+// the whole mesh pair (BruteForce); or, for DeviceWalk, its walk record (the walk's invocations
+// summed in out_walk_total). BufferFull when they do not fit.
 Status writeBatch(GpuColliderState& st, const SlotRegions& g, const GpuJobDesc* jobs, std::uint32_t job_count,
-                  GpuBatchMode mode, RectWriter& out_rects) {
+                  GpuBatchMode mode, RectWriter& out_rects, std::uint32_t& out_walk_total) {
+    std::uint64_t walk_total = 0;
     for (std::uint32_t j = 0; j < job_count; ++j) {
         const GpuJobDesc& job = jobs[j];
         const MeshBlob& a = st.meshes[job.a.index];
         const MeshBlob& b = st.meshes[job.b.index];
         writeJob(st, g, j, job);
-        if (mode == GpuBatchMode::BruteForce) {
+        if (mode == GpuBatchMode::DeviceWalk) {
+            walk_total += writeWalkJob(st, g, j, job, static_cast<std::uint32_t>(walk_total));
+            if (walk_total > 0xFFFFFFFFull) return Status::BufferFull;
+        } else if (mode == GpuBatchMode::BruteForce) {
             // A non-finite transform gives nothing on the CPU; the shader would agree pair by pair
             // (non-finite vertices never overlap), but there is no point testing them.
             if (!isFinite(job.b_to_a)) continue;
@@ -776,24 +935,42 @@ Status writeBatch(GpuColliderState& st, const SlotRegions& g, const GpuJobDesc* 
             }
         }
     }
+    out_walk_total = static_cast<std::uint32_t>(walk_total);
     return Status::Ok;
 }
 
-// The slot's parameters and indirect dispatch size, its output cleared, and its recorded command
+// A dispatch of `invocations` in rows of kGpuRowGroups groups (both passes index that way).
+void dispatchSize(std::uint64_t invocations, std::uint32_t& out_x, std::uint32_t& out_y,
+                  std::uint32_t& out_z) {
+    const std::uint64_t groups = (invocations + gpu::kGpuLocalSize - 1) / gpu::kGpuLocalSize;
+    out_x = static_cast<std::uint32_t>(groups < gpu::kGpuRowGroups ? groups : gpu::kGpuRowGroups);
+    out_y = static_cast<std::uint32_t>((groups + gpu::kGpuRowGroups - 1) / gpu::kGpuRowGroups);
+    out_z = 1;
+}
+
+// The slot's parameters and both passes' dispatch sizes (the walk's: none outside DeviceWalk; the
+// pair pass's: the host's, or grown by the walk), its output cleared, and its recorded command
 // buffer submitted. A failed submit is answered by the CPU (DeviceLost when the device died).
-Status dispatchSlot(GpuColliderState& st, Slot& slot, const RectWriter& rects, std::uint32_t job_count,
-                    GpuQuery query) {
+Status dispatchSlot(GpuColliderState& st, Slot& slot, const RectWriter& rects, std::uint32_t walk_total,
+                    std::uint32_t job_count, GpuQuery query) {
     const SlotRegions& g = slot.regions;
     gpu::GpuParams* params = reinterpret_cast<gpu::GpuParams*>(st.mapped + g.params);
-    params->rect_count = rects.count;
-    params->total_pairs = static_cast<std::uint32_t>(rects.invocations);
+    params->rect_count =
+        slot.walk ? static_cast<std::uint32_t>(g.rects_size / sizeof(gpu::GpuRect)) : rects.count;
+    params->total_pairs = slot.walk ? 0u : static_cast<std::uint32_t>(rects.invocations);
     params->capacity = st.config.max_pairs;
-    params->flags = query == GpuQuery::AnyContact ? gpu::kGpuFlagAnyContact : 0u;
-    const std::uint64_t groups = (rects.invocations + gpu::kGpuLocalSize - 1) / gpu::kGpuLocalSize;
-    VkDispatchIndirectCommand* args = reinterpret_cast<VkDispatchIndirectCommand*>(st.mapped + g.indirect);
-    args->x = static_cast<std::uint32_t>(groups < gpu::kGpuRowGroups ? groups : gpu::kGpuRowGroups);
-    args->y = static_cast<std::uint32_t>((groups + gpu::kGpuRowGroups - 1) / gpu::kGpuRowGroups);
-    args->z = 1;
+    params->flags = (query == GpuQuery::AnyContact ? gpu::kGpuFlagAnyContact : 0u) |
+                    (slot.walk ? gpu::kGpuFlagWalkRects : 0u);
+    VkDispatchIndirectCommand* walk_args =
+        reinterpret_cast<VkDispatchIndirectCommand*>(st.mapped + g.indirect);
+    dispatchSize(slot.walk ? walk_total : 0u, walk_args->x, walk_args->y, walk_args->z);
+    gpu::GpuWalkHead* head = reinterpret_cast<gpu::GpuWalkHead*>(st.mapped + g.walk_head);
+    *head = gpu::GpuWalkHead{};
+    head->job_count = job_count;
+    head->walk_total = walk_total;
+    head->pair_groups_z = 1;
+    if (!slot.walk)
+        dispatchSize(rects.invocations, head->pair_groups_x, head->pair_groups_y, head->pair_groups_z);
     std::memset(st.mapped + g.out, 0, sizeof(gpu::GpuOutHeader));
     std::memset(st.mapped + g.any, 0, sizeof(std::uint32_t) * job_count);
 
@@ -802,7 +979,7 @@ Status dispatchSlot(GpuColliderState& st, Slot& slot, const RectWriter& rects, s
         VkSubmitInfo submit{};
         submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
         submit.commandBufferCount = 1;
-        submit.pCommandBuffers = &slot.cmd;
+        submit.pCommandBuffers = slot.walk ? &slot.walk_cmd : &slot.cmd;
         r = st.vk.vkQueueSubmit(st.queue, 1, &submit, slot.fence);
     }
     if (r != VK_SUCCESS) {
@@ -819,34 +996,49 @@ Status dispatchSlot(GpuColliderState& st, Slot& slot, const RectWriter& rects, s
 
 namespace {
 
-// The first dispatch makes a driver finish the shader it compiles lazily (lavapipe compiles it to
-// machine code with LLVM then, with hundreds of allocations from the system heap): one dispatch of a
-// single triangle pair here, at the first mesh's upload, so that no frame pays for it. Its result
-// is dropped; a failure leaves the collider as it was (the batches will report it).
+// The first dispatch of a pipeline makes a driver finish the shader it compiles lazily (lavapipe
+// compiles it to machine code with LLVM then, with hundreds of allocations from the system heap):
+// at the first mesh's upload, so that no frame pays for it, one batch of a single triangle pair
+// (the pair pass) and one device walk of the mesh against a copy of itself moved clear of it (the
+// walk pass: every invocation tests its group against B's root box and stops). Results are
+// dropped; a failure leaves the collider as it was (the batches will report it).
 void warmUp(GpuColliderState& st, std::uint32_t mesh) {
-    Slot* slot = freeSlot(st);
-    if (slot == nullptr) return;
-    GpuJobDesc job;
-    job.a.index = job.b.index = mesh;
-    setIdentity(job.b_to_a);
-    slot->jobs[0] = job;
-    slot->job_count = 1;
-    slot->query = GpuQuery::Pairs;
-    slot->dispatched = false;
-    slot->cpu_count = 0;
-    slot->cpu_overflow = 0;
-    const SlotRegions& g = slot->regions;
-    RectWriter rects{reinterpret_cast<gpu::GpuRect*>(st.mapped + g.rects),
-                     static_cast<std::uint32_t>(g.rects_size / sizeof(gpu::GpuRect))};
-    writeJob(st, g, 0, job);
-    (void)rects.add(0, 0, 1, 0, 1);
-    if (dispatchSlot(st, *slot, rects, 1, GpuQuery::Pairs) == Status::Ok && slot->dispatched) {
-        const VkResult r = st.vk.vkWaitForFences(st.device, 1, &slot->fence, VK_TRUE, UINT64_MAX);
-        if (r == VK_ERROR_DEVICE_LOST) markLost(st);
+    const MeshBlob& blob = st.meshes[mesh];
+    for (const bool walk : {false, true}) {
+        Slot* slot = freeSlot(st);
+        if (slot == nullptr || st.backend != GpuBackend::Vulkan) return;
+        GpuJobDesc job;
+        job.a.index = job.b.index = mesh;
+        setIdentity(job.b_to_a);
+        if (walk)
+            job.b_to_a.translation.x =
+                2.0f * (detail::maxAbs(blob.bounds.min) + detail::maxAbs(blob.bounds.max)) + 1.0f;
+        slot->jobs[0] = job;
+        slot->job_count = 1;
+        slot->query = GpuQuery::Pairs;
+        slot->dispatched = false;
+        slot->walk = walk;
+        slot->cpu_count = 0;
+        slot->cpu_overflow = 0;
+        const SlotRegions& g = slot->regions;
+        RectWriter rects{reinterpret_cast<gpu::GpuRect*>(st.mapped + g.rects),
+                         static_cast<std::uint32_t>(g.rects_size / sizeof(gpu::GpuRect))};
+        writeJob(st, g, 0, job);
+        std::uint32_t walk_total = 0;
+        if (walk)
+            walk_total = writeWalkJob(st, g, 0, job, 0);
+        else
+            (void)rects.add(0, 0, 1, 0, 1);
+        if (dispatchSlot(st, *slot, rects, walk_total, 1, GpuQuery::Pairs) == Status::Ok &&
+            slot->dispatched) {
+            const VkResult r = st.vk.vkWaitForFences(st.device, 1, &slot->fence, VK_TRUE, UINT64_MAX);
+            if (r == VK_ERROR_DEVICE_LOST) markLost(st);
+        }
+        slot->dispatched = false;
+        slot->walk = false;
+        slot->cpu_count = 0;
+        slot->state = SlotState::Free;
     }
-    slot->dispatched = false;
-    slot->cpu_count = 0;
-    slot->state = SlotState::Free;
 }
 
 } // namespace
@@ -865,6 +1057,7 @@ Status GpuCollider::submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count,
     slot->job_count = job_count;
     slot->query = query;
     slot->dispatched = false;
+    slot->walk = mode == GpuBatchMode::DeviceWalk;
     slot->serial = st->next_serial;
 
     if (st->backend == GpuBackend::Cpu) {
@@ -878,19 +1071,21 @@ Status GpuCollider::submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count,
     const SlotRegions& g = slot->regions;
     RectWriter rects{reinterpret_cast<gpu::GpuRect*>(st->mapped + g.rects),
                      static_cast<std::uint32_t>(g.rects_size / sizeof(gpu::GpuRect))};
-    const Status written = writeBatch(*st, g, jobs, job_count, mode, rects);
+    std::uint32_t walk_total = 0;
+    const Status written = writeBatch(*st, g, jobs, job_count, mode, rects, walk_total);
     if (written != Status::Ok) return written;
     ++st->next_serial;
     ++st->stats.batches;
-    st->stats.tested_pairs += rects.total;
+    st->stats.tested_pairs += rects.total; // the walk's pairs are counted when collected
     st->stats.upload_bytes += sizeof(gpu::GpuJob) * std::uint64_t{job_count} +
                               sizeof(gpu::GpuRect) * std::uint64_t{rects.count} + sizeof(gpu::GpuParams) +
                               sizeof(VkDispatchIndirectCommand) + sizeof(gpu::GpuOutHeader) +
-                              sizeof(std::uint32_t) * std::uint64_t{job_count};
+                              sizeof(gpu::GpuWalkHead) + sizeof(std::uint32_t) * std::uint64_t{job_count} +
+                              (slot->walk ? sizeof(gpu::GpuWalkJob) * std::uint64_t{job_count} : 0u);
     out_ticket.serial = slot->serial;
     slot->state = SlotState::Gpu;
-    if (rects.total == 0) return Status::Ok; // nothing to test: an empty answer, no dispatch
-    return dispatchSlot(*st, *slot, rects, job_count, query);
+    if (slot->walk ? walk_total == 0 : rects.total == 0) return Status::Ok; // nothing to test: no dispatch
+    return dispatchSlot(*st, *slot, rects, walk_total, job_count, query);
 }
 
 Status GpuCollider::poll(const GpuTicket& ticket) {
@@ -943,9 +1138,19 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
     if (slot->state == SlotState::Gpu && slot->dispatched) {
         // Records past capacity while some pairs were left to the host: whether the unwritten ones
         // overlap is unknown, so the CPU answers the batch (with an exact count of what it drops).
+        // Likewise when the device walk found more leaf pairs than the rectangles hold.
         const gpu::GpuOutHeader* head =
             reinterpret_cast<const gpu::GpuOutHeader*>(st->mapped + slot->regions.out);
-        if (head->count > st->config.max_pairs && head->asked > 0u) runOnCpu(*st, *slot);
+        const gpu::GpuWalkHead* walk =
+            reinterpret_cast<const gpu::GpuWalkHead*>(st->mapped + slot->regions.walk_head);
+        if (slot->walk && walk->overflow != 0u) {
+            ++st->stats.walk_overflows;
+            runOnCpu(*st, *slot);
+        } else if (head->count > st->config.max_pairs && head->asked > 0u) {
+            runOnCpu(*st, *slot);
+        } else if (slot->walk) {
+            st->stats.tested_pairs += walk->tested_pairs;
+        }
     }
     const std::uint32_t first = inout_pairs != nullptr ? inout_pairs->count : 0u;
     bool batch_overflow = false;

@@ -67,7 +67,7 @@ bool GpuWorldBackend::submit(void* user, const MeshMeshJob* jobs, std::uint32_t 
         }
         desc.b_to_a = jobs[j].b_to_a;
     }
-    if (self.m_collider->submitBatch(self.m_jobs, count, GpuBatchMode::Candidates, GpuQuery::Pairs,
+    if (self.m_collider->submitBatch(self.m_jobs, count, GpuBatchMode::DeviceWalk, GpuQuery::Pairs,
                                      self.m_ticket) != Status::Ok) {
         ++self.m_declined_steps;
         return false;

@@ -47,6 +47,7 @@ struct GpuColliderConfig {
     std::uint32_t max_triangles = 1u << 20;     ///< triangles over all uploaded meshes (36 B each on device)
     std::uint32_t max_jobs = 1024;              ///< jobs per batch
     std::uint32_t max_leaf_pairs = 1u << 16;    ///< candidate leaf pairs per batch (over all jobs)
+    std::uint32_t max_nodes = 1u << 20;         ///< BVH nodes over all uploaded meshes (20 B each on device)
     std::uint32_t max_pairs = 1u << 16;         ///< triangle pairs a batch can return
     std::uint32_t vulkan_host_bytes = 4u << 20; ///< the driver's host allocations (VkAllocationCallbacks)
     /// Time each batch on the device (timestamp queries, GpuColliderStats::device_ns) where the
@@ -57,7 +58,10 @@ struct GpuColliderConfig {
 /// Which triangle pairs of a job the GPU tests.
 enum class GpuBatchMode : std::uint8_t {
     BruteForce, ///< all n x m pairs (low-poly meshes)
-    Candidates  ///< the pairs inside the CPU walk's candidate leaf pairs (meshMeshLeafPairs)
+    Candidates, ///< the pairs inside the CPU walk's candidate leaf pairs (meshMeshLeafPairs)
+    DeviceWalk  ///< the same leaf pairs, found by the device walking both uploaded trees: the host
+                ///< sends each job's transforms only (more leaf pairs than max_leaf_pairs: the
+                ///< batch is answered on the CPU when collected)
 };
 
 /// What a batch reports.
@@ -112,6 +116,8 @@ struct GpuColliderStats {
     std::uint64_t host_decided_pairs = 0;   ///< pairs the device left to the host, which the CPU kernel
                                             ///< decides in double or exactly (a sliver's plane, nearly
                                             ///< parallel planes, a plane side within its rounding bound)
+    std::uint32_t walk_overflows = 0;       ///< DeviceWalk batches whose leaf pairs outgrew max_leaf_pairs
+                                            ///< (answered on the CPU)
     std::size_t host_heap_high_water = 0;   ///< most bytes the driver held through the callbacks
     std::uint32_t host_heap_failures = 0;   ///< driver allocations refused (host block too small)
 };
