@@ -1,6 +1,8 @@
 // See fp32_rate.h.
 #include "fp32_rate.h"
 
+#include "gpu/vk_functions.h"
+
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -19,55 +21,7 @@ constexpr std::uint32_t kChains = 16;    // fused multiply-adds per iteration
 constexpr double kMinSeconds = 0.02;     // the last dispatch takes at least this long
 constexpr std::uint32_t kMaxIterations = 1u << 22;
 
-#define FLAK_RATE_FUNCTIONS(X)                                                                               \
-    X(vkGetPhysicalDeviceProperties)                                                                         \
-    X(vkGetPhysicalDeviceMemoryProperties)                                                                   \
-    X(vkGetPhysicalDeviceQueueFamilyProperties)                                                              \
-    X(vkGetDeviceQueue)                                                                                      \
-    X(vkCreateBuffer)                                                                                        \
-    X(vkDestroyBuffer)                                                                                       \
-    X(vkGetBufferMemoryRequirements)                                                                         \
-    X(vkAllocateMemory)                                                                                      \
-    X(vkFreeMemory)                                                                                          \
-    X(vkBindBufferMemory)                                                                                    \
-    X(vkMapMemory)                                                                                           \
-    X(vkCreateShaderModule)                                                                                  \
-    X(vkDestroyShaderModule)                                                                                 \
-    X(vkCreateDescriptorSetLayout)                                                                           \
-    X(vkDestroyDescriptorSetLayout)                                                                          \
-    X(vkCreatePipelineLayout)                                                                                \
-    X(vkDestroyPipelineLayout)                                                                               \
-    X(vkCreateComputePipelines)                                                                              \
-    X(vkDestroyPipeline)                                                                                     \
-    X(vkCreateDescriptorPool)                                                                                \
-    X(vkDestroyDescriptorPool)                                                                               \
-    X(vkAllocateDescriptorSets)                                                                              \
-    X(vkUpdateDescriptorSets)                                                                                \
-    X(vkCreateCommandPool)                                                                                   \
-    X(vkDestroyCommandPool)                                                                                  \
-    X(vkAllocateCommandBuffers)                                                                              \
-    X(vkBeginCommandBuffer)                                                                                  \
-    X(vkEndCommandBuffer)                                                                                    \
-    X(vkResetCommandPool)                                                                                    \
-    X(vkCmdBindPipeline)                                                                                     \
-    X(vkCmdBindDescriptorSets)                                                                               \
-    X(vkCmdDispatch)                                                                                         \
-    X(vkCmdResetQueryPool)                                                                                   \
-    X(vkCmdWriteTimestamp)                                                                                   \
-    X(vkCreateQueryPool)                                                                                     \
-    X(vkDestroyQueryPool)                                                                                    \
-    X(vkGetQueryPoolResults)                                                                                 \
-    X(vkCreateFence)                                                                                         \
-    X(vkDestroyFence)                                                                                        \
-    X(vkResetFences)                                                                                         \
-    X(vkQueueSubmit)                                                                                         \
-    X(vkWaitForFences)
-
-struct Vk {
-#define FLAK_RATE_MEMBER(name) PFN_##name name = nullptr;
-    FLAK_RATE_FUNCTIONS(FLAK_RATE_MEMBER)
-#undef FLAK_RATE_MEMBER
-};
+using Vk = gpu::VkFunctions;
 
 // Everything the probe made, destroyed in reverse order (a null handle is skipped).
 struct Objects {
@@ -109,26 +63,21 @@ Fp32Rate failed(const char* what) {
 Fp32Rate measureFp32Rate(const GpuDeviceInfo& info) {
     if (info.get_instance_proc_addr == nullptr || info.device == VK_NULL_HANDLE) return failed("no device");
     Vk vk;
-    const auto gdpa = reinterpret_cast<PFN_vkGetDeviceProcAddr>(
-        info.get_instance_proc_addr(info.instance, "vkGetDeviceProcAddr"));
-    if (gdpa == nullptr) return failed("no vkGetDeviceProcAddr");
-#define FLAK_RATE_LOAD(name)                                                                                 \
-    vk.name = reinterpret_cast<PFN_##name>(info.get_instance_proc_addr(info.instance, #name));               \
-    if (vk.name == nullptr) vk.name = reinterpret_cast<PFN_##name>(gdpa(info.device, #name));                \
-    if (vk.name == nullptr) return failed("missing entry point " #name);
-    FLAK_RATE_FUNCTIONS(FLAK_RATE_LOAD)
-#undef FLAK_RATE_LOAD
+    if (!gpu::loadVkFunctions(vk, info.get_instance_proc_addr, info.instance, info.device))
+        return failed("a Vulkan entry point is missing");
     Objects o;
     o.vk = &vk;
     o.device = info.device;
     const VkDevice dev = info.device;
 
-    // One host-visible buffer: the parameters (16 bytes) and one float per invocation.
-    const VkDeviceSize bytes = 16 + sizeof(float) * VkDeviceSize{kGroups} * kLocalSize;
+    // One host-visible buffer: the parameters (16 bytes), one float per invocation, then the
+    // dispatch size (the collider's entry points dispatch indirectly).
+    const VkDeviceSize args_at = 16 + sizeof(float) * VkDeviceSize{kGroups} * kLocalSize;
+    const VkDeviceSize bytes = args_at + sizeof(VkDispatchIndirectCommand);
     VkBufferCreateInfo bi{};
     bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
     bi.size = bytes;
-    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
     if (vk.vkCreateBuffer(dev, &bi, nullptr, &o.buffer) != VK_SUCCESS) return failed("vkCreateBuffer");
     VkMemoryRequirements req;
     vk.vkGetBufferMemoryRequirements(dev, o.buffer, &req);
@@ -199,7 +148,7 @@ Fp32Rate measureFp32Rate(const GpuDeviceInfo& info) {
     dsi.pSetLayouts = &o.set_layout;
     VkDescriptorSet set = VK_NULL_HANDLE;
     if (vk.vkAllocateDescriptorSets(dev, &dsi, &set) != VK_SUCCESS) return failed("vkAllocateDescriptorSets");
-    VkDescriptorBufferInfo dbi{o.buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorBufferInfo dbi{o.buffer, 0, args_at};
     VkWriteDescriptorSet write{};
     write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     write.dstSet = set;
@@ -248,6 +197,8 @@ Fp32Rate measureFp32Rate(const GpuDeviceInfo& info) {
     // Dispatches with four times the iterations each until one takes kMinSeconds and at least 1.5
     // times the one before (the arithmetic, not the dispatch's fixed cost, sets its time); the rate
     // is that of the difference between the last two, so the fixed cost drops out.
+    const VkDispatchIndirectCommand dispatch{kGroups, 1, 1};
+    std::memcpy(static_cast<unsigned char*>(mapped) + args_at, &dispatch, sizeof dispatch);
     Fp32Rate out;
     double last_seconds = 0.0;
     for (std::uint32_t iterations = 16;; iterations *= 4) {
@@ -268,7 +219,7 @@ Fp32Rate measureFp32Rate(const GpuDeviceInfo& info) {
             vk.vkCmdResetQueryPool(cmd, o.queries, 0, 2);
             vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, o.queries, 0);
         }
-        vk.vkCmdDispatch(cmd, kGroups, 1, 1);
+        vk.vkCmdDispatchIndirect(cmd, o.buffer, args_at);
         if (timestamps) vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, o.queries, 1);
         if (vk.vkEndCommandBuffer(cmd) != VK_SUCCESS) return failed("vkEndCommandBuffer");
         VkSubmitInfo submit{};

@@ -222,17 +222,9 @@ void destroyVulkan(GpuColliderState& st) {
 
 // The instance and device entry points the collider calls. GpuUnsupported when one is missing.
 Status loadEntryPoints(gpu::VkFunctions& vk, const GpuDeviceInfo& info) {
-#define FLAK_VK_LOAD_INSTANCE(name)                                                                          \
-    vk.name = reinterpret_cast<PFN_##name>(info.get_instance_proc_addr(info.instance, #name));               \
-    if (vk.name == nullptr) return Status::GpuUnsupported;
-    FLAK_VK_INSTANCE_FUNCTIONS(FLAK_VK_LOAD_INSTANCE)
-#undef FLAK_VK_LOAD_INSTANCE
-#define FLAK_VK_LOAD_DEVICE(name)                                                                            \
-    vk.name = reinterpret_cast<PFN_##name>(vk.vkGetDeviceProcAddr(info.device, #name));                      \
-    if (vk.name == nullptr) return Status::GpuUnsupported;
-    FLAK_VK_DEVICE_FUNCTIONS(FLAK_VK_LOAD_DEVICE)
-#undef FLAK_VK_LOAD_DEVICE
-    return Status::Ok;
+    return gpu::loadVkFunctions(vk, info.get_instance_proc_addr, info.instance, info.device)
+               ? Status::Ok
+               : Status::GpuUnsupported;
 }
 
 // The sizes of the device's buffers for the collider's config.

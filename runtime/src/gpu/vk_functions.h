@@ -1,5 +1,6 @@
 // flak — private: the Vulkan entry points the GPU collider uses, loaded from the host's
-// vkGetInstanceProcAddr (flak links no loader: a game without Vulkan still links and runs).
+// vkGetInstanceProcAddr (flak links no loader: a game without Vulkan still links and runs). The
+// GPU report's rate probe (tools/bench) loads the same table.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -67,5 +68,22 @@ struct VkFunctions {
 };
 
 #undef FLAK_VK_DECLARE
+
+/// Loads every entry point: the instance's through `gipa`, the device's through the loaded
+/// vkGetDeviceProcAddr. False when one is missing.
+inline bool loadVkFunctions(VkFunctions& vk, PFN_vkGetInstanceProcAddr gipa, VkInstance instance,
+                            VkDevice device) {
+#define FLAK_VK_LOAD_INSTANCE(name)                                                                          \
+    vk.name = reinterpret_cast<PFN_##name>(gipa(instance, #name));                                           \
+    if (vk.name == nullptr) return false;
+    FLAK_VK_INSTANCE_FUNCTIONS(FLAK_VK_LOAD_INSTANCE)
+#undef FLAK_VK_LOAD_INSTANCE
+#define FLAK_VK_LOAD_DEVICE(name)                                                                            \
+    vk.name = reinterpret_cast<PFN_##name>(vk.vkGetDeviceProcAddr(device, #name));                           \
+    if (vk.name == nullptr) return false;
+    FLAK_VK_DEVICE_FUNCTIONS(FLAK_VK_LOAD_DEVICE)
+#undef FLAK_VK_LOAD_DEVICE
+    return true;
+}
 
 } // namespace flak::gpu
