@@ -43,9 +43,11 @@ struct Slot {
     std::uint64_t serial = 0;
     std::uint32_t job_count = 0;
     SlotRegions regions{};
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;      // the pair pass
-    VkCommandBuffer walk_cmd = VK_NULL_HANDLE; // the walk pass, then the pair pass
+    VkDescriptorSet set = VK_NULL_HANDLE;           // the pair pass over the host's rectangles
+    VkDescriptorSet walk_set = VK_NULL_HANDLE;      // both passes over the walk's (device-local)
+    VkDeviceSize device_head = 0, device_rects = 0; // the walk's head and rectangles in the device block
+    VkCommandBuffer cmd = VK_NULL_HANDLE;           // the pair pass
+    VkCommandBuffer walk_cmd = VK_NULL_HANDLE;      // the walk pass, then the pair pass
     VkFence fence = VK_NULL_HANDLE;
     // The batch's jobs, kept for the CPU path (fallback and lost device).
     GpuJobDesc* jobs = nullptr;
@@ -284,7 +286,15 @@ Status checkDevice(GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes&
     st.groups_at = alignUp(static_cast<std::size_t>(st.nodes_at + st.nodes_size),
                            static_cast<std::size_t>(out_sizes.align));
     st.groups_size = VkDeviceSize{c.max_nodes} * sizeof(std::uint32_t);
-    out_sizes.mesh = st.groups_at + st.groups_size;
+    // Then per slot the device walk's head and rectangles: only the device reads and writes them
+    // (the head is copied in from the host and back out around the passes).
+    VkDeviceSize end = st.groups_at + st.groups_size;
+    for (Slot& slot : st.slots) {
+        slot.device_head = aligned(end);
+        slot.device_rects = aligned(slot.device_head + sizeof(gpu::GpuWalkHead));
+        end = slot.device_rects + out_sizes.rects;
+    }
+    out_sizes.mesh = end;
     const VkDeviceSize limit = props.limits.maxStorageBufferRange;
     if (st.triangles_size > limit || out_sizes.out > limit || out_sizes.rects > limit ||
         st.nodes_size > limit)
@@ -332,8 +342,9 @@ Status makeBlocks(GpuColliderState& st, const GpuDeviceInfo& info, VkDeviceSize 
     vk.vkGetPhysicalDeviceMemoryProperties(info.physical_device, &mem_props);
     const VkMemoryPropertyFlags device_prefs[] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
     Status s = makeBuffer(st, mem_props, mesh_bytes,
-                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, device_prefs,
-                          2, st.mesh_buffer, st.mesh_memory);
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                          device_prefs, 2, st.mesh_buffer, st.mesh_memory);
     if (s != Status::Ok) return s;
     const VkMemoryPropertyFlags host_prefs[] = {
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
@@ -341,7 +352,7 @@ Status makeBlocks(GpuColliderState& st, const GpuDeviceInfo& info, VkDeviceSize 
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT};
     s = makeBuffer(st, mem_props, host_bytes,
                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                       VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                       VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                    host_prefs, 2, st.host_buffer, st.host_memory);
     if (s != Status::Ok) return s;
     void* mapped = nullptr;
@@ -406,48 +417,55 @@ Status makePipeline(GpuColliderState& st) {
 // block (the binding numbers of both shaders).
 Status makeDescriptorSets(GpuColliderState& st) {
     const gpu::VkFunctions& vk = st.vk;
-    VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kBindings * kSlots};
+    VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * kBindings * kSlots};
     VkDescriptorPoolCreateInfo pool_info{};
     pool_info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-    pool_info.maxSets = kSlots;
+    pool_info.maxSets = 2 * kSlots;
     pool_info.poolSizeCount = 1;
     pool_info.pPoolSizes = &pool_size;
     VkResult r = vk.vkCreateDescriptorPool(st.device, &pool_info, &st.callbacks, &st.descriptor_pool);
     if (r != VK_SUCCESS) return vkStatus(r);
-    for (Slot& slot : st.slots) {
-        VkDescriptorSetAllocateInfo alloc{};
-        alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-        alloc.descriptorPool = st.descriptor_pool;
-        alloc.descriptorSetCount = 1;
-        alloc.pSetLayouts = &st.set_layout;
-        r = vk.vkAllocateDescriptorSets(st.device, &alloc, &slot.set);
-        if (r != VK_SUCCESS) return vkStatus(r);
-        const SlotRegions& g = slot.regions;
-        const VkDescriptorBufferInfo buffers[kBindings] = {
-            {st.mesh_buffer, 0, st.triangles_size},
-            {st.host_buffer, g.jobs, g.jobs_size},
-            {st.host_buffer, g.rects, g.rects_size},
-            {st.host_buffer, g.out, g.out_size},
-            {st.host_buffer, g.any, g.any_size},
-            {st.host_buffer, g.params, sizeof(gpu::GpuParams)},
-            {st.host_buffer, g.walk_head, sizeof(gpu::GpuWalkHead)},
-            {st.mesh_buffer, st.infos_at, st.infos_size},
-            {st.mesh_buffer, st.nodes_at, st.nodes_size},
-            {st.mesh_buffer, st.groups_at, st.groups_size},
-            {st.host_buffer, g.walk_jobs, g.walk_jobs_size}};
-        VkWriteDescriptorSet writes[kBindings];
-        for (std::uint32_t b = 0; b < kBindings; ++b) {
-            writes[b] = VkWriteDescriptorSet{};
-            writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-            writes[b].dstSet = slot.set;
-            writes[b].dstBinding = b;
-            writes[b].descriptorCount = 1;
-            writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            writes[b].pBufferInfo = &buffers[b];
+    for (Slot& slot : st.slots)
+        for (const bool walk : {false, true}) {
+            VkDescriptorSet& set = walk ? slot.walk_set : slot.set;
+            VkDescriptorSetAllocateInfo alloc{};
+            alloc.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+            alloc.descriptorPool = st.descriptor_pool;
+            alloc.descriptorSetCount = 1;
+            alloc.pSetLayouts = &st.set_layout;
+            r = vk.vkAllocateDescriptorSets(st.device, &alloc, &set);
+            if (r != VK_SUCCESS) return vkStatus(r);
+            const SlotRegions& g = slot.regions;
+            const VkDescriptorBufferInfo rects =
+                walk ? VkDescriptorBufferInfo{st.mesh_buffer, slot.device_rects, g.rects_size}
+                     : VkDescriptorBufferInfo{st.host_buffer, g.rects, g.rects_size};
+            const VkDescriptorBufferInfo head =
+                walk ? VkDescriptorBufferInfo{st.mesh_buffer, slot.device_head, sizeof(gpu::GpuWalkHead)}
+                     : VkDescriptorBufferInfo{st.host_buffer, g.walk_head, sizeof(gpu::GpuWalkHead)};
+            const VkDescriptorBufferInfo buffers[kBindings] = {
+                {st.mesh_buffer, 0, st.triangles_size},
+                {st.host_buffer, g.jobs, g.jobs_size},
+                rects,
+                {st.host_buffer, g.out, g.out_size},
+                {st.host_buffer, g.any, g.any_size},
+                {st.host_buffer, g.params, sizeof(gpu::GpuParams)},
+                head,
+                {st.mesh_buffer, st.infos_at, st.infos_size},
+                {st.mesh_buffer, st.nodes_at, st.nodes_size},
+                {st.mesh_buffer, st.groups_at, st.groups_size},
+                {st.host_buffer, g.walk_jobs, g.walk_jobs_size}};
+            VkWriteDescriptorSet writes[kBindings];
+            for (std::uint32_t b = 0; b < kBindings; ++b) {
+                writes[b] = VkWriteDescriptorSet{};
+                writes[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+                writes[b].dstSet = set;
+                writes[b].dstBinding = b;
+                writes[b].descriptorCount = 1;
+                writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+                writes[b].pBufferInfo = &buffers[b];
+            }
+            vk.vkUpdateDescriptorSets(st.device, kBindings, writes, 0, nullptr);
         }
-        vk.vkUpdateDescriptorSets(st.device, kBindings, writes, 0, nullptr);
-    }
-
     return Status::Ok;
 }
 
@@ -489,41 +507,59 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
     }
     // Slot k's command buffer: with the walk pass first or not (a dispatch costs a driver such as
     // lavapipe its own heap calls even when it is empty, so the other modes do not carry it).
+    const auto barrier = [&](VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src,
+                             VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
+        VkMemoryBarrier b{};
+        b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+        b.srcAccessMask = src;
+        b.dstAccessMask = dst;
+        vk.vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &b, 0, nullptr, 0, nullptr);
+    };
     const auto record = [&](std::uint32_t k, bool walk, VkCommandBuffer cmd) {
         const Slot& slot = st.slots[k];
+        const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+        const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
         VkCommandBufferBeginInfo begin{};
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
         VkResult rc = vk.vkBeginCommandBuffer(cmd, &begin);
         if (rc != VK_SUCCESS) return rc;
-        vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, walk ? st.walk_pipeline : st.pipeline);
-        vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline_layout, 0, 1, &slot.set,
-                                   0, nullptr);
         if (st.query_pool != VK_NULL_HANDLE) {
             vk.vkCmdResetQueryPool(cmd, st.query_pool, 2 * k, 2);
             vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, st.query_pool, 2 * k);
         }
+        const VkBufferCopy head_copy{slot.regions.walk_head, slot.device_head, sizeof(gpu::GpuWalkHead)};
+        if (walk) {
+            // The host's head (job count, walk size, zeroed counters) into the device's.
+            vk.vkCmdCopyBuffer(cmd, st.host_buffer, st.mesh_buffer, 1, &head_copy);
+            barrier(cmd, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
+                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        }
+        vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, walk ? st.walk_pipeline : st.pipeline);
+        vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline_layout, 0, 1,
+                                   walk ? &slot.walk_set : &slot.set, 0, nullptr);
         if (walk) {
             vk.vkCmdDispatchIndirect(cmd, st.host_buffer, slot.regions.indirect);
-            VkMemoryBarrier walked{};
-            walked.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-            walked.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-            walked.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
-            vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-                                        VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
-                                    0, 1, &walked, 0, nullptr, 0, nullptr);
+            barrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, compute | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
             vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline); // same layout: set kept
+            vk.vkCmdDispatchIndirect(cmd, st.mesh_buffer,
+                                     slot.device_head + offsetof(gpu::GpuWalkHead, pair_groups_x));
+        } else {
+            vk.vkCmdDispatchIndirect(cmd, st.host_buffer,
+                                     slot.regions.walk_head + offsetof(gpu::GpuWalkHead, pair_groups_x));
         }
-        vk.vkCmdDispatchIndirect(cmd, st.host_buffer,
-                                 slot.regions.walk_head + offsetof(gpu::GpuWalkHead, pair_groups_x));
         if (st.query_pool != VK_NULL_HANDLE)
             vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, st.query_pool, 2 * k + 1);
-        VkMemoryBarrier barrier{};
-        barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-        barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-        barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-        vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
-                                &barrier, 0, nullptr, 0, nullptr);
+        if (walk) {
+            // The device's head (rectangle count, overflow, pairs) back for the host.
+            barrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+            const VkBufferCopy back{slot.device_head, slot.regions.walk_head, sizeof(gpu::GpuWalkHead)};
+            vk.vkCmdCopyBuffer(cmd, st.mesh_buffer, st.host_buffer, 1, &back);
+            barrier(cmd, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                    VK_ACCESS_HOST_READ_BIT);
+        }
+        barrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                VK_ACCESS_HOST_READ_BIT);
         return vk.vkEndCommandBuffer(cmd);
     };
     for (std::uint32_t k = 0; k < kSlots; ++k) {
