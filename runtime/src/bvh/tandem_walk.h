@@ -156,7 +156,7 @@ inline std::uint64_t overlappingLeaves(const GroupLeaves& g, const QuantBox& q) 
 struct TandemSetup {
     Transform a_to_b;
     float margin = 0.0f;
-    QuantBox b_root_q;
+    QuantBox b_root_q{};
 };
 
 /// False (nothing to walk) for an empty mesh or a non-finite transform.

@@ -283,8 +283,7 @@ Status checkDevice(GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes&
     st.infos_size = VkDeviceSize{c.max_meshes} * sizeof(gpu::GpuMeshInfo);
     st.nodes_at = aligned(st.infos_at + st.infos_size);
     st.nodes_size = VkDeviceSize{c.max_nodes} * 16u;
-    st.groups_at = alignUp(static_cast<std::size_t>(st.nodes_at + st.nodes_size),
-                           static_cast<std::size_t>(out_sizes.align));
+    st.groups_at = aligned(st.nodes_at + st.nodes_size);
     st.groups_size = VkDeviceSize{c.max_nodes} * sizeof(std::uint32_t);
     // Then per slot the device walk's head and rectangles: only the device reads and writes them
     // (the head is copied in from the host and back out around the passes).
@@ -413,8 +412,9 @@ Status makePipeline(GpuColliderState& st) {
     return makeComputePipeline(st, gpu::kMeshWalkSpirv, gpu::kMeshWalkSpirvWords, st.walk_pipeline);
 }
 
-// One descriptor set per slot, over the mesh and tree blocks and the slot's regions of the host
-// block (the binding numbers of both shaders).
+// Two descriptor sets per slot with the binding numbers of both shaders, over the device-local
+// block and the slot's regions of the host block: one with the host's rectangles and head (the
+// pair pass alone), one with the walk's, in the device-local block.
 Status makeDescriptorSets(GpuColliderState& st) {
     const gpu::VkFunctions& vk = st.vk;
     VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * kBindings * kSlots};
@@ -505,7 +505,7 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
         r = vk.vkCreateQueryPool(st.device, &query, &st.callbacks, &st.query_pool);
         if (r != VK_SUCCESS) return vkStatus(r);
     }
-    // Slot k's command buffer: with the walk pass first or not (a dispatch costs a driver such as
+    // Slot k's command buffers: with the walk pass first or not (a dispatch costs a driver such as
     // lavapipe its own heap calls even when it is empty, so the other modes do not carry it).
     const auto barrier = [&](VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src,
                              VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
@@ -527,10 +527,10 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
             vk.vkCmdResetQueryPool(cmd, st.query_pool, 2 * k, 2);
             vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, st.query_pool, 2 * k);
         }
-        const VkBufferCopy head_copy{slot.regions.walk_head, slot.device_head, sizeof(gpu::GpuWalkHead)};
         if (walk) {
             // The host's head (job count, walk size, zeroed counters) into the device's.
-            vk.vkCmdCopyBuffer(cmd, st.host_buffer, st.mesh_buffer, 1, &head_copy);
+            const VkBufferCopy in{slot.regions.walk_head, slot.device_head, sizeof(gpu::GpuWalkHead)};
+            vk.vkCmdCopyBuffer(cmd, st.host_buffer, st.mesh_buffer, 1, &in);
             barrier(cmd, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         }
@@ -574,8 +574,8 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
     return Status::Ok;
 }
 
-// Everything Vulkan: entry points, feature checks, the two device blocks, the two pipelines, one
-// descriptor set, fence and two command buffers per slot (recorded here, once: a batch only
+// Everything Vulkan: entry points, feature checks, the two device blocks, the two pipelines, and
+// per slot a fence and two descriptor sets and command buffers (recorded here, once: a batch only
 // rewrites mapped memory and resubmits).
 Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
     if (info.get_instance_proc_addr == nullptr || info.instance == VK_NULL_HANDLE ||
