@@ -95,13 +95,17 @@ struct GpuPairRecord {
 // decides it with exact signs, so the host runs it when it collects the record (in either query).
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuRecordAsk, 1u);
 
-/// Batch parameters (16 bytes), a small storage buffer written by the host before each submit
+/// Batch parameters (32 bytes), a small storage buffer written by the host before each submit
 /// (not push constants: the command buffers are recorded once at init and only resubmitted).
 struct GpuParams {
-    FLAK_GPU_UINT rect_count;  ///< rectangles in the batch
+    FLAK_GPU_UINT rect_count;  ///< rectangles in the batch (the walk: the most it may store)
     FLAK_GPU_UINT total_pairs; ///< invocations doing work (sum of the rectangles' invocation counts)
     FLAK_GPU_UINT capacity;    ///< GpuPairRecord slots after the header
     FLAK_GPU_UINT flags;       ///< kGpuFlag*
+    FLAK_GPU_UINT job_count;   ///< jobs in the batch
+    FLAK_GPU_UINT walk_total;  ///< walk invocations (groups over all jobs)
+    FLAK_GPU_UINT parity;      ///< which of the slot's two device walk heads this batch counts in
+    FLAK_GPU_UINT reserved0;
 };
 
 /// One uploaded mesh's tree on the device (64 bytes): its nodes (BvhNode as four words: lo[0] |
@@ -137,19 +141,21 @@ struct GpuWalkJob {
     FLAK_GPU_UINT reserved1;
 };
 
-/// The device walk's counters and the pair pass's dispatch size (32 bytes). The host writes
-/// job_count and walk_total and zeroes the rest; the walk counts its rectangles (those past the
-/// capacity are not written: `overflow`), the triangle pairs in them, and grows the pair pass's
-/// indirect dispatch (x, y, z) to cover them.
+/// The device walk's counters and the pair pass's dispatch size (32 bytes). Each slot has two in
+/// device memory, used by its batches in turn (GpuParams::parity): a walk starts on zeroed
+/// counters, counts its rectangles (those past the capacity are not written: `overflow`) and the
+/// triangle pairs in them, grows the pair pass's indirect dispatch (x, y, 1) to cover them, and
+/// zeroes the other head for the next batch. The pair pass copies the counters to the host's
+/// copy of this struct. Outside the walk, the host writes the pair pass's dispatch size here.
 struct GpuWalkHead {
     FLAK_GPU_UINT rect_count;
     FLAK_GPU_UINT overflow;
-    FLAK_GPU_UINT job_count;
-    FLAK_GPU_UINT walk_total; ///< walk invocations (groups over all jobs)
+    FLAK_GPU_UINT tested_pairs; ///< triangle pairs in the stored rectangles
+    FLAK_GPU_UINT reserved0;
     FLAK_GPU_UINT pair_groups_x;
     FLAK_GPU_UINT pair_groups_y;
     FLAK_GPU_UINT pair_groups_z;
-    FLAK_GPU_UINT tested_pairs; ///< triangle pairs in the stored rectangles
+    FLAK_GPU_UINT reserved1;
 };
 
 #ifdef __cplusplus
@@ -169,7 +175,9 @@ static_assert(sizeof(GpuRect) == 32 && offsetof(GpuRect, b_first) == 12 &&
               "GpuRect layout (std430)");
 static_assert(sizeof(GpuOutHeader) == 16 && offsetof(GpuOutHeader, overflow) == 4, "GpuOutHeader layout");
 static_assert(sizeof(GpuPairRecord) == 16 && offsetof(GpuPairRecord, b) == 8, "GpuPairRecord layout");
-static_assert(sizeof(GpuParams) == 16 && offsetof(GpuParams, flags) == 12, "GpuParams layout");
+static_assert(sizeof(GpuParams) == 32 && offsetof(GpuParams, flags) == 12 &&
+                  offsetof(GpuParams, parity) == 24,
+              "GpuParams layout");
 } // namespace flak::gpu
 #endif
 

@@ -25,7 +25,7 @@ layout(std430, set = 0, binding = 1) readonly buffer Jobs { GpuJob jobs[]; };
 layout(std430, set = 0, binding = 2) writeonly buffer Rects { GpuRect rects[]; };
 layout(std430, set = 0, binding = 4) readonly buffer AnyFlags { uint any_flags[]; };
 layout(std430, set = 0, binding = 5) readonly buffer Params { GpuParams pc; };
-layout(std430, set = 0, binding = 6) buffer WalkHead { GpuWalkHead head; };
+layout(std430, set = 0, binding = 6) buffer WalkHeads { GpuWalkHead heads[2]; }; // this slot's two, in turn
 layout(std430, set = 0, binding = 7) readonly buffer Meshes { GpuMeshInfo meshes[]; };
 layout(std430, set = 0, binding = 8) readonly buffer Nodes { uvec4 nodes[]; };
 layout(std430, set = 0, binding = 9) readonly buffer Groups { uint groups[]; };
@@ -132,26 +132,29 @@ void nodeToGrid(GpuMeshInfo from, Node n, vec3 r0, vec3 r1, vec3 r2, vec3 t, flo
 // A leaf pair for the pair pass; false when the rectangles are full (the host then answers the
 // batch on the CPU, so the walk may stop).
 bool emit(uint job, uint a_first, uint a_count, uint b_first, uint b_count) {
-    uint idx = atomicAdd(head.rect_count, 1u);
+    uint idx = atomicAdd(heads[pc.parity].rect_count, 1u);
     if (idx >= pc.rect_count) {
-        atomicOr(head.overflow, 1u);
+        atomicOr(heads[pc.parity].overflow, 1u);
         return false;
     }
     rects[idx] = GpuRect(job, a_first, a_count, b_first, b_count, 0u, 0u, 0u);
-    atomicAdd(head.tested_pairs, a_count * b_count);
+    atomicAdd(heads[pc.parity].tested_pairs, a_count * b_count);
     // The pair pass runs kGpuWalkRectStride invocations per rectangle in rows of kGpuRowGroups
     // groups: grow its dispatch to reach this rectangle's group.
     uint group = idx / (kGpuLocalSize / kGpuWalkRectStride);
-    atomicMax(head.pair_groups_x, min(group + 1u, kGpuRowGroups));
-    atomicMax(head.pair_groups_y, group / kGpuRowGroups + 1u);
+    atomicMax(heads[pc.parity].pair_groups_x, min(group + 1u, kGpuRowGroups));
+    atomicMax(heads[pc.parity].pair_groups_y, group / kGpuRowGroups + 1u);
     return true;
 }
 
 void main() {
     uint w = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * (kGpuRowGroups * kGpuLocalSize);
-    if (w >= head.walk_total) return;
+    // The other head starts the slot's next walk batch at zero (the pair pass dispatch reads
+    // pair_groups_z: 1).
+    if (w == 0u) heads[1u - pc.parity] = GpuWalkHead(0u, 0u, 0u, 0u, 0u, 0u, 1u, 0u);
+    if (w >= pc.walk_total) return;
     // The job holding walk invocation w: the last one with group_begin <= w.
-    uint lo = 0u, hi = head.job_count - 1u;
+    uint lo = 0u, hi = pc.job_count - 1u;
     while (lo < hi) {
         uint mid = (lo + hi + 1u) >> 1;
         if (walk_jobs[mid].group_begin <= w) lo = mid; else hi = mid - 1u;

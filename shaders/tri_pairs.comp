@@ -39,7 +39,8 @@ layout(std430, set = 0, binding = 3) buffer Out {
 };
 layout(std430, set = 0, binding = 4) buffer AnyFlags { uint any_flags[]; };
 layout(std430, set = 0, binding = 5) readonly buffer Params { GpuParams pc; };
-layout(std430, set = 0, binding = 6) readonly buffer WalkHead { GpuWalkHead walk; };
+layout(std430, set = 0, binding = 6) readonly buffer WalkHeads { GpuWalkHead heads[2]; };
+layout(std430, set = 0, binding = 11) writeonly buffer WalkResult { GpuWalkHead walk_result; };
 
 const int kDisjoint = 0;
 const int kCrossing = 1;
@@ -376,6 +377,9 @@ void main() {
     if ((pc.flags & kGpuFlagWalkRects) != 0u) {
         // The device walk's rectangles (at most pc.rect_count stored): kGpuWalkRectStride
         // invocations each, invocation k tests A triangle k against every B triangle.
+        GpuWalkHead walk = heads[pc.parity];
+        // The walk is over: its counters are final; the host reads them from its own copy.
+        if (g == 0u) walk_result = walk;
         uint stored = min(walk.rect_count, pc.rect_count);
         if (g >= stored * kGpuWalkRectStride) return;
         rect = rects[g / kGpuWalkRectStride];

@@ -132,6 +132,30 @@ TEST_F(GpuTest, RealMeshesDeviceWalkEqualsCpuWalk) {
     std::printf("real meshes, device walk: %zu jobs, %zu pairs, GPU == CPU\n", jobs.size(), got.size());
 }
 
+// A slot's walk batches count in its two device heads in turn, each walk zeroing the other: a
+// batch that finds nothing between two that find much, then the first again, each answer the
+// CPU's (and the tested pairs the same for the equal batches).
+TEST_F(GpuTest, DeviceWalkBatchesInTurnStartFromZero) {
+    GpuCollider& collider = makeCollider(meshConfig());
+    const std::vector<GpuMeshId> ids = uploadAll(collider);
+    const std::vector<GpuJobDesc> touching = meshJobs(ids, 1, kSeed + 7);
+    std::vector<GpuJobDesc> apart = touching;
+    for (GpuJobDesc& job : apart) job.b_to_a.translation.z += 1000.0f;
+    const std::vector<GpuPair> expect = cpuPairs(touching);
+    ASSERT_FALSE(expect.empty());
+    std::uint64_t tested[4] = {};
+    const std::vector<GpuJobDesc>* batches[4] = {&touching, &apart, &touching, &touching};
+    for (int k = 0; k < 4; ++k) {
+        const std::uint64_t before = collider.stats().tested_pairs;
+        const std::vector<GpuPair> got = runBatch(collider, *batches[k], GpuBatchMode::DeviceWalk);
+        tested[k] = collider.stats().tested_pairs - before;
+        EXPECT_TRUE(k == 1 ? got.empty() : got == expect) << "batch " << k;
+    }
+    EXPECT_EQ(tested[1], 0u);
+    EXPECT_EQ(tested[2], tested[0]);
+    EXPECT_EQ(tested[3], tested[0]);
+}
+
 // More leaf pairs than the rectangles hold: the walk stops writing, and the batch is answered on
 // the CPU with the same pairs.
 TEST_F(GpuTest, DeviceWalkBeyondItsRectanglesIsAnsweredOnTheCpu) {

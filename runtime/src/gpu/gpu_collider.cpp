@@ -24,8 +24,10 @@ namespace {
 
 constexpr std::uint32_t kSlots = 2;              // double buffering
 constexpr VkDeviceSize kStagingBytes = 1u << 20; // mesh uploads go through this in chunks
-// mesh, jobs, rects, out, any flags, params, walk head, mesh infos, nodes, groups, walk jobs
-constexpr std::uint32_t kBindings = 11;
+// mesh, jobs, rects, out, any flags, params, walk heads, mesh infos, nodes, groups, walk jobs,
+// walk result
+constexpr std::uint32_t kBindings = 12;
+constexpr VkDeviceSize kHeadsBytes = 2 * sizeof(gpu::GpuWalkHead); // a slot's two walk heads
 
 enum class SlotState : std::uint8_t { Free, Gpu, Cpu };
 
@@ -43,11 +45,13 @@ struct Slot {
     std::uint64_t serial = 0;
     std::uint32_t job_count = 0;
     SlotRegions regions{};
-    VkDescriptorSet set = VK_NULL_HANDLE;           // the pair pass over the host's rectangles
-    VkDescriptorSet walk_set = VK_NULL_HANDLE;      // both passes over the walk's (device-local)
-    VkDeviceSize device_head = 0, device_rects = 0; // the walk's head and rectangles in the device block
-    VkCommandBuffer cmd = VK_NULL_HANDLE;           // the pair pass
-    VkCommandBuffer walk_cmd = VK_NULL_HANDLE;      // the walk pass, then the pair pass
+    VkDescriptorSet set = VK_NULL_HANDLE;      // the pair pass over the host's rectangles
+    VkDescriptorSet walk_set = VK_NULL_HANDLE; // both passes over the walk's (device-local)
+    VkDeviceSize device_head = 0;              // the walk's two heads in the device block
+    VkDeviceSize device_rects = 0;             // the walk's rectangles in the device block
+    VkCommandBuffer cmd = VK_NULL_HANDLE;      // the pair pass
+    VkCommandBuffer walk_cmd[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE}; // walk then pairs, per head
+    std::uint32_t parity = 0; // the walk head the slot's next walk batch counts in
     VkFence fence = VK_NULL_HANDLE;
     // The batch's jobs, kept for the CPU path (fallback and lost device).
     GpuJobDesc* jobs = nullptr;
@@ -189,7 +193,7 @@ void destroyVulkan(GpuColliderState& st) {
     for (Slot& s : st.slots) {
         if (s.fence != VK_NULL_HANDLE) vk.vkDestroyFence(st.device, s.fence, cb);
         s.fence = VK_NULL_HANDLE;
-        s.cmd = s.walk_cmd = VK_NULL_HANDLE;
+        s.cmd = s.walk_cmd[0] = s.walk_cmd[1] = VK_NULL_HANDLE;
         s.set = VK_NULL_HANDLE;
     }
     if (st.upload_fence != VK_NULL_HANDLE) vk.vkDestroyFence(st.device, st.upload_fence, cb);
@@ -285,12 +289,12 @@ Status checkDevice(GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes&
     st.nodes_size = VkDeviceSize{c.max_nodes} * 16u;
     st.groups_at = aligned(st.nodes_at + st.nodes_size);
     st.groups_size = VkDeviceSize{c.max_nodes} * sizeof(std::uint32_t);
-    // Then per slot the device walk's head and rectangles: only the device reads and writes them
-    // (the head is copied in from the host and back out around the passes).
+    // Then per slot the device walk's two heads and its rectangles: only the device reads and
+    // writes them (the pair pass copies a batch's counters out to the host block).
     VkDeviceSize end = st.groups_at + st.groups_size;
     for (Slot& slot : st.slots) {
         slot.device_head = aligned(end);
-        slot.device_rects = aligned(slot.device_head + sizeof(gpu::GpuWalkHead));
+        slot.device_rects = aligned(slot.device_head + kHeadsBytes);
         end = slot.device_rects + out_sizes.rects;
     }
     out_sizes.mesh = end;
@@ -325,7 +329,7 @@ VkDeviceSize layOutHostBlock(GpuColliderState& st, const BufferSizes& sizes) {
         r.out = place(r.out_size);
         r.any_size = VkDeviceSize{c.max_jobs} * sizeof(std::uint32_t);
         r.any = place(r.any_size);
-        r.walk_head = place(sizeof(gpu::GpuWalkHead));
+        r.walk_head = place(kHeadsBytes);
         r.walk_jobs_size = VkDeviceSize{c.max_jobs} * sizeof(gpu::GpuWalkJob);
         r.walk_jobs = place(r.walk_jobs_size);
     }
@@ -439,9 +443,9 @@ Status makeDescriptorSets(GpuColliderState& st) {
             const VkDescriptorBufferInfo rects =
                 walk ? VkDescriptorBufferInfo{st.mesh_buffer, slot.device_rects, g.rects_size}
                      : VkDescriptorBufferInfo{st.host_buffer, g.rects, g.rects_size};
+            const VkDescriptorBufferInfo host_head{st.host_buffer, g.walk_head, kHeadsBytes};
             const VkDescriptorBufferInfo head =
-                walk ? VkDescriptorBufferInfo{st.mesh_buffer, slot.device_head, sizeof(gpu::GpuWalkHead)}
-                     : VkDescriptorBufferInfo{st.host_buffer, g.walk_head, sizeof(gpu::GpuWalkHead)};
+                walk ? VkDescriptorBufferInfo{st.mesh_buffer, slot.device_head, kHeadsBytes} : host_head;
             const VkDescriptorBufferInfo buffers[kBindings] = {
                 {st.mesh_buffer, 0, st.triangles_size},
                 {st.host_buffer, g.jobs, g.jobs_size},
@@ -453,7 +457,8 @@ Status makeDescriptorSets(GpuColliderState& st) {
                 {st.mesh_buffer, st.infos_at, st.infos_size},
                 {st.mesh_buffer, st.nodes_at, st.nodes_size},
                 {st.mesh_buffer, st.groups_at, st.groups_size},
-                {st.host_buffer, g.walk_jobs, g.walk_jobs_size}};
+                {st.host_buffer, g.walk_jobs, g.walk_jobs_size},
+                host_head};
             VkWriteDescriptorSet writes[kBindings];
             for (std::uint32_t b = 0; b < kBindings; ++b) {
                 writes[b] = VkWriteDescriptorSet{};
@@ -481,12 +486,12 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
     VkResult r = vk.vkCreateCommandPool(st.device, &cmd_pool, &st.callbacks, &st.command_pool);
     if (r == VK_SUCCESS) r = vk.vkCreateCommandPool(st.device, &cmd_pool, &st.callbacks, &st.upload_pool);
     if (r != VK_SUCCESS) return vkStatus(r);
-    VkCommandBuffer cmds[2 * kSlots];
+    VkCommandBuffer cmds[3 * kSlots];
     VkCommandBufferAllocateInfo cmd_alloc{};
     cmd_alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
     cmd_alloc.commandPool = st.command_pool;
     cmd_alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    cmd_alloc.commandBufferCount = 2 * kSlots;
+    cmd_alloc.commandBufferCount = 3 * kSlots;
     r = vk.vkAllocateCommandBuffers(st.device, &cmd_alloc, cmds);
     if (r != VK_SUCCESS) return vkStatus(r);
     cmd_alloc.commandPool = st.upload_pool;
@@ -515,10 +520,10 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
         b.dstAccessMask = dst;
         vk.vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &b, 0, nullptr, 0, nullptr);
     };
-    const auto record = [&](std::uint32_t k, bool walk, VkCommandBuffer cmd) {
+    // walk: -1 for the pair pass alone, else the walk head (0, 1) the walk counts in.
+    const auto record = [&](std::uint32_t k, int walk, VkCommandBuffer cmd) {
         const Slot& slot = st.slots[k];
         const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-        const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
         VkCommandBufferBeginInfo begin{};
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
         VkResult rc = vk.vkBeginCommandBuffer(cmd, &begin);
@@ -527,48 +532,52 @@ Status recordSlotCommands(GpuColliderState& st, std::uint32_t queue_family) {
             vk.vkCmdResetQueryPool(cmd, st.query_pool, 2 * k, 2);
             vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, st.query_pool, 2 * k);
         }
-        if (walk) {
-            // The host's head (job count, walk size, zeroed counters) into the device's.
-            const VkBufferCopy in{slot.regions.walk_head, slot.device_head, sizeof(gpu::GpuWalkHead)};
-            vk.vkCmdCopyBuffer(cmd, st.host_buffer, st.mesh_buffer, 1, &in);
-            barrier(cmd, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
-                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-        }
-        vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, walk ? st.walk_pipeline : st.pipeline);
+        vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, walk >= 0 ? st.walk_pipeline : st.pipeline);
         vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline_layout, 0, 1,
-                                   walk ? &slot.walk_set : &slot.set, 0, nullptr);
-        if (walk) {
+                                   walk >= 0 ? &slot.walk_set : &slot.set, 0, nullptr);
+        const VkDeviceSize args = offsetof(gpu::GpuWalkHead, pair_groups_x);
+        if (walk >= 0) {
             vk.vkCmdDispatchIndirect(cmd, st.host_buffer, slot.regions.indirect);
             barrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, compute | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
             vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, st.pipeline); // same layout: set kept
-            vk.vkCmdDispatchIndirect(cmd, st.mesh_buffer,
-                                     slot.device_head + offsetof(gpu::GpuWalkHead, pair_groups_x));
+            const VkDeviceSize head =
+                slot.device_head + static_cast<VkDeviceSize>(walk) * sizeof(gpu::GpuWalkHead);
+            vk.vkCmdDispatchIndirect(cmd, st.mesh_buffer, head + args);
         } else {
-            vk.vkCmdDispatchIndirect(cmd, st.host_buffer,
-                                     slot.regions.walk_head + offsetof(gpu::GpuWalkHead, pair_groups_x));
+            vk.vkCmdDispatchIndirect(cmd, st.host_buffer, slot.regions.walk_head + args);
         }
         if (st.query_pool != VK_NULL_HANDLE)
             vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, st.query_pool, 2 * k + 1);
-        if (walk) {
-            // The device's head (rectangle count, overflow, pairs) back for the host.
-            barrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
-            const VkBufferCopy back{slot.device_head, slot.regions.walk_head, sizeof(gpu::GpuWalkHead)};
-            vk.vkCmdCopyBuffer(cmd, st.mesh_buffer, st.host_buffer, 1, &back);
-            barrier(cmd, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                    VK_ACCESS_HOST_READ_BIT);
-        }
         barrier(cmd, compute, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                 VK_ACCESS_HOST_READ_BIT);
         return vk.vkEndCommandBuffer(cmd);
     };
     for (std::uint32_t k = 0; k < kSlots; ++k) {
         Slot& slot = st.slots[k];
-        slot.cmd = cmds[2 * k];
-        slot.walk_cmd = cmds[2 * k + 1];
+        slot.cmd = cmds[3 * k];
+        slot.walk_cmd[0] = cmds[3 * k + 1];
+        slot.walk_cmd[1] = cmds[3 * k + 2];
         r = vk.vkCreateFence(st.device, &fence_info, &st.callbacks, &slot.fence);
-        if (r == VK_SUCCESS) r = record(k, false, slot.cmd);
-        if (r == VK_SUCCESS) r = record(k, true, slot.walk_cmd);
+        if (r == VK_SUCCESS) r = record(k, -1, slot.cmd);
+        if (r == VK_SUCCESS) r = record(k, 0, slot.walk_cmd[0]);
+        if (r == VK_SUCCESS) r = record(k, 1, slot.walk_cmd[1]);
+        if (r != VK_SUCCESS) return vkStatus(r);
+    }
+    return Status::Ok;
+}
+
+VkResult copyFromStaging(GpuColliderState& st, VkBuffer dst, VkDeviceSize dst_offset, VkDeviceSize bytes);
+
+// Both walk heads of every slot zeroed (the pair pass's dispatch z 1) before the first walk; each
+// walk then zeroes the head the slot's next walk uses.
+Status clearWalkHeads(GpuColliderState& st) {
+    gpu::GpuWalkHead zero{};
+    zero.pair_groups_z = 1;
+    for (const Slot& slot : st.slots) {
+        std::memcpy(st.mapped, &zero, sizeof zero);
+        std::memcpy(st.mapped + sizeof zero, &zero, sizeof zero);
+        const VkResult r = copyFromStaging(st, st.mesh_buffer, slot.device_head, kHeadsBytes);
         if (r != VK_SUCCESS) return vkStatus(r);
     }
     return Status::Ok;
@@ -593,6 +602,7 @@ Status createVulkan(GpuColliderState& st, const GpuDeviceInfo& info) {
     if (s == Status::Ok) s = makePipeline(st);
     if (s == Status::Ok) s = makeDescriptorSets(st);
     if (s == Status::Ok) s = recordSlotCommands(st, info.queue_family);
+    if (s == Status::Ok) s = clearWalkHeads(st);
     return s;
 }
 
@@ -726,7 +736,7 @@ namespace {
 void warmUp(GpuColliderState& st, std::uint32_t mesh);
 
 // One copy of `bytes` from the start of the staging area to `dst` at `dst_offset`, waited for;
-// the copy lands before any later dispatch reads it.
+// the copy lands before any later dispatch reads or writes it.
 VkResult copyFromStaging(GpuColliderState& st, VkBuffer dst, VkDeviceSize dst_offset, VkDeviceSize bytes) {
     const gpu::VkFunctions& vk = st.vk;
     VkResult r = vk.vkResetCommandPool(st.device, st.upload_pool, 0);
@@ -740,7 +750,7 @@ VkResult copyFromStaging(GpuColliderState& st, VkBuffer dst, VkDeviceSize dst_of
         VkMemoryBarrier barrier{};
         barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
         barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
         vk.vkCmdPipelineBarrier(st.upload_cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
         r = vk.vkEndCommandBuffer(st.upload_cmd);
@@ -992,11 +1002,13 @@ Status dispatchSlot(GpuColliderState& st, Slot& slot, const RectWriter& rects, s
     VkDispatchIndirectCommand* walk_args =
         reinterpret_cast<VkDispatchIndirectCommand*>(st.mapped + g.indirect);
     dispatchSize(slot.walk ? walk_total : 0u, walk_args->x, walk_args->y, walk_args->z);
+    params->job_count = job_count;
+    params->walk_total = walk_total;
+    params->parity = slot.parity;
+    // The host's head: the walk's result lands here (zero when it finds nothing); outside the walk
+    // it holds the pair pass's dispatch size.
     gpu::GpuWalkHead* head = reinterpret_cast<gpu::GpuWalkHead*>(st.mapped + g.walk_head);
     *head = gpu::GpuWalkHead{};
-    head->job_count = job_count;
-    head->walk_total = walk_total;
-    head->pair_groups_z = 1;
     if (!slot.walk)
         dispatchSize(rects.invocations, head->pair_groups_x, head->pair_groups_y, head->pair_groups_z);
     std::memset(st.mapped + g.out, 0, sizeof(gpu::GpuOutHeader));
@@ -1007,7 +1019,7 @@ Status dispatchSlot(GpuColliderState& st, Slot& slot, const RectWriter& rects, s
         VkSubmitInfo submit{};
         submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
         submit.commandBufferCount = 1;
-        submit.pCommandBuffers = slot.walk ? &slot.walk_cmd : &slot.cmd;
+        submit.pCommandBuffers = slot.walk ? &slot.walk_cmd[slot.parity] : &slot.cmd;
         r = st.vk.vkQueueSubmit(st.queue, 1, &submit, slot.fence);
     }
     if (r != VK_SUCCESS) {
@@ -1017,6 +1029,7 @@ Status dispatchSlot(GpuColliderState& st, Slot& slot, const RectWriter& rects, s
         return r == VK_ERROR_DEVICE_LOST ? Status::DeviceLost : Status::Ok;
     }
     slot.dispatched = true;
+    if (slot.walk) slot.parity ^= 1u; // the walk zeroes the other head for the slot's next one
     return Status::Ok;
 }
 
