@@ -1,10 +1,11 @@
 // flak — mesh-mesh triangle batches on a Vulkan compute queue, with the same answers as the CPU.
 //
 // The collider runs on the host's own Vulkan device (engines own theirs) or on platform/'s
-// headless one. Meshes go up once (uploadMesh) and stay on the device; per batch only the jobs
-// (mesh pair + relative transform) and, in candidate mode, the CPU walk's leaf pairs go up. The
-// shader (shaders/tri_pairs.comp) is tri_tri.cpp's triTriOverlap operation for operation, so the
-// pair set of a job is exactly meshMeshPairs' (tests/gpu checks it on lavapipe bit for bit).
+// headless one. Meshes (triangles and trees) go up once (uploadMesh) and stay on the device; per
+// batch only the jobs (mesh pair + relative transforms) go up, and in candidate mode the CPU
+// walk's leaf pairs too. The device walk (shaders/mesh_walk.comp) is the CPU tandem walk and the
+// pair shader (shaders/tri_pairs.comp) tri_tri.cpp's triTriOverlap, operation for operation, so
+// the pair set of a job is exactly meshMeshPairs' (tests/gpu checks it on lavapipe bit for bit).
 // The GPU writes pairs in a nondeterministic order (atomic compaction): collect() sorts them by
 // (job, a, b) so the output is deterministic whenever nothing overflowed.
 // With no device, a device without the needed features, or a lost device, the status says so and

@@ -1,7 +1,7 @@
 // flak — the GPU collider as the World's mesh-mesh back end (world_config.h: MeshMeshBackend).
 //
 // The world submits each step's enemy-vs-enemy jobs right after its broad phase; this adapter
-// maps them to the collider's uploaded meshes and starts one candidate-mode batch, and collects
+// maps them to the collider's uploaded meshes and starts one DeviceWalk batch, and collects
 // it when the world reaches its mesh-mesh phase, so the GPU works while the CPU runs the bullet,
 // beam, wall and ship phases. The collider's pairs are exactly meshMeshPairs' and come sorted by
 // (job, a, b), so the world's hits are the same as without the back end, bit for bit (a step whose
