@@ -125,14 +125,16 @@ protected:
             ASSERT_EQ(collider.uploadMesh(m->blob, id), Status::Ok);
         }
     }
-    // One batch in candidate mode: its pairs, sorted (collect sorts them), and collect's status.
-    std::vector<GpuPair> batch(GpuCollider& collider, Status& out_collect) {
+    // One batch (candidate mode unless asked): its pairs, sorted (collect sorts them), and collect's
+    // status.
+    std::vector<GpuPair> batch(GpuCollider& collider, Status& out_collect,
+                               GpuBatchMode mode = GpuBatchMode::Candidates) {
         std::vector<GpuPair> items(1u << 20);
         OutBuffer<GpuPair> out =
             OutBuffer<GpuPair>::over(items.data(), static_cast<std::uint32_t>(items.size()));
         GpuTicket ticket;
         const Status submitted = collider.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()),
-                                                      GpuBatchMode::Candidates, GpuQuery::Pairs, ticket);
+                                                      mode, GpuQuery::Pairs, ticket);
         EXPECT_TRUE(submitted == Status::Ok || submitted == Status::DeviceLost) << statusName(submitted);
         out_collect = collider.collect(ticket, &out, nullptr);
         items.resize(out.count);
@@ -181,6 +183,19 @@ TEST_F(GpuFault, DeviceLostWhileABatchRunsIsRecomputedOnTheCpu) {
     EXPECT_EQ(batch(box.collider, collected), expect);
     EXPECT_EQ(collected, Status::DeviceLost);
     EXPECT_EQ(box.collider.deviceStatus(), Status::DeviceLost);
+    EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
+}
+
+TEST_F(GpuFault, DeviceLostWhileAWalkRunsIsRecomputedOnTheCpu) {
+    ColliderBox box(GpuColliderConfig{}, &device);
+    ASSERT_EQ(box.create_status, Status::Ok);
+    upload(box.collider);
+    Status collected = Status::Ok;
+    ASSERT_EQ(batch(box.collider, collected, GpuBatchMode::DeviceWalk), expect); // the device walks first
+    EXPECT_EQ(collected, Status::Ok);
+    g_fault = Fault::LostWhileRunning;
+    EXPECT_EQ(batch(box.collider, collected, GpuBatchMode::DeviceWalk), expect);
+    EXPECT_EQ(collected, Status::DeviceLost);
     EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
 }
 
