@@ -87,6 +87,8 @@ struct RunReport {
     std::uint64_t gpu_declined_steps = 0;  ///< steps the back end declined (CPU answered)
     std::uint64_t gpu_tested_pairs = 0;    ///< triangle pairs the device tested
     std::uint64_t gpu_host_pairs = 0;      ///< of those, the pairs it left to the host
+    bool gpu_timed = false;                ///< --gpu-timestamps: batches timed on the device
+    double gpu_device_ms = 0.0;            ///< the device's time for all its batches (timed runs)
     std::uint32_t workers = 1;             ///< the step's workers (--threads)
     std::vector<double> worker_busy_ms;    ///< per worker: mean ms per frame spent running work items
     int critical_phase = 0;                ///< the phase with the largest mean time (WorldPhase)

@@ -29,6 +29,11 @@ std::string format(const char* fmt, ...) {
 
 std::string hex(std::uint64_t value) { return format("%016" PRIx64, value); }
 
+// With --gpu-timestamps: the device's time per step that ran on the collider.
+double deviceMsPerStep(const RunReport& r) {
+    return r.gpu_submitted_steps > 0 ? r.gpu_device_ms / static_cast<double>(r.gpu_submitted_steps) : 0.0;
+}
+
 std::string jsonPercentiles(const Percentiles& p) {
     return format(
         "{\"p50_ms\": %.4f, \"p95_ms\": %.4f, \"p99_ms\": %.4f, \"max_ms\": %.4f, \"mean_ms\": %.4f}",
@@ -171,6 +176,9 @@ std::string textReport(const RunReport& r) {
                       " triangle pairs tested, %" PRIu64 " left to the host\n",
                       r.gpu_device.c_str(), r.gpu_status.c_str(), r.gpu_submitted_steps, r.gpu_declined_steps,
                       r.gpu_tested_pairs, r.gpu_host_pairs);
+        if (r.gpu_timed)
+            out << format("  device time (timestamps): %.4f ms a step on the collider, %.3f ms in all\n",
+                          deviceMsPerStep(r), r.gpu_device_ms);
     }
     out << "  hit-stream hash: " << hex(r.hit_stream_hash) << "\n";
     if (r.has_baseline) {
@@ -277,7 +285,8 @@ std::string jsonReport(const RunReport& r) {
             << "\", \"submitted_steps\": " << r.gpu_submitted_steps
             << ", \"declined_steps\": " << r.gpu_declined_steps
             << ", \"tested_pairs\": " << r.gpu_tested_pairs
-            << ", \"host_decided_pairs\": " << r.gpu_host_pairs << "},\n";
+            << ", \"host_decided_pairs\": " << r.gpu_host_pairs << ", \"device_ms_per_step\": "
+            << (r.gpu_timed ? format("%.6f", deviceMsPerStep(r)) : std::string("null")) << "},\n";
     }
     if (r.has_baseline) {
         const Baseline& b = r.baseline;

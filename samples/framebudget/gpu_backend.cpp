@@ -32,6 +32,7 @@ struct GpuBackendHost::State {
     GpuCollider collider;
     std::vector<unsigned char> adapter_memory;
     GpuWorldBackend adapter;
+    bool timed = false;
     ~State() { collider.destroy(); } // before the device goes (members die after this body)
 };
 
@@ -41,7 +42,7 @@ GpuBackendHost::GpuBackendHost() = default;
 GpuBackendHost::~GpuBackendHost() = default;
 
 bool GpuBackendHost::create(const std::vector<const MeshBlob*>& meshes, std::uint32_t max_jobs,
-                            std::uint32_t max_pairs, std::string& error) {
+                            std::uint32_t max_pairs, bool time_batches, std::string& error) {
     m_state = std::make_unique<State>();
     State& s = *m_state;
     const Status device_status = s.vulkan.create(platform::VulkanHeadlessOptions{});
@@ -58,6 +59,8 @@ bool GpuBackendHost::create(const std::vector<const MeshBlob*>& meshes, std::uin
     config.max_jobs = max_jobs;
     config.max_leaf_pairs = 1u << 20;
     config.max_pairs = max_pairs;
+    config.time_batches = time_batches;
+    m_state->timed = time_batches;
     const std::size_t collider_bytes = GpuCollider::requiredBytes(config);
     const Status created =
         s.collider.create(config, &s.device, aligned16(s.collider_memory, collider_bytes), collider_bytes);
@@ -96,6 +99,8 @@ GpuRunInfo GpuBackendHost::info() const {
     out.declined_steps = m_state->adapter.declinedSteps();
     out.tested_pairs = m_state->collider.stats().tested_pairs;
     out.host_pairs = m_state->collider.stats().host_decided_pairs;
+    out.timed = m_state->timed;
+    out.device_ms = static_cast<double>(m_state->collider.stats().device_ns) * 1e-6;
     return out;
 }
 
@@ -106,7 +111,7 @@ struct GpuBackendHost::State {};
 bool gpuBackendAvailable() { return false; }
 GpuBackendHost::GpuBackendHost() = default;
 GpuBackendHost::~GpuBackendHost() = default;
-bool GpuBackendHost::create(const std::vector<const MeshBlob*>&, std::uint32_t, std::uint32_t,
+bool GpuBackendHost::create(const std::vector<const MeshBlob*>&, std::uint32_t, std::uint32_t, bool,
                             std::string& error) {
     error = "this build has no Vulkan back end (FLAK_GPU off or Vulkan not found)";
     return false;

@@ -26,6 +26,8 @@ struct GpuRunInfo {
     std::uint64_t declined_steps = 0;  ///< steps the back end declined (answered on the CPU)
     std::uint64_t tested_pairs = 0;    ///< triangle pairs the device tested
     std::uint64_t host_pairs = 0;      ///< of those, the pairs it left to the host (GpuColliderStats)
+    bool timed = false;                ///< batches timed on the device
+    double device_ms = 0.0;            ///< the device's time for all batches collected from it
 };
 
 class GpuBackendHost {
@@ -36,9 +38,10 @@ public:
     GpuBackendHost& operator=(const GpuBackendHost&) = delete;
 
     /// Brings the device up, uploads `meshes` and sizes the adapter for `max_jobs` enemy pairs and
-    /// `max_pairs` triangle pairs per step. False with a message when there is no usable GPU path.
+    /// `max_pairs` triangle pairs per step, timing each batch on the device when asked
+    /// (GpuColliderConfig::time_batches). False with a message when there is no usable GPU path.
     bool create(const std::vector<const MeshBlob*>& meshes, std::uint32_t max_jobs, std::uint32_t max_pairs,
-                std::string& error);
+                bool time_batches, std::string& error);
     /// For WorldConfig::mesh_mesh_backend (valid while this object lives).
     const MeshMeshBackend* backend() const;
     GpuRunInfo info() const;

@@ -56,12 +56,15 @@ int usage(const char* message) {
     if (message != nullptr) std::fprintf(stderr, "flak_framebudget: %s\n", message);
     std::fprintf(
         stderr,
-        "usage: flak_framebudget --scene NAME --frames N --budget-ms X [--threads N] [--seed S] [--gpu]\n"
+        "usage: flak_framebudget --scene NAME --frames N --budget-ms X [--threads N] [--seed S] [--gpu\n"
+        "                        [--gpu-timestamps]]\n"
         "                        [--json FILE] [--svg FILE] [--verdict-clock wall|cpu]\n"
         "                        [--baseline OLD.json [--regression-pct P]]\n"
         "  --threads N: workers for the step (default: the machine's hardware threads, %u here); above\n"
         "               1 the scene also plays on one worker in the same run, for the speedup\n"
         "  --gpu: enemy-vs-enemy mesh-mesh on the Vulkan compute back end (its wait is the gpu_wait phase)\n"
+        "  --gpu-timestamps: time each batch on the device (timestamp queries; the driver's heap calls\n"
+        "               for them count as allocations during frames)\n"
         "  --verdict-clock: the clock frames are held to the budget on (default wall; cpu: the thread's\n"
         "               CPU clock, which leaves out time the OS gave to others)\n"
         "  --baseline OLD.json: compare with an earlier --json report, print and plot both, and FAIL when\n"
@@ -94,7 +97,8 @@ struct Pass {
 };
 
 bool setupPass(Pass& pass, const std::string& name, const scenes::SceneParams& params, std::uint64_t seed,
-               std::uint32_t workers, bool use_gpu, std::uint32_t frames, std::string& error) {
+               std::uint32_t workers, bool use_gpu, bool gpu_timestamps, std::uint32_t frames,
+               std::string& error) {
     if (!pass.scene.build(name, params, seed, error)) {
         error = "cannot build the scene: " + error;
         return false;
@@ -111,7 +115,7 @@ bool setupPass(Pass& pass, const std::string& name, const scenes::SceneParams& p
         for (const auto& blob : pass.scene.assets().enemy_meshes) meshes.push_back(&blob->mesh);
         const std::uint32_t jobs =
             config.max_enemies * (config.max_enemies > 0 ? config.max_enemies - 1 : 0) / 2;
-        if (!pass.gpu->create(meshes, jobs > 0 ? jobs : 1, config.max_mesh_pairs, error)) {
+        if (!pass.gpu->create(meshes, jobs > 0 ? jobs : 1, config.max_mesh_pairs, gpu_timestamps, error)) {
             error = "--gpu: " + error;
             return false;
         }
@@ -175,7 +179,7 @@ int main(int argc, char** argv) {
     long frames = -1;
     double budget_ms = -1;
     std::uint64_t seed = 1;
-    bool use_gpu = false;
+    bool use_gpu = false, gpu_timestamps = false;
     unsigned long threads = std::thread::hardware_concurrency();
     if (threads < 1) threads = 1;
     if (threads > kMaxWorkers) threads = kMaxWorkers;
@@ -207,6 +211,8 @@ int main(int argc, char** argv) {
             if (*end != '\0') return usage("--seed must be an unsigned integer");
         } else if (arg == "--gpu") {
             use_gpu = true;
+        } else if (arg == "--gpu-timestamps") {
+            gpu_timestamps = true;
         } else if (arg == "--json") {
             json_path = value("--json");
         } else if (arg == "--svg") {
@@ -231,6 +237,7 @@ int main(int argc, char** argv) {
     if (scene_name.empty() || frames < 0 || budget_ms < 0)
         return usage("--scene, --frames and --budget-ms are required");
     if (use_gpu && !gpuBackendAvailable()) return usage("--gpu: this build has no Vulkan back end");
+    if (gpu_timestamps && !use_gpu) return usage("--gpu-timestamps needs --gpu");
     Baseline baseline;
     if (!baseline_path.empty()) {
         std::string why;
@@ -249,7 +256,8 @@ int main(int argc, char** argv) {
                  scene_name.c_str());
     std::string error;
     Pass main_pass;
-    if (!setupPass(main_pass, scene_name, params, seed, workers, use_gpu, frame_count, error)) {
+    if (!setupPass(main_pass, scene_name, params, seed, workers, use_gpu, gpu_timestamps, frame_count,
+                   error)) {
         std::fprintf(stderr, "flak_framebudget: %s\n", error.c_str());
         return 1;
     }
@@ -258,7 +266,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<Pass> one;
     if (workers > 1) {
         one = std::make_unique<Pass>();
-        if (!setupPass(*one, scene_name, params, seed, 1, false, frame_count, error)) {
+        if (!setupPass(*one, scene_name, params, seed, 1, false, false, frame_count, error)) {
             std::fprintf(stderr, "flak_framebudget: %s\n", error.c_str());
             return 1;
         }
@@ -315,6 +323,8 @@ int main(int argc, char** argv) {
         report.gpu_declined_steps = info.declined_steps;
         report.gpu_tested_pairs = info.tested_pairs;
         report.gpu_host_pairs = info.host_pairs;
+        report.gpu_timed = info.timed;
+        report.gpu_device_ms = info.device_ms;
     }
     report.scratch_high_water = main_pass.world.scratchHighWater();
     report.scratch_capacity = main_pass.world.scratchCapacity();

@@ -205,13 +205,15 @@ std::string driverVersionText(std::uint32_t vendor, std::uint32_t v) {
 }
 
 int usage() {
-    std::fprintf(stderr, "usage: flak_bench_gpu [--allow-cpu] [--check] [--repeat N] [--json FILE]\n"
-                         "                      [--worst-cpu1 F --worst-cpun F --worst-gpu F]\n"
-                         "  --allow-cpu: report a CPU-type device (lavapipe) or a collider that fell back\n"
-                         "               to the CPU instead of refusing (exit 2)\n"
-                         "  --check: only bring the device and the collider up, print them and stop\n"
-                         "  --worst-*: flak_framebudget --json reports of the worst scene with one thread,\n"
-                         "             every hardware thread, and one thread with --gpu\n");
+    std::fprintf(stderr,
+                 "usage: flak_bench_gpu [--allow-cpu] [--check] [--repeat N] [--json FILE]\n"
+                 "                      [--worst-cpu1 F --worst-cpun F --worst-gpu F [--worst-gpu-timed F]]\n"
+                 "  --allow-cpu: report a CPU-type device (lavapipe) or a collider that fell back\n"
+                 "               to the CPU instead of refusing (exit 2)\n"
+                 "  --check: only bring the device and the collider up, print them and stop\n"
+                 "  --worst-*: flak_framebudget --json reports of the worst scene with one thread,\n"
+                 "             every hardware thread, and one thread with --gpu (and with --gpu\n"
+                 "             --gpu-timestamps, for the device's time a step)\n");
     return 1;
 }
 
@@ -225,6 +227,7 @@ int main(int argc, char** argv) {
     int repeat = 5;
     const char* json_path = nullptr;
     const char* worst[3] = {nullptr, nullptr, nullptr}; // cpu1, cpun, gpu
+    const char* worst_timed = nullptr;                  // gpu with timestamps
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
@@ -240,6 +243,8 @@ int main(int argc, char** argv) {
             worst[0] = argv[++i];
         else if (a == "--worst-cpun" && has_value)
             worst[1] = argv[++i];
+        else if (a == "--worst-gpu-timed" && has_value)
+            worst_timed = argv[++i];
         else if (a == "--worst-gpu" && has_value)
             worst[2] = argv[++i];
         else
@@ -365,6 +370,7 @@ int main(int argc, char** argv) {
     double mm[3] = {0, 0, 0}, wait = 0, frame_cpu[3] = {0, 0, 0};
     bool worst_equal = false;
     double allocations = 0;
+    double device_ms = -1.0; // the device's time a step (a timed run), -1 when not measured
     std::string gpu_status;
     if (have_worst) {
         std::string hash[3];
@@ -382,12 +388,21 @@ int main(int argc, char** argv) {
             worst_json[2],
             support::jsonMember(worst_json[2], "status", support::jsonMember(worst_json[2], "gpu")));
         worst_equal = !hash[0].empty() && hash[0] == hash[2] && hash[1] == hash[2];
+        const std::string timed = worst_timed != nullptr ? readFile(worst_timed) : std::string();
+        if (!timed.empty() &&
+            !support::jsonNumber(
+                timed, support::jsonMember(timed, "device_ms_per_step", support::jsonMember(timed, "gpu")),
+                device_ms))
+            device_ms = -1.0;
         std::printf(
             "worst scene, mesh-mesh phase mean: CPU 1 thread %.3f ms, %u threads %.3f ms, GPU %.3f ms "
             "(wait %.3f); speedup %.2fx / %.2fx; frame-thread CPU %.3f ms without, %.3f ms with the "
             "device (%.2fx); hashes %s; allocations during frames with the device %.0f; collider %s\n",
             mm[0], hw, mm[1], mm[2], wait, mm[0] / mm[2], mm[1] / mm[2], frame_cpu[0], frame_cpu[2],
             frame_cpu[0] / frame_cpu[2], worst_equal ? "equal" : "DIFFER", allocations, gpu_status.c_str());
+        if (device_ms >= 0.0)
+            std::printf("worst scene, the device's time a step (timestamps, a separate run): %.3f ms\n",
+                        device_ms);
     }
 
     if (json_path != nullptr) {
@@ -436,10 +451,12 @@ int main(int argc, char** argv) {
                 "%.4f, \"mesh_mesh_gpu_ms\": %.4f, \"gpu_wait_ms\": %.4f, \"speedup_vs_1_thread\": %.3f, "
                 "\"speedup_vs_all_threads\": %.3f, \"frame_thread_cpu_ms_without\": %.4f, "
                 "\"frame_thread_cpu_ms_with\": %.4f, \"frame_thread_cpu_ratio\": %.3f, "
-                "\"hashes_equal\": %s, \"allocations_with_gpu\": %.0f, \"collider\": %s}",
+                "\"hashes_equal\": %s, \"allocations_with_gpu\": %.0f, \"collider\": %s, "
+                "\"mesh_mesh_device_ms\": %s}",
                 mm[0], mm[1], mm[2], wait, mm[0] / mm[2], mm[1] / mm[2], frame_cpu[0], frame_cpu[2],
                 frame_cpu[0] / frame_cpu[2], worst_equal ? "true" : "false", allocations,
-                support::jsonText(gpu_status).c_str());
+                support::jsonText(gpu_status).c_str(),
+                device_ms >= 0.0 ? std::to_string(device_ms).c_str() : "null");
         std::fprintf(f, "\n}\n");
         std::fclose(f);
     }
