@@ -1157,6 +1157,13 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
     if (slot == nullptr) return Status::InvalidArgument;
     if (slot->query == GpuQuery::Pairs ? inout_pairs == nullptr : out_any == nullptr)
         return Status::InvalidArgument;
+    // The slot's output header and records and its walk head (read once the fence has signalled).
+    const gpu::GpuOutHeader* head =
+        reinterpret_cast<const gpu::GpuOutHeader*>(st->mapped + slot->regions.out);
+    const gpu::GpuPairRecord* records = reinterpret_cast<const gpu::GpuPairRecord*>(
+        st->mapped + slot->regions.out + sizeof(gpu::GpuOutHeader));
+    const gpu::GpuWalkHead* walk =
+        reinterpret_cast<const gpu::GpuWalkHead*>(st->mapped + slot->regions.walk_head);
     Status result = Status::Ok;
     if (slot->state == SlotState::Gpu && slot->dispatched) {
         const VkResult r = st->vk.vkWaitForFences(st->device, 1, &slot->fence, VK_TRUE, UINT64_MAX);
@@ -1180,10 +1187,6 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
         // Records past capacity while some pairs were left to the host: whether the unwritten ones
         // overlap is unknown, so the CPU answers the batch (with an exact count of what it drops).
         // Likewise when the device walk found more leaf pairs than the rectangles hold.
-        const gpu::GpuOutHeader* head =
-            reinterpret_cast<const gpu::GpuOutHeader*>(st->mapped + slot->regions.out);
-        const gpu::GpuWalkHead* walk =
-            reinterpret_cast<const gpu::GpuWalkHead*>(st->mapped + slot->regions.walk_head);
         if (slot->walk && walk->overflow != 0u) {
             ++st->stats.walk_overflows;
             runOnCpu(*st, *slot);
@@ -1212,19 +1215,11 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
         if (slot->dispatched) {
             // The pairs left to the host (every record of this query) decide the jobs the device
             // found no contact for.
-            const gpu::GpuOutHeader* head =
-                reinterpret_cast<const gpu::GpuOutHeader*>(st->mapped + slot->regions.out);
-            const gpu::GpuPairRecord* records = reinterpret_cast<const gpu::GpuPairRecord*>(
-                st->mapped + slot->regions.out + sizeof(gpu::GpuOutHeader));
             for (std::uint32_t k = 0; k < head->count; ++k) // within capacity (see above)
                 if (out_any[records[k].job] == 0u && askedPairOverlaps(*st, *slot, records[k]))
                     out_any[records[k].job] = 1u;
         }
     } else if (slot->dispatched) {
-        const gpu::GpuOutHeader* head =
-            reinterpret_cast<const gpu::GpuOutHeader*>(st->mapped + slot->regions.out);
-        const gpu::GpuPairRecord* records = reinterpret_cast<const gpu::GpuPairRecord*>(
-            st->mapped + slot->regions.out + sizeof(gpu::GpuOutHeader));
         const std::uint32_t found = head->count;
         const std::uint32_t stored = std::min(found, st->config.max_pairs);
         for (std::uint32_t k = 0; k < stored; ++k) {
