@@ -78,24 +78,39 @@ void quantizeAxis(float qmin, float qmax, float origin, float inv, out int lo, o
     hi = int(h) + 2;
 }
 
-// Node n of mesh `from` (decoded with the growth `margin` folded into its origins), moved by the
-// rotation columns r0, r1, r2 and translation t (transformAabb: centre moved, extents through
-// |R|), grown by `margin` and quantized into mesh `to`'s grid.
-void nodeToGrid(GpuMeshInfo from, Node n, vec3 r0, vec3 r1, vec3 r2, vec3 t, float margin, GpuMeshInfo to,
+// makeNodeDecoder: a mesh's grid origin with the growth `margin` folded in, below and above.
+struct Decoder {
+    vec3 lo_origin;
+    vec3 hi_origin;
+    vec3 scale;
+};
+Decoder makeDecoder(GpuMeshInfo m, float margin) {
+    Decoder d;
+    precise vec3 lo, hi;
+    lo.x = m.origin_x - margin;
+    lo.y = m.origin_y - margin;
+    lo.z = m.origin_z - margin;
+    hi.x = m.origin_x + margin;
+    hi.y = m.origin_y + margin;
+    hi.z = m.origin_z + margin;
+    d.lo_origin = lo;
+    d.hi_origin = hi;
+    d.scale = vec3(m.scale_x, m.scale_y, m.scale_z);
+    return d;
+}
+
+// Node n decoded with `from` (decodeNode), moved by the rotation columns r0, r1, r2 and
+// translation t (transformAabb: centre moved, extents through |R|), grown by `margin` and
+// quantized into mesh `to`'s grid.
+void nodeToGrid(Decoder from, Node n, vec3 r0, vec3 r1, vec3 r2, vec3 t, float margin, GpuMeshInfo to,
                 out ivec3 qlo, out ivec3 qhi) {
-    precise vec3 lo_origin, hi_origin, lo, hi, c, e, tc, te, bmin, bmax;
-    lo_origin.x = from.origin_x - margin;
-    lo_origin.y = from.origin_y - margin;
-    lo_origin.z = from.origin_z - margin;
-    hi_origin.x = from.origin_x + margin;
-    hi_origin.y = from.origin_y + margin;
-    hi_origin.z = from.origin_z + margin;
-    lo.x = lo_origin.x + float(n.lo.x) * from.scale_x;
-    lo.y = lo_origin.y + float(n.lo.y) * from.scale_y;
-    lo.z = lo_origin.z + float(n.lo.z) * from.scale_z;
-    hi.x = hi_origin.x + float(n.hi.x) * from.scale_x;
-    hi.y = hi_origin.y + float(n.hi.y) * from.scale_y;
-    hi.z = hi_origin.z + float(n.hi.z) * from.scale_z;
+    precise vec3 lo, hi, c, e, tc, te, bmin, bmax;
+    lo.x = from.lo_origin.x + float(n.lo.x) * from.scale.x;
+    lo.y = from.lo_origin.y + float(n.lo.y) * from.scale.y;
+    lo.z = from.lo_origin.z + float(n.lo.z) * from.scale.z;
+    hi.x = from.hi_origin.x + float(n.hi.x) * from.scale.x;
+    hi.y = from.hi_origin.y + float(n.hi.y) * from.scale.y;
+    hi.z = from.hi_origin.z + float(n.hi.z) * from.scale.z;
     c.x = (lo.x + hi.x) * 0.5;
     c.y = (lo.y + hi.y) * 0.5;
     c.z = (lo.z + hi.z) * 0.5;
@@ -170,11 +185,12 @@ void main() {
         return;
     uint g_end = gi + skipOf(g.info);
     ivec3 glo, ghi;
-    nodeToGrid(a, g, vec3(wj.c0x, wj.c0y, wj.c0z), vec3(wj.c1x, wj.c1y, wj.c1z), vec3(wj.c2x, wj.c2y, wj.c2z),
+    nodeToGrid(makeDecoder(a, wj.margin), g, vec3(wj.c0x, wj.c0y, wj.c0z), vec3(wj.c1x, wj.c1y, wj.c1z), vec3(wj.c2x, wj.c2y, wj.c2z),
                vec3(wj.tx, wj.ty, wj.tz), wj.margin, b, glo, ghi);
     GpuJob job = jobs[j];
     vec3 b0 = vec3(job.c0x, job.c0y, job.c0z), b1 = vec3(job.c1x, job.c1y, job.c1z),
          b2 = vec3(job.c2x, job.c2y, job.c2z), bt = vec3(job.tx, job.ty, job.tz);
+    Decoder b_decoder = makeDecoder(b, wj.margin); // once for every B leaf
     uint k = 0u;
     while (k < b.node_count) {
         Node nb = nodeAt(b.node_first + k);
@@ -185,7 +201,7 @@ void main() {
         ++k;
         if (!isLeaf(nb.info)) continue;
         ivec3 qlo, qhi;
-        nodeToGrid(b, nb, b0, b1, b2, bt, wj.margin, a, qlo, qhi);
+        nodeToGrid(b_decoder, nb, b0, b1, b2, bt, wj.margin, a, qlo, qhi);
         for (uint i = gi; i < g_end; ++i) {
             Node na = nodeAt(a.node_first + i);
             if (!isLeaf(na.info) || !overlaps(na, qlo, qhi)) continue;
