@@ -42,16 +42,16 @@ bool readBlobFile(const char* path, BlobFile& out) {
     return true;
 }
 
-// Reads and validates a blob; says why on failure.
-bool loadBlob(const char* path, BlobFile& file, flak::MeshBlob& out) {
+// Reads a blob and opens it (its container checked); says why on failure.
+bool openBlobFile(const char* path, BlobFile& file, flak::Blob& out) {
     if (!readBlobFile(path, file)) {
         std::fprintf(stderr, "hello: cannot read %s\n", path);
         return false;
     }
     flak::BlobError error;
-    const flak::Status s = flak::loadMeshBlob(file.data, file.size, out, &error);
+    const flak::Status s = flak::openBlob(file.data, file.size, out, &error);
     if (s != flak::Status::Ok) {
-        std::fprintf(stderr, "hello: %s does not load: %s (%s)\n", path, flak::statusName(s), error.what);
+        std::fprintf(stderr, "hello: %s does not open: %s (%s)\n", path, flak::statusName(s), error.what);
         return false;
     }
     return true;
@@ -90,13 +90,18 @@ int main(int argc, char** argv) {
     const char* hull_path = argc == 3 ? argv[1] : FLAK_HELLO_HULL;
     const char* walls_path = argc == 3 ? argv[2] : FLAK_HELLO_WALLS;
     BlobFile hull_file, walls_file;
-    flak::MeshBlob hull, arena_blob;
-    if (!loadBlob(hull_path, hull_file, hull) || !loadBlob(walls_path, walls_file, arena_blob)) return 1;
+    flak::Blob hull_blob, arena_blob;
+    if (!openBlobFile(hull_path, hull_file, hull_blob) || !openBlobFile(walls_path, walls_file, arena_blob))
+        return 1;
+    // Each section's view validates that section.
+    flak::MeshBlob hull;
     flak::SphereCluster hull_cluster; // baked with --spheres: the player's cluster
     flak::WallSet arena;
-    if (flak::loadSphereCluster(hull, hull_cluster) != flak::Status::Ok ||
+    if (flak::loadMeshBlob(hull_blob, hull) != flak::Status::Ok ||
+        flak::loadSphereCluster(hull_blob, hull_cluster) != flak::Status::Ok ||
         flak::loadWallSet(arena_blob, arena) != flak::Status::Ok) {
-        std::fprintf(stderr, "hello: %s needs a sphere cluster and %s walls\n", hull_path, walls_path);
+        std::fprintf(stderr, "hello: %s needs a mesh and a sphere cluster and %s walls\n", hull_path,
+                     walls_path);
         return 1;
     }
     const flak::Vec3 muzzle{-5.0f, 0.0f, 0.0f};

@@ -67,17 +67,20 @@ int runFileView(platform::SdlApp& app, const std::string& path, const std::strin
     std::vector<unsigned char> storage(bytes.size() + 16);
     const std::size_t shift = (16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16;
     std::copy(bytes.begin(), bytes.end(), storage.begin() + static_cast<std::ptrdiff_t>(shift));
-    MeshBlob blob;
+    Blob whole;
+    MeshBlob blob; // empty when the blob has no mesh
     BlobError blob_error;
-    const Status status = loadMeshBlob(storage.data() + shift, bytes.size(), blob, &blob_error);
+    Status status = openBlob(storage.data() + shift, bytes.size(), whole, &blob_error);
+    if (status == Status::Ok) status = loadMeshBlob(whole, blob, &blob_error);
+    if (status == Status::InvalidArgument) status = Status::Ok; // no mesh: walls or a cluster only
     if (status != Status::Ok) {
         error = path + " does not load: " + statusName(status) + " (" + blob_error.what + ")";
         return 1;
     }
     WallSet walls;
     SphereCluster cluster;
-    const bool has_walls = loadWallSet(blob, walls) == Status::Ok;
-    const bool has_cluster = loadSphereCluster(blob, cluster) == Status::Ok;
+    const bool has_walls = loadWallSet(whole, walls) == Status::Ok;
+    const bool has_cluster = loadSphereCluster(whole, cluster) == Status::Ok;
     // The camera: the whole blob, about the world origin (where it was baked).
     float half_x = 1.0f, half_y = 1.0f;
     if (blob.triangle_count > 0) {

@@ -11,12 +11,14 @@
 
 namespace flak::bake {
 
-BlobSummary summarize(const MeshBlob& blob, bool big_endian) {
+BlobSummary summarize(const Blob& whole, bool big_endian) {
     BlobSummary s;
+    MeshBlob blob; // stays empty for a blob without a mesh
+    (void)loadMeshBlob(whole, blob);
     s.triangles = blob.triangle_count;
     s.vertices = blob.vertex_count;
     s.nodes = blob.node_count;
-    s.bytes = blob.header->total_bytes;
+    s.bytes = whole.total_bytes;
     s.bytes_per_triangle = blob.triangle_count ? double(s.bytes) / blob.triangle_count : 0.0;
     for (std::uint32_t i = 0; i < blob.node_count; ++i) s.leaves += isLeaf(blob.nodes[i]) ? 1u : 0u;
     if (blob.stats != nullptr) {
@@ -103,8 +105,10 @@ std::uint32_t treeDepth(const MeshBlob& blob) {
 
 } // namespace
 
-std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
+std::vector<std::string> deepVerify(const Blob& whole, std::size_t limit) {
     std::vector<std::string> problems;
+    MeshBlob blob; // stays empty for a blob without a mesh
+    (void)loadMeshBlob(whole, blob);
     auto report = [&](const std::string& p) {
         if (problems.size() < limit) problems.push_back(p);
     };
@@ -153,7 +157,7 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
     // The walls as a level: each ring simple, the rings disjoint, holes inside their outer ring,
     // by the baker's own checks (loadWallSet proved the trees, not the polygons).
     WallSet walls;
-    if (loadWallSet(blob, walls) == Status::Ok && walls.ring_count > 0) {
+    if (loadWallSet(whole, walls) == Status::Ok && walls.ring_count > 0) {
         std::vector<WallPolygon> polygons(walls.polygon_count);
         for (std::uint32_t r = 0; r < walls.ring_count; ++r) {
             const WallRing& ring = walls.rings[r];
@@ -171,30 +175,38 @@ std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit) {
     return problems;
 }
 
-Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage,
-                    MeshBlob& out, BlobError& error, bool& out_was_foreign) {
+Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage, Blob& out,
+                    BlobError& error, bool& out_was_foreign) {
     // A 16-aligned private copy: vectors of bytes are not guaranteed to be aligned for the view.
     storage.assign(bytes.size() + 16, 0);
     const std::size_t shift = (16 - (reinterpret_cast<std::uintptr_t>(storage.data()) & 15u)) & 15u;
     unsigned char* data = storage.data() + shift;
     std::memcpy(data, bytes.data(), bytes.size());
     out_was_foreign = false;
-    Status status = loadMeshBlob(data, bytes.size(), out, &error);
+    Status status = openBlob(data, bytes.size(), out, &error);
     if (status == Status::BlobWrongEndian) {
         out_was_foreign = true;
         status = swapBlobByteOrder(data, bytes.size(), &error);
-        if (status == Status::Ok) status = loadMeshBlob(data, bytes.size(), out, &error);
+        if (status == Status::Ok) status = openBlob(data, bytes.size(), out, &error);
     }
-    // The shooter sections are validated by their own loads: a tool takes a blob only whole.
-    if (status == Status::Ok && out.cluster != nullptr) {
+    // Each section is validated by its own view: a tool takes a blob only whole.
+    if (status == Status::Ok) {
+        MeshBlob mesh;
+        status = loadMeshBlob(out, mesh, &error);
+        if (status == Status::InvalidArgument) { // no mesh: walls or a cluster only
+            status = Status::Ok;
+            error = BlobError{};
+        }
+    }
+    if (status == Status::Ok && blobSection(out, SectionKind::SphereCluster).data != nullptr) {
         SphereCluster cluster;
         status = loadSphereCluster(out, cluster, &error);
     }
-    if (status == Status::Ok && out.walls != nullptr) {
+    if (status == Status::Ok && blobSection(out, SectionKind::Walls).data != nullptr) {
         WallSet walls;
         status = loadWallSet(out, walls, &error);
     }
-    if (status != Status::Ok) out = MeshBlob{};
+    if (status != Status::Ok) out = Blob{};
     return status;
 }
 

@@ -8,7 +8,7 @@
 
 namespace flak::bake {
 
-/// Facts about a loaded blob, as printed by `inspect` and `bake --json`.
+/// Facts about a loaded blob (its mesh, where it has one), as printed by `inspect` and `bake --json`.
 struct BlobSummary {
     std::uint32_t triangles = 0, vertices = 0, nodes = 0, leaves = 0, depth = 0;
     std::uint64_t bytes = 0;
@@ -21,7 +21,7 @@ struct BlobSummary {
     Aabb bounds; ///< the mesh's exact box as stored (mesh space, after --axes and --scale)
 };
 
-BlobSummary summarize(const MeshBlob& blob, bool big_endian);
+BlobSummary summarize(const Blob& blob, bool big_endian);
 std::string toJson(const BlobSummary& s);
 std::string toText(const BlobSummary& s);
 
@@ -31,12 +31,12 @@ std::string toText(const BlobSummary& s);
 /// build statistics describing the tree, and the walls valid as a level (rings simple and
 /// disjoint, holes inside their outer ring: the baker's checks). Returns the problems found
 /// (empty when there are none), at most `limit` of them.
-std::vector<std::string> deepVerify(const MeshBlob& blob, std::size_t limit = 20);
+std::vector<std::string> deepVerify(const Blob& blob, std::size_t limit = 20);
 
-/// Loads bytes in either byte order (a foreign blob is swapped in a private copy held by `storage`),
-/// then makes the views of the shooter sections it carries (loadSphereCluster, loadWallSet), which
-/// validate them: the first status that is not Ok, with `error` saying what and where.
-Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage,
-                    MeshBlob& out, BlobError& error, bool& out_was_foreign);
+/// Opens bytes in either byte order (a foreign blob is swapped in a private copy held by `storage`),
+/// then makes the view of every section it carries (loadMeshBlob, loadSphereCluster, loadWallSet),
+/// which validate them: the first status that is not Ok, with `error` saying what and where.
+Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage, Blob& out,
+                    BlobError& error, bool& out_was_foreign);
 
 } // namespace flak::bake

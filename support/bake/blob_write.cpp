@@ -179,20 +179,22 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         std::uint32_t count, elem;
     };
     std::vector<Section> sections;
+    const auto add = [&sections](SectionKind kind, std::size_t count) {
+        sections.push_back({kind, static_cast<std::uint32_t>(count),
+                            sectionLayout(static_cast<std::uint32_t>(kind)).element_bytes});
+    };
     if (options.mesh) {
-        sections = {{SectionKind::Nodes, static_cast<std::uint32_t>(tree.nodes.size()), 16},
-                    {SectionKind::Vertices, static_cast<std::uint32_t>(vertices.size()), 12},
-                    {SectionKind::Triangles, tris, 2},
-                    {SectionKind::BlockBases, static_cast<std::uint32_t>(bases.size()), 4}};
-        if (!mesh.materials.empty()) sections.push_back({SectionKind::Materials, tris, 2});
-        if (options.source_ids) sections.push_back({SectionKind::SourceIds, tris, 4});
-        sections.push_back({SectionKind::BuildStats, 1, sizeof(BuildStats)});
+        add(SectionKind::MeshInfo, 1);
+        add(SectionKind::Nodes, tree.nodes.size());
+        add(SectionKind::Vertices, vertices.size());
+        add(SectionKind::Triangles, tris);
+        add(SectionKind::BlockBases, bases.size());
+        if (!mesh.materials.empty()) add(SectionKind::Materials, tris);
+        if (options.source_ids) add(SectionKind::SourceIds, tris);
+        add(SectionKind::BuildStats, 1);
     }
-    if (!options.cluster.empty())
-        sections.push_back(
-            {SectionKind::SphereCluster, static_cast<std::uint32_t>(options.cluster.size()), 16});
-    if (!options.walls.empty())
-        sections.push_back({SectionKind::Walls, static_cast<std::uint32_t>(options.walls.size()), 4});
+    if (!options.cluster.empty()) add(SectionKind::SphereCluster, options.cluster.size());
+    if (!options.walls.empty()) add(SectionKind::Walls, options.walls.size());
 
     std::vector<std::uint32_t> offsets;
     std::size_t at = alignUp(sizeof(BlobHeader) + sections.size() * sizeof(SectionEntry), 16);
@@ -211,10 +213,6 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     w.put<std::uint32_t>(offsetof(BlobHeader, layout_hash), blobLayoutHash());
     w.put<std::uint32_t>(offsetof(BlobHeader, section_count), static_cast<std::uint32_t>(sections.size()));
     w.put<std::uint64_t>(offsetof(BlobHeader, total_bytes), total);
-    for (int a = 0; a < 3; ++a) {
-        w.put<float>(offsetof(BlobHeader, bounds_min) + 4u * static_cast<std::size_t>(a), origin[a]);
-        w.put<float>(offsetof(BlobHeader, quant_scale) + 4u * static_cast<std::size_t>(a), scale[a]);
-    }
     for (std::size_t i = 0; i < sections.size(); ++i) {
         const std::size_t e = sizeof(BlobHeader) + i * sizeof(SectionEntry);
         w.put<std::uint32_t>(e, static_cast<std::uint32_t>(sections[i].kind));
@@ -276,6 +274,13 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
                 w.put<float>(o + 12, sp.radius);
                 o += 16;
             }
+            break;
+        case SectionKind::MeshInfo:
+            for (int a = 0; a < 3; ++a) {
+                w.put<float>(o + offsetof(MeshInfo, origin) + 4u * static_cast<std::size_t>(a), origin[a]);
+                w.put<float>(o + offsetof(MeshInfo, scale) + 4u * static_cast<std::size_t>(a), scale[a]);
+            }
+            w.put<std::uint32_t>(o + offsetof(MeshInfo, layout_hash), meshLayoutHash());
             break;
         case SectionKind::Walls: // every field is one 4-byte word (shooter/blob_sections.h)
             for (std::uint32_t word : options.walls) w.put<std::uint32_t>(o, word), o += 4;

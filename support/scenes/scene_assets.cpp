@@ -115,8 +115,13 @@ bool BakedBlob::load(const std::vector<unsigned char>& bytes, std::string& error
     size = bytes.size();
     std::memcpy(data, bytes.data(), bytes.size());
     BlobError why;
-    const Status status = loadMeshBlob(data, size, mesh, &why);
+    Status status = openBlob(data, size, blob, &why);
     if (status != Status::Ok) {
+        error = std::string("openBlob: ") + statusName(status) + ": " + why.what;
+        return false;
+    }
+    status = loadMeshBlob(blob, mesh, &why);
+    if (status != Status::Ok && status != Status::InvalidArgument) { // InvalidArgument: no mesh
         error = std::string("loadMeshBlob: ") + statusName(status) + ": " + why.what;
         return false;
     }
@@ -156,8 +161,8 @@ bool buildSceneAssets(const SceneParams& params, std::uint64_t seed, SceneAssets
         out.player_mesh = loadBlob(bytes, error);
         if (!out.player_mesh) return false;
         BlobError why;
-        if (loadSphereCluster(out.player_mesh->mesh, out.player_cluster, &why) != Status::Ok) {
-            error = out.player_mesh->mesh.cluster == nullptr
+        if (loadSphereCluster(out.player_mesh->blob, out.player_cluster, &why) != Status::Ok) {
+            error = blobSection(out.player_mesh->blob, SectionKind::SphereCluster).data == nullptr
                         ? std::string("the player blob carries no cluster")
                         : std::string("the player cluster: ") + why.what;
             return false;
@@ -213,9 +218,10 @@ bool buildSceneAssets(const SceneParams& params, std::uint64_t seed, SceneAssets
         out.walls_blob = loadBlob(bytes, error);
         if (!out.walls_blob) return false;
         BlobError why;
-        if (loadWallSet(out.walls_blob->mesh, out.walls, &why) != Status::Ok) {
-            error = out.walls_blob->mesh.walls == nullptr ? std::string("the walls blob carries no wall set")
-                                                          : std::string("the wall set: ") + why.what;
+        if (loadWallSet(out.walls_blob->blob, out.walls, &why) != Status::Ok) {
+            error = blobSection(out.walls_blob->blob, SectionKind::Walls).data == nullptr
+                        ? std::string("the walls blob carries no wall set")
+                        : std::string("the wall set: ") + why.what;
             return false;
         }
     }

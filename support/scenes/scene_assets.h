@@ -17,13 +17,15 @@ namespace flak::scenes {
 
 struct SceneParams;
 
-/// Blob bytes at a 16-byte aligned address, and the loaded view into them.
+/// Blob bytes at a 16-byte aligned address, and the views into them.
 struct BakedBlob {
     std::vector<unsigned char> storage;
     unsigned char* data = nullptr;
     std::size_t size = 0;
-    MeshBlob mesh;
-    /// Copies `bytes` to an aligned address and loads them. False with a message on failure.
+    Blob blob;     ///< the opened container
+    MeshBlob mesh; ///< its mesh (empty when the blob has none)
+    /// Copies `bytes` to an aligned address, opens them and loads the mesh if there is one. False
+    /// with a message on failure.
     bool load(const std::vector<unsigned char>& bytes, std::string& error);
 };
 

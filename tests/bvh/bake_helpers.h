@@ -60,6 +60,13 @@ private:
     std::size_t m_size;
 };
 
+/// The bytes opened as a blob (the container checked; a failure is a test failure).
+inline Blob opened(AlignedBytes& bytes) {
+    Blob blob;
+    EXPECT_EQ(openBlob(bytes.data(), bytes.size(), blob), Status::Ok);
+    return blob;
+}
+
 /// [bytes, bytes + count) with `size` bytes at `offset` replaced by `value` and the checksum
 /// recomputed, as a pipeline that re-seals what it damaged would.
 inline std::vector<unsigned char> resealed(const unsigned char* bytes, std::size_t count, std::size_t offset,

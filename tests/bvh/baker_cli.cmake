@@ -144,7 +144,7 @@ else()
   expect_run(0 ${BAKE} inspect --json ${WORK}/two.blob) # options in either order
   expect_fields("${last_out}" "inspect --json first" triangles=3)
   # The JSON answers name the tool, its version, the blob format and the files.
-  expect_fields("${last_out}" "inspect --json names" version=${VERSION} blob_format=1 input=${WORK}/two.blob)
+  expect_fields("${last_out}" "inspect --json names" version=${VERSION} blob_format=2 input=${WORK}/two.blob)
   expect_run(0 ${BAKE} ${WORK}/two.obj -o ${WORK}/two.blob --json)
   expect_fields("${last_out}" "bake --json names" tool=flak_bake input=${WORK}/two.obj output=${WORK}/two.blob)
   # verify --json: one object on stdout, pass or fail.

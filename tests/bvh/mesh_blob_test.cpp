@@ -55,9 +55,9 @@ void expectSound(const std::vector<unsigned char>& bytes, const char* name, std:
     BlobError error;
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob, &error), Status::Ok) << name << ": " << error.what;
     EXPECT_EQ(blob.triangle_count, expect_tris) << name;
-    const std::vector<std::string> problems = bake::deepVerify(blob);
+    const std::vector<std::string> problems = bake::deepVerify(test::opened(a));
     for (const std::string& p : problems) ADD_FAILURE() << name << ": " << p;
-    const bake::BlobSummary s = bake::summarize(blob, false);
+    const bake::BlobSummary s = bake::summarize(test::opened(a), false);
     std::printf("[ blob ] %-10s %8u triangles %8u vertices %7u nodes  %.2f bytes/triangle  depth %u\n", name,
                 s.triangles, s.vertices, s.nodes, s.bytes_per_triangle, s.depth);
     EXPECT_GT(walkAll(blob), 0u);
@@ -217,6 +217,47 @@ TEST(MeshBlob, HeaderRejectionsHaveDistinctStatuses) {
     EXPECT_EQ(loadMeshBlob(nullptr, 100, blob), Status::NullMemory);
 }
 
+// A version-1 blob (the format before the container held sections of every kind) is refused
+// with a message that says what to do; so is any other version.
+TEST(MeshBlob, VersionOneIsRefusedWithARebakeMessage) {
+    std::vector<unsigned char> bytes = bakeBytes(test::icosphere(1));
+    for (const std::uint32_t version : {1u, 3u}) {
+        std::memcpy(bytes.data() + offsetof(BlobHeader, version), &version, 4);
+        const std::uint64_t sum = blobChecksum(bytes.data(), bytes.size());
+        std::memcpy(bytes.data() + offsetof(BlobHeader, checksum), &sum, 8);
+        AlignedBytes a(bytes);
+        Blob blob;
+        BlobError err;
+        EXPECT_EQ(openBlob(a.data(), a.size(), blob, &err), Status::BlobUnsupportedVersion) << version;
+        EXPECT_EQ(err.offset, offsetof(BlobHeader, version));
+        EXPECT_EQ(std::string(err.what).find("bake the asset again") != std::string::npos, version == 1)
+            << err.what;
+        EXPECT_EQ(blob.data, nullptr);
+    }
+}
+
+// The container's reserved words and the mesh's own layout hash and reserved word are checked.
+TEST(MeshBlob, ReservedWordsAndTheMeshLayoutHashAreChecked) {
+    const std::vector<unsigned char> good = bakeBytes(test::icosphere(1));
+    AlignedBytes original(good);
+    const BlobSection info = blobSection(test::opened(original), SectionKind::MeshInfo);
+    ASSERT_NE(info.data, nullptr);
+    EXPECT_EQ(info.count, 1u);
+    const std::uint32_t one = 1;
+    BlobError err;
+    EXPECT_EQ(test::loadResealed(good.data(), good.size(), offsetof(BlobHeader, reserved) + 20, &one, 4, err),
+              Status::BlobCorrupt);
+    EXPECT_STREQ(err.what, "reserved header word not zero");
+    EXPECT_EQ(test::loadResealed(good.data(), good.size(), info.offset + offsetof(MeshInfo, layout_hash),
+                                 &one, 4, err),
+              Status::BlobLayoutMismatch);
+    EXPECT_STREQ(err.what, "mesh layout hash");
+    EXPECT_EQ(test::loadResealed(good.data(), good.size(), info.offset + offsetof(MeshInfo, reserved), &one,
+                                 4, err),
+              Status::BlobCorrupt);
+    EXPECT_STREQ(err.what, "reserved mesh info word not zero");
+}
+
 // Every single-byte change (all 255 other values of every byte) and every truncation is refused.
 TEST(MeshBlob, EverySingleByteChangeAndTruncationIsRejected) {
     const std::vector<unsigned char> good = bakeBytes(test::icosphere(1)); // 80 triangles
@@ -266,7 +307,8 @@ TEST(MeshBlob, LoaderProvesBoxesShapeAndRange) {
     const float far = 2.0e12f;
     refuse(offset(view.vertices), &far, 4, "vertex beyond the format's coordinate range");
     const float huge_step = 1.0e30f; // the grid's far end overflows the range: no sane grid
-    refuse(offsetof(BlobHeader, quant_scale), &huge_step, 4, "quantization grid beyond");
+    const std::size_t info_at = blobSection(test::opened(original), SectionKind::MeshInfo).offset;
+    refuse(info_at + offsetof(MeshInfo, scale), &huge_step, 4, "quantization grid beyond");
     // The root's box shrunk below a child's.
     const std::uint16_t lower = static_cast<std::uint16_t>(view.nodes[0].hi[0] - 1u);
     refuse(offset(&view.nodes[0].hi[0]), &lower, 2, "does not contain its children");
@@ -330,7 +372,7 @@ TEST(MeshBlob, VerifyReportsWhatTheLoaderLeavesOut) {
     AlignedBytes original(good);
     MeshBlob view;
     ASSERT_EQ(loadMeshBlob(original.data(), original.size(), view), Status::Ok);
-    EXPECT_TRUE(bake::deepVerify(view).empty());
+    EXPECT_TRUE(bake::deepVerify(test::opened(original)).empty());
     std::uint32_t leaf = 0; // a leaf whose box can grow inside its parent's
     std::uint32_t parent = 0;
     for (std::uint32_t i = 0; i < view.node_count; ++i) {
@@ -352,7 +394,7 @@ TEST(MeshBlob, VerifyReportsWhatTheLoaderLeavesOut) {
     AlignedBytes a(b);
     MeshBlob loose;
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), loose), Status::Ok);
-    const std::vector<std::string> problems = bake::deepVerify(loose);
+    const std::vector<std::string> problems = bake::deepVerify(test::opened(a));
     ASSERT_FALSE(problems.empty());
     EXPECT_NE(problems[0].find("leaf " + std::to_string(leaf) + " box is not the tightest"),
               std::string::npos)
@@ -447,7 +489,7 @@ TEST(MeshBlob, BlobBakedByTheCMakeFunctionLoads) {
     MeshBlob blob;
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
     EXPECT_EQ(blob.triangle_count, 4u);
-    EXPECT_TRUE(bake::deepVerify(blob).empty());
+    EXPECT_TRUE(bake::deepVerify(test::opened(a)).empty());
 }
 
 } // namespace

@@ -492,9 +492,10 @@ int query(const std::string& path, bool foreign) {
         storage.data() + ((16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16);
     std::memcpy(bytes, raw.data(), raw.size());
 
+    Blob whole;
     MeshBlob blob;
     BlobError error;
-    Status st = loadMeshBlob(bytes, raw.size(), blob, &error);
+    Status st = openBlob(bytes, raw.size(), whole, &error);
     if (foreign) {
         if (st != Status::BlobWrongEndian) {
             std::fprintf(stderr, "blob_digest: %s: expected BlobWrongEndian, got %s\n", path.c_str(),
@@ -504,7 +505,14 @@ int query(const std::string& path, bool foreign) {
         std::fprintf(stderr, "blob_digest: %s refused (BlobWrongEndian) as expected; swapping\n",
                      path.c_str());
         st = swapBlobByteOrder(bytes, raw.size(), &error);
-        if (st == Status::Ok) st = loadMeshBlob(bytes, raw.size(), blob, &error);
+        if (st == Status::Ok) st = openBlob(bytes, raw.size(), whole, &error);
+    }
+    if (st == Status::Ok) {
+        st = loadMeshBlob(whole, blob, &error);
+        if (st == Status::InvalidArgument) { // no mesh: walls or a cluster only
+            st = Status::Ok;
+            setEmpty(blob.bounds);
+        }
     }
     if (st != Status::Ok) {
         std::fprintf(stderr, "blob_digest: %s: %s (%s at byte %" PRIu64 ")\n", path.c_str(), statusName(st),
@@ -514,12 +522,14 @@ int query(const std::string& path, bool foreign) {
     std::string name = path.substr(path.find_last_of('/') + 1);
     name = name.substr(0, name.find('.'));
 
+    const BlobSection cluster_section = blobSection(whole, SectionKind::SphereCluster);
+    const BlobSection walls_section = blobSection(whole, SectionKind::Walls);
     Digest layout;
     layout.u32(blob.node_count);
     layout.u32(blob.vertex_count);
     layout.u32(blob.triangle_count);
-    layout.u32(blob.cluster_count);
-    layout.u32(blob.wall_words);
+    layout.u32(cluster_section.count);
+    layout.u32(walls_section.count);
     layout.vec(blob.bounds.min);
     layout.vec(blob.bounds.max);
     layout.vec(blob.quant_origin);
@@ -533,16 +543,17 @@ int query(const std::string& path, bool foreign) {
         if (blob.source_ids != nullptr) layout.u32(blob.source_ids[t]);
     }
     std::printf("%s layout: %u nodes %u triangles %u spheres %u wall words  hash %016" PRIx64 "\n",
-                name.c_str(), blob.node_count, blob.triangle_count, blob.cluster_count, blob.wall_words,
-                layout.value());
+                name.c_str(), blob.node_count, blob.triangle_count, cluster_section.count,
+                walls_section.count, layout.value());
 
     if (blob.triangle_count > 0) meshQueries(name, blob);
     SphereCluster cluster;
-    const bool has_cluster = blob.cluster != nullptr && loadSphereCluster(blob, cluster) == Status::Ok;
+    const bool has_cluster =
+        cluster_section.data != nullptr && loadSphereCluster(whole, cluster) == Status::Ok;
     if (has_cluster && blob.triangle_count > 0) clusterQueries(name, blob, cluster);
     WallSet walls;
-    if (blob.walls != nullptr) {
-        if (loadWallSet(blob, walls) != Status::Ok) {
+    if (walls_section.data != nullptr) {
+        if (loadWallSet(whole, walls) != Status::Ok) {
             std::fprintf(stderr, "blob_digest: %s: loadWallSet failed\n", path.c_str());
             return 1;
         }

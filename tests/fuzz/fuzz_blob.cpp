@@ -20,9 +20,10 @@ namespace {
 
 // Every query over an accepted blob, then the brute-force agreement at a placement drawn from
 // the input.
-void runAndCheck(const flak::MeshBlob& blob, const std::uint8_t* data, std::size_t size) {
+void runAndCheck(const flak::Blob& whole, const flak::MeshBlob& blob, const std::uint8_t* data,
+                 std::size_t size) {
     flak::fuzz::Params params(data, size);
-    flak::fuzz::runAllQueries(blob, params);
+    flak::fuzz::runAllQueries(whole, blob, params);
     const flak::Aabb& b = blob.bounds;
     const float lo = flak::isEmpty(b) ? -10.0f : b.min.x - 1.0f,
                 hi = flak::isEmpty(b) ? 10.0f : b.max.x + 1.0f;
@@ -39,6 +40,15 @@ void runAndCheck(const flak::MeshBlob& blob, const std::uint8_t* data, std::size
     }
 }
 
+// Opens the bytes and loads their mesh: true when the container opens and the mesh loads or is
+// absent (a blob of walls or a cluster only: `blob` is then an empty mesh).
+bool load(void* raw, std::size_t size, flak::Blob& whole, flak::MeshBlob& blob) {
+    if (flak::openBlob(raw, size, whole) != flak::Status::Ok) return false;
+    const flak::Status mesh = flak::loadMeshBlob(whole, blob);
+    if (mesh == flak::Status::InvalidArgument) flak::setEmpty(blob.bounds);
+    return mesh == flak::Status::Ok || mesh == flak::Status::InvalidArgument;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -46,11 +56,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // read past the end.
     void* raw = std::aligned_alloc(16, (size + 15) / 16 * 16 + 16);
     std::memcpy(raw, data, size);
+    flak::Blob whole;
     flak::MeshBlob blob;
-    if (flak::loadMeshBlob(raw, size, blob) == flak::Status::Ok) runAndCheck(blob, data, size);
-    if (flak::swapBlobByteOrder(raw, size) == flak::Status::Ok &&
-        flak::loadMeshBlob(raw, size, blob) == flak::Status::Ok)
-        runAndCheck(blob, data, size);
+    if (load(raw, size, whole, blob)) runAndCheck(whole, blob, data, size);
+    if (flak::swapBlobByteOrder(raw, size) == flak::Status::Ok && load(raw, size, whole, blob))
+        runAndCheck(whole, blob, data, size);
     // Re-sealed: the checksum of the bytes as given, written in host order (a foreign-order
     // header fails its endianness check before the checksum matters).
     if (size >= sizeof(flak::BlobHeader)) {
@@ -61,7 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::uint64_t sum = flak::blobChecksum(raw, size);
         std::memcpy(static_cast<unsigned char*>(raw) + offsetof(flak::BlobHeader, checksum), &sum,
                     sizeof(sum));
-        if (flak::loadMeshBlob(raw, size, blob) == flak::Status::Ok) runAndCheck(blob, data, size);
+        if (load(raw, size, whole, blob)) runAndCheck(whole, blob, data, size);
     }
     std::free(raw);
     return 0;

@@ -24,10 +24,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     unsigned char* aligned =
         storage.data() + ((16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16);
     std::memcpy(aligned, bytes.data(), bytes.size());
-    flak::MeshBlob blob;
-    // The baker's own output must always load: anything else is a baker bug.
-    if (flak::loadMeshBlob(aligned, bytes.size(), blob) != flak::Status::Ok) __builtin_trap();
+    flak::Blob whole;
+    flak::WallSet walls;
+    // The baker's own output must always open and its walls load: anything else is a baker bug.
+    if (flak::openBlob(aligned, bytes.size(), whole) != flak::Status::Ok ||
+        flak::loadWallSet(whole, walls) != flak::Status::Ok)
+        __builtin_trap();
+    flak::MeshBlob no_mesh;
+    flak::setEmpty(no_mesh.bounds);
     flak::fuzz::Params params(data, size);
-    flak::fuzz::runAllQueries(blob, params);
+    flak::fuzz::runAllQueries(whole, no_mesh, params);
     return 0;
 }

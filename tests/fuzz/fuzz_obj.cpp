@@ -24,10 +24,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     unsigned char* aligned =
         storage.data() + ((16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16);
     std::memcpy(aligned, bytes.data(), bytes.size());
+    flak::Blob whole;
     flak::MeshBlob blob;
     // What the baker writes must load: anything else is a baker bug.
-    if (flak::loadMeshBlob(aligned, bytes.size(), blob) != flak::Status::Ok) __builtin_trap();
+    if (flak::openBlob(aligned, bytes.size(), whole) != flak::Status::Ok ||
+        flak::loadMeshBlob(whole, blob) != flak::Status::Ok)
+        __builtin_trap();
     flak::fuzz::Params params(data, size);
-    flak::fuzz::runAllQueries(blob, params);
+    flak::fuzz::runAllQueries(whole, blob, params);
     return 0;
 }

@@ -35,8 +35,9 @@ private:
     std::size_t m_pos = 0;
 };
 
-/// Runs every mesh, cluster and wall query over `blob` (already loaded).
-inline void runAllQueries(const MeshBlob& blob, Params& p) {
+/// Runs every mesh query over `blob` (already loaded: the mesh of `whole`, or empty when it has
+/// none) and every cluster and wall query over the views `whole` gives.
+inline void runAllQueries(const Blob& whole, const MeshBlob& blob, Params& p) {
     const Aabb& b = blob.bounds;
     const float lo = isEmpty(b) ? -10.0f : b.min.x - 1.0f, hi = isEmpty(b) ? 10.0f : b.max.x + 1.0f;
     Vec3 c0, c1;
@@ -79,7 +80,7 @@ inline void runAllQueries(const MeshBlob& blob, Params& p) {
         targets.mesh_count = 1;
     }
     ClusterTarget cluster_target;
-    if (loadSphereCluster(blob, cluster) == Status::Ok) {
+    if (loadSphereCluster(whole, cluster) == Status::Ok) {
         (void)clusterMeshAnyHit(cluster, xf, blob, xf);
         ClusterPair cp[8];
         OutBuffer<ClusterPair> cpb{cp, 8, 0, 0};
@@ -92,7 +93,7 @@ inline void runAllQueries(const MeshBlob& blob, Params& p) {
     }
     WallSet walls;
     WallTarget wall_target;
-    if (loadWallSet(blob, walls) == Status::Ok) {
+    if (loadWallSet(whole, walls) == Status::Ok) {
         const Vec2 p0{c0.x, c0.y}, p1{c1.x, c1.y};
         (void)pointInWalls(walls, p0);
         WallContact wc[8];

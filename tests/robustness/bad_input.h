@@ -113,14 +113,16 @@ template <typename T> bool isPoisoned(const T& value) {
 /// A mesh baked and loaded (bytes held at a 16-byte aligned address).
 struct BadInputMesh {
     std::unique_ptr<AlignedBytes> bytes;
-    MeshBlob blob;
+    Blob whole;    // the opened container
+    MeshBlob blob; // its mesh
 };
 
 inline std::unique_ptr<BadInputMesh> loadBaked(const std::vector<unsigned char>& raw) {
     auto m = std::make_unique<BadInputMesh>();
     m->bytes = std::make_unique<AlignedBytes>(raw);
     BlobError err;
-    EXPECT_EQ(loadMeshBlob(m->bytes->data(), m->bytes->size(), m->blob, &err), Status::Ok) << err.what;
+    EXPECT_EQ(openBlob(m->bytes->data(), m->bytes->size(), m->whole, &err), Status::Ok) << err.what;
+    EXPECT_EQ(loadMeshBlob(m->whole, m->blob, &err), Status::Ok) << err.what;
     return m;
 }
 

@@ -57,18 +57,21 @@ TEST(BadInputShooter, MakeAndLoadClusters) {
     huge[0].radius = huge[1].radius = FLT_MAX;
     EXPECT_EQ(makeSphereCluster(huge, 2, c), Status::Ok);
     EXPECT_FALSE(std::isnan(c.bound.radius));
-    // loadSphereCluster of a blob without a cluster (and of MeshBlob{}): InvalidArgument.
+    // loadSphereCluster of a blob without a cluster (and of Blob{}): InvalidArgument.
     auto mesh = goodMesh();
     c.count = 5;
-    EXPECT_EQ(loadSphereCluster(mesh->blob, c), Status::InvalidArgument);
+    EXPECT_EQ(loadSphereCluster(mesh->whole, c), Status::InvalidArgument);
     EXPECT_EQ(c.count, 0u);
-    EXPECT_EQ(loadSphereCluster(MeshBlob{}, c), Status::InvalidArgument);
+    EXPECT_EQ(loadSphereCluster(Blob{}, c), Status::InvalidArgument);
     // loadWallSet likewise.
     WallSet w;
     w.point_count = 3;
-    EXPECT_EQ(loadWallSet(mesh->blob, w), Status::InvalidArgument);
+    EXPECT_EQ(loadWallSet(mesh->whole, w), Status::InvalidArgument);
     EXPECT_EQ(w.point_count, 0u);
-    EXPECT_EQ(loadWallSet(MeshBlob{}, w), Status::InvalidArgument);
+    EXPECT_EQ(loadWallSet(Blob{}, w), Status::InvalidArgument);
+    // loadMeshBlob of Blob{} (no sections at all): InvalidArgument too.
+    MeshBlob none;
+    EXPECT_EQ(loadMeshBlob(Blob{}, none), Status::InvalidArgument);
 }
 
 TEST(BadInputShooter, ClusterQueries) {

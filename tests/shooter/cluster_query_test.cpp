@@ -15,7 +15,8 @@ namespace {
 
 struct MeshCase {
     std::unique_ptr<AlignedBytes> bytes;
-    MeshBlob blob;
+    Blob whole;    ///< the opened container
+    MeshBlob blob; ///< its mesh
 };
 
 MeshCase bakeMesh(const Mesh& m, const std::vector<Sphere>& cluster = {}) {
@@ -23,7 +24,8 @@ MeshCase bakeMesh(const Mesh& m, const std::vector<Sphere>& cluster = {}) {
     BakeSettings settings;
     settings.write.cluster = cluster;
     c.bytes = std::make_unique<AlignedBytes>(bakeBytes(m, settings));
-    EXPECT_EQ(loadMeshBlob(c.bytes->data(), c.bytes->size(), c.blob), Status::Ok);
+    EXPECT_EQ(openBlob(c.bytes->data(), c.bytes->size(), c.whole), Status::Ok);
+    EXPECT_EQ(loadMeshBlob(c.whole, c.blob), Status::Ok);
     return c;
 }
 
@@ -281,7 +283,7 @@ TEST(ClusterBlob, SectionRoundTripValidationAndSwap) {
     const auto spheres = randomSpheres(rng, 29, 1.0, 0.1, 0.3);
     MeshCase m = bakeMesh(icosphere(2), spheres);
     SphereCluster c;
-    ASSERT_EQ(loadSphereCluster(m.blob, c), Status::Ok);
+    ASSERT_EQ(loadSphereCluster(m.whole, c), Status::Ok);
     ASSERT_EQ(c.count, 29u);
     EXPECT_EQ(std::memcmp(c.spheres, spheres.data(), 29 * sizeof(Sphere)), 0);
     for (const Sphere& s : spheres)
@@ -289,16 +291,17 @@ TEST(ClusterBlob, SectionRoundTripValidationAndSwap) {
                   (c.bound.radius - s.radius) * (c.bound.radius - s.radius) * 1.0001f);
     // Refusals at load: a negative radius, resealed.
     std::vector<unsigned char> copy(m.bytes->data(), m.bytes->data() + m.bytes->size());
-    const std::size_t at =
-        std::size_t(reinterpret_cast<const unsigned char*>(m.blob.cluster) - m.bytes->data());
+    const std::size_t at = blobSection(m.whole, SectionKind::SphereCluster).offset;
     const float neg = -1.0f;
     std::memcpy(copy.data() + at + 12, &neg, 4);
     const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
     std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
     AlignedBytes bad(copy);
-    MeshBlob b;
+    Blob b;
+    MeshBlob mesh;
     BlobError err;
-    ASSERT_EQ(loadMeshBlob(bad.data(), bad.size(), b, &err), Status::Ok); // the cluster is its room's
+    ASSERT_EQ(openBlob(bad.data(), bad.size(), b, &err), Status::Ok);
+    ASSERT_EQ(loadMeshBlob(b, mesh, &err), Status::Ok); // the cluster is its room's
     EXPECT_EQ(loadSphereCluster(b, c, &err), Status::BlobCorrupt);
     EXPECT_NE(std::string(err.what).find("cluster"), std::string::npos);
     EXPECT_EQ(c.count, 0u);
@@ -308,9 +311,11 @@ TEST(ClusterBlob, SectionRoundTripValidationAndSwap) {
     big.write.big_endian = true;
     AlignedBytes foreign(bakeBytes(icosphere(2), big));
     ASSERT_EQ(swapBlobByteOrder(foreign.data(), foreign.size()), Status::Ok);
-    ASSERT_EQ(loadMeshBlob(foreign.data(), foreign.size(), b), Status::Ok);
-    ASSERT_EQ(b.cluster_count, 29u);
-    EXPECT_EQ(std::memcmp(b.cluster, spheres.data(), 29 * sizeof(Sphere)), 0);
+    ASSERT_EQ(openBlob(foreign.data(), foreign.size(), b), Status::Ok);
+    ASSERT_EQ(loadMeshBlob(b, mesh), Status::Ok);
+    const BlobSection swapped = blobSection(b, SectionKind::SphereCluster);
+    ASSERT_EQ(swapped.count, 29u);
+    EXPECT_EQ(std::memcmp(swapped.data, spheres.data(), 29 * sizeof(Sphere)), 0);
     // makeSphereCluster refusals.
     Sphere bad_s[2] = {Sphere{Vec3{0, 0, 0}, 1.0f}, Sphere{Vec3{NAN, 0, 0}, 1.0f}};
     EXPECT_EQ(makeSphereCluster(bad_s, 2, c), Status::InvalidArgument);

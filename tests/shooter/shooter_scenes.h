@@ -32,7 +32,7 @@ namespace flak::test {
 struct Level {
     std::vector<bake::WallPolygon> polygons;
     std::unique_ptr<AlignedBytes> bytes;
-    MeshBlob blob;
+    Blob blob;     // the opened wall-only blob
     WallSet walls; // as loaded: no grid
     // The same set with an occupancy grid (wall_grid.h): a fine one and a coarse one of a few
     // cells, each of which spans several polygons. Queries must answer the same on all three.
@@ -62,7 +62,7 @@ inline void attachGrids(Level& level) {
 inline Status loadResealedSections(const unsigned char* bytes, std::size_t count, std::size_t offset,
                                    const void* value, std::size_t size, BlobError& out_error) {
     std::vector<unsigned char> storage;
-    MeshBlob blob;
+    Blob blob;
     bool foreign = false;
     return bake::loadAnyOrder(resealed(bytes, count, offset, value, size), storage, blob, out_error, foreign);
 }
@@ -82,7 +82,7 @@ inline std::unique_ptr<Level> bakeLevel(std::vector<bake::WallPolygon> polygons,
     EXPECT_FALSE(w.failed()) << w.message;
     level->bytes = std::make_unique<AlignedBytes>(raw);
     BlobError err;
-    EXPECT_EQ(loadMeshBlob(level->bytes->data(), level->bytes->size(), level->blob, &err), Status::Ok)
+    EXPECT_EQ(openBlob(level->bytes->data(), level->bytes->size(), level->blob, &err), Status::Ok)
         << err.what;
     EXPECT_EQ(loadWallSet(level->blob, level->walls), Status::Ok);
     attachGrids(*level);

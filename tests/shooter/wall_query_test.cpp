@@ -688,25 +688,24 @@ TEST(WallBlob, RingsAreOrientedAndTheBlobValidates) {
     // Corruption is refused: a flipped byte in a resealed blob, a bad ring count.
     Level& lv = *levels[0].level;
     std::vector<unsigned char> copy(lv.bytes->data(), lv.bytes->data() + lv.bytes->size());
-    const std::size_t walls_at =
-        std::size_t(reinterpret_cast<const unsigned char*>(lv.blob.walls) - lv.bytes->data());
+    const std::size_t walls_at = blobSection(lv.blob, SectionKind::Walls).offset;
     std::uint32_t bad_rings = 0xFFFFu;
     std::memcpy(copy.data() + walls_at + 4, &bad_rings, 4);
     const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
     std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
     AlignedBytes aligned(copy);
-    MeshBlob blob;
+    Blob blob;
     BlobError err;
-    ASSERT_EQ(loadMeshBlob(aligned.data(), aligned.size(), blob, &err), Status::Ok); // walls: their room's
+    ASSERT_EQ(openBlob(aligned.data(), aligned.size(), blob, &err), Status::Ok); // walls: their room's
     WallSet refused;
     EXPECT_EQ(loadWallSet(blob, refused, &err), Status::BlobCorrupt);
     EXPECT_STRNE(err.what, "");
     EXPECT_EQ(refused.ring_count, 0u);
-    // A wall-only blob loads with no mesh; mesh queries on it find nothing.
-    EXPECT_EQ(lv.blob.triangle_count, 0u);
-    EXPECT_EQ(lv.blob.node_count, 0u);
-    Sphere s{Vec3{0, 0, 0}, 1e6f};
-    EXPECT_FALSE(sphereAnyHit(lv.blob, s));
+    // A wall-only blob has no mesh (and no cluster): their views say so.
+    MeshBlob mesh;
+    EXPECT_EQ(loadMeshBlob(lv.blob, mesh, &err), Status::InvalidArgument);
+    EXPECT_STREQ(err.what, "the blob holds no mesh");
+    EXPECT_EQ(mesh.triangle_count, 0u);
     SphereCluster none;
     EXPECT_EQ(loadSphereCluster(lv.blob, none), Status::InvalidArgument);
 }
@@ -723,10 +722,10 @@ TEST(WallBlob, ByteSwapRoundTrip) {
     std::vector<unsigned char> raw;
     ASSERT_FALSE(bake::writeBlob(bake::SourceMesh{}, bake::BuiltTree{}, write, raw).failed());
     AlignedBytes foreign(raw);
-    MeshBlob blob;
-    ASSERT_EQ(loadMeshBlob(foreign.data(), foreign.size(), blob), Status::BlobWrongEndian);
+    Blob blob;
+    ASSERT_EQ(openBlob(foreign.data(), foreign.size(), blob), Status::BlobWrongEndian);
     ASSERT_EQ(swapBlobByteOrder(foreign.data(), foreign.size()), Status::Ok);
-    ASSERT_EQ(loadMeshBlob(foreign.data(), foreign.size(), blob), Status::Ok);
+    ASSERT_EQ(openBlob(foreign.data(), foreign.size(), blob), Status::Ok);
     WallSet w;
     ASSERT_EQ(loadWallSet(blob, w), Status::Ok);
     ASSERT_EQ(w.point_count, lv.walls.point_count);
@@ -845,23 +844,22 @@ TEST(WallBlob, DeepVerifyPassesOnBakedLevels) {
 }
 
 // The tools take a blob only whole: loadAnyOrder (inspect, verify, the baker's own check) refuses
-// a blob whose Walls section fails loadWallSet, saying what and where, though loadMeshBlob takes it.
+// a blob whose Walls section fails loadWallSet, saying what and where, though openBlob takes it.
 TEST(WallBlob, ToolsRefuseABlobWhoseWallsFailTheirLoad) {
     auto levels = testLevels(5);
     Level& lv = *levels[0].level;
-    const std::size_t walls_at =
-        std::size_t(reinterpret_cast<const unsigned char*>(lv.blob.walls) - lv.bytes->data());
+    const std::size_t walls_at = blobSection(lv.blob, SectionKind::Walls).offset;
     const std::uint32_t bad_rings = 0xFFFFu;
     const std::vector<unsigned char> bad =
         resealed(lv.bytes->data(), lv.bytes->size(), walls_at + 4, &bad_rings, 4);
     std::vector<unsigned char> storage;
-    MeshBlob blob;
+    Blob blob;
     BlobError err;
     bool foreign = false;
     EXPECT_EQ(bake::loadAnyOrder(bad, storage, blob, err, foreign), Status::BlobCorrupt);
     EXPECT_STRNE(err.what, "");
     EXPECT_GE(err.offset, walls_at);
-    EXPECT_EQ(blob.walls, nullptr);
+    EXPECT_EQ(blob.data, nullptr);
 }
 
 // What the loader's one pass leaves to verify: a square whose middle points are swapped into a
@@ -883,9 +881,9 @@ TEST(WallBlob, VerifyReportsASelfCrossingRingTheLoaderTakes) {
     const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
     std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
     AlignedBytes aligned(copy);
-    MeshBlob blob;
+    Blob blob;
     BlobError err;
-    ASSERT_EQ(loadMeshBlob(aligned.data(), aligned.size(), blob, &err), Status::Ok) << err.what;
+    ASSERT_EQ(openBlob(aligned.data(), aligned.size(), blob, &err), Status::Ok) << err.what;
     const std::vector<std::string> problems = bake::deepVerify(blob);
     ASSERT_FALSE(problems.empty());
     EXPECT_EQ(problems[0].rfind("walls: ", 0), 0u) << problems[0];
@@ -922,14 +920,15 @@ TEST(WallBlob, ResealedCorruptionIsRejectedOrSafe) {
         const std::uint64_t sum = blobChecksum(bad.data(), bad.size());
         std::memcpy(bad.data() + offsetof(BlobHeader, checksum), &sum, 8);
         AlignedBytes a(bad);
+        Blob whole;
         MeshBlob blob;
-        if (loadMeshBlob(a.data(), a.size(), blob) != Status::Ok) {
+        if (openBlob(a.data(), a.size(), whole) != Status::Ok || loadMeshBlob(whole, blob) != Status::Ok) {
             ++rejected;
             continue;
         }
         ++accepted;
         WallSet w;
-        if (loadWallSet(blob, w) == Status::Ok) {
+        if (loadWallSet(whole, w) == Status::Ok) {
             WallContact items[64];
             OutBuffer<WallContact> buf{items, 64, 0, 0};
             WallPush push;
@@ -950,7 +949,7 @@ TEST(WallBlob, ResealedCorruptionIsRejectedOrSafe) {
             }
         }
         SphereCluster c;
-        if (loadSphereCluster(blob, c) == Status::Ok) {
+        if (loadSphereCluster(whole, c) == Status::Ok) {
             Transform id;
             setIdentity(id);
             ClusterRayHit h;

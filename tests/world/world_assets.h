@@ -59,10 +59,10 @@ struct Assets {
     std::unique_ptr<TestMesh> rock = makeTestMesh(icosphere(1, 5.0f));
     std::unique_ptr<TestCluster> ship = makeTestCluster(29, 2.5f, 77);
     std::unique_ptr<AlignedBytes> wall_bytes = makeTestWalls();
-    MeshBlob wall_blob;
+    Blob wall_blob;
     WallSet walls;
     Assets() {
-        EXPECT_EQ(loadMeshBlob(wall_bytes->data(), wall_bytes->size(), wall_blob), Status::Ok);
+        EXPECT_EQ(openBlob(wall_bytes->data(), wall_bytes->size(), wall_blob), Status::Ok);
         EXPECT_EQ(loadWallSet(wall_blob, walls), Status::Ok);
     }
 };

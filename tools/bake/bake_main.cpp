@@ -191,7 +191,7 @@ int runInspect(int argc, char** argv, bool verify) {
     g_report.input = path;
     std::vector<unsigned char> bytes, storage;
     if (const std::string why = readBlobFile(path, bytes); !why.empty()) return fail(why);
-    MeshBlob blob;
+    Blob blob;
     BlobError error;
     bool foreign = false;
     const Status status = loadAnyOrder(bytes, storage, blob, error, foreign);
@@ -210,22 +210,23 @@ int runInspect(int argc, char** argv, bool verify) {
         return 0;
     }
     const std::vector<std::string> problems = deepVerify(blob);
+    MeshBlob mesh; // empty for a blob without a mesh
+    (void)loadMeshBlob(blob, mesh);
+    const bool has_walls = blobSection(blob, SectionKind::Walls).data != nullptr;
     if (json) { // one object on stdout, pass or fail; the exit status says which too
         std::string list;
         for (const std::string& p : problems) list += (list.empty() ? "" : ", ") + jsonText(p);
         std::printf("{%s, \"input\": %s, \"ok\": %s, \"triangles\": %u, \"nodes\": %u, \"walls\": %s, "
                     "\"problems\": [%s]}\n",
                     jsonHead().c_str(), jsonText(path).c_str(), problems.empty() ? "true" : "false",
-                    blob.triangle_count, blob.node_count, blob.walls != nullptr ? "true" : "false",
-                    list.c_str());
+                    mesh.triangle_count, mesh.node_count, has_walls ? "true" : "false", list.c_str());
         return problems.empty() ? 0 : 1;
     }
     for (const std::string& p : problems) std::fprintf(stderr, "flak_bake: verify: %s\n", p.c_str());
     if (!problems.empty()) return fail("'" + path + "' failed the deep check");
     // What was checked beyond the loader's proof (blob_inspect.h: deepVerify).
     std::printf("%s: ok (%u triangles, %u nodes): loads; every box tight; build statistics match%s\n",
-                path.c_str(), blob.triangle_count, blob.node_count,
-                blob.walls != nullptr ? "; walls a valid level" : "");
+                path.c_str(), mesh.triangle_count, mesh.node_count, has_walls ? "; walls a valid level" : "");
     return 0;
 }
 
@@ -426,10 +427,12 @@ int runBake(int argc, char** argv) {
     if (fit_cluster) {
         progress.phase("fitting spheres");
         std::vector<unsigned char> storage;
+        Blob whole;
         MeshBlob plain;
         BlobError error;
         bool foreign = false;
-        if (loadAnyOrder(bytes, storage, plain, error, foreign) != Status::Ok)
+        if (loadAnyOrder(bytes, storage, whole, error, foreign) != Status::Ok ||
+            loadMeshBlob(whole, plain, &error) != Status::Ok)
             return progress.done(),
                    fail(std::string("internal: the baked blob does not load: ") + error.what);
         if (BakeError e = fitSphereCluster(mesh, plain, fit_options, fit); e.failed())
@@ -451,7 +454,7 @@ int finishBake(const std::vector<unsigned char>& bytes, const std::string& input
                std::uint32_t triangles) {
     // Check what we wrote with the runtime's own loader before it reaches the disk.
     std::vector<unsigned char> storage;
-    MeshBlob blob;
+    Blob blob;
     BlobError error;
     bool foreign = false;
     if (loadAnyOrder(bytes, storage, blob, error, foreign) != Status::Ok)

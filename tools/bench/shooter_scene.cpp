@@ -92,7 +92,7 @@ struct ShooterScene {
     std::vector<Transform> poses, relative; // enemy B = poses[k]; relative: ship (mesh A at identity) vs B
 
     std::vector<unsigned char> wall_storage;
-    MeshBlob wall_blob;
+    Blob wall_blob;
     WallSet walls;
     struct LevelQuery {
         Vec2 a, b;
@@ -160,7 +160,7 @@ bool makeLevel(ShooterScene& sc) {
         sc.wall_storage.data() +
         ((16 - (reinterpret_cast<std::uintptr_t>(sc.wall_storage.data()) & 15u)) & 15u);
     std::memcpy(wall_bytes, raw.data(), raw.size());
-    return loadMeshBlob(wall_bytes, raw.size(), sc.wall_blob) == Status::Ok &&
+    return openBlob(wall_bytes, raw.size(), sc.wall_blob) == Status::Ok &&
            loadWallSet(sc.wall_blob, sc.walls) == Status::Ok;
 }
 

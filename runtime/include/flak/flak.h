@@ -3,6 +3,7 @@
 // interface and the version. Narrower headers stay available for code that wants less.
 #pragma once
 
+#include <flak/blob/blob.h>
 #include <flak/bvh/mesh_blob.h>
 #include <flak/core.h>
 #include <flak/math.h>

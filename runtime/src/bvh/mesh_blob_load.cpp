@@ -1,5 +1,9 @@
-#include "bvh/blob_parse.h"
+#include "blob/blob_read.h"
+#include "bvh/skip_tree.h"
 
+#include <flak/bvh/mesh_blob.h>
+
+#include <cfloat>
 #include <cmath>
 #include <initializer_list>
 
@@ -9,16 +13,10 @@ using detail::fail;
 
 namespace {
 
-template <typename T>
-const T* sectionPointer(const unsigned char* p, const detail::ParsedBlob& parsed, SectionKind kind,
-                        std::uint32_t& out_count) {
-    const int i = parsed.by_kind[static_cast<std::uint32_t>(kind)];
-    if (i < 0) {
-        out_count = 0;
-        return nullptr;
-    }
-    out_count = parsed.sections[i].count;
-    return reinterpret_cast<const T*>(p + parsed.sections[i].offset);
+template <typename T> const T* sectionPointer(const Blob& blob, SectionKind kind, std::uint32_t& out_count) {
+    const BlobSection s = blobSection(blob, kind);
+    out_count = s.count;
+    return static_cast<const T*>(s.data);
 }
 
 // The quantization grid: every origin within the coordinate range, and the grid's far end
@@ -135,62 +133,79 @@ Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t t
 
 } // namespace
 
-Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob, BlobError* out_error) {
+Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) {
     out_blob = MeshBlob{};
     if (out_error != nullptr) *out_error = BlobError{};
-    const unsigned char* p = static_cast<const unsigned char*>(data);
-    detail::ParsedBlob parsed;
-    const Status parse_status = detail::parseBlob(p, size, false, parsed, out_error);
-    if (parse_status != Status::Ok) return parse_status;
 
-    // The four mesh sections come together; a blob without them must carry a shooter section.
+    // The five mesh sections come together; a blob with none of them has no mesh.
     int mesh_sections = 0;
-    for (SectionKind required :
-         {SectionKind::Nodes, SectionKind::Vertices, SectionKind::Triangles, SectionKind::BlockBases})
-        if (parsed.by_kind[static_cast<std::uint32_t>(required)] >= 0) ++mesh_sections;
-    const int cluster_at = parsed.by_kind[static_cast<std::uint32_t>(SectionKind::SphereCluster)];
-    const int walls_at = parsed.by_kind[static_cast<std::uint32_t>(SectionKind::Walls)];
-    if (mesh_sections != 4 && (mesh_sections != 0 || (cluster_at < 0 && walls_at < 0)))
-        return fail(out_error, Status::BlobCorrupt, "a required section is missing", 0);
+    for (SectionKind required : {SectionKind::MeshInfo, SectionKind::Nodes, SectionKind::Vertices,
+                                 SectionKind::Triangles, SectionKind::BlockBases})
+        if (blobSection(blob, required).data != nullptr) ++mesh_sections;
+    if (mesh_sections == 0) return fail(out_error, Status::InvalidArgument, "the blob holds no mesh", 0);
+    if (mesh_sections != 5)
+        return fail(out_error, Status::BlobCorrupt, "a required mesh section is missing", 0);
+
+    // MeshInfo: this build's mesh encoding, a finite origin, and each step 0 (a flat axis) or a
+    // normal float whose reciprocal is finite: queries work in grid units (1 / scale), and a
+    // denormal scale would make them infinite.
+    const BlobSection info_section = blobSection(blob, SectionKind::MeshInfo);
+    if (info_section.count != 1)
+        return fail(out_error, Status::BlobCorrupt, "mesh info count", info_section.offset);
+    const MeshInfo& info = *static_cast<const MeshInfo*>(info_section.data);
+    if (info.layout_hash != meshLayoutHash())
+        return fail(out_error, Status::BlobLayoutMismatch, "mesh layout hash",
+                    info_section.offset + offsetof(MeshInfo, layout_hash));
+    if (info.reserved != 0)
+        return fail(out_error, Status::BlobCorrupt, "reserved mesh info word not zero",
+                    info_section.offset + offsetof(MeshInfo, reserved));
+    for (int i = 0; i < 3; ++i) {
+        const float o = info.origin[i], v = info.scale[i];
+        if (!std::isfinite(o))
+            return fail(out_error, Status::BlobCorrupt, "quantization origin or scale",
+                        info_section.offset + 4u * static_cast<unsigned>(i));
+        if (!std::isfinite(v) || (v != 0.0f && !(v >= FLT_MIN && std::isfinite(1.0f / v))))
+            return fail(out_error, Status::BlobCorrupt, "quantization origin or scale",
+                        info_section.offset + offsetof(MeshInfo, scale) + 4u * static_cast<unsigned>(i));
+    }
 
     MeshBlob b;
-    b.header = reinterpret_cast<const BlobHeader*>(p);
     std::uint32_t count = 0;
-    // The shooter sections are located here and validated by the shooter room (loadSphereCluster,
-    // loadWallSet) when their views are made.
-    b.cluster = sectionPointer<Sphere>(p, parsed, SectionKind::SphereCluster, b.cluster_count);
-    b.walls = sectionPointer<std::uint32_t>(p, parsed, SectionKind::Walls, b.wall_words);
-    b.nodes = sectionPointer<BvhNode>(p, parsed, SectionKind::Nodes, b.node_count);
-    b.vertices = sectionPointer<float>(p, parsed, SectionKind::Vertices, b.vertex_count);
-    b.triangles = sectionPointer<std::uint16_t>(p, parsed, SectionKind::Triangles, b.triangle_count);
-    b.block_bases = sectionPointer<std::uint32_t>(p, parsed, SectionKind::BlockBases, count);
+    b.nodes = sectionPointer<BvhNode>(blob, SectionKind::Nodes, b.node_count);
+    b.vertices = sectionPointer<float>(blob, SectionKind::Vertices, b.vertex_count);
+    b.triangles = sectionPointer<std::uint16_t>(blob, SectionKind::Triangles, b.triangle_count);
+    b.block_bases = sectionPointer<std::uint32_t>(blob, SectionKind::BlockBases, count);
     if (b.triangle_count > kMaxBlobTriangles)
         return fail(out_error, Status::BlobCorrupt, "more triangles than the format allows", 0);
     if (count != (b.triangle_count + kTriangleBlock - 1) / kTriangleBlock)
         return fail(out_error, Status::BlobCorrupt, "block base count does not match the triangles", 0);
-    b.materials = sectionPointer<std::uint16_t>(p, parsed, SectionKind::Materials, count);
+    b.materials = sectionPointer<std::uint16_t>(blob, SectionKind::Materials, count);
     if (b.materials != nullptr && count != b.triangle_count)
         return fail(out_error, Status::BlobCorrupt, "material count does not match the triangles", 0);
-    b.source_ids = sectionPointer<std::uint32_t>(p, parsed, SectionKind::SourceIds, count);
+    b.source_ids = sectionPointer<std::uint32_t>(blob, SectionKind::SourceIds, count);
     if (b.source_ids != nullptr && count != b.triangle_count)
         return fail(out_error, Status::BlobCorrupt, "source id count does not match the triangles", 0);
-    b.stats = sectionPointer<BuildStats>(p, parsed, SectionKind::BuildStats, count);
+    const BlobSection stats = blobSection(blob, SectionKind::BuildStats);
+    if (stats.data != nullptr && stats.count != 1)
+        return fail(out_error, Status::BlobCorrupt, "build stats count", stats.offset);
+    b.stats = static_cast<const BuildStats*>(stats.data);
 
-    const BlobHeader& h = *b.header;
-    set(h.bounds_min[0], h.bounds_min[1], h.bounds_min[2], b.quant_origin);
-    set(h.quant_scale[0], h.quant_scale[1], h.quant_scale[2], b.quant_scale);
-
-    if (mesh_sections == 0) {
-        setEmpty(b.bounds);
-        out_blob = b;
-        return Status::Ok;
-    }
-    const Status structure = checkStructure(b, parsed.sections[parsed.by_kind[1]].offset,
-                                            parsed.sections[parsed.by_kind[3]].offset, out_error);
+    set(info.origin[0], info.origin[1], info.origin[2], b.quant_origin);
+    set(info.scale[0], info.scale[1], info.scale[2], b.quant_scale);
+    const Status structure = checkStructure(b, blobSection(blob, SectionKind::Nodes).offset,
+                                            blobSection(blob, SectionKind::Triangles).offset, out_error);
     if (structure != Status::Ok) return structure;
     fromPoints(reinterpret_cast<const Vec3*>(b.vertices), b.vertex_count, b.bounds);
     out_blob = b;
     return Status::Ok;
+}
+
+Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob, BlobError* out_error) {
+    out_blob = MeshBlob{};
+    Blob blob;
+    const Status opened = openBlob(data, size, blob, out_error);
+    if (opened != Status::Ok) return opened;
+    return loadMeshBlob(blob, out_blob, out_error);
 }
 
 } // namespace flak

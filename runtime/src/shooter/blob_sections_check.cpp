@@ -1,6 +1,7 @@
 #include "shooter/blob_sections_check.h"
 
-#include "bvh/blob_parse.h"
+#include "blob/blob_read.h"
+#include "bvh/skip_tree.h"
 
 #include <cmath>
 

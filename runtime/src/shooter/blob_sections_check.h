@@ -2,16 +2,12 @@
 // and loadWallSet before they make a view.
 #pragma once
 
-#include <flak/bvh/mesh_blob.h>
+#include <flak/blob/blob.h>
+#include <flak/bvh/blob_format.h>
+#include <flak/math/sphere.h>
 #include <flak/shooter/blob_sections.h>
 
 namespace flak::detail {
-
-/// The byte offset of a section pointer from the start of its blob (for BlobError).
-inline std::uint64_t sectionOffset(const MeshBlob& blob, const void* section) {
-    return static_cast<std::uint64_t>(static_cast<const unsigned char*>(section) -
-                                      reinterpret_cast<const unsigned char*>(blob.header));
-}
 
 /// Spheres finite, radius >= 0, count 1..kMaxClusterSpheres. `at`: the section's byte offset.
 Status checkClusterSection(const Sphere* spheres, std::uint32_t count, std::uint64_t at, BlobError* err);

@@ -44,14 +44,15 @@ Status makeSphereCluster(const Sphere* spheres, std::uint32_t count, SphereClust
     return Status::Ok;
 }
 
-Status loadSphereCluster(const MeshBlob& blob, SphereCluster& out_cluster, BlobError* out_error) {
+Status loadSphereCluster(const Blob& blob, SphereCluster& out_cluster, BlobError* out_error) {
     out_cluster = SphereCluster{};
     if (out_error != nullptr) *out_error = BlobError{};
-    if (blob.cluster == nullptr) return Status::InvalidArgument;
-    const Status checked = detail::checkClusterSection(blob.cluster, blob.cluster_count,
-                                                       detail::sectionOffset(blob, blob.cluster), out_error);
+    const BlobSection section = blobSection(blob, SectionKind::SphereCluster);
+    if (section.data == nullptr) return Status::InvalidArgument;
+    const Sphere* spheres = static_cast<const Sphere*>(section.data);
+    const Status checked = detail::checkClusterSection(spheres, section.count, section.offset, out_error);
     if (checked != Status::Ok) return checked;
-    return makeSphereCluster(blob.cluster, blob.cluster_count, out_cluster);
+    return makeSphereCluster(spheres, section.count, out_cluster);
 }
 
 void clusterWorldBound(const SphereCluster& cluster, const Transform& cluster_to_world, Sphere& out_bound) {

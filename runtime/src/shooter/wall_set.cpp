@@ -9,15 +9,16 @@
 
 namespace flak {
 
-Status loadWallSet(const MeshBlob& blob, WallSet& out_walls, BlobError* out_error) {
+Status loadWallSet(const Blob& blob, WallSet& out_walls, BlobError* out_error) {
     out_walls = WallSet{};
     if (out_error != nullptr) *out_error = BlobError{};
-    if (blob.walls == nullptr) return Status::InvalidArgument;
-    const Status checked = detail::checkWallsSection(blob.walls, blob.wall_words,
-                                                     detail::sectionOffset(blob, blob.walls), out_error);
+    const BlobSection section = blobSection(blob, SectionKind::Walls);
+    if (section.data == nullptr) return Status::InvalidArgument;
+    const Status checked = detail::checkWallsSection(static_cast<const std::uint32_t*>(section.data),
+                                                     section.count, section.offset, out_error);
     if (checked != Status::Ok) return checked;
-    const WallsHeader& h = *reinterpret_cast<const WallsHeader*>(blob.walls);
-    const unsigned char* p = reinterpret_cast<const unsigned char*>(blob.walls);
+    const WallsHeader& h = *static_cast<const WallsHeader*>(section.data);
+    const unsigned char* p = static_cast<const unsigned char*>(section.data);
     std::size_t off = sizeof(WallsHeader);
     WallSet w;
     w.rings = reinterpret_cast<const WallRing*>(p + off);

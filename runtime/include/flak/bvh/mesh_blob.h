@@ -1,9 +1,9 @@
-// flak — a baked mesh blob, viewed in place: load (validate), byte-swap, decode.
+// flak — the mesh in a blob, viewed in place: load (validate its sections), decode.
 #pragma once
 
+#include <flak/blob/blob.h>
 #include <flak/bvh/blob_format.h>
 #include <flak/math/aabb.h>
-#include <flak/math/sphere.h>
 #include <flak/math/vec3.h>
 #include <flak/status.h>
 
@@ -12,10 +12,10 @@
 
 namespace flak {
 
-/// A validated blob, read in place: every pointer points into the caller's bytes, which must
-/// outlive the view and stay unchanged. Cheap to copy (pointers and counts). Thread-safe to read.
+/// A blob's validated mesh, read in place: every pointer points into the caller's bytes, which
+/// must outlive the view and stay unchanged. Cheap to copy (pointers and counts). Thread-safe to
+/// read.
 struct MeshBlob {
-    const BlobHeader* header = nullptr;
     const BvhNode* nodes = nullptr;
     const float* vertices = nullptr; ///< xyz per vertex
     const std::uint16_t* triangles = nullptr;
@@ -23,52 +23,32 @@ struct MeshBlob {
     const std::uint16_t* materials = nullptr;  ///< null when the blob has none
     const std::uint32_t* source_ids = nullptr; ///< null when the blob has none
     const BuildStats* stats = nullptr;         ///< null when the blob has none
-    /// SphereCluster section (mesh space), as stored: loadSphereCluster validates it. Null when none.
-    const Sphere* cluster = nullptr;
-    /// Walls section words (shooter/blob_sections.h), as stored: loadWallSet validates them. Null
-    /// when none.
-    const std::uint32_t* walls = nullptr;
-    std::uint32_t cluster_count = 0; ///< spheres in `cluster`
-    std::uint32_t wall_words = 0;    ///< words in `walls`
     std::uint32_t node_count = 0;
     std::uint32_t vertex_count = 0;
     std::uint32_t triangle_count = 0;
     Vec3 quant_origin;
     Vec3 quant_scale;
-    Aabb bounds; ///< the mesh's exact AABB (empty for an empty mesh)
+    Aabb bounds; ///< the mesh's exact AABB
 };
 
-/// Why a load or swap refused a blob: the status, a static description and the byte offset
-/// of the first offending field (0 when not about one field).
-struct BlobError {
-    Status status = Status::Ok;
-    const char* what = "";
-    std::uint64_t offset = 0;
-};
-
-/// Validates [data, data + size) in one linear pass and, on success, fills out_blob with views
-/// into it. Checks: alignment (16), magic, version, layout hash, byte order, sizes, the payload
-/// checksum, every section's bounds and size, and the structure (skip links forward and inside
-/// the node array, leaves covering the triangles in order exactly once, vertex references in
-/// range, finite vertices and bounds), and proves what the walks rely on: every coordinate within
+/// Validates the mesh sections of an opened blob in one linear pass and, on success, fills
+/// out_blob with views into them. Checks every section's count against the others, the grid and
+/// the mesh layout hash (MeshInfo), and the structure (skip links forward and inside the node
+/// array, leaves covering the triangles in order exactly once, vertex references in range, finite
+/// vertices and bounds), and proves what the walks rely on: every coordinate within
 /// kMaxBlobCoordinate, a sane quantization grid, a binary tree whose every box contains its
-/// children's and whose every leaf box contains its triangles. So any blob that loads answers
-/// every mesh query as brute force over the triangles it holds would (docs/blob_format.md). Never reads outside the given bytes, never allocates.
-/// The shooter sections (a SphereCluster, a Walls section) are only located here, inside the
-/// checked bounds: the shooter room validates each when a view of it is asked for
-/// (loadSphereCluster, loadWallSet). A blob may carry no mesh at all (none of Nodes, Vertices,
-/// Triangles, BlockBases; triangle_count 0) when it has a SphereCluster or Walls section: a
-/// wall-only or cluster-only blob.
+/// children's and whose every leaf box contains its triangles. So any mesh that loads answers
+/// every mesh query as brute force over the triangles it holds would (docs/blob_format.md).
+/// Never reads outside the blob, never allocates. A blob with none of the mesh sections (walls or
+/// a sphere cluster only) is InvalidArgument; one with some but not all, BlobCorrupt.
 /// Returns the status (out_error, if given, says what and where); out_blob is left empty on error.
-/// A null `data` is NullMemory (whatever `size`); fewer bytes than a header, BlobTruncated.
+[[nodiscard]] Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error = nullptr);
+
+/// openBlob then loadMeshBlob: the mesh of the blob in [data, data + size), with the statuses of
+/// both. (A blob that also carries shooter sections is better opened once with openBlob and each
+/// view made from the Blob.)
 [[nodiscard]] Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob,
                                   BlobError* out_error = nullptr);
-
-/// Converts a blob written in the other byte order to this host's order, in place, and updates
-/// its checksum. Validates the header, table and checksum first (same statuses as loadMeshBlob);
-/// on any error nothing is changed. A blob already in host order returns Ok untouched. A null
-/// `data` is NullMemory.
-[[nodiscard]] Status swapBlobByteOrder(void* data, std::size_t size, BlobError* out_error = nullptr);
 
 /// Decoded (conservative) box of a node.
 inline void nodeBounds(const MeshBlob& blob, const BvhNode& node, Aabb& out) {

@@ -1,5 +1,5 @@
 // flak — the shooter sections of a blob: exact binary layouts of SphereCluster and Walls, with the
-// byte budget beside every struct (see blob_format.h for the blob around them, docs/blob_format.md).
+// byte budget beside every struct (see blob/blob.h for the blob around them, docs/blob_format.md).
 //
 // SphereCluster   Sphere[count]   16 B each: a ship's spheres in the mesh's own space (centre xyz,
 //                                 radius), 1..kMaxClusterSpheres of them, finite, radius >= 0.
@@ -33,10 +33,17 @@
 // Its node count is at most 2 * point_count (every leaf holds an edge).
 #pragma once
 
+#include <flak/blob/blob.h>
+
 #include <cstddef>
 #include <cstdint>
 
 namespace flak {
+
+static_assert(sectionLayout(8).element_bytes == 16 && sectionLayout(8).halfwords == 0,
+              "a SphereCluster element is four 4-byte words");
+static_assert(sectionLayout(9).element_bytes == 4 && sectionLayout(9).halfwords == 0,
+              "a Walls section is 4-byte words");
 
 constexpr std::uint32_t kMaxClusterSpheres = 64; ///< most spheres in one cluster
 constexpr std::uint32_t kMaxWallLeafEdges = 8;   ///< most edges in one wall tree leaf

@@ -70,7 +70,7 @@ struct ClusterMeshBuffer {
 /// checking the section: 1..kMaxClusterSpheres spheres, finite, radius >= 0, every value within
 /// kMaxBlobCoordinate. InvalidArgument (out_cluster emptied) when the blob has no cluster;
 /// BlobCorrupt (out_error, if given, says what and where) when the section fails a check.
-[[nodiscard]] Status loadSphereCluster(const MeshBlob& blob, SphereCluster& out_cluster,
+[[nodiscard]] Status loadSphereCluster(const Blob& blob, SphereCluster& out_cluster,
                                        BlobError* out_error = nullptr);
 
 /// The cluster's bound placed in world space.

@@ -99,7 +99,7 @@ static_assert(sizeof(WallRayHit) == 36, "WallRayHit is 36 bytes");
 /// and apart, holes inside their outer ring) is left to `flak_bake verify`. InvalidArgument
 /// (out_walls emptied) when the blob has no walls; BlobCorrupt (out_error, if given, says what and
 /// where, as loadMeshBlob's) when the section fails a check. Never reads outside the section.
-[[nodiscard]] Status loadWallSet(const MeshBlob& blob, WallSet& out_walls, BlobError* out_error = nullptr);
+[[nodiscard]] Status loadWallSet(const Blob& blob, WallSet& out_walls, BlobError* out_error = nullptr);
 
 /// End points of edge `edge_id` (leaf order, < point_count; FLAK_ASSERT). An id out of range
 /// (when the assert handler returns or asserts are off) writes zeros and reads nothing.

@@ -1,4 +1,4 @@
-#include <flak/bvh/blob_format.h>
+#include <flak/blob/blob.h>
 
 #include <cstring>
 
