@@ -156,6 +156,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
                     std::vector<unsigned char>& out) {
     const std::uint32_t tris = mesh.triangleCount();
     if (tris > kMaxBlobTriangles) return {"too many triangles for one blob (limit 67,108,864)"};
+    if (options.mesh && tree.depth > kMaxTreeDepth) return {"tree deeper than the format allows (limit 64)"};
     std::vector<Vec3> vertices;
     std::vector<std::uint32_t> bases;
     std::vector<std::uint16_t> codes;
@@ -281,6 +282,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
                 w.put<float>(o + offsetof(MeshInfo, scale) + 4u * static_cast<std::size_t>(a), scale[a]);
             }
             w.put<std::uint32_t>(o + offsetof(MeshInfo, layout_hash), meshLayoutHash());
+            w.put<std::uint32_t>(o + offsetof(MeshInfo, depth), tree.depth);
             break;
         case SectionKind::Walls: // every field is one 4-byte word (shooter/blob_sections.h)
             for (std::uint32_t word : options.walls) w.put<std::uint32_t>(o, word), o += 4;

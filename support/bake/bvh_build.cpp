@@ -1,5 +1,6 @@
 #include "bvh_build.h"
 
+#include <flak/bvh/blob_format.h>
 #include <flak/math/simd.h>
 
 #include <algorithm>
@@ -371,8 +372,9 @@ Task makeReferences(const std::vector<Vec3>& positions, const std::vector<std::u
 struct Builder {
     const BuildOptions* options = nullptr;
     std::uint32_t n = 0, max_leaf = 0, nbins = 0;
-    bool plain = false;     // see buildBvh: the shortcuts that need plain coordinates are allowed
-    float root_area = 0.0f; // the root's half area, at least the smallest normal float
+    std::uint32_t halving_depth = 0; // from this level down, ranges are halved (BuildOptions::max_depth)
+    bool plain = false;              // see buildBvh: the shortcuts that need plain coordinates are allowed
+    float root_area = 0.0f;          // the root's half area, at least the smallest normal float
     std::vector<PrimRef> refs;
     std::vector<std::uint32_t> parent; // per node, its parent (kNone for the root)
     std::vector<Task> stack;
@@ -540,8 +542,12 @@ void buildTask(Builder& b, const Task& task, BuiltTree& tree) {
     const float area = halfArea(task.lo, task.hi);
     toAabb(task.lo, task.hi, tree.nodes[node].bounds);
 
+    // From b.halving_depth down every split halves the range: a range of at most 2^26 triangles
+    // then ends in leaves within 26 more levels, so no tree is deeper than the options' max_depth
+    // (at most kMaxTreeDepth, the bound of the walks' stacks), whatever the input. SAH trees of
+    // real meshes stay far shallower.
     SplitChoice split;
-    chooseSplit(b, task, split);
+    if (task.depth < b.halving_depth) chooseSplit(b, task, split);
     const float leaf_cost = static_cast<float>(count);
     const float split_cost = split.axis >= 0 ? b.options->traversal_cost + split.cost / std::max(area, 1e-30f)
                                              : std::numeric_limits<float>::infinity();
@@ -577,6 +583,8 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
     b.n = n;
     b.max_leaf = std::clamp(options.max_leaf, 1u, 16u);
     b.nbins = std::clamp(options.bins, 4u, 64u);
+    static_assert(kMaxBlobTriangles <= (1u << 26), "halving 2^26 triangles takes 26 levels");
+    b.halving_depth = std::clamp(options.max_depth, 28u, kMaxTreeDepth) - 27u;
     b.refs.resize(n);
     const Task root = makeReferences(positions, indices, b.refs);
     const float root_half_area = halfArea(root.lo, root.hi);

@@ -15,6 +15,10 @@ struct BuildOptions {
     std::uint32_t max_leaf = 8;  ///< most triangles in a leaf (1..16)
     std::uint32_t bins = 16;     ///< SAH bins per axis (4..64)
     float traversal_cost = 4.0f; ///< SAH cost of visiting a node, relative to one triangle test
+    /// The deepest tree to build (root = 1), clamped to [28, kMaxTreeDepth]: from level
+    /// max_depth - 27 down, ranges are halved instead of split by SAH, so at most 2^26 triangles
+    /// end in leaves within max_depth levels whatever the input.
+    std::uint32_t max_depth = 64;
     std::function<void(std::uint32_t done, std::uint32_t total)> progress; ///< optional
 };
 

@@ -236,8 +236,8 @@ TEST(MeshBlob, VersionOneIsRefusedWithARebakeMessage) {
     }
 }
 
-// The container's reserved words and the mesh's own layout hash and reserved word are checked.
-TEST(MeshBlob, ReservedWordsAndTheMeshLayoutHashAreChecked) {
+// The container's reserved words and the mesh's own layout hash and depth are checked.
+TEST(MeshBlob, ReservedWordsTheMeshLayoutHashAndDepthAreChecked) {
     const std::vector<unsigned char> good = bakeBytes(test::icosphere(1));
     AlignedBytes original(good);
     const BlobSection info = blobSection(test::opened(original), SectionKind::MeshInfo);
@@ -252,10 +252,116 @@ TEST(MeshBlob, ReservedWordsAndTheMeshLayoutHashAreChecked) {
                                  &one, 4, err),
               Status::BlobLayoutMismatch);
     EXPECT_STREQ(err.what, "mesh layout hash");
-    EXPECT_EQ(test::loadResealed(good.data(), good.size(), info.offset + offsetof(MeshInfo, reserved), &one,
+    const std::uint32_t depth = static_cast<const MeshInfo*>(info.data)->depth;
+    EXPECT_GE(depth, 2u);
+    const std::uint32_t deeper = depth + 1;
+    EXPECT_EQ(test::loadResealed(good.data(), good.size(), info.offset + offsetof(MeshInfo, depth), &deeper,
                                  4, err),
               Status::BlobCorrupt);
-    EXPECT_STREQ(err.what, "reserved mesh info word not zero");
+    EXPECT_STREQ(err.what, "mesh info depth does not match the tree");
+}
+
+// The builder's depth bound: from level max_depth - 27 down it halves ranges instead of taking
+// SAH splits. A chain of triangles at geometrically growing distances, whose SAH tree is 24
+// levels deep, built with max_depth 30 (halving from level 3), stays within 30 levels; the blob
+// loads and its closest-hit segments (the walk with the bounded stack) equal brute force.
+TEST(MeshBlob, DeepInputsBakeWithinTheDepthBound) {
+    test::Mesh chain;
+    float x = 1.0f;
+    for (std::uint32_t k = 0; k < 280; ++k, x *= 1.1f) {
+        const std::uint32_t v = static_cast<std::uint32_t>(chain.positions.size());
+        chain.positions.push_back(Vec3{x, 0.0f, 0.0f});
+        chain.positions.push_back(Vec3{x, 0.05f * x, 0.0f});
+        chain.positions.push_back(Vec3{x, 0.0f, 0.05f * x});
+        chain.indices.insert(chain.indices.end(), {v, v + 1, v + 2});
+    }
+    test::BakeSettings settings;
+    settings.build.max_leaf = 1;
+    settings.build.max_depth = 30;
+    settings.prepare.max_abs_coordinate = 1.0e12; // the chain reaches 3.6e11
+    const std::vector<unsigned char> bytes = bakeBytes(chain, settings);
+    AlignedBytes a(bytes);
+    MeshBlob blob;
+    BlobError err;
+    ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob, &err), Status::Ok) << err.what;
+    ASSERT_NE(blob.stats, nullptr);
+    EXPECT_LE(blob.stats->depth, 30u);
+    EXPECT_GE(blob.stats->depth, 10u); // 280 triangles halved from level 3: 9 more levels at least
+    for (std::uint32_t t = 0; t < blob.triangle_count; t += 7) {
+        Vec3 v[3];
+        triangleVertices(blob, t, v[0], v[1], v[2]);
+        const Vec3 mid{(v[0].x + v[1].x + v[2].x) / 3.0f, (v[0].y + v[1].y + v[2].y) / 3.0f,
+                       (v[0].z + v[1].z + v[2].z) / 3.0f};
+        const float reach = 0.5f * mid.x; // crossing the triangle's plane x = mid.x at any scale
+        const Vec3 p0{mid.x - reach, mid.y, mid.z}, p1{mid.x + reach, mid.y, mid.z};
+        MeshRayHit hit;
+        ASSERT_TRUE(segmentClosestHit(blob, p0, p1, hit)) << t;
+        // Brute force: the lowest t, the lowest id of equal t.
+        MeshRayHit best;
+        bool found = false;
+        WatertightRay ray;
+        Vec3 d;
+        sub(p1, p0, d);
+        ASSERT_TRUE(makeWatertightRay(p0, d, 1.0f, ray));
+        for (std::uint32_t u = 0; u < blob.triangle_count; ++u) {
+            Vec3 w[3];
+            triangleVertices(blob, u, w[0], w[1], w[2]);
+            RayHit h;
+            if (rayTriangleWatertight(ray, w[0], w[1], w[2], h) && (!found || h.t < best.hit.t)) {
+                best.hit = h;
+                best.triangle = u;
+                found = true;
+            }
+        }
+        ASSERT_TRUE(found);
+        EXPECT_EQ(hit.triangle, best.triangle) << t;
+        EXPECT_EQ(hit.hit.t, best.hit.t) << t;
+    }
+}
+
+// A tree deeper than kMaxTreeDepth (a chain of 70 internal nodes, each with a one-triangle leaf)
+// is refused by the baker's writer and, written anyway with a false depth, by the loader.
+TEST(MeshBlob, TreesDeeperThanTheBoundAreRefused) {
+    constexpr std::uint32_t kChain = 70;
+    bake::SourceMesh mesh;
+    for (std::uint32_t k = 0; k <= kChain; ++k) {
+        const float x = static_cast<float>(k);
+        const std::uint32_t v = static_cast<std::uint32_t>(mesh.positions.size());
+        mesh.positions.push_back(Vec3{x, 0.0f, 0.0f});
+        mesh.positions.push_back(Vec3{x + 0.5f, 1.0f, 0.0f});
+        mesh.positions.push_back(Vec3{x, 0.0f, 1.0f});
+        mesh.indices.insert(mesh.indices.end(), {v, v + 1, v + 2});
+    }
+    bake::BuiltTree tree;
+    Aabb all;
+    fromPoints(mesh.positions.data(), static_cast<std::uint32_t>(mesh.positions.size()), all);
+    const auto add_leaf = [&](std::uint32_t k) { // triangle k alone
+        bake::BuiltNode leaf;
+        fromPoints(&mesh.positions[3 * k], 3, leaf.bounds);
+        leaf.first = k;
+        leaf.count = 1;
+        tree.nodes.push_back(leaf);
+        tree.order.push_back(k);
+    };
+    for (std::uint32_t k = 0; k < kChain; ++k) { // node k, then its leaf, then node k + 1
+        bake::BuiltNode inner;
+        inner.bounds = all;
+        inner.skip = 2 * (kChain - k) + 1;
+        tree.nodes.push_back(inner);
+        add_leaf(k);
+    }
+    add_leaf(kChain);
+    tree.leaf_count = kChain + 1;
+    tree.depth = kChain + 1;
+    std::vector<unsigned char> bytes;
+    EXPECT_TRUE(bake::writeBlob(mesh, tree, bake::WriteOptions{}, bytes).failed());
+    tree.depth = 1; // the writer believes it
+    ASSERT_FALSE(bake::writeBlob(mesh, tree, bake::WriteOptions{}, bytes).failed());
+    AlignedBytes a(bytes);
+    MeshBlob blob;
+    BlobError err;
+    EXPECT_EQ(loadMeshBlob(a.data(), a.size(), blob, &err), Status::BlobCorrupt);
+    EXPECT_STREQ(err.what, "tree deeper than kMaxTreeDepth");
 }
 
 // Every single-byte change (all 255 other values of every byte) and every truncation is refused.

@@ -48,7 +48,7 @@ float gridCoord(SplitMix64& rng) {
     }
 }
 
-TEST(GridSegment, SimdFormDecidesEveryNodeAsTheScalarSlabTest) {
+TEST(GridSegment, SimdFormDecidesAndEntersEveryNodeAsTheScalarSlabTest) {
     const MeshBlob blob = unitGrid();
     long cases = 0, overlaps = 0, differ = 0;
     for (long i = 0; i < 400000; ++i) {
@@ -64,12 +64,17 @@ TEST(GridSegment, SimdFormDecidesEveryNodeAsTheScalarSlabTest) {
         ASSERT_TRUE(detail::makeGridSegment(blob, p0, p1, rng.next() % 2u == 0u ? 0.0f : 0.5f, s));
         if (rng.next() % 4u == 0u) s.t_max = rng.rangef(0.0, 1.0); // a closest-hit walk shortened it
         const BvhNode n = randomNode(rng, 1001u);
-        const bool want = detail::nodeOverlapsScalar(s, n);
-        const bool got = detail::nodeOverlaps(s, n);
+        float want_t = -1.0f, got_t = -2.0f;
+        const bool want = detail::nodeEntersScalar(s, n, want_t);
+        const bool got = detail::nodeEnters(s, n, got_t);
         ++cases;
         overlaps += want;
-        if (got != want && ++differ <= 5)
-            ADD_FAILURE() << "case " << i << ": scalar form " << want << ", node test " << got;
+        // The same decision, and where both enter, the same entry parameter (the ordered walk's key).
+        const bool same = got == want && detail::nodeOverlaps(s, n) == want &&
+                          (!want || std::memcmp(&want_t, &got_t, sizeof(float)) == 0);
+        if (!same && ++differ <= 5)
+            ADD_FAILURE() << "case " << i << ": scalar form " << want << " at " << want_t << ", node test "
+                          << got << " at " << got_t;
     }
     std::printf("  grid segment node test (%s): %ld cases, %ld overlapping, %ld decided differently\n",
                 simdBackendName(), cases, overlaps, differ);

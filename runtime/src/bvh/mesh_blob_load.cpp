@@ -54,6 +54,21 @@ bool leafHoldsTriangles(const MeshBlob& b, const BvhNode& leaf) {
     return true;
 }
 
+// The depth of a tree whose shape is proved (root = 1, 0 without nodes) into out_depth; false when
+// it is deeper than kMaxTreeDepth, the bound of every walk that keeps a stack.
+bool treeDepthWithin(const MeshBlob& b, std::uint32_t& out_depth) {
+    std::uint32_t ends[kMaxTreeDepth]; // subtree ends of the open ancestors
+    std::uint32_t open = 0;
+    out_depth = 0;
+    for (std::uint32_t i = 0; i < b.node_count; ++i) {
+        while (open > 0 && ends[open - 1] <= i) --open;
+        if (open == kMaxTreeDepth) return false;
+        ends[open++] = i + skipOf(b.nodes[i]);
+        out_depth = open > out_depth ? open : out_depth;
+    }
+    return true;
+}
+
 // The structural pass: one forward sweep over vertices, triangles and nodes. Besides what makes
 // every access safe (ranges, counts, links), it proves what the walks rely on for exact answers:
 // coordinates within kMaxBlobCoordinate, a sane grid, a binary tree whose every box contains its
@@ -156,9 +171,6 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
     if (info.layout_hash != meshLayoutHash())
         return fail(out_error, Status::BlobLayoutMismatch, "mesh layout hash",
                     info_section.offset + offsetof(MeshInfo, layout_hash));
-    if (info.reserved != 0)
-        return fail(out_error, Status::BlobCorrupt, "reserved mesh info word not zero",
-                    info_section.offset + offsetof(MeshInfo, reserved));
     for (int i = 0; i < 3; ++i) {
         const float o = info.origin[i], v = info.scale[i];
         if (!std::isfinite(o))
@@ -195,6 +207,13 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
     const Status structure = checkStructure(b, blobSection(blob, SectionKind::Nodes).offset,
                                             blobSection(blob, SectionKind::Triangles).offset, out_error);
     if (structure != Status::Ok) return structure;
+    std::uint32_t depth = 0;
+    if (!treeDepthWithin(b, depth))
+        return fail(out_error, Status::BlobCorrupt, "tree deeper than kMaxTreeDepth",
+                    blobSection(blob, SectionKind::Nodes).offset);
+    if (depth != info.depth)
+        return fail(out_error, Status::BlobCorrupt, "mesh info depth does not match the tree",
+                    info_section.offset + offsetof(MeshInfo, depth));
     fromPoints(reinterpret_cast<const Vec3*>(b.vertices), b.vertex_count, b.bounds);
     out_blob = b;
     return Status::Ok;

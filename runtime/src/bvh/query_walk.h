@@ -2,6 +2,7 @@
 // makes node tests conservative beyond float rounding, and node boxes decoded with that margin.
 #pragma once
 
+#include <flak/assert.h>
 #include <flak/bvh/mesh_blob.h>
 #include <flak/geom/segment_aabb.h>
 #include <flak/geom/tolerance.h>
@@ -281,8 +282,9 @@ inline void nodeBoundLanes(const BvhNode& n, __m128& out_lo, __m128& out_hi) {
 /// The exit parameter's rounding allowance of the slab test (segment_aabb.cpp explains it).
 constexpr float kGridExitRoundUp = 1.0f + 1.0f / 1048576.0f;
 
-/// The slab test of a segment against a node box in grid cells, one axis after the other.
-inline bool nodeOverlapsScalar(const GridSegment& s, const BvhNode& n) {
+/// The slab test of a segment against a node box in grid cells, one axis after the other; on a
+/// hit, out_t_enter is the parameter where the segment enters the grown box (0 inside it).
+inline bool nodeEntersScalar(const GridSegment& s, const BvhNode& n, float& out_t_enter) {
     float t_enter = 0.0f;
     float t_exit = s.t_max;
     for (int k = 0; k < 3; ++k) {
@@ -293,12 +295,14 @@ inline bool nodeOverlapsScalar(const GridSegment& s, const BvhNode& n) {
         t_enter = t_near > t_enter ? t_near : t_enter; // NaN (0 * inf) leaves the bound alone
         t_exit = t_far < t_exit ? t_far : t_exit;
     }
+    out_t_enter = t_enter;
     return t_enter <= t_exit * kGridExitRoundUp;
 }
 
-/// nodeOverlapsScalar; the SSE form runs the three axes in lanes with the very same operations,
-/// reduced in the same order, so both decide every node identically (NaN from 0 * inf included).
-inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
+/// nodeEntersScalar; the SSE form runs the three axes in lanes with the very same operations,
+/// reduced in the same order, so both decide every node identically (NaN from 0 * inf included)
+/// and give the same entry parameter.
+inline bool nodeEnters(const GridSegment& s, const BvhNode& n, float& out_t_enter) {
 #if defined(FLAK_SIMD_SSE2)
     __m128 lo_q, hi_q;
     nodeBoundLanes(n, lo_q, hi_q);
@@ -319,10 +323,16 @@ inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
     __m128 exit = _mm_min_ss(t_far, _mm_set_ss(s.t_max));
     exit = _mm_min_ss(_mm_shuffle_ps(t_far, t_far, 1), exit);
     exit = _mm_min_ss(_mm_shuffle_ps(t_far, t_far, 2), exit);
-    return _mm_cvtss_f32(enter) <= _mm_cvtss_f32(exit) * kGridExitRoundUp;
+    out_t_enter = _mm_cvtss_f32(enter);
+    return out_t_enter <= _mm_cvtss_f32(exit) * kGridExitRoundUp;
 #else
-    return nodeOverlapsScalar(s, n);
+    return nodeEntersScalar(s, n, out_t_enter);
 #endif
+}
+
+inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
+    float t_enter;
+    return nodeEnters(s, n, t_enter);
 }
 
 /// The node test of segment-shaped walks (segments, swept spheres): the slab test in the blob's grid
@@ -340,11 +350,76 @@ struct SegmentNodeTest {
         decodeNode(decoder, n, box);
         return segmentAabbOverlap(slab, box);
     }
+    /// The same decision, with the parameter where the segment enters the (grown) node box.
+    bool enters(const BvhNode& n, float& out_t_enter) const {
+        if (use_grid) return nodeEnters(grid, n, out_t_enter);
+        Aabb box;
+        decodeNode(decoder, n, box);
+        float t_exit;
+        return segmentAabb(slab, box, out_t_enter, t_exit);
+    }
+    /// Whether a node entered at t_enter may still hold a hit once the segment ends at t_max
+    /// (the exit's rounding allowance included, so a node the test would take is never dropped).
+    bool reaches(float t_enter) const {
+        return t_enter <= (use_grid ? grid.t_max : slab.t_max) * kGridExitRoundUp;
+    }
     void shorten(float t) {
         slab.t_max = t;
         grid.t_max = t;
     }
 };
+
+/// The nearest-first walk of closest-hit segment queries: at an entered internal node both
+/// children are tested, the nearer one (lower entry parameter; the left on a tie) is entered and
+/// the farther one kept with its entry parameter on a bounded stack; a kept node is dropped when
+/// it is popped beyond the segment's current end (`test.reaches`). The stack holds at most one
+/// node per level of the tree, and the loader refuses trees deeper than kMaxTreeDepth. Leaves are
+/// visited as walkLeaves visits them (`visit_leaf(first, count)`, false ends the walk), but not in
+/// id order: a caller that breaks ties by triangle id must compare ids itself.
+template <typename VisitLeaf>
+inline bool walkLeavesNearestFirst(const MeshBlob& blob, const SegmentNodeTest& test,
+                                   VisitLeaf&& visit_leaf) {
+    struct Pending {
+        std::uint32_t node;
+        float t_enter;
+    };
+    Pending pending[kMaxTreeDepth];
+    std::uint32_t count = 0;
+    float t_root;
+    if (blob.node_count == 0 || !test.enters(blob.nodes[0], t_root)) return true;
+    std::uint32_t i = 0;
+    for (;;) {
+        const BvhNode& n = blob.nodes[i];
+        if (!isLeaf(n)) {
+            const std::uint32_t left = i + 1, right = left + skipOf(blob.nodes[left]);
+            float t_left, t_right;
+            const bool in_left = test.enters(blob.nodes[left], t_left);
+            const bool in_right = test.enters(blob.nodes[right], t_right);
+            if (in_left && in_right) {
+                const bool left_first = t_left <= t_right;
+                FLAK_ASSERT(count < kMaxTreeDepth, "a loaded tree is at most kMaxTreeDepth deep");
+                if (count < kMaxTreeDepth)
+                    pending[count++] = left_first ? Pending{right, t_right} : Pending{left, t_left};
+                i = left_first ? left : right;
+                continue;
+            }
+            if (in_left || in_right) {
+                i = in_left ? left : right;
+                continue;
+            }
+        } else if (!visit_leaf(leafFirst(n), leafCount(n))) {
+            return false;
+        }
+        for (;;) { // the next kept node that the segment still reaches
+            if (count == 0) return true;
+            const Pending next = pending[--count];
+            if (test.reaches(next.t_enter)) {
+                i = next.node;
+                break;
+            }
+        }
+    }
+}
 
 /// Prepares the node test for the segment p0 -> p1 with node boxes grown by `grow`; false when the
 /// segment has no valid slab form (non-finite input). The slab form and the decoder are prepared

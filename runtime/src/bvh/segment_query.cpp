@@ -50,10 +50,12 @@ void laneTriangle(const TriangleLanes& lanes, std::uint32_t lane, Vec3& out_a, V
     for (int i = 0; i < 3; ++i) set(lanes.v[i][0][lane], lanes.v[i][1][lane], lanes.v[i][2][lane], *out[i]);
 }
 
-// One walk for both forms: `closest` shrinks the slab to the best t and keeps walking; otherwise
-// the first hit (lowest id, the walk is in id order) ends it. The watertight form first drops,
-// four triangles at a time, those whose edge functions already say no (watertightCandidates):
-// the triangles it keeps are tested in id order as before, so the answers do not change.
+// One walk for both forms. `closest` walks nearest first (walkLeavesNearestFirst), shrinks the
+// segment to the best t and keeps walking; of equal t the lower id wins, whatever the visiting
+// order. Otherwise the walk is in id order and its first hit (the lowest id) ends it. The
+// watertight form first drops, four triangles at a time, those whose edge functions already say
+// no (watertightCandidates): the triangles it keeps are tested in id order within their leaf, so
+// the answers do not change.
 bool walk(const MeshBlob& blob, PreparedSegment& s, SegmentTest test, bool closest, MeshRayHit& out_hit) {
     bool found = false;
     // Returns false when the walk may end.
@@ -62,15 +64,16 @@ bool walk(const MeshBlob& blob, PreparedSegment& s, SegmentTest test, bool close
         const bool touched = test == SegmentTest::Watertight ? rayTriangleWatertight(s.ray, a, b, c, hit)
                                                              : segmentTriangle(s.p0, s.p1, a, b, c, hit);
         if (!touched) return true;
-        if (found && !(hit.t < out_hit.hit.t)) return true; // equal t: the lower id stays
+        if (found && !(hit.t < out_hit.hit.t || (hit.t == out_hit.hit.t && t < out_hit.triangle)))
+            return true;
         out_hit.hit = hit;
         out_hit.triangle = t;
         found = true;
-        if (!closest || hit.t <= 0.0f) return false;
+        if (!closest) return false;
         s.nodes.shorten(hit.t);
         return true;
     };
-    detail::walkLeaves(blob, s.nodes, [&](std::uint32_t first, std::uint32_t count) {
+    const auto visit_leaf = [&](std::uint32_t first, std::uint32_t count) {
         if (test != SegmentTest::Watertight) {
             for (std::uint32_t t = first; t < first + count; ++t) {
                 Vec3 a, b, c;
@@ -98,7 +101,11 @@ bool walk(const MeshBlob& blob, PreparedSegment& s, SegmentTest test, bool close
             }
         }
         return true;
-    });
+    };
+    if (closest)
+        detail::walkLeavesNearestFirst(blob, s.nodes, visit_leaf);
+    else
+        detail::walkLeaves(blob, s.nodes, visit_leaf);
     return found;
 }
 

@@ -37,13 +37,16 @@ constexpr std::uint32_t kTriangleBlock = 8;           ///< triangles per BlockBa
 constexpr std::uint32_t kVertexWindow = 32;           ///< vertices one block's 5-bit offsets reach
 constexpr std::uint32_t kMaxLeafTriangles = 16;       ///< most triangles in one leaf
 constexpr std::uint32_t kMaxBlobTriangles = 1u << 26; ///< 67,108,864: 26 bits of leaf info
+/// The deepest tree a blob may hold (root = 1): the walks that keep a stack of pending nodes hold
+/// at most this many on the call stack. The baker builds no deeper tree and the loader refuses one.
+constexpr std::uint32_t kMaxTreeDepth = 64;
 
 /// The MeshInfo section (32 bytes, count 1).
 struct MeshInfo {
     float origin[3];           //  0: quantization origin (the mesh's bounding-box minimum)
     float scale[3];            // 12: grid step per axis: decoded = origin + q * scale
     std::uint32_t layout_hash; // 24: meshLayoutHash() of the writer
-    std::uint32_t reserved;    // 28: zero
+    std::uint32_t depth;       // 28: the tree's depth (root = 1; 0 without nodes), <= kMaxTreeDepth
 };
 static_assert(sizeof(MeshInfo) == 32 && offsetof(MeshInfo, layout_hash) == 24, "MeshInfo is 32 bytes");
 
@@ -88,15 +91,11 @@ static_assert(sectionLayout(10).element_bytes == sizeof(MeshInfo), "MeshInfo is 
 /// Hash of the mesh encoding's sizes, offsets and constants, stored in MeshInfo: a reader built
 /// from another encoding refuses the mesh.
 constexpr std::uint32_t meshLayoutHash() {
-    const std::uint32_t facts[] = {sizeof(MeshInfo),
-                                   offsetof(MeshInfo, layout_hash),
-                                   sizeof(BvhNode),
-                                   offsetof(BvhNode, info),
-                                   sizeof(BuildStats),
-                                   kTriangleBlock,
-                                   kVertexWindow,
-                                   kMaxLeafTriangles,
-                                   26u /* leaf first bits */};
+    const std::uint32_t facts[] = {sizeof(MeshInfo),   offsetof(MeshInfo, layout_hash),
+                                   sizeof(BvhNode),    offsetof(BvhNode, info),
+                                   sizeof(BuildStats), kTriangleBlock,
+                                   kVertexWindow,      kMaxLeafTriangles,
+                                   kMaxTreeDepth,      26u /* leaf first bits */};
     std::uint32_t h = 2166136261u;
     for (std::uint32_t f : facts) {
         for (int i = 0; i < 4; ++i) h = (h ^ ((f >> (8 * i)) & 0xFFu)) * 16777619u;

@@ -36,8 +36,9 @@ struct MeshBlob {
 /// the mesh layout hash (MeshInfo), and the structure (skip links forward and inside the node
 /// array, leaves covering the triangles in order exactly once, vertex references in range, finite
 /// vertices and bounds), and proves what the walks rely on: every coordinate within
-/// kMaxBlobCoordinate, a sane quantization grid, a binary tree whose every box contains its
-/// children's and whose every leaf box contains its triangles. So any mesh that loads answers
+/// kMaxBlobCoordinate, a sane quantization grid, a binary tree at most kMaxTreeDepth deep (the
+/// depth MeshInfo records) whose every box contains its children's and whose every leaf box
+/// contains its triangles. So any mesh that loads answers
 /// every mesh query as brute force over the triangles it holds would (docs/blob_format.md).
 /// Never reads outside the blob, never allocates. A blob with none of the mesh sections (walls or
 /// a sphere cluster only) is InvalidArgument; one with some but not all, BlobCorrupt.
