@@ -20,17 +20,19 @@ bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, f
     if (t_limit < 1.0f) nodes.shorten(t_limit); // as if a hit at t_limit had been found
     MeshRayHit best;
     bool found = false;
-    detail::walkLeafTriangles(blob, nodes, [&](std::uint32_t t) {
-        Vec3 a, b, c;
-        triangleVertices(blob, t, a, b, c);
-        RayHit hit;
-        if (!sweptSphereTriangle(c0, c1, radius, a, b, c, hit)) return true;
-        if (found && !(hit.t < best.hit.t)) return true; // equal t: the lower id stays
-        best.hit = hit;
-        best.triangle = t;
-        found = true;
-        if (hit.t <= 0.0f) return false; // touching at the start: nothing comes earlier
-        nodes.shorten(hit.t);
+    // Nearest first (walkLeavesNearestFirst): of equal t the lower id wins, whatever the order.
+    detail::walkLeavesNearestFirst(blob, nodes, [&](std::uint32_t first, std::uint32_t count) {
+        for (std::uint32_t t = first; t < first + count; ++t) {
+            Vec3 a, b, c;
+            triangleVertices(blob, t, a, b, c);
+            RayHit hit;
+            if (!sweptSphereTriangle(c0, c1, radius, a, b, c, hit)) continue;
+            if (found && !(hit.t < best.hit.t || (hit.t == best.hit.t && t < best.triangle))) continue;
+            best.hit = hit;
+            best.triangle = t;
+            found = true;
+            nodes.shorten(hit.t);
+        }
         return true;
     });
     if (found) out_hit = best;
