@@ -2,7 +2,7 @@
 // struct (the container around them: blob/blob.h; docs/blob_format.md).
 //
 // Mesh sections (SectionKind):
-//   MeshInfo    MeshInfo                   32 B: the quantization grid and the mesh layout hash
+//   MeshInfo    MeshInfo                   32 B: the quantization grid, the mesh layout hash, the depth
 //   Nodes       BvhNode[node_count]        16 B each: depth-first order, skip links, quantized bounds
 //   Vertices    float[3][vertex_count]     12 B each: exact float positions (copies included)
 //   Triangles   uint16_t[triangle_count]    2 B each: three 5-bit vertex offsets in a 32-vertex window
