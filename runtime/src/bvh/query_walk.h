@@ -4,6 +4,7 @@
 
 #include <flak/assert.h>
 #include <flak/bvh/mesh_blob.h>
+#include <flak/bvh/mesh_hit.h>
 #include <flak/geom/segment_aabb.h>
 #include <flak/geom/tolerance.h>
 #include <flak/math/aabb.h>
@@ -368,6 +369,12 @@ struct SegmentNodeTest {
         grid.t_max = t;
     }
 };
+
+/// The order of first-hit answers: the lower t, and of equal t the lower triangle id. The
+/// nearest-first walk visits leaves out of id order, so the id is compared, never implied.
+inline bool closerHit(const RayHit& hit, std::uint32_t triangle, const MeshRayHit& best) {
+    return hit.t < best.hit.t || (hit.t == best.hit.t && triangle < best.triangle);
+}
 
 /// The nearest-first walk of closest-hit segment queries: at an entered internal node both
 /// children are tested, the nearer one (lower entry parameter; the left on a tie) is entered and

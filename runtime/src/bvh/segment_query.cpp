@@ -64,8 +64,7 @@ bool walk(const MeshBlob& blob, PreparedSegment& s, SegmentTest test, bool close
         const bool touched = test == SegmentTest::Watertight ? rayTriangleWatertight(s.ray, a, b, c, hit)
                                                              : segmentTriangle(s.p0, s.p1, a, b, c, hit);
         if (!touched) return true;
-        if (found && !(hit.t < out_hit.hit.t || (hit.t == out_hit.hit.t && t < out_hit.triangle)))
-            return true;
+        if (found && !detail::closerHit(hit, t, out_hit)) return true;
         out_hit.hit = hit;
         out_hit.triangle = t;
         found = true;

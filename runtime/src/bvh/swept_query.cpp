@@ -27,7 +27,7 @@ bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, f
             triangleVertices(blob, t, a, b, c);
             RayHit hit;
             if (!sweptSphereTriangle(c0, c1, radius, a, b, c, hit)) continue;
-            if (found && !(hit.t < best.hit.t || (hit.t == best.hit.t && t < best.triangle))) continue;
+            if (found && !detail::closerHit(hit, t, best)) continue;
             best.hit = hit;
             best.triangle = t;
             found = true;
