@@ -9,6 +9,7 @@
 #include "flak_support/png_io.h"
 #include "flak_support/shooter_view.h"
 
+#include "blob_inspect.h"
 #include "blob_write.h"
 #include "wall_build.h"
 
@@ -68,11 +69,10 @@ int runFileView(platform::SdlApp& app, const std::string& path, const std::strin
     const std::size_t shift = (16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16;
     std::copy(bytes.begin(), bytes.end(), storage.begin() + static_cast<std::ptrdiff_t>(shift));
     Blob whole;
-    MeshBlob blob; // empty when the blob has no mesh
+    MeshBlob blob; // empty when the blob has no mesh (walls or a cluster only)
     BlobError blob_error;
     Status status = openBlob(storage.data() + shift, bytes.size(), whole, &blob_error);
-    if (status == Status::Ok) status = loadMeshBlob(whole, blob, &blob_error);
-    if (status == Status::InvalidArgument) status = Status::Ok; // no mesh: walls or a cluster only
+    if (status == Status::Ok) status = bake::loadOptionalMesh(whole, blob, &blob_error);
     if (status != Status::Ok) {
         error = path + " does not load: " + statusName(status) + " (" + blob_error.what + ")";
         return 1;

@@ -13,16 +13,16 @@ namespace flak::bake {
 
 BlobSummary summarize(const Blob& whole, bool big_endian) {
     BlobSummary s;
-    MeshBlob blob; // stays empty for a blob without a mesh
-    (void)loadMeshBlob(whole, blob);
+    MeshBlob blob;
+    (void)loadOptionalMesh(whole, blob);
     s.triangles = blob.triangle_count;
     s.vertices = blob.vertex_count;
     s.nodes = blob.node_count;
+    s.depth = blob.depth;
     s.bytes = whole.total_bytes;
     s.bytes_per_triangle = blob.triangle_count ? double(s.bytes) / blob.triangle_count : 0.0;
     for (std::uint32_t i = 0; i < blob.node_count; ++i) s.leaves += isLeaf(blob.nodes[i]) ? 1u : 0u;
     if (blob.stats != nullptr) {
-        s.depth = blob.stats->depth;
         s.sah_cost = blob.stats->sah_cost;
         s.dropped_degenerate = blob.stats->dropped_degenerate;
         s.welded_vertices = blob.stats->welded_vertices;
@@ -91,24 +91,12 @@ bool tightBound(std::uint16_t q, float v, float origin, float step, bool round_d
     return decode(q) == decode(quantizeBound(v, origin, step, !round_down));
 }
 
-// The tree's depth (root = 1) from the skip links (the loader proved the tree binary).
-std::uint32_t treeDepth(const MeshBlob& blob) {
-    std::vector<std::uint32_t> ends; // subtree ends of the open ancestors
-    std::uint32_t depth = 0;
-    for (std::uint32_t i = 0; i < blob.node_count; ++i) {
-        while (!ends.empty() && ends.back() <= i) ends.pop_back();
-        ends.push_back(i + skipOf(blob.nodes[i]));
-        depth = std::max(depth, static_cast<std::uint32_t>(ends.size()));
-    }
-    return depth;
-}
-
 } // namespace
 
 std::vector<std::string> deepVerify(const Blob& whole, std::size_t limit) {
     std::vector<std::string> problems;
-    MeshBlob blob; // stays empty for a blob without a mesh
-    (void)loadMeshBlob(whole, blob);
+    MeshBlob blob;
+    (void)loadOptionalMesh(whole, blob);
     auto report = [&](const std::string& p) {
         if (problems.size() < limit) problems.push_back(p);
     };
@@ -151,7 +139,7 @@ std::vector<std::string> deepVerify(const Blob& whole, std::size_t limit) {
                 largest = std::max(largest, leafCount(blob.nodes[i]));
             }
         if (blob.stats->node_count != blob.node_count || blob.stats->leaf_count != leaves ||
-            blob.stats->depth != treeDepth(blob) || largest > blob.stats->max_leaf_triangles)
+            blob.stats->depth != blob.depth || largest > blob.stats->max_leaf_triangles)
             report("the build statistics do not describe the tree (nodes, leaves, depth or leaf size)");
     }
     // The walls as a level: each ring simple, the rings disjoint, holes inside their outer ring,
@@ -175,6 +163,16 @@ std::vector<std::string> deepVerify(const Blob& whole, std::size_t limit) {
     return problems;
 }
 
+Status loadOptionalMesh(const Blob& blob, MeshBlob& out, BlobError* error) {
+    const Status status = loadMeshBlob(blob, out, error);
+    if (status != Status::InvalidArgument) return status;
+    // No mesh sections (loadMeshBlob's only InvalidArgument): an empty mesh.
+    out = MeshBlob{};
+    setEmpty(out.bounds);
+    if (error != nullptr) *error = BlobError{};
+    return Status::Ok;
+}
+
 Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigned char>& storage, Blob& out,
                     BlobError& error, bool& out_was_foreign) {
     // A 16-aligned private copy: vectors of bytes are not guaranteed to be aligned for the view.
@@ -192,11 +190,7 @@ Status loadAnyOrder(const std::vector<unsigned char>& bytes, std::vector<unsigne
     // Each section is validated by its own view: a tool takes a blob only whole.
     if (status == Status::Ok) {
         MeshBlob mesh;
-        status = loadMeshBlob(out, mesh, &error);
-        if (status == Status::InvalidArgument) { // no mesh: walls or a cluster only
-            status = Status::Ok;
-            error = BlobError{};
-        }
+        status = loadOptionalMesh(out, mesh, &error);
     }
     if (status == Status::Ok && blobSection(out, SectionKind::SphereCluster).data != nullptr) {
         SphereCluster cluster;

@@ -33,6 +33,11 @@ std::string toText(const BlobSummary& s);
 /// (empty when there are none), at most `limit` of them.
 std::vector<std::string> deepVerify(const Blob& blob, std::size_t limit = 20);
 
+/// The mesh of an opened blob when it has one (loadMeshBlob). A blob without mesh sections (walls
+/// or a cluster only) is Ok with `out` an empty mesh (no nodes, an empty box); any other status is
+/// loadMeshBlob's, with `error` (if given) saying what and where.
+Status loadOptionalMesh(const Blob& blob, MeshBlob& out, BlobError* error = nullptr);
+
 /// Opens bytes in either byte order (a foreign blob is swapped in a private copy held by `storage`),
 /// then makes the view of every section it carries (loadMeshBlob, loadSphereCluster, loadWallSet),
 /// which validate them: the first status that is not Ok, with `error` saying what and where.

@@ -3,6 +3,7 @@
 // polygons (some with holes) built into a walls-only blob.
 #include "scene_assets.h"
 
+#include "blob_inspect.h"
 #include "blob_write.h"
 #include "bvh_build.h"
 #include "cluster_fit.h"
@@ -120,8 +121,8 @@ bool BakedBlob::load(const std::vector<unsigned char>& bytes, std::string& error
         error = std::string("openBlob: ") + statusName(status) + ": " + why.what;
         return false;
     }
-    status = loadMeshBlob(blob, mesh, &why);
-    if (status != Status::Ok && status != Status::InvalidArgument) { // InvalidArgument: no mesh
+    status = bake::loadOptionalMesh(blob, mesh, &why);
+    if (status != Status::Ok) {
         error = std::string("loadMeshBlob: ") + statusName(status) + ": " + why.what;
         return false;
     }

@@ -9,6 +9,7 @@
 // The queries come from a fixed integer generator and only exact float operations (no libm
 // transcendental), so every machine asks the same questions; the answers' bits are hashed field
 // by field (never struct bytes: no padding, no byte order in the hash).
+#include "blob_inspect.h"
 #include "blob_write.h"
 #include "bvh_build.h"
 #include "cluster_fit.h"
@@ -507,13 +508,7 @@ int query(const std::string& path, bool foreign) {
         st = swapBlobByteOrder(bytes, raw.size(), &error);
         if (st == Status::Ok) st = openBlob(bytes, raw.size(), whole, &error);
     }
-    if (st == Status::Ok) {
-        st = loadMeshBlob(whole, blob, &error);
-        if (st == Status::InvalidArgument) { // no mesh: walls or a cluster only
-            st = Status::Ok;
-            setEmpty(blob.bounds);
-        }
-    }
+    if (st == Status::Ok) st = bake::loadOptionalMesh(whole, blob, &error);
     if (st != Status::Ok) {
         std::fprintf(stderr, "blob_digest: %s: %s (%s at byte %" PRIu64 ")\n", path.c_str(), statusName(st),
                      error.what, error.offset);

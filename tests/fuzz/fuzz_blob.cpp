@@ -8,6 +8,8 @@
 #include "fuzz_queries.h"
 #include "support/blob_brute_force.h"
 
+#include "blob_inspect.h"
+
 #include <flak/bvh/mesh_blob.h>
 
 #include <cstddef>
@@ -43,10 +45,8 @@ void runAndCheck(const flak::Blob& whole, const flak::MeshBlob& blob, const std:
 // Opens the bytes and loads their mesh: true when the container opens and the mesh loads or is
 // absent (a blob of walls or a cluster only: `blob` is then an empty mesh).
 bool load(void* raw, std::size_t size, flak::Blob& whole, flak::MeshBlob& blob) {
-    if (flak::openBlob(raw, size, whole) != flak::Status::Ok) return false;
-    const flak::Status mesh = flak::loadMeshBlob(whole, blob);
-    if (mesh == flak::Status::InvalidArgument) flak::setEmpty(blob.bounds);
-    return mesh == flak::Status::Ok || mesh == flak::Status::InvalidArgument;
+    return flak::openBlob(raw, size, whole) == flak::Status::Ok &&
+           flak::bake::loadOptionalMesh(whole, blob) == flak::Status::Ok;
 }
 
 } // namespace

@@ -214,6 +214,7 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
     if (depth != info.depth)
         return fail(out_error, Status::BlobCorrupt, "mesh info depth does not match the tree",
                     info_section.offset + offsetof(MeshInfo, depth));
+    b.depth = depth;
     fromPoints(reinterpret_cast<const Vec3*>(b.vertices), b.vertex_count, b.bounds);
     out_blob = b;
     return Status::Ok;

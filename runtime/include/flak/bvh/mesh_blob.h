@@ -26,6 +26,7 @@ struct MeshBlob {
     std::uint32_t node_count = 0;
     std::uint32_t vertex_count = 0;
     std::uint32_t triangle_count = 0;
+    std::uint32_t depth = 0; ///< the tree's depth (root = 1; 0 without nodes), at most kMaxTreeDepth
     Vec3 quant_origin;
     Vec3 quant_scale;
     Aabb bounds; ///< the mesh's exact AABB
