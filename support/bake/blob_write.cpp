@@ -98,17 +98,17 @@ void makeGrid(const Aabb& bounds, Vec3& out_origin, Vec3& out_scale) {
     }
 }
 
-// Orders vertices by first use in leaf order and copies a vertex when a block of 8 triangles can
-// no longer reach its latest copy with 5-bit offsets.
+// Orders vertices by first use in leaf order and copies a vertex when a block of kTriangleBlock
+// triangles can no longer reach its latest copy with 8-bit offsets.
 void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& order,
                   std::vector<Vec3>& out_vertices, std::vector<std::uint32_t>& out_bases,
-                  std::vector<std::uint16_t>& out_codes, std::uint32_t& out_copies) {
+                  std::vector<std::uint8_t>& out_offsets, std::uint32_t& out_copies) {
     constexpr std::uint32_t kNone = 0xFFFFFFFFu;
     std::vector<std::uint32_t> latest(mesh.positions.size(), kNone);
     const std::uint32_t n = static_cast<std::uint32_t>(order.size());
     out_vertices.clear();
     out_bases.assign((n + kTriangleBlock - 1) / kTriangleBlock, 0);
-    out_codes.assign(n, 0);
+    out_offsets.assign(3u * std::size_t{n}, 0);
     out_copies = 0;
     std::uint32_t distinct[3 * kTriangleBlock];
     for (std::uint32_t block = 0; block * kTriangleBlock < n; ++block) {
@@ -139,14 +139,10 @@ void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& orde
             }
         }
         out_bases[block] = base;
-        for (std::uint32_t t = t0; t < t1; ++t) {
-            std::uint32_t code = 0;
-            for (int k = 0; k < 3; ++k) {
-                const std::uint32_t v = mesh.indices[3 * order[t] + static_cast<std::uint32_t>(k)];
-                code |= (latest[v] - base) << (5 * k);
-            }
-            out_codes[t] = static_cast<std::uint16_t>(code);
-        }
+        for (std::uint32_t t = t0; t < t1; ++t)
+            for (std::uint32_t k = 0; k < 3; ++k)
+                out_offsets[3u * std::size_t{t} + k] =
+                    static_cast<std::uint8_t>(latest[mesh.indices[3 * order[t] + k]] - base);
     }
 }
 
@@ -159,9 +155,9 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     if (options.mesh && tree.depth > kMaxTreeDepth) return {"tree deeper than the format allows (limit 64)"};
     std::vector<Vec3> vertices;
     std::vector<std::uint32_t> bases;
-    std::vector<std::uint16_t> codes;
+    std::vector<std::uint8_t> corner_offsets;
     std::uint32_t copies = 0;
-    if (options.mesh) buildWindows(mesh, tree.order, vertices, bases, codes, copies);
+    if (options.mesh) buildWindows(mesh, tree.order, vertices, bases, corner_offsets, copies);
 
     Vec3 origin, scale;
     Aabb root;
@@ -243,7 +239,8 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
             }
             break;
         case SectionKind::Triangles:
-            for (std::uint16_t c : codes) w.put<std::uint16_t>(o, c), o += 2;
+            if (!corner_offsets.empty())
+                std::memcpy(out.data() + o, corner_offsets.data(), corner_offsets.size());
             break;
         case SectionKind::BlockBases:
             for (std::uint32_t b : bases) w.put<std::uint32_t>(o, b), o += 4;

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <set>
 
@@ -111,6 +113,60 @@ TEST(MeshBlob, BakingIsDeterministic) {
     keep.prepare.keep_degenerate = true;
     const test::Mesh s = test::slivers(500);
     EXPECT_EQ(bakeBytes(s, keep), bakeBytes(s, keep));
+}
+
+// Every triangle of a blob decodes (block base plus its three byte offsets) to exactly the
+// vertices of the source triangle it came from, on meshes that make the windows work: a fan whose
+// hub every triangle shares (the hub is copied whenever the window moves past it), a soup of
+// unshared triangles (48 fresh vertices in every block) and a closed mesh. The vertex array is the
+// used source vertices plus the copies the build statistics count, and the offsets reach beyond
+// the 32 vertices of the narrower windows the format once had.
+TEST(MeshBlob, EveryTriangleDecodesToItsSourceTriangle) {
+    test::Mesh fan;
+    fan.positions.push_back({0.0f, 0.0f, 0.0f});
+    for (std::uint32_t i = 0; i <= 3000; ++i) {
+        const float a = 6.2831853f * static_cast<float>(i) / 3001.0f;
+        fan.positions.push_back({std::cos(a), std::sin(a), 0.01f * static_cast<float>(i % 7)});
+    }
+    for (std::uint32_t i = 1; i <= 3000; ++i) fan.indices.insert(fan.indices.end(), {0u, i, i + 1u});
+    test::Mesh soup;
+    test::SplitMix64 rng(0x0FF5E75u);
+    for (std::uint32_t t = 0; t < 2000; ++t)
+        for (int k = 0; k < 3; ++k) {
+            soup.indices.push_back(static_cast<std::uint32_t>(soup.positions.size()));
+            soup.positions.push_back({rng.rangef(-10, 10), rng.rangef(-10, 10), rng.rangef(-10, 10)});
+        }
+    const std::pair<const char*, test::Mesh> meshes[] = {
+        {"fan", fan}, {"soup", soup}, {"icosphere5", test::icosphere(5)}, {"terrain", test::terrain(80)}};
+    std::uint32_t widest = 0;
+    for (const auto& [name, mesh] : meshes) {
+        test::BakeSettings settings;
+        settings.write.source_ids = true;
+        bake::SourceMesh source;
+        AlignedBytes a(bakeBytes(mesh, settings, &source));
+        MeshBlob blob;
+        ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok) << name;
+        ASSERT_NE(blob.source_ids, nullptr);
+        ASSERT_NE(blob.stats, nullptr);
+        std::set<std::uint32_t> used;
+        for (std::uint32_t t = 0; t < blob.triangle_count; ++t) {
+            Vec3 v[3];
+            triangleVertices(blob, t, v[0], v[1], v[2]);
+            const std::uint32_t s = blob.source_ids[t];
+            for (std::uint32_t k = 0; k < 3; ++k) {
+                const std::uint32_t id = source.indices[3 * s + k];
+                used.insert(id);
+                const Vec3& want = source.positions[id];
+                ASSERT_TRUE(v[k].x == want.x && v[k].y == want.y && v[k].z == want.z)
+                    << name << " triangle " << t << " corner " << k;
+                widest = std::max<std::uint32_t>(widest, blob.triangles[3 * t + k]);
+            }
+        }
+        EXPECT_EQ(blob.vertex_count, used.size() + blob.stats->copied_vertices) << name;
+        std::printf("[ windows ] %-10s %6u triangles %6zu vertices used %6u copies\n", name,
+                    blob.triangle_count, used.size(), blob.stats->copied_vertices);
+    }
+    EXPECT_GE(widest, 32u);
 }
 
 // The builder's shortcuts (no binning for nodes of at most traversal_cost triangles, one bin set
@@ -427,6 +483,10 @@ TEST(MeshBlob, LoaderProvesBoxesShapeAndRange) {
     while (isLeaf(view.nodes[inner]) || skipOf(view.nodes[inner]) < 4) ++inner;
     const std::uint32_t shorter = view.nodes[inner].info - 1u;
     refuse(offset(&view.nodes[inner].info), &shorter, 4, "do not tile");
+    // The last triangle's third vertex offset reaching past the vertex array (96 vertices).
+    const std::uint8_t beyond = 255;
+    refuse(offset(view.triangles + 3u * view.triangle_count - 1u), &beyond, 1,
+           "references a vertex past the end");
 }
 
 // Meshes whose extent is tiny, down to denormal coordinates, bake (the grid step never goes

@@ -17,7 +17,8 @@ template <typename T> void swapArray(unsigned char* p, std::uint64_t count) {
 
 // The container is checked before the first byte is written, so a refused blob is left as it was.
 // Every section is swapped by its kind's layout (sectionLayout): u16 fields first, then 4-byte
-// words; what the words mean is the business of the section's own view.
+// words, then single bytes left as they are; what the fields mean is the business of the
+// section's own view.
 Status swapBlobByteOrder(void* data, std::size_t size, BlobError* out_error) {
     if (out_error != nullptr) *out_error = BlobError{};
     unsigned char* p = static_cast<unsigned char*>(data);
@@ -29,11 +30,10 @@ Status swapBlobByteOrder(void* data, std::size_t size, BlobError* out_error) {
     for (std::uint32_t i = 0; i < blob.section_count; ++i) {
         const SectionEntry& s = blob.sections[i];
         const SectionLayout layout = sectionLayout(s.kind);
-        const std::uint32_t words = (layout.element_bytes - 2u * layout.halfwords) / 4u;
         for (std::uint32_t e = 0; e < s.count; ++e) {
             unsigned char* at = p + s.offset + std::uint64_t{e} * layout.element_bytes;
             swapArray<std::uint16_t>(at, layout.halfwords);
-            swapArray<std::uint32_t>(at + 2u * layout.halfwords, words);
+            swapArray<std::uint32_t>(at + 2u * layout.halfwords, layout.words);
         }
     }
     swapArray<std::uint32_t>(p + sizeof(BlobHeader), 4u * blob.section_count); // the table

@@ -128,15 +128,12 @@ Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t t
     }
 
     for (std::uint32_t t = 0; t < b.triangle_count; ++t) {
-        const std::uint32_t code = b.triangles[t];
-        if ((code & 0x8000u) != 0)
-            return fail(err, Status::BlobCorrupt, "triangle code uses bit 15", tris_at + 2u * t);
-        const std::uint32_t base = b.block_bases[t / kTriangleBlock];
-        const std::uint32_t far = ((code & 31u) > ((code >> 5) & 31u) ? (code & 31u) : ((code >> 5) & 31u));
-        const std::uint32_t top = far > ((code >> 10) & 31u) ? far : ((code >> 10) & 31u);
-        if (std::uint64_t{base} + top >= b.vertex_count)
+        const std::uint8_t* offsets = b.triangles + 3u * t;
+        const std::uint32_t far = offsets[0] > offsets[1] ? offsets[0] : offsets[1];
+        const std::uint32_t top = far > offsets[2] ? far : offsets[2];
+        if (std::uint64_t{b.block_bases[t / kTriangleBlock]} + top >= b.vertex_count)
             return fail(err, Status::BlobCorrupt, "triangle references a vertex past the end",
-                        tris_at + 2u * t);
+                        tris_at + 3u * std::uint64_t{t});
     }
     // Last, with every vertex reference known to be in range.
     for (std::uint32_t i = 0; i < b.node_count; ++i)
@@ -185,7 +182,7 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
     std::uint32_t count = 0;
     b.nodes = sectionPointer<BvhNode>(blob, SectionKind::Nodes, b.node_count);
     b.vertices = sectionPointer<float>(blob, SectionKind::Vertices, b.vertex_count);
-    b.triangles = sectionPointer<std::uint16_t>(blob, SectionKind::Triangles, b.triangle_count);
+    b.triangles = sectionPointer<std::uint8_t>(blob, SectionKind::Triangles, b.triangle_count);
     b.block_bases = sectionPointer<std::uint32_t>(blob, SectionKind::BlockBases, count);
     if (b.triangle_count > kMaxBlobTriangles)
         return fail(out_error, Status::BlobCorrupt, "more triangles than the format allows", 0);

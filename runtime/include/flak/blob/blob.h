@@ -31,11 +31,12 @@ constexpr char kBlobMagic[8] = {'F', 'L', 'A', 'K', 'B', 'V', 'H', '\0'};
 constexpr float kMaxBlobCoordinate = 1099511627776.0f;
 
 /// Every section kind the container knows. A section's element size and the split of each element
-/// into 16-bit and 32-bit words (what a byte swap needs) are fixed per kind: sectionLayout().
+/// into 16-bit fields, 4-byte words and single bytes (what a byte swap needs) are fixed per kind:
+/// sectionLayout().
 enum class SectionKind : std::uint32_t {
     Nodes = 1,         ///< BvhNode[count] (bvh/blob_format.h)
     Vertices = 2,      ///< float[3][count]
-    Triangles = 3,     ///< uint16_t[count]
+    Triangles = 3,     ///< uint8_t[3][count]
     BlockBases = 4,    ///< uint32_t[count]
     Materials = 5,     ///< uint16_t[count], optional
     SourceIds = 6,     ///< uint32_t[count], optional
@@ -47,28 +48,40 @@ enum class SectionKind : std::uint32_t {
 constexpr std::uint32_t kSectionKindLimit = 11; ///< every kind is below this
 
 /// How a section kind's elements are laid out: `element_bytes` per element, of which the first
-/// `halfwords` 16-bit words are u16 fields and the rest 4-byte words (u32 or float).
+/// `halfwords` 16-bit words are u16 fields, the next `words` 4-byte words (u32 or float), and any
+/// bytes after them single bytes, which a byte swap leaves alone.
 struct SectionLayout {
     std::uint32_t element_bytes;
     std::uint32_t halfwords;
+    std::uint32_t words;
 };
 
 /// The layout of a section kind; element_bytes 0 for a kind the container does not know.
 constexpr SectionLayout sectionLayout(std::uint32_t kind) {
     switch (kind) {
-    case 1: return {16, 6};  // Nodes: u16 lo[3], hi[3]; u32 info
-    case 2: return {12, 0};  // Vertices
-    case 3: return {2, 1};   // Triangles
-    case 4: return {4, 0};   // BlockBases
-    case 5: return {2, 1};   // Materials
-    case 6: return {4, 0};   // SourceIds
-    case 7: return {64, 0};  // BuildStats
-    case 8: return {16, 0};  // SphereCluster
-    case 9: return {4, 0};   // Walls
-    case 10: return {32, 0}; // MeshInfo
-    default: return {0, 0};
+    case 1: return {16, 6, 1};  // Nodes: u16 lo[3], hi[3]; u32 info
+    case 2: return {12, 0, 3};  // Vertices
+    case 3: return {3, 0, 0};   // Triangles: three byte offsets
+    case 4: return {4, 0, 1};   // BlockBases
+    case 5: return {2, 1, 0};   // Materials
+    case 6: return {4, 0, 1};   // SourceIds
+    case 7: return {64, 0, 16}; // BuildStats
+    case 8: return {16, 0, 4};  // SphereCluster
+    case 9: return {4, 0, 1};   // Walls
+    case 10: return {32, 0, 8}; // MeshInfo
+    default: return {0, 0, 0};
     }
 }
+
+/// Whether every known kind's u16 fields and words fit its element.
+constexpr bool sectionLayoutsFit() {
+    for (std::uint32_t k = 0; k < kSectionKindLimit; ++k) {
+        const SectionLayout l = sectionLayout(k);
+        if (2u * l.halfwords + 4u * l.words > l.element_bytes) return false;
+    }
+    return true;
+}
+static_assert(sectionLayoutsFit(), "a section layout's fields fit its element");
 
 /// Blob header (64 bytes). Fields after `magic` are in the blob's byte order.
 struct BlobHeader {
@@ -110,6 +123,7 @@ constexpr std::uint32_t blobLayoutHash() {
     for (std::uint32_t k = 0; k < kSectionKindLimit; ++k) {
         mix(sectionLayout(k).element_bytes);
         mix(sectionLayout(k).halfwords);
+        mix(sectionLayout(k).words);
     }
     return h;
 }

@@ -5,8 +5,8 @@
 //   MeshInfo    MeshInfo                   32 B: the quantization grid, the mesh layout hash, the depth
 //   Nodes       BvhNode[node_count]        16 B each: depth-first order, skip links, quantized bounds
 //   Vertices    float[3][vertex_count]     12 B each: exact float positions (copies included)
-//   Triangles   uint16_t[triangle_count]    2 B each: three 5-bit vertex offsets in a 32-vertex window
-//   BlockBases  uint32_t[ceil(tris / 8)]    4 B per 8 triangles: window start of each triangle block
+//   Triangles   uint8_t[3][triangle_count]  3 B each: three 8-bit vertex offsets in a 256-vertex window
+//   BlockBases  uint32_t[ceil(tris / 16)]   4 B per 16 triangles: window start of each triangle block
 //   Materials   uint16_t[triangle_count]    optional, per-triangle material id
 //   SourceIds   uint32_t[triangle_count]    optional, original triangle index of each triangle
 //   BuildStats  BuildStats                  optional, what the baker measured
@@ -15,9 +15,9 @@
 //
 // Triangle encoding. Triangles are stored in leaf order (a leaf's triangles are contiguous; the
 // index in that order is the triangle's id in every query result). Triangle t's vertices are
-// BlockBases[t / 8] + ((code >> 0) & 31), + ((code >> 5) & 31), + ((code >> 10) & 31); bit 15 is
-// zero. The baker orders (and, where a window cannot reach, copies) vertices so every block of 8
-// consecutive triangles fits one 32-vertex window.
+// BlockBases[t / 16] + Triangles[3t], + Triangles[3t + 1], + Triangles[3t + 2]. The baker orders
+// (and, where a window cannot reach, copies) vertices so every block of 16 consecutive triangles
+// fits one 256-vertex window.
 //
 // Node bounds are quantized to 16 bits per axis over the mesh's bounding box (MeshInfo fields
 // origin / scale): min rounded down, max rounded up, so a decoded box always contains
@@ -33,8 +33,8 @@
 
 namespace flak {
 
-constexpr std::uint32_t kTriangleBlock = 8;           ///< triangles per BlockBases entry
-constexpr std::uint32_t kVertexWindow = 32;           ///< vertices one block's 5-bit offsets reach
+constexpr std::uint32_t kTriangleBlock = 16;          ///< triangles per BlockBases entry
+constexpr std::uint32_t kVertexWindow = 256;          ///< vertices one block's 8-bit offsets reach
 constexpr std::uint32_t kMaxLeafTriangles = 16;       ///< most triangles in one leaf
 constexpr std::uint32_t kMaxBlobTriangles = 1u << 26; ///< 67,108,864: 26 bits of leaf info
 /// The deepest tree a blob may hold (root = 1): the walks that keep a stack of pending nodes hold
@@ -77,7 +77,7 @@ struct BuildStats {
     std::uint32_t dropped_degenerate; //  4: zero-area triangles dropped
     std::uint32_t source_vertices;    //  8: vertices read
     std::uint32_t welded_vertices;    // 12: vertices merged by welding
-    std::uint32_t copied_vertices;    // 16: vertex copies made for the 32-vertex windows
+    std::uint32_t copied_vertices;    // 16: vertex copies made for the 256-vertex windows
     std::uint32_t depth;              // 20: deepest leaf (root = 1)
     std::uint32_t leaf_count;         // 24
     std::uint32_t max_leaf_triangles; // 28: the leaf-size option used
@@ -87,6 +87,9 @@ struct BuildStats {
 };
 static_assert(sizeof(BuildStats) == 64 && sectionLayout(7).element_bytes == 64, "BuildStats is 64 bytes");
 static_assert(sectionLayout(10).element_bytes == sizeof(MeshInfo), "MeshInfo is one section element");
+static_assert(sectionLayout(3).element_bytes == 3 && sectionLayout(3).halfwords == 0 &&
+                  sectionLayout(3).words == 0,
+              "a triangle is three single-byte offsets, never swapped");
 
 /// Hash of the mesh encoding's sizes, offsets and constants, stored in MeshInfo: a reader built
 /// from another encoding refuses the mesh.

@@ -17,8 +17,8 @@ namespace flak {
 /// read.
 struct MeshBlob {
     const BvhNode* nodes = nullptr;
-    const float* vertices = nullptr; ///< xyz per vertex
-    const std::uint16_t* triangles = nullptr;
+    const float* vertices = nullptr;         ///< xyz per vertex
+    const std::uint8_t* triangles = nullptr; ///< three vertex offsets per triangle
     const std::uint32_t* block_bases = nullptr;
     const std::uint16_t* materials = nullptr;  ///< null when the blob has none
     const std::uint32_t* source_ids = nullptr; ///< null when the blob has none
@@ -65,10 +65,10 @@ inline void nodeBounds(const MeshBlob& blob, const BvhNode& node, Aabb& out) {
 /// Vertex indices of triangle `tri` (leaf order). tri < triangle_count.
 inline void triangleIndices(const MeshBlob& blob, std::uint32_t tri, std::uint32_t out_index[3]) {
     const std::uint32_t base = blob.block_bases[tri / kTriangleBlock];
-    const std::uint32_t code = blob.triangles[tri];
-    out_index[0] = base + (code & 31u);
-    out_index[1] = base + ((code >> 5) & 31u);
-    out_index[2] = base + ((code >> 10) & 31u);
+    const std::uint8_t* offsets = blob.triangles + 3u * tri;
+    out_index[0] = base + offsets[0];
+    out_index[1] = base + offsets[1];
+    out_index[2] = base + offsets[2];
 }
 
 /// Vertex positions of triangle `tri` (leaf order). tri < triangle_count.
