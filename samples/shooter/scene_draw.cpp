@@ -104,7 +104,7 @@ void SceneDraw::addMesh(const MeshBlob& mesh, const Transform& to_world, Rgb bas
     m_world_points.resize(mesh.vertex_count);
     for (std::uint32_t i = 0; i < mesh.vertex_count; ++i) {
         Vec3 p;
-        set(mesh.vertices[3 * i], mesh.vertices[3 * i + 1], mesh.vertices[3 * i + 2], p);
+        vertexPosition(mesh, i, p);
         transformPoint(to_world, p, m_world_points[i]);
     }
     for (std::uint32_t t = 0; t < mesh.triangle_count; ++t) {

@@ -31,6 +31,8 @@ BlobSummary summarize(const Blob& whole, bool big_endian) {
         s.max_leaf = blob.stats->max_leaf_triangles;
     }
     s.big_endian = big_endian;
+    s.quantized_vertices = blob.quantized_vertices != nullptr;
+    s.grid_step = blob.quant_scale;
     s.bounds = blob.bounds;
     return s;
 }
@@ -56,12 +58,13 @@ std::string toJson(const BlobSummary& s) {
         "{\"triangles\": %u, \"vertices\": %u, \"bytes\": %llu, \"bytes_per_triangle\": %.3f, "
         "\"nodes\": %u, \"leaves\": %u, \"depth\": %u, \"sah_cost\": %.3f, \"build_seconds\": %.6f, "
         "\"dropped_degenerate\": %u, \"welded_vertices\": %u, \"copied_vertices\": %u, "
-        "\"source_triangles\": %u, \"max_leaf\": %u, \"endian\": \"%s\", "
-        "\"bounds\": %s}",
+        "\"source_triangles\": %u, \"max_leaf\": %u, \"endian\": \"%s\", \"vertices_mode\": \"%s\", "
+        "\"grid_step\": [%.9g, %.9g, %.9g], \"bounds\": %s}",
         s.triangles, s.vertices, static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle, s.nodes,
         s.leaves, s.depth, s.sah_cost, s.build_seconds, s.dropped_degenerate, s.welded_vertices,
         s.copied_vertices, s.source_triangles, s.max_leaf, s.big_endian ? "big" : "little",
-        boundsJson(s).c_str());
+        s.quantized_vertices ? "quantized" : "exact", double(s.grid_step.x), double(s.grid_step.y),
+        double(s.grid_step.z), boundsJson(s).c_str());
     return buf;
 }
 
@@ -69,15 +72,17 @@ std::string toText(const BlobSummary& s) {
     char buf[1024];
     std::snprintf(buf, sizeof(buf),
                   "triangles        %u (source %u, dropped degenerate %u)\n"
-                  "vertices         %u (welded %u, window copies %u)\n"
+                  "vertices         %u (%s; welded %u, window copies %u)\n"
                   "bytes            %llu (%.2f per triangle, %s-endian)\n"
                   "nodes            %u (%u leaves of at most %u triangles, depth %u)\n"
                   "SAH cost         %.2f\n"
+                  "grid step        %.9g %.9g %.9g\n"
                   "bounds           %s\n",
-                  s.triangles, s.source_triangles, s.dropped_degenerate, s.vertices, s.welded_vertices,
-                  s.copied_vertices, static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle,
+                  s.triangles, s.source_triangles, s.dropped_degenerate, s.vertices,
+                  s.quantized_vertices ? "quantized" : "exact", s.welded_vertices, s.copied_vertices,
+                  static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle,
                   s.big_endian ? "big" : "little", s.nodes, s.leaves, s.max_leaf, s.depth, s.sah_cost,
-                  boundsJson(s).c_str());
+                  double(s.grid_step.x), double(s.grid_step.y), double(s.grid_step.z), boundsJson(s).c_str());
     return buf;
 }
 

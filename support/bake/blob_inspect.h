@@ -18,6 +18,8 @@ struct BlobSummary {
     std::uint32_t dropped_degenerate = 0, welded_vertices = 0, copied_vertices = 0, source_triangles = 0,
                   max_leaf = 0;
     bool big_endian = false;
+    bool quantized_vertices = false; ///< vertices on the grid (--vertices quantized)
+    Vec3 grid_step;                  ///< the mesh's grid step per axis (nodes, and quantized vertices)
     Aabb bounds; ///< the mesh's exact box as stored (mesh space, after --axes and --scale)
 };
 

@@ -58,6 +58,14 @@ std::uint16_t quantizeBound(float v, float origin, float scale, bool round_up) {
     return static_cast<std::uint16_t>(lo);
 }
 
+std::uint16_t snapToGrid(float v, float origin, float scale) {
+    const std::uint16_t down = quantizeBound(v, origin, scale, false);
+    const std::uint16_t up = quantizeBound(v, origin, scale, true);
+    const double below = double(v) - double(origin + static_cast<float>(down) * scale);
+    const double above = double(origin + static_cast<float>(up) * scale) - double(v);
+    return above < below ? up : down;
+}
+
 namespace {
 
 // Writes scalars in the target byte order at explicit offsets.
@@ -101,7 +109,7 @@ void makeGrid(const Aabb& bounds, Vec3& out_origin, Vec3& out_scale) {
 // Orders vertices by first use in leaf order and copies a vertex when a block of kTriangleBlock
 // triangles can no longer reach its latest copy with 8-bit offsets.
 void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& order,
-                  std::vector<Vec3>& out_vertices, std::vector<std::uint32_t>& out_bases,
+                  std::vector<std::uint32_t>& out_vertices, std::vector<std::uint32_t>& out_bases,
                   std::vector<std::uint8_t>& out_offsets, std::uint32_t& out_copies) {
     constexpr std::uint32_t kNone = 0xFFFFFFFFu;
     std::vector<std::uint32_t> latest(mesh.positions.size(), kNone);
@@ -135,7 +143,7 @@ void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& orde
             if (l == kNone || l < base) {
                 if (l != kNone) ++out_copies;
                 l = static_cast<std::uint32_t>(out_vertices.size());
-                out_vertices.push_back(mesh.positions[distinct[i]]);
+                out_vertices.push_back(distinct[i]);
             }
         }
         out_bases[block] = base;
@@ -153,7 +161,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     const std::uint32_t tris = mesh.triangleCount();
     if (tris > kMaxBlobTriangles) return {"too many triangles for one blob (limit 67,108,864)"};
     if (options.mesh && tree.depth > kMaxTreeDepth) return {"tree deeper than the format allows (limit 64)"};
-    std::vector<Vec3> vertices;
+    std::vector<std::uint32_t> vertices; // source vertex of each blob vertex (copies included)
     std::vector<std::uint32_t> bases;
     std::vector<std::uint8_t> corner_offsets;
     std::uint32_t copies = 0;
@@ -167,6 +175,41 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     else
         set(0, 0, 0, root.min), set(0, 0, 0, root.max);
     makeGrid(root, origin, scale);
+
+    // The boxes the Nodes section quantizes: the built ones, or with quantized vertices the boxes
+    // around the decoded grid points (a vertex may snap up to half a step outside its exact box).
+    std::vector<Aabb> boxes;
+    for (const BuiltNode& n : tree.nodes) boxes.push_back(n.bounds);
+    std::vector<std::uint16_t> snapped; // x, y, z grid index of every source vertex
+    if (options.mesh && options.quantize_vertices) {
+        snapped.resize(3 * mesh.positions.size());
+        for (std::size_t v = 0; v < mesh.positions.size(); ++v)
+            for (int a = 0; a < 3; ++a)
+                snapped[3 * v + static_cast<std::size_t>(a)] =
+                    snapToGrid(mesh.positions[v][a], origin[a], scale[a]);
+        for (std::size_t i = boxes.size(); i-- > 0;) {
+            const BuiltNode& n = tree.nodes[i];
+            Aabb box;
+            setEmpty(box);
+            if (n.count > 0) {
+                for (std::uint32_t t = n.first; t < n.first + n.count; ++t)
+                    for (std::uint32_t k = 0; k < 3; ++k) {
+                        const std::uint16_t* q =
+                            &snapped[3 * std::size_t{mesh.indices[3 * tree.order[t] + k]}];
+                        Vec3 p;
+                        set(origin.x + static_cast<float>(q[0]) * scale.x,
+                            origin.y + static_cast<float>(q[1]) * scale.y,
+                            origin.z + static_cast<float>(q[2]) * scale.z, p);
+                        expand(p, box);
+                    }
+            } else {
+                const std::size_t left = i + 1;
+                const std::size_t right = left + (tree.nodes[left].count > 0 ? 1u : tree.nodes[left].skip);
+                merge(boxes[left], boxes[right], box);
+            }
+            boxes[i] = box;
+        }
+    }
     if (!options.mesh && options.cluster.empty() && options.walls.empty())
         return {"a blob needs a mesh, a cluster or walls"};
     if (options.cluster.size() > kMaxClusterSpheres) return {"too many cluster spheres"};
@@ -183,7 +226,8 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     if (options.mesh) {
         add(SectionKind::MeshInfo, 1);
         add(SectionKind::Nodes, tree.nodes.size());
-        add(SectionKind::Vertices, vertices.size());
+        add(options.quantize_vertices ? SectionKind::QuantizedVertices : SectionKind::Vertices,
+            vertices.size());
         add(SectionKind::Triangles, tris);
         add(SectionKind::BlockBases, bases.size());
         if (!mesh.materials.empty()) add(SectionKind::Materials, tris);
@@ -221,21 +265,30 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         std::size_t o = offsets[i];
         switch (sections[i].kind) {
         case SectionKind::Nodes:
-            for (const BuiltNode& n : tree.nodes) {
+            for (std::size_t node = 0; node < tree.nodes.size(); ++node) {
+                const BuiltNode& n = tree.nodes[node];
                 for (int a = 0; a < 3; ++a) {
                     w.put<std::uint16_t>(o + 2u * static_cast<std::size_t>(a),
-                                         quantizeBound(n.bounds.min[a], origin[a], scale[a], false));
+                                         quantizeBound(boxes[node].min[a], origin[a], scale[a], false));
                     w.put<std::uint16_t>(o + 6u + 2u * static_cast<std::size_t>(a),
-                                         quantizeBound(n.bounds.max[a], origin[a], scale[a], true));
+                                         quantizeBound(boxes[node].max[a], origin[a], scale[a], true));
                 }
                 w.put<std::uint32_t>(o + 12, n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip);
                 o += 16;
             }
             break;
         case SectionKind::Vertices:
-            for (const Vec3& v : vertices) {
+            for (std::uint32_t id : vertices) {
+                const Vec3& v = mesh.positions[id];
                 w.put<float>(o, v.x), w.put<float>(o + 4, v.y), w.put<float>(o + 8, v.z);
                 o += 12;
+            }
+            break;
+        case SectionKind::QuantizedVertices:
+            for (std::uint32_t id : vertices) {
+                for (std::size_t a = 0; a < 3; ++a)
+                    w.put<std::uint16_t>(o + 2 * a, snapped[3 * std::size_t{id} + a]);
+                o += 6;
             }
             break;
         case SectionKind::Triangles:

@@ -15,7 +15,10 @@ struct WriteOptions {
     /// Write for a big-endian target. Default: this host's byte order, so a blob baked in memory
     /// loads here as is (a little-endian default refused every such blob on big-endian hosts).
     bool big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-    bool source_ids = false;          ///< add the SourceIds section (original triangle index, 4 B/triangle)
+    bool source_ids = false; ///< add the SourceIds section (original triangle index, 4 B/triangle)
+    /// Store vertices snapped to the mesh's 16-bit grid (the QuantizedVertices section, 6 B a
+    /// vertex) instead of as exact floats (12 B): each vertex becomes the nearest grid point.
+    bool quantize_vertices = false;
     std::uint32_t max_leaf = 8;       ///< recorded in BuildStats
     bool mesh = true;                 ///< false: no mesh sections at all (a wall-only or cluster-only blob)
     std::vector<Sphere> cluster;      ///< non-empty: the SphereCluster section (mesh space)
@@ -29,6 +32,10 @@ struct WriteOptions {
 /// of several k that decode to that value, the lowest rounding down and the highest rounding up.
 /// 0 for a flat axis (scale 0).
 std::uint16_t quantizeBound(float v, float origin, float scale, bool round_up);
+
+/// The grid index whose decoded value (origin + k * scale, in float) is nearest v; of two as near,
+/// the lower. 0 for a flat axis.
+std::uint16_t snapToGrid(float v, float origin, float scale);
 
 BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOptions& options,
                     std::vector<unsigned char>& out);

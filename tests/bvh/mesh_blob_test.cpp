@@ -221,13 +221,99 @@ TEST(MeshBlob, DefaultBakeIsInTheHostByteOrder) {
     EXPECT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
 }
 
+void expectForeignBlobSwapsToNative(bool quantized);
+
 // Big-endian on little-endian hosts; on a big-endian host (ppc64, the cross build) the foreign
 // blob is the little-endian one.
 TEST(MeshBlob, BigEndianBlobIsRejectedThenSwappedToTheNativeBytes) {
+    for (bool quantized : {false, true}) {
+        SCOPED_TRACE(quantized ? "quantized vertices" : "exact vertices");
+        expectForeignBlobSwapsToNative(quantized);
+    }
+}
+
+TEST(MeshBlob, QuantizedVerticesAreTheNearestGridPointsOfTheSource) {
+    const std::pair<const char*, test::Mesh> meshes[] = {
+        {"icosphere5", test::icosphere(5)}, {"terrain", test::terrain(60)}, {"torus", test::torus(48, 20)}};
+    for (const auto& [name, mesh] : meshes) {
+        test::BakeSettings settings;
+        settings.write.source_ids = true;
+        const std::vector<unsigned char> exact_bytes = bakeBytes(mesh, settings);
+        settings.write.quantize_vertices = true;
+        bake::SourceMesh source;
+        AlignedBytes a(bakeBytes(mesh, settings, &source));
+        MeshBlob blob;
+        BlobError error;
+        ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob, &error), Status::Ok) << name << ": " << error.what;
+        ASSERT_NE(blob.quantized_vertices, nullptr);
+        EXPECT_EQ(blob.vertices, nullptr);
+        EXPECT_TRUE(bake::deepVerify(test::opened(a)).empty()) << name; // boxes tight around the grid points
+        // The same tree and windows: the vertex section alone shrinks, 6 bytes a vertex.
+        AlignedBytes e(exact_bytes);
+        MeshBlob exact;
+        ASSERT_EQ(loadMeshBlob(e.data(), e.size(), exact), Status::Ok);
+        EXPECT_EQ(exact.vertex_count, blob.vertex_count);
+        EXPECT_NEAR(double(exact_bytes.size()) - double(a.size()), 6.0 * blob.vertex_count, 16.0) << name;
+        for (std::uint32_t t = 0; t < blob.triangle_count; ++t) {
+            Vec3 v[3];
+            triangleVertices(blob, t, v[0], v[1], v[2]);
+            ASSERT_EQ(blob.source_ids[t], exact.source_ids[t]);
+            for (std::uint32_t k = 0; k < 3; ++k) {
+                const Vec3& p = source.positions[source.indices[3 * blob.source_ids[t] + k]];
+                for (int x = 0; x < 3; ++x) {
+                    const float step = blob.quant_scale[x];
+                    const std::uint16_t q = bake::snapToGrid(p[x], blob.quant_origin[x], step);
+                    // Every copy of a source vertex decodes to the same grid point (so a closed
+                    // mesh stays closed), within half a step of the source.
+                    ASSERT_EQ(v[k][x], blob.quant_origin[x] + static_cast<float>(q) * step) << name;
+                    ASSERT_LE(std::fabs(double(v[k][x]) - double(p[x])), 0.5 * double(step) * (1.0 + 1e-3))
+                        << name;
+                }
+            }
+        }
+        std::printf("[ quantized ] %-10s grid step %.3g %.3g %.3g; %zu bytes exact, %zu quantized\n", name,
+                    double(blob.quant_scale.x), double(blob.quant_scale.y), double(blob.quant_scale.z),
+                    exact_bytes.size(), a.size());
+    }
+}
+
+// A quantized blob that also claims exact vertices (its SourceIds section retyped as quantized
+// vertices, the sizes kept consistent) and one whose grid decodes its far vertices beyond the
+// coordinate range are refused.
+TEST(MeshBlob, QuantizedVertexChecks) {
+    test::BakeSettings settings;
+    settings.write.source_ids = true;
+    const std::vector<unsigned char> exact = bakeBytes(test::torus(12, 8), settings); // 192 triangles
+    AlignedBytes opened_exact(exact);
+    const Blob blob = test::opened(opened_exact);
+    std::size_t entry = 0;
+    while (blob.sections[entry].kind != static_cast<std::uint32_t>(SectionKind::SourceIds)) ++entry;
+    const std::uint32_t retyped[2] = {static_cast<std::uint32_t>(SectionKind::QuantizedVertices),
+                                      blob.sections[entry].count * 4u / 6u};
+    BlobError err;
+    EXPECT_EQ(test::loadResealed(exact.data(), exact.size(),
+                                 sizeof(BlobHeader) + entry * sizeof(SectionEntry), retyped, sizeof(retyped),
+                                 err),
+              Status::BlobCorrupt);
+    EXPECT_STREQ(err.what, "both exact and quantized vertices");
+
+    settings.write.quantize_vertices = true;
+    const std::vector<unsigned char> quantized = bakeBytes(test::torus(12, 8), settings);
+    AlignedBytes opened_quantized(quantized);
+    const std::size_t info_at = blobSection(test::opened(opened_quantized), SectionKind::MeshInfo).offset;
+    const float wide_step = 1.5f * kMaxBlobCoordinate / 65535.0f; // the far end inside twice the range
+    EXPECT_EQ(test::loadResealed(quantized.data(), quantized.size(), info_at + offsetof(MeshInfo, scale),
+                                 &wide_step, 4, err),
+              Status::BlobCorrupt);
+    EXPECT_STREQ(err.what, "vertex beyond the format's coordinate range");
+}
+
+void expectForeignBlobSwapsToNative(bool quantized) {
     const test::Mesh m = test::torus(30, 12);
-    test::BakeSettings big;
+    test::BakeSettings settings, big;
+    settings.write.quantize_vertices = big.write.quantize_vertices = quantized;
     big.write.big_endian = !test::kHostBigEndian;
-    const std::vector<unsigned char> native = bakeBytes(m);
+    const std::vector<unsigned char> native = bakeBytes(m, settings);
     const std::vector<unsigned char> foreign = bakeBytes(m, big);
     ASSERT_NE(native, foreign);
     AlignedBytes a(foreign);

@@ -132,9 +132,17 @@ TEST(MeshMesh, PairsMatchBruteForce) {
                                {own[1].get(), own[1].get()},
                                {meshes[0].get(), meshes[2].get()},
                                {meshes[3].get(), own[0].get()}};
-    cases.push_back({meshes[4].get(), own[1].get()});                           // the flat floor
-    if (meshes.size() > 5) cases.push_back({meshes[5].get(), meshes[5].get()}); // wuson vs wuson
-    if (meshes.size() > 6) cases.push_back({meshes[6].get(), meshes[6].get()}); // spider vs spider
+    cases.push_back({meshes[4].get(), own[1].get()}); // the flat floor
+    const auto named = [&meshes](const std::string& name) -> const BakedMesh* {
+        for (const auto& m : meshes)
+            if (m->name == name) return m.get();
+        return nullptr;
+    };
+    for (const char* real : {"wuson", "spider"}) // each against itself, when installed
+        if (const BakedMesh* m = named(real)) cases.push_back({m, m});
+    // Quantized vertices, as mesh A and as mesh B (whose leaves are decoded four triangles at a time).
+    cases.push_back({named("icosphere3-quantized"), own[0].get()});
+    cases.push_back({own[1].get(), named("terrain-quantized")});
     long poses = 0, contact_poses = 0, pairs = 0, overflowed = 0;
     std::vector<TrianglePair> brute, buf(400000);
     for (const Case& c : cases) {

@@ -34,13 +34,15 @@ struct BakedMesh {
 };
 
 inline std::unique_ptr<BakedMesh> bakeMesh(const std::string& name, const Mesh& mesh, bool closed,
-                                           bool keep_degenerate = false, std::uint32_t max_leaf = 8) {
+                                           bool keep_degenerate = false, std::uint32_t max_leaf = 8,
+                                           bool quantized = false) {
     auto m = std::make_unique<BakedMesh>();
     m->name = name;
     m->closed = closed;
     BakeSettings settings;
     settings.prepare.keep_degenerate = keep_degenerate;
     settings.build.max_leaf = max_leaf;
+    settings.write.quantize_vertices = quantized;
     m->bytes = std::make_unique<AlignedBytes>(bakeBytes(mesh, settings));
     const Status s = loadMeshBlob(m->bytes->data(), m->bytes->size(), m->blob);
     EXPECT_EQ(s, Status::Ok) << name;
@@ -64,7 +66,9 @@ inline const char* kWusonObj = "/usr/share/assimp/models/OBJ/WusonOBJ.obj";
 inline const char* kSpiderObj = "/usr/share/assimp/models/OBJ/spider.obj";
 
 /// The query test meshes: closed icosphere and torus, open terrain, slivers with zero-area
-/// triangles kept, a flat floor, and the Wuson and spider of assimp-testmodels (when installed).
+/// triangles kept, a flat floor, the icosphere and terrain with quantized vertices (the answers
+/// are brute force's on the decoded triangles), and the Wuson and spider of assimp-testmodels
+/// (when installed).
 inline const std::vector<std::unique_ptr<BakedMesh>>& queryMeshes() {
     static const std::vector<std::unique_ptr<BakedMesh>> meshes = [] {
         std::vector<std::unique_ptr<BakedMesh>> v;
@@ -89,6 +93,8 @@ inline const std::vector<std::unique_ptr<BakedMesh>>& queryMeshes() {
         if (bench::readObj(kWusonObj, wuson, error)) v.push_back(bakeMesh("wuson", wuson, false));
         Mesh spider; // a second real mesh: thin legs, many small triangles
         if (bench::readObj(kSpiderObj, spider, error)) v.push_back(bakeMesh("spider", spider, false));
+        v.push_back(bakeMesh("icosphere3-quantized", icosphere(3, 2.0f), true, false, 8, true));
+        v.push_back(bakeMesh("terrain-quantized", terrain(24, 50.0f), false, false, 16, true));
         return v;
     }();
     return meshes;

@@ -50,6 +50,10 @@ const char* kUsage =
     "  --leaf-size N        most triangles per leaf, 1..16 (default 8)\n"
     "  --node-cost C        SAH cost of a node visit relative to a triangle test (default 4)\n"
     "  --endian little|big  byte order of the blob (default: this machine's)\n"
+    "  --vertices exact|quantized\n"
+    "                       exact: float vertices as read (12 bytes each, the default); quantized:\n"
+    "                       each vertex snapped to the mesh's 16-bit grid (6 bytes; --json and\n"
+    "                       inspect print the grid step)\n"
     "  --keep-degenerate    keep zero-area triangles (default: drop and count them)\n"
     "  --allow-empty        write the blob even when no triangle is left (default: an error)\n"
     "  --max-coord X        reject coordinates beyond +-X (default 1e7, at most 2^40 = 1.0995e12)\n"
@@ -295,6 +299,10 @@ int runBake(int argc, char** argv) {
             const std::string e = value("--endian");
             if (e != "little" && e != "big") return usage("--endian must be little or big");
             write_options.big_endian = e == "big";
+        } else if (a == "--vertices") {
+            const std::string m = value("--vertices");
+            if (m != "exact" && m != "quantized") return usage("--vertices must be exact or quantized");
+            write_options.quantize_vertices = m == "quantized";
         } else if (a == "--keep-degenerate")
             prepare_options.keep_degenerate = true;
         else if (a == "--allow-empty")

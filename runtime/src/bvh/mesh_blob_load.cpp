@@ -74,14 +74,17 @@ bool treeDepthWithin(const MeshBlob& b, std::uint32_t& out_depth) {
 // coordinates within kMaxBlobCoordinate, a sane grid, a binary tree whose every box contains its
 // children's boxes and whose every leaf box contains its triangles.
 Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t tris_at, BlobError* err) {
-    for (std::uint32_t v = 0; v < 3 * b.vertex_count; ++v) {
-        if (!std::isfinite(b.vertices[v]))
-            return fail(err, Status::BlobCorrupt, "vertex is NaN or infinite", 0);
-        if (!detail::inBlobRange(b.vertices[v]))
-            return fail(err, Status::BlobCorrupt, "vertex beyond the format's coordinate range", 0);
-    }
     if (!saneGrid(b))
         return fail(err, Status::BlobCorrupt, "quantization grid beyond the coordinate range", 0);
+    for (std::uint32_t v = 0; v < b.vertex_count; ++v) { // stored or decoded from the grid
+        Vec3 p;
+        vertexPosition(b, v, p);
+        for (int a = 0; a < 3; ++a) {
+            if (!std::isfinite(p[a])) return fail(err, Status::BlobCorrupt, "vertex is NaN or infinite", 0);
+            if (!detail::inBlobRange(p[a]))
+                return fail(err, Status::BlobCorrupt, "vertex beyond the format's coordinate range", 0);
+        }
+    }
 
     if (b.triangle_count == 0) {
         if (b.node_count != 0) return fail(err, Status::BlobCorrupt, "nodes without triangles", nodes_at);
@@ -149,12 +152,17 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
     out_blob = MeshBlob{};
     if (out_error != nullptr) *out_error = BlobError{};
 
-    // The five mesh sections come together; a blob with none of them has no mesh.
+    // The five mesh sections come together, the vertices exact or quantized but not both; a blob
+    // with none of them has no mesh.
     int mesh_sections = 0;
-    for (SectionKind required : {SectionKind::MeshInfo, SectionKind::Nodes, SectionKind::Vertices,
-                                 SectionKind::Triangles, SectionKind::BlockBases})
+    for (SectionKind required :
+         {SectionKind::MeshInfo, SectionKind::Nodes, SectionKind::Vertices, SectionKind::QuantizedVertices,
+          SectionKind::Triangles, SectionKind::BlockBases})
         if (blobSection(blob, required).data != nullptr) ++mesh_sections;
     if (mesh_sections == 0) return fail(out_error, Status::InvalidArgument, "the blob holds no mesh", 0);
+    if (blobSection(blob, SectionKind::Vertices).data != nullptr &&
+        blobSection(blob, SectionKind::QuantizedVertices).data != nullptr)
+        return fail(out_error, Status::BlobCorrupt, "both exact and quantized vertices", 0);
     if (mesh_sections != 5)
         return fail(out_error, Status::BlobCorrupt, "a required mesh section is missing", 0);
 
@@ -182,6 +190,9 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
     std::uint32_t count = 0;
     b.nodes = sectionPointer<BvhNode>(blob, SectionKind::Nodes, b.node_count);
     b.vertices = sectionPointer<float>(blob, SectionKind::Vertices, b.vertex_count);
+    if (b.vertices == nullptr)
+        b.quantized_vertices =
+            sectionPointer<std::uint16_t>(blob, SectionKind::QuantizedVertices, b.vertex_count);
     b.triangles = sectionPointer<std::uint8_t>(blob, SectionKind::Triangles, b.triangle_count);
     b.block_bases = sectionPointer<std::uint32_t>(blob, SectionKind::BlockBases, count);
     if (b.triangle_count > kMaxBlobTriangles)
@@ -212,7 +223,12 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
         return fail(out_error, Status::BlobCorrupt, "mesh info depth does not match the tree",
                     info_section.offset + offsetof(MeshInfo, depth));
     b.depth = depth;
-    fromPoints(reinterpret_cast<const Vec3*>(b.vertices), b.vertex_count, b.bounds);
+    setEmpty(b.bounds);
+    for (std::uint32_t v = 0; v < b.vertex_count; ++v) {
+        Vec3 p;
+        vertexPosition(b, v, p);
+        expand(p, b.bounds);
+    }
     out_blob = b;
     return Status::Ok;
 }

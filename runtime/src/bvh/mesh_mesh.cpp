@@ -32,9 +32,12 @@ constexpr float kNoVertex[3] = {std::numeric_limits<float>::quiet_NaN(),
 
 // Lane k of a batch: B's triangle first + 4q + k, gathered into the lanes in registers and taken
 // into A's frame four lanes at a time, with transformPoint's operations ((c0 x + c1 y) + c2 z) + t
-// in its order, so every vertex has the bits transformPoints would give it.
-void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_to_a, float margin,
-                    LeafBatch& out) {
+// in its order, so every vertex has the bits transformPoints would give it. kQuantized: B's
+// vertices are decoded from its grid first (one instance per vertex mode, so the exact mode's loop
+// carries no test of the mode).
+template <bool kQuantized>
+void buildLeafBatchOf(const MeshBlob& b, const BvhNode& leaf, const Transform& b_to_a, float margin,
+                      LeafBatch& out) {
     out.first = leafFirst(leaf);
     out.count = leafCount(leaf);
     const std::uint32_t batches = (out.count + 3u) / 4u;
@@ -49,11 +52,23 @@ void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_t
     for (std::uint32_t q = 0; q < batches; ++q) {
         TriangleBatch4& batch = out.batch[q];
         const std::uint32_t used = out.count - 4u * q < 4u ? out.count - 4u * q : 4u;
-        const float* v[3][4]; // v[vertex][lane]: the lane's vertex in B's space
+        const float* v[3][4];   // v[vertex][lane]: the lane's vertex in B's space
+        float decoded[3][4][3]; // a quantized mesh's vertices, decoded (uninitialised: no memset)
         for (std::uint32_t lane = 0; lane < 4u; ++lane) {
             std::uint32_t idx[3] = {0u, 0u, 0u};
             if (lane < used) triangleIndices(b, out.first + 4u * q + lane, idx);
-            for (int i = 0; i < 3; ++i) v[i][lane] = lane < used ? b.vertices + 3u * idx[i] : kNoVertex;
+            for (int i = 0; i < 3; ++i) {
+                if (lane >= used) {
+                    v[i][lane] = kNoVertex;
+                } else if constexpr (!kQuantized) {
+                    v[i][lane] = b.vertices + 3u * idx[i];
+                } else {
+                    Vec3 p;
+                    vertexPosition(b, idx[i], p);
+                    for (int k = 0; k < 3; ++k) decoded[i][lane][k] = p[k];
+                    v[i][lane] = decoded[i][lane];
+                }
+            }
         }
         F4 lo[3], hi[3];
         for (int i = 0; i < 3; ++i) {
@@ -87,6 +102,14 @@ void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_t
             f4Store(hi[j], out.hi[q][j]);
         }
     }
+}
+
+void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_to_a, float margin,
+                    LeafBatch& out) {
+    if (b.quantized_vertices == nullptr)
+        buildLeafBatchOf<false>(b, leaf, b_to_a, margin, out);
+    else
+        buildLeafBatchOf<true>(b, leaf, b_to_a, margin, out);
 }
 
 // The lanes (bit 4q + k) among `candidates` whose triangle box overlaps `box` (closed, as

@@ -40,9 +40,11 @@ bool prepare(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, PreparedSegme
 void loadTriangleLane(const MeshBlob& blob, std::uint32_t t, std::uint32_t lane, TriangleLanes& inout) {
     std::uint32_t idx[3];
     triangleIndices(blob, t, idx);
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k)
-            inout.v[i][k][lane] = blob.vertices[3 * idx[i] + static_cast<std::uint32_t>(k)];
+    for (int i = 0; i < 3; ++i) {
+        Vec3 p;
+        vertexPosition(blob, idx[i], p);
+        for (int k = 0; k < 3; ++k) inout.v[i][k][lane] = p[k];
+    }
 }
 
 void laneTriangle(const TriangleLanes& lanes, std::uint32_t lane, Vec3& out_a, Vec3& out_b, Vec3& out_c) {

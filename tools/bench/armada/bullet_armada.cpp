@@ -57,7 +57,11 @@ struct BulletMeshData {
 // The same triangles as the blob (its vertex array and leaf-order triangles).
 std::unique_ptr<BulletMeshData> meshFromBlob(const MeshBlob& blob, bool with_gimpact) {
     auto mesh = std::make_unique<BulletMeshData>();
-    mesh->vertices.assign(blob.vertices, blob.vertices + 3 * std::size_t{blob.vertex_count});
+    for (std::uint32_t i = 0; i < blob.vertex_count; ++i) {
+        Vec3 p;
+        vertexPosition(blob, i, p); // exact or decoded from the grid
+        mesh->vertices.insert(mesh->vertices.end(), {p.x, p.y, p.z});
+    }
     for (std::uint32_t t = 0; t < blob.triangle_count; ++t) {
         std::uint32_t idx[3];
         triangleIndices(blob, t, idx);

@@ -34,18 +34,19 @@ constexpr float kMaxBlobCoordinate = 1099511627776.0f;
 /// into 16-bit fields, 4-byte words and single bytes (what a byte swap needs) are fixed per kind:
 /// sectionLayout().
 enum class SectionKind : std::uint32_t {
-    Nodes = 1,         ///< BvhNode[count] (bvh/blob_format.h)
-    Vertices = 2,      ///< float[3][count]
-    Triangles = 3,     ///< uint8_t[3][count]
-    BlockBases = 4,    ///< uint32_t[count]
-    Materials = 5,     ///< uint16_t[count], optional
-    SourceIds = 6,     ///< uint32_t[count], optional
-    BuildStats = 7,    ///< BuildStats, optional
-    SphereCluster = 8, ///< Sphere[count] (shooter/blob_sections.h)
-    Walls = 9,         ///< uint32_t[count]: a 2D wall set (shooter/blob_sections.h)
-    MeshInfo = 10,     ///< MeshInfo, count 1: the mesh's quantization grid (bvh/blob_format.h)
+    Nodes = 1,              ///< BvhNode[count] (bvh/blob_format.h)
+    Vertices = 2,           ///< float[3][count]
+    Triangles = 3,          ///< uint8_t[3][count]
+    BlockBases = 4,         ///< uint32_t[count]
+    Materials = 5,          ///< uint16_t[count], optional
+    SourceIds = 6,          ///< uint32_t[count], optional
+    BuildStats = 7,         ///< BuildStats, optional
+    SphereCluster = 8,      ///< Sphere[count] (shooter/blob_sections.h)
+    Walls = 9,              ///< uint32_t[count]: a 2D wall set (shooter/blob_sections.h)
+    MeshInfo = 10,          ///< MeshInfo, count 1: the mesh's quantization grid (bvh/blob_format.h)
+    QuantizedVertices = 11, ///< uint16_t[3][count]: vertices on the mesh's grid, in place of Vertices
 };
-constexpr std::uint32_t kSectionKindLimit = 11; ///< every kind is below this
+constexpr std::uint32_t kSectionKindLimit = 12; ///< every kind is below this
 
 /// How a section kind's elements are laid out: `element_bytes` per element, of which the first
 /// `halfwords` 16-bit words are u16 fields, the next `words` 4-byte words (u32 or float), and any
@@ -69,6 +70,7 @@ constexpr SectionLayout sectionLayout(std::uint32_t kind) {
     case 8: return {16, 0, 4};  // SphereCluster
     case 9: return {4, 0, 1};   // Walls
     case 10: return {32, 0, 8}; // MeshInfo
+    case 11: return {6, 3, 0};  // QuantizedVertices: u16 x, y, z
     default: return {0, 0, 0};
     }
 }

@@ -4,14 +4,16 @@
 // Mesh sections (SectionKind):
 //   MeshInfo    MeshInfo                   32 B: the quantization grid, the mesh layout hash, the depth
 //   Nodes       BvhNode[node_count]        16 B each: depth-first order, skip links, quantized bounds
-//   Vertices    float[3][vertex_count]     12 B each: exact float positions (copies included)
+//   Vertices    float[3][vertex_count]     12 B each: exact float positions (copies included), or
+//   QuantizedVertices uint16_t[3][vertex_count] 6 B each: positions on the MeshInfo grid (--vertices quantized)
 //   Triangles   uint8_t[3][triangle_count]  3 B each: three 8-bit vertex offsets in a 256-vertex window
 //   BlockBases  uint32_t[ceil(tris / 16)]   4 B per 16 triangles: window start of each triangle block
 //   Materials   uint16_t[triangle_count]    optional, per-triangle material id
 //   SourceIds   uint32_t[triangle_count]    optional, original triangle index of each triangle
 //   BuildStats  BuildStats                  optional, what the baker measured
-// The five required sections come together: a blob without a mesh (walls or a sphere cluster
-// only) has none of them.
+// The five required sections (one of the two vertex sections) come together: a blob without a
+// mesh (walls or a sphere cluster only) has none of them. A quantized vertex decodes as a node
+// bound does: origin + q * scale per axis, in float.
 //
 // Triangle encoding. Triangles are stored in leaf order (a leaf's triangles are contiguous; the
 // index in that order is the triangle's id in every query result). Triangle t's vertices are
@@ -87,6 +89,8 @@ struct BuildStats {
 };
 static_assert(sizeof(BuildStats) == 64 && sectionLayout(7).element_bytes == 64, "BuildStats is 64 bytes");
 static_assert(sectionLayout(10).element_bytes == sizeof(MeshInfo), "MeshInfo is one section element");
+static_assert(sectionLayout(11).element_bytes == 6 && sectionLayout(11).halfwords == 3,
+              "a quantized vertex is three u16");
 static_assert(sectionLayout(3).element_bytes == 3 && sectionLayout(3).halfwords == 0 &&
                   sectionLayout(3).words == 0,
               "a triangle is three single-byte offsets, never swapped");

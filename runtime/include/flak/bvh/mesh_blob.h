@@ -17,8 +17,9 @@ namespace flak {
 /// read.
 struct MeshBlob {
     const BvhNode* nodes = nullptr;
-    const float* vertices = nullptr;         ///< xyz per vertex
-    const std::uint8_t* triangles = nullptr; ///< three vertex offsets per triangle
+    const float* vertices = nullptr;                   ///< xyz per vertex; null in a quantized mesh
+    const std::uint16_t* quantized_vertices = nullptr; ///< grid xyz per vertex; null in an exact mesh
+    const std::uint8_t* triangles = nullptr;           ///< three vertex offsets per triangle
     const std::uint32_t* block_bases = nullptr;
     const std::uint16_t* materials = nullptr;  ///< null when the blob has none
     const std::uint32_t* source_ids = nullptr; ///< null when the blob has none
@@ -29,7 +30,7 @@ struct MeshBlob {
     std::uint32_t depth = 0; ///< the tree's depth (root = 1; 0 without nodes), at most kMaxTreeDepth
     Vec3 quant_origin;
     Vec3 quant_scale;
-    Aabb bounds; ///< the mesh's exact AABB
+    Aabb bounds; ///< the exact AABB of the mesh's (decoded) vertices
 };
 
 /// Validates the mesh sections of an opened blob in one linear pass and, on success, fills
@@ -71,14 +72,27 @@ inline void triangleIndices(const MeshBlob& blob, std::uint32_t tri, std::uint32
     out_index[2] = base + offsets[2];
 }
 
+/// Position of vertex `index` (< vertex_count): the stored floats of an exact mesh, or a quantized
+/// mesh's grid point decoded as nodeBounds decodes a bound (origin + q * scale per axis).
+inline void vertexPosition(const MeshBlob& blob, std::uint32_t index, Vec3& out) {
+    if (blob.quantized_vertices == nullptr) {
+        const float* v = blob.vertices + 3u * index;
+        set(v[0], v[1], v[2], out);
+        return;
+    }
+    const std::uint16_t* q = blob.quantized_vertices + 3u * index;
+    set(blob.quant_origin.x + static_cast<float>(q[0]) * blob.quant_scale.x,
+        blob.quant_origin.y + static_cast<float>(q[1]) * blob.quant_scale.y,
+        blob.quant_origin.z + static_cast<float>(q[2]) * blob.quant_scale.z, out);
+}
+
 /// Vertex positions of triangle `tri` (leaf order). tri < triangle_count.
 inline void triangleVertices(const MeshBlob& blob, std::uint32_t tri, Vec3& out_a, Vec3& out_b, Vec3& out_c) {
     std::uint32_t idx[3];
     triangleIndices(blob, tri, idx);
-    const float* v = blob.vertices;
-    set(v[3 * idx[0]], v[3 * idx[0] + 1], v[3 * idx[0] + 2], out_a);
-    set(v[3 * idx[1]], v[3 * idx[1] + 1], v[3 * idx[1] + 2], out_b);
-    set(v[3 * idx[2]], v[3 * idx[2] + 1], v[3 * idx[2] + 2], out_c);
+    vertexPosition(blob, idx[0], out_a);
+    vertexPosition(blob, idx[1], out_b);
+    vertexPosition(blob, idx[2], out_c);
 }
 
 } // namespace flak
