@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <iterator>
 #include <set>
@@ -601,6 +602,40 @@ TEST(MeshBlob, TinyAndDenormalExtentsBakeAndAnswerRight) {
             const char* wrong = test::blobDisagreement(blob, c0, c1, size * rng.rangef(0.0f, 1.0f), shift);
             ASSERT_EQ(wrong, nullptr) << "size " << size << " query " << q << ": " << wrong;
         }
+    }
+}
+
+// A box 16 wide and 1e-34 tall (the grid step in y is FLT_MIN) crossed by segments that span
+// several units in y: their ends lie nearly FLT_MAX grid cells apart, and the span between them
+// overflowed to infinity, which closed every node's slab and lost the hits (found by the blob
+// fuzz target on a quantized blob, corpus/blob/regress_grid_span_overflow.blob; an exact blob of
+// such a mesh lost them too). Exact and quantized vertices, against brute force.
+TEST(MeshBlob, SegmentsSpanningAGridOfTinyStepsFindTheirHits) {
+    test::Mesh mesh = test::icosphere(1, 1.0f);
+    for (Vec3& p : mesh.positions) set(8.0f * (p.x + 1.0f), 1.0e-34f * (p.y + 1.0f), p.z, p);
+    for (bool quantized : {false, true}) {
+        test::BakeSettings settings;
+        settings.write.quantize_vertices = quantized;
+        AlignedBytes a(bakeBytes(mesh, settings));
+        MeshBlob blob;
+        BlobError err;
+        ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob, &err), Status::Ok) << err.what;
+        ASSERT_EQ(blob.quant_scale.y, FLT_MIN);
+        test::SplitMix64 rng(0x5A11);
+        int hits = 0;
+        for (int q = 0; q < 200; ++q) {
+            Vec3 c0, c1;
+            set(rng.rangef(-1.0f, 17.0f), rng.rangef(-2.0f, -0.5f), rng.rangef(-1.2f, 1.2f), c0);
+            set(rng.rangef(-1.0f, 17.0f), rng.rangef(0.5f, 4.0f), rng.rangef(-1.2f, 1.2f), c1);
+            Transform none;
+            setIdentity(none);
+            const char* wrong = test::blobDisagreement(blob, c0, c1, 0.5f, none);
+            ASSERT_EQ(wrong, nullptr)
+                << (quantized ? "quantized" : "exact") << " query " << q << ": " << wrong;
+            MeshRayHit hit;
+            hits += segmentClosestHit(blob, c0, c1, hit) ? 1 : 0;
+        }
+        EXPECT_GT(hits, 50) << (quantized ? "quantized" : "exact");
     }
 }
 

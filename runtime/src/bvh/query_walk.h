@@ -210,7 +210,8 @@ struct GridSegment {
 };
 
 /// False when an axis of the blob's grid is flat (zero quantization step) or the segment is not
-/// finite: the caller then uses decoded boxes and a SlabSegment instead.
+/// finite in grid cells (its ends, or the span between them, which overflows for a long segment
+/// over a grid of tiny steps): the caller then uses decoded boxes and a SlabSegment instead.
 inline bool makeGridSegmentScalar(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, float grow,
                                   GridSegment& out) {
     for (int k = 0; k < 3; ++k) {
@@ -220,7 +221,10 @@ inline bool makeGridSegmentScalar(const MeshBlob& blob, const Vec3& p0, const Ve
         const float g0 = (p0[k] - blob.quant_origin[k]) * inv_step;
         const float g1 = (p1[k] - blob.quant_origin[k]) * inv_step;
         const float slack = 2.0f + grow * inv_step;
-        if (!std::isfinite(g0) || !std::isfinite(g1) || !std::isfinite(slack)) return false;
+        // The span g1 - g0 must be finite too: ends near +-FLT_MAX cells apart (a long segment
+        // over a grid of tiny steps) overflow it, and 1 / inf = 0 would close the slab.
+        if (!std::isfinite(g0) || !std::isfinite(g1) || !std::isfinite(g1 - g0) || !std::isfinite(slack))
+            return false;
         out.origin[k] = g0;
         out.inv_delta[k] = 1.0f / (g1 - g0);
         out.negative[k] = out.inv_delta[k] < 0.0f;
@@ -250,10 +254,12 @@ inline bool makeGridSegment(const MeshBlob& blob, const Vec3& p0, const Vec3& p1
     const __m128 g1 = _mm_mul_ps(_mm_sub_ps(_mm_setr_ps(p1.x, p1.y, p1.z, 0.0f), origin), inv_step);
     const __m128 slack = _mm_add_ps(_mm_set1_ps(2.0f), _mm_mul_ps(_mm_set1_ps(grow), inv_step));
     const auto finite = [&](__m128 v) { return _mm_cmplt_ps(_mm_andnot_ps(_mm_set1_ps(-0.0f), v), inf); };
-    const __m128 ok = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(step, zero), _mm_cmplt_ps(step, inf)),
-                                 _mm_and_ps(_mm_and_ps(finite(g0), finite(g1)), finite(slack)));
+    const __m128 span = _mm_sub_ps(g1, g0);
+    const __m128 ok =
+        _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(step, zero), _mm_cmplt_ps(step, inf)),
+                   _mm_and_ps(_mm_and_ps(finite(g0), finite(g1)), _mm_and_ps(finite(span), finite(slack))));
     if (_mm_movemask_ps(ok) != 15) return false;
-    const __m128 inv_delta = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sub_ps(g1, g0));
+    const __m128 inv_delta = _mm_div_ps(_mm_set1_ps(1.0f), span);
     const __m128 lanes012 = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
     _mm_storeu_ps(out.origin, _mm_and_ps(g0, lanes012));
     _mm_storeu_ps(out.inv_delta, _mm_and_ps(inv_delta, lanes012));
