@@ -194,12 +194,9 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
             if (n.count > 0) {
                 for (std::uint32_t t = n.first; t < n.first + n.count; ++t)
                     for (std::uint32_t k = 0; k < 3; ++k) {
-                        const std::uint16_t* q =
-                            &snapped[3 * std::size_t{mesh.indices[3 * tree.order[t] + k]}];
                         Vec3 p;
-                        set(origin.x + static_cast<float>(q[0]) * scale.x,
-                            origin.y + static_cast<float>(q[1]) * scale.y,
-                            origin.z + static_cast<float>(q[2]) * scale.z, p);
+                        decodeGridPoint(origin, scale,
+                                        &snapped[3 * std::size_t{mesh.indices[3 * tree.order[t] + k]}], p);
                         expand(p, box);
                     }
             } else {

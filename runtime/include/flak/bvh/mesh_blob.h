@@ -53,14 +53,18 @@ struct MeshBlob {
 [[nodiscard]] Status loadMeshBlob(const void* data, std::size_t size, MeshBlob& out_blob,
                                   BlobError* out_error = nullptr);
 
+/// A point of the mesh grid: origin + q * scale per axis, in float. Node bounds and quantized
+/// vertices both decode this way (and the baker with it), so a vertex and a bound with the same q
+/// decode to the same float.
+inline void decodeGridPoint(const Vec3& origin, const Vec3& scale, const std::uint16_t q[3], Vec3& out) {
+    set(origin.x + static_cast<float>(q[0]) * scale.x, origin.y + static_cast<float>(q[1]) * scale.y,
+        origin.z + static_cast<float>(q[2]) * scale.z, out);
+}
+
 /// Decoded (conservative) box of a node.
 inline void nodeBounds(const MeshBlob& blob, const BvhNode& node, Aabb& out) {
-    set(blob.quant_origin.x + static_cast<float>(node.lo[0]) * blob.quant_scale.x,
-        blob.quant_origin.y + static_cast<float>(node.lo[1]) * blob.quant_scale.y,
-        blob.quant_origin.z + static_cast<float>(node.lo[2]) * blob.quant_scale.z, out.min);
-    set(blob.quant_origin.x + static_cast<float>(node.hi[0]) * blob.quant_scale.x,
-        blob.quant_origin.y + static_cast<float>(node.hi[1]) * blob.quant_scale.y,
-        blob.quant_origin.z + static_cast<float>(node.hi[2]) * blob.quant_scale.z, out.max);
+    decodeGridPoint(blob.quant_origin, blob.quant_scale, node.lo, out.min);
+    decodeGridPoint(blob.quant_origin, blob.quant_scale, node.hi, out.max);
 }
 
 /// Vertex indices of triangle `tri` (leaf order). tri < triangle_count.
@@ -80,10 +84,7 @@ inline void vertexPosition(const MeshBlob& blob, std::uint32_t index, Vec3& out)
         set(v[0], v[1], v[2], out);
         return;
     }
-    const std::uint16_t* q = blob.quantized_vertices + 3u * index;
-    set(blob.quant_origin.x + static_cast<float>(q[0]) * blob.quant_scale.x,
-        blob.quant_origin.y + static_cast<float>(q[1]) * blob.quant_scale.y,
-        blob.quant_origin.z + static_cast<float>(q[2]) * blob.quant_scale.z, out);
+    decodeGridPoint(blob.quant_origin, blob.quant_scale, blob.quantized_vertices + 3u * index, out);
 }
 
 /// Vertex positions of triangle `tri` (leaf order). tri < triangle_count.
