@@ -22,8 +22,10 @@
 
 // Float controls the kernel relies on, declared (SPV_KHR_float_controls, Vulkan 1.2): float
 // infinities, NaN and signed zeros are preserved (a product of coordinates near the documented
-// limit overflows and must compare as on the CPU). Denormals are not declared (lavapipe cannot promise
-// DenormPreserve): a device that flushes them differs only below 1.2e-38, see docs/gpu.md.
+// limit overflows and must compare as on the CPU). Denormals are not declared (lavapipe cannot
+// promise DenormPreserve, and a device may flush them): instead every add, sub and mul goes
+// through the subnormal guard below, and a pair any of whose values leaves the normal range
+// towards zero is left to the host.
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4466], 4461, 32);
 
 #include "flak_gpu_layout.h"
@@ -50,23 +52,62 @@ const int kInDoubt = 3; // the CPU decides it in double or exactly: the host doe
 bool finiteF(float f) { return (floatBitsToUint(f) & 0x7F800000u) != 0x7F800000u; }
 bool finite3(vec3 v) { return finiteF(v.x) && finiteF(v.y) && finiteF(v.z); }
 
+// ---- the subnormal guard ----
+// A device may flush subnormal inputs and results to zero (NVIDIA's does), where the CPU keeps
+// them: a dot product of 1e-40 is > 0 on the CPU and 0 on such a device. So every operation
+// checks its result: if the exact result is not zero (its operands say so, and they are the
+// CPU's values by induction) and the device's result is below 2^-125, the exact value may be
+// subnormal, the device's may differ from the CPU's, and g_subnormal is set. A result at or above
+// 2^-125 comes from an exact value above 2^-126, which every device rounds as the CPU does. Inputs
+// (vertices, the job's transform) are checked by their bits, which no flushing reads. A pair
+// tested with g_subnormal set is left to the host, whatever the device concluded.
+bool g_subnormal = false;
+const uint kNormalFloorBits = 0x01000000u; // 2^-125
+void noteResult(float r, bool exact_nonzero) {
+    if (exact_nonzero && abs(r) < uintBitsToFloat(kNormalFloorBits)) g_subnormal = true;
+}
+void noteInput(float f) {
+    uint b = floatBitsToUint(f) & 0x7FFFFFFFu;
+    if (b != 0u && b < 0x00800000u) g_subnormal = true;
+}
+void noteInput3(vec3 v) {
+    noteInput(v.x);
+    noteInput(v.y);
+    noteInput(v.z);
+}
+precise float mulG(float a, float b) {
+    precise float r = a * b;
+    noteResult(r, a != 0.0 && b != 0.0);
+    return r;
+}
+precise float addG(float a, float b) {
+    precise float r = a + b;
+    noteResult(r, a != -b);
+    return r;
+}
+precise float subG(float a, float b) {
+    precise float r = a - b;
+    noteResult(r, a != b);
+    return r;
+}
+
 precise float dot3(vec3 a, vec3 b) {
-    precise float r = a.x * b.x + a.y * b.y;
-    r = r + a.z * b.z;
+    precise float r = addG(mulG(a.x, b.x), mulG(a.y, b.y));
+    r = addG(r, mulG(a.z, b.z));
     return r;
 }
 precise vec3 cross3(vec3 a, vec3 b) {
     precise vec3 r;
-    r.x = a.y * b.z - a.z * b.y;
-    r.y = a.z * b.x - a.x * b.z;
-    r.z = a.x * b.y - a.y * b.x;
+    r.x = subG(mulG(a.y, b.z), mulG(a.z, b.y));
+    r.y = subG(mulG(a.z, b.x), mulG(a.x, b.z));
+    r.z = subG(mulG(a.x, b.y), mulG(a.y, b.x));
     return r;
 }
 precise vec3 sub3(vec3 a, vec3 b) {
     precise vec3 r;
-    r.x = a.x - b.x;
-    r.y = a.y - b.y;
-    r.z = a.z - b.z;
+    r.x = subG(a.x, b.x);
+    r.y = subG(a.y, b.y);
+    r.z = subG(a.z, b.z);
     return r;
 }
 int signF(float d) { return d > 0.0 ? 1 : (d < 0.0 ? -1 : (d == 0.0 ? 0 : 2)); }
@@ -79,18 +120,20 @@ bool wellConditioned(vec3 e1, vec3 e2, vec3 n) {
     precise float l1 = dot3(e1, e1);
     precise float l2 = dot3(e2, e2);
     precise float ln = dot3(n, n);
-    precise float rhs = uintBitsToFloat(kGpuMinSinSqBits) * (l1 * l2);
+    precise float rhs = mulG(uintBitsToFloat(kGpuMinSinSqBits), mulG(l1, l2));
     return ln > rhs;
 }
 
 // ---- plane sides in doubt (tri_tri_impl.h planeSidesCertain) ----
 precise float norm1(vec3 v) {
-    precise float r = abs(v.x) + abs(v.y);
-    r = r + abs(v.z);
+    precise float r = addG(abs(v.x), abs(v.y));
+    r = addG(r, abs(v.z));
     return r;
 }
+// The constant terms added to a bound (2^-126, 2^-120) are normal and the bound is not negative:
+// those sums cannot be subnormal.
 precise float sideUnit(float e1, float e2) {
-    precise float r = (e1 * e2) * uintBitsToFloat(kGpuSideErrorBits);
+    precise float r = mulG(mulG(e1, e2), uintBitsToFloat(kGpuSideErrorBits));
     r = r + uintBitsToFloat(kGpuSideUnderflowBits);
     return r;
 }
@@ -107,9 +150,9 @@ vec2 sideBounds(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     precise float unit2 = sideUnit(e1, e2);
     float reach2 = maxOf(e1, e2);
     precise float w = norm1(sub3(r1, r2));
-    precise float bound1 = (reach1 + w) * unit2;
+    precise float bound1 = mulG(addG(reach1, w), unit2);
     bound1 = bound1 + uintBitsToFloat(kGpuSideFloorBits);
-    precise float bound2 = (reach2 + w) * unit1;
+    precise float bound2 = mulG(addG(reach2, w), unit1);
     bound2 = bound2 + uintBitsToFloat(kGpuSideFloorBits);
     return vec2(bound1, bound2);
 }
@@ -125,16 +168,16 @@ bool planeSidesCertain(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, flo
 // bound (the exact side is then beyond the bound, which also bounds the double's error). True
 // when that proves all three on one side: the CPU rejects the pair.
 bool surelyOneSide(float a, float b, float c, float bound) {
-    precise float reach = bound * 2.0;
+    precise float reach = mulG(bound, 2.0);
     bool sure = finiteF(a) && finiteF(b) && finiteF(c) && abs(a) > reach && abs(b) > reach && abs(c) > reach;
     return sure && ((a > 0.0 && b > 0.0 && c > 0.0) || (a < 0.0 && b < 0.0 && c < 0.0));
 }
 
 // ---- coplanar pairs: 2D separating axes (tri_tri_scalar.cpp coplanarOverlap) ----
 precise float orient2d(vec2 a, vec2 b, vec2 c) {
-    precise float l = (a.x - c.x) * (b.y - c.y);
-    precise float r = (a.y - c.y) * (b.x - c.x);
-    return l - r;
+    precise float l = mulG(subG(a.x, c.x), subG(b.y, c.y));
+    precise float r = mulG(subG(a.y, c.y), subG(b.x, c.x));
+    return subG(l, r);
 }
 
 bool separatedByEdgesOf(vec2 t0, vec2 t1, vec2 t2, vec2 o0, vec2 o1, vec2 o2) {
@@ -290,7 +333,7 @@ bool nearlyParallel(vec3 n1, vec3 n2) {
     precise float cc = dot3(c, c);
     precise float aa = dot3(n1, n1);
     precise float bb = dot3(n2, n2);
-    precise float bound = uintBitsToFloat(kGpuParallelSinSqBits) * (aa * bb);
+    precise float bound = mulG(uintBitsToFloat(kGpuParallelSinSqBits), mulG(aa, bb));
     return !(cc > bound);
 }
 
@@ -358,15 +401,15 @@ vec3 vertexAt(uint tri, uint k) {
 // transformPoint: (c0 * x + c1 * y) + c2 * z, then + translation (Mat33 mul and f4MulColumns).
 precise vec3 transformPoint(GpuJob j, vec3 p) {
     precise vec3 r;
-    r.x = j.c0x * p.x + j.c1x * p.y;
-    r.x = r.x + j.c2x * p.z;
-    r.y = j.c0y * p.x + j.c1y * p.y;
-    r.y = r.y + j.c2y * p.z;
-    r.z = j.c0z * p.x + j.c1z * p.y;
-    r.z = r.z + j.c2z * p.z;
-    r.x = r.x + j.tx;
-    r.y = r.y + j.ty;
-    r.z = r.z + j.tz;
+    r.x = addG(mulG(j.c0x, p.x), mulG(j.c1x, p.y));
+    r.x = addG(r.x, mulG(j.c2x, p.z));
+    r.y = addG(mulG(j.c0y, p.x), mulG(j.c1y, p.y));
+    r.y = addG(r.y, mulG(j.c2y, p.z));
+    r.z = addG(mulG(j.c0z, p.x), mulG(j.c1z, p.y));
+    r.z = addG(r.z, mulG(j.c2z, p.z));
+    r.x = addG(r.x, j.tx);
+    r.y = addG(r.y, j.ty);
+    r.z = addG(r.z, j.tz);
     return r;
 }
 
@@ -408,11 +451,27 @@ void main() {
     if (any_mode && any_flags[rect.job] != 0u) return;
     GpuJob job = jobs[rect.job];
     vec3 p1 = vertexAt(job.base_a + ta, 0u), q1 = vertexAt(job.base_a + ta, 1u), r1 = vertexAt(job.base_a + ta, 2u);
+    // The inputs shared by the run: A's vertices and the job's transform.
+    g_subnormal = false;
+    noteInput3(p1);
+    noteInput3(q1);
+    noteInput3(r1);
+    noteInput3(vec3(job.c0x, job.c0y, job.c0z));
+    noteInput3(vec3(job.c1x, job.c1y, job.c1z));
+    noteInput3(vec3(job.c2x, job.c2y, job.c2z));
+    noteInput3(vec3(job.tx, job.ty, job.tz));
+    bool shared_subnormal = g_subnormal;
     for (uint tb = tb0; tb < tb_end; ++tb) {
-        vec3 p2 = transformPoint(job, vertexAt(job.base_b + tb, 0u));
-        vec3 q2 = transformPoint(job, vertexAt(job.base_b + tb, 1u));
-        vec3 r2 = transformPoint(job, vertexAt(job.base_b + tb, 2u));
+        g_subnormal = shared_subnormal;
+        vec3 b0 = vertexAt(job.base_b + tb, 0u), b1 = vertexAt(job.base_b + tb, 1u), b2 = vertexAt(job.base_b + tb, 2u);
+        noteInput3(b0);
+        noteInput3(b1);
+        noteInput3(b2);
+        vec3 p2 = transformPoint(job, b0);
+        vec3 q2 = transformPoint(job, b1);
+        vec3 r2 = transformPoint(job, b2);
         int answer = triTriOverlap(p1, q1, r1, p2, q2, r2);
+        if (g_subnormal) answer = kAsk; // a value may have been flushed: the host decides
         if (answer == kNo) continue;
         if (any_mode && answer == kYes) {
             atomicOr(any_flags[rect.job], 1u);

@@ -16,9 +16,12 @@
 #include <link.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -122,6 +125,41 @@ inline void walkPairs(const BakedMesh& a, const BakedMesh& b, const Transform& b
     buffer.capacity = static_cast<std::uint32_t>(items.size());
     EXPECT_EQ(meshMeshPairs(a.blob, b.blob, b_to_a, buffer), Status::Ok);
     for (std::uint32_t k = 0; k < buffer.count; ++k) out.push_back(GpuPair{job, items[k].a, items[k].b});
+}
+
+/// The pairs in one sorted list and not the other (at most `limit` of each), with the A triangle
+/// and the B triangle in A's frame as hex floats: what a device that disagrees with the CPU is
+/// shown with, so the pair can be replayed on the CPU.
+inline std::string pairDifference(const std::vector<GpuPair>& got, const std::vector<GpuPair>& expect,
+                                  const std::vector<GpuJobDesc>& jobs, std::size_t limit = 4) {
+    std::string text;
+    auto describe = [&](const char* what, const std::vector<GpuPair>& from,
+                        const std::vector<GpuPair>& other) {
+        std::vector<GpuPair> only;
+        std::set_difference(from.begin(), from.end(), other.begin(), other.end(), std::back_inserter(only),
+                            pairLess);
+        for (std::size_t i = 0; i < only.size() && i < limit; ++i) {
+            const GpuPair& p = only[i];
+            const GpuJobDesc& job = jobs[p.job];
+            const BakedMesh& a = *queryMeshes()[job.a.index];
+            const BakedMesh& b = *queryMeshes()[job.b.index];
+            Vec3 v[6] = {a.tris[p.a][0], a.tris[p.a][1], a.tris[p.a][2]};
+            for (int c = 0; c < 3; ++c) transformPoint(job.b_to_a, b.tris[p.b][c], v[3 + c]);
+            char line[640];
+            int n = std::snprintf(line, sizeof line, "%s: job %u (%s x %s) a %u b %u:", what, p.job,
+                                  a.name.c_str(), b.name.c_str(), p.a, p.b);
+            for (const Vec3& x : v)
+                n += std::snprintf(line + n, sizeof line - static_cast<std::size_t>(n), " (%a, %a, %a)",
+                                   static_cast<double>(x.x), static_cast<double>(x.y),
+                                   static_cast<double>(x.z));
+            text += line;
+            text += "\n";
+        }
+        if (only.size() > limit) text += std::string(what) + ": " + std::to_string(only.size()) + " in all\n";
+    };
+    describe("device only", got, expect);
+    describe("CPU only", expect, got);
+    return text;
 }
 
 /// Submits, collects and returns the sorted pairs (collect's order), checking the status.

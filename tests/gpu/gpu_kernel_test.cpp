@@ -12,6 +12,8 @@
 
 #include "flak_gpu_layout.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 namespace flak::test {
@@ -311,6 +313,53 @@ TEST_F(GpuTest, SliverPlanesRejectOnTheDevice) {
     EXPECT_GT(collider.stats().host_decided_pairs, 0u);
     std::printf("slivers: %zu pairs on the device; zero-area: %llu of %zu pairs decided on the host\n",
                 c.pairs, static_cast<unsigned long long>(collider.stats().host_decided_pairs), f.pairs);
+}
+
+// A device may flush subnormal values to zero where the CPU keeps them; the shader leaves every
+// pair one of whose values may be subnormal to the host. The first pair was seen on an NVIDIA
+// device before the guard (a torus triangle with coordinates of 1e-16 against a sliver): a dot
+// product of 1.0e-40 in CHECK_MIN_MAX is > 0 on the CPU (disjoint) and was 0 there (crossing).
+// Then random pairs scaled by 2^-60, whose plane sides (products of three coordinate differences)
+// underflow: all are left to the host. On a device that keeps subnormals (lavapipe) this shows
+// the guard firing; the answers are the CPU's either way.
+TEST_F(GpuTest, SubnormalValuesAreLeftToTheHost) {
+    GpuCollider& collider = makeCollider(soupConfig());
+    const auto hex = [](const char* x, const char* y, const char* z) {
+        return vec(std::strtod(x, nullptr), std::strtod(y, nullptr), std::strtod(z, nullptr));
+    };
+    const Tri torus{hex("-0x1.33431ap-2", "-0x1.822d82p+0", "0x1.87de2ap-3"),
+                    hex("-0x1.45be3ap-52", "-0x1.89be5p+0", "0x1.87de2ap-3"),
+                    hex("-0x1.3daebp-52", "-0x1.8p+0", "0x1.1a6264p-54")};
+    const Tri sliver{hex("0x0p+0", "0x0p+0", "0x1.70a3d8p-3"), hex("-0x1.4aeb4cp-47", "-0x1.9p+5", "0x0p+0"),
+                     hex("0x1.47ae14p-8", "-0x1.9p+5", "0x0p+0")};
+    std::vector<std::pair<std::unique_ptr<BakedMesh>, std::unique_ptr<BakedMesh>>> soups;
+    std::vector<std::string> names{"torus x sliver"};
+    soups.emplace_back(soup("torus", {torus}), soup("sliver", {sliver}));
+    Checked c = checkSoups(collider, soups, names);
+    EXPECT_EQ(c.overlaps, 0u);
+    EXPECT_GE(collider.stats().host_decided_pairs, 1u);
+    const std::uint64_t before = collider.stats().host_decided_pairs;
+    soups.clear();
+    names.clear();
+    std::vector<Tri> s, t;
+    std::uint64_t index = 3000000;
+    const auto tiny = [](const Vec3& v) {
+        return vec(std::ldexp(v.x, -60), std::ldexp(v.y, -60), std::ldexp(v.z, -60));
+    };
+    for (int k = 0; k < 200; ++k) {
+        SplitMix64 rng = caseRng(kSeed, ++index);
+        const Tri a = makeShape(rng, Shape::Random, 1.0), b = makeShape(rng, Shape::Random, 1.0);
+        s.push_back(Tri{tiny(a.a), tiny(a.b), tiny(a.c)});
+        t.push_back(Tri{tiny(b.a), tiny(b.b), tiny(b.c)});
+    }
+    soups.emplace_back(soup("tiny s", s), soup("tiny t", t));
+    names.push_back("random pairs at 2^-60");
+    c = checkSoups(collider, soups, names);
+    EXPECT_GT(c.overlaps, 1000u);
+    EXPECT_GE(collider.stats().host_decided_pairs - before, c.pairs);
+    std::printf(
+        "subnormal values: %zu pairs at 2^-60, %zu overlapping, %llu decided on the host, GPU == CPU\n",
+        c.pairs, c.overlaps, static_cast<unsigned long long>(collider.stats().host_decided_pairs - before));
 }
 
 // The embedded shaders declare the float controls they rely on: OpExecutionMode
