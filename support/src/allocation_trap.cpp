@@ -4,16 +4,46 @@
 #include <cstdlib>
 #include <new>
 
+#if defined(__GLIBC__)
+#include <execinfo.h>
+#include <unistd.h>
+#endif
+
 namespace {
 std::atomic<bool> g_armed{false};
 std::atomic<std::size_t> g_count{0};
+bool g_trace = false; // FLAK_ALLOCATION_TRACE set when armed: each counted call prints its stack
+#if defined(__GLIBC__)
+thread_local bool t_tracing = false;
+void trace() {
+    if (t_tracing) return; // backtrace's own allocations (none once loaded) are not traced
+    t_tracing = true;
+    void* frames[32];
+    const int n = backtrace(frames, 32);
+    static const char kHead[] = "allocation while armed:\n";
+    (void)!write(2, kHead, sizeof kHead - 1);
+    backtrace_symbols_fd(frames, n, 2); // writes without allocating
+    t_tracing = false;
+}
+#else
+void trace() {}
+#endif
 void count() {
-    if (g_armed.load(std::memory_order_relaxed)) g_count.fetch_add(1, std::memory_order_relaxed);
+    if (!g_armed.load(std::memory_order_relaxed)) return;
+    g_count.fetch_add(1, std::memory_order_relaxed);
+    if (g_trace) trace();
 }
 } // namespace
 
 namespace flak::test {
 void armAllocationTrap() {
+#if defined(__GLIBC__)
+    g_trace = std::getenv("FLAK_ALLOCATION_TRACE") != nullptr;
+    if (g_trace) {
+        void* frames[1];
+        (void)backtrace(frames, 1); // loads the unwinder now, not inside a counted call
+    }
+#endif
     g_count = 0;
     g_armed = true;
 }

@@ -6,7 +6,9 @@
 namespace flak::test {
 
 /// Starts counting allocations (operator new/delete always; malloc-family too where the binary
-/// can interpose them: glibc without sanitizers).
+/// can interpose them: glibc without sanitizers). With FLAK_ALLOCATION_TRACE set in the
+/// environment (glibc), each counted call also prints its stack to stderr (addresses relative to
+/// each object: `addr2line -e BINARY OFFSET` names them).
 void armAllocationTrap();
 /// Stops counting and returns the allocations seen since arming.
 std::size_t disarmAllocationTrap();
