@@ -8,6 +8,7 @@
 #include <flak/math/transform.h>
 
 #include "bvh/tandem_walk.h"
+#include "gpu/pair_sort.h"
 #include "gpu/shaders_spirv.h"
 #include "gpu/vk_functions.h"
 #include <flak/gpu/host_heap.h>
@@ -660,12 +661,6 @@ bool askedPairOverlaps(GpuColliderState& st, const Slot& slot, const gpu::GpuPai
     return triTriOverlap(va[0], va[1], va[2], vb[0], vb[1], vb[2]);
 }
 
-bool pairLess(const GpuPair& x, const GpuPair& y) {
-    if (x.job != y.job) return x.job < y.job;
-    if (x.a != y.a) return x.a < y.a;
-    return x.b < y.b;
-}
-
 } // namespace
 
 std::size_t GpuCollider::requiredBytes(const GpuColliderConfig& config) {
@@ -1231,7 +1226,9 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
         batch_overflow = found > stored;
     }
     if (slot->query == GpuQuery::Pairs) {
-        std::sort(inout_pairs->items + first, inout_pairs->items + inout_pairs->count, pairLess);
+        // At most max_pairs were appended (the device's stored records or the CPU's list), and the
+        // slot's CPU list is free scratch now.
+        detail::sortPairs(inout_pairs->items + first, inout_pairs->count - first, slot->cpu_pairs);
         if ((batch_overflow || inout_pairs->dropped > 0) && result == Status::Ok) result = Status::BufferFull;
     }
     slot->state = SlotState::Free;
