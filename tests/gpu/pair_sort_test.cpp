@@ -13,7 +13,9 @@
 namespace flak::test {
 namespace {
 
-bool lessPair(const GpuPair& x, const GpuPair& y) { return std::tie(x.job, x.a, x.b) < std::tie(y.job, y.a, y.b); }
+bool lessPair(const GpuPair& x, const GpuPair& y) {
+    return std::tie(x.job, x.a, x.b) < std::tie(y.job, y.a, y.b);
+}
 bool samePair(const GpuPair& x, const GpuPair& y) { return x.job == y.job && x.a == y.a && x.b == y.b; }
 
 TEST(PairSort, EqualsStdSort) {

@@ -11,7 +11,9 @@
 
 namespace flak::detail {
 
-inline std::uint32_t pairField(const GpuPair& p, int field) { return field == 0 ? p.b : (field == 1 ? p.a : p.job); }
+inline std::uint32_t pairField(const GpuPair& p, int field) {
+    return field == 0 ? p.b : (field == 1 ? p.a : p.job);
+}
 
 /// Sorts items[0, n) by (job, a, b), ascending; `scratch` holds n pairs (its contents are lost).
 inline void sortPairs(GpuPair* items, std::uint32_t n, GpuPair* scratch) {
@@ -29,7 +31,8 @@ inline void sortPairs(GpuPair* items, std::uint32_t n, GpuPair* scratch) {
     for (int field = 0; field < 3; ++field) // least significant first
         for (unsigned shift = 0; shift < 32 && (used[field] >> shift) != 0u; shift += kBits) {
             std::memset(start, 0, sizeof start);
-            for (std::uint32_t i = 0; i < n; ++i) ++start[(pairField(from[i], field) >> shift) & (kBuckets - 1)];
+            for (std::uint32_t i = 0; i < n; ++i)
+                ++start[(pairField(from[i], field) >> shift) & (kBuckets - 1)];
             std::uint32_t at = 0;
             for (std::uint32_t d = 0; d < kBuckets; ++d) {
                 const std::uint32_t c = start[d];
