@@ -89,11 +89,14 @@ struct GpuPairRecord {
     FLAK_GPU_UINT job;   ///< index of the job in the batch
     FLAK_GPU_UINT a;     ///< triangle id in mesh A
     FLAK_GPU_UINT b;     ///< triangle id in mesh B
-    FLAK_GPU_UINT flags; ///< kGpuRecordAsk: a plane side in doubt, the host decides the pair
+    FLAK_GPU_UINT flags; ///< kGpuRecordAsk or kGpuRecordCrossing (or neither)
 };
 // GpuPairRecord::flags: the pair's plane sides are within their rounding bound; the CPU kernel
 // decides it with exact signs, so the host runs it when it collects the record (in either query).
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuRecordAsk, 1u);
+// GpuPairRecord::flags: the device decided the pair on the CPU kernel's float path and found it
+// crossing in 3D (neither coplanar nor ill-conditioned), as the CPU's classification would.
+FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuRecordCrossing, 2u);
 
 /// Batch parameters (32 bytes), a small storage buffer written by the host before each submit
 /// (not push constants: the command buffers are recorded once at init and only resubmitted).

@@ -358,6 +358,7 @@ int classifyAfterPlanes(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2, ve
 const int kNo = 0;
 const int kYes = 1;
 const int kAsk = 2;
+const int kYesCrossing = 3; // kYes, found crossing in 3D (the CPU's classification: Crossing)
 int triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     if (!(finite3(p1) && finite3(q1) && finite3(r1) && finite3(p2) && finite3(q2) && finite3(r2))) return kNo;
     precise vec3 v1, v2, n1, n2;
@@ -390,7 +391,7 @@ int triTriOverlap(vec3 p1, vec3 q1, vec3 r1, vec3 p2, vec3 q2, vec3 r2) {
     }
     int result = classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2, fp1, fq1, fr1, fp2,
                                      fq2, fr2);
-    return result == kDisjoint ? kNo : (result == kInDoubt ? kAsk : kYes);
+    return result == kDisjoint ? kNo : (result == kInDoubt ? kAsk : (result == kCrossing ? kYesCrossing : kYes));
 }
 
 vec3 vertexAt(uint tri, uint k) {
@@ -472,6 +473,8 @@ void main() {
         vec3 r2 = transformPoint(job, b2);
         int answer = triTriOverlap(p1, q1, r1, p2, q2, r2);
         if (g_subnormal) answer = kAsk; // a value may have been flushed: the host decides
+        uint found_flags = answer == kAsk ? kGpuRecordAsk : (answer == kYesCrossing ? kGpuRecordCrossing : 0u);
+        if (answer == kYesCrossing) answer = kYes;
         if (answer == kNo) continue;
         if (any_mode && answer == kYes) {
             atomicOr(any_flags[rect.job], 1u);
@@ -484,7 +487,7 @@ void main() {
             records[slot].job = rect.job;
             records[slot].a = ta;
             records[slot].b = tb;
-            records[slot].flags = answer == kAsk ? kGpuRecordAsk : 0u;
+            records[slot].flags = found_flags;
         } else {
             atomicOr(head.overflow, 1u);
         }

@@ -61,6 +61,14 @@ std::vector<GpuMeshId> uploadAll(GpuCollider& collider) {
     return ids;
 }
 
+// The query meshes of each job (uploadAll's ids are queryMeshes' indices).
+auto queryJobMeshes(const std::vector<GpuJobDesc>& jobs) {
+    return [&jobs](std::uint32_t j) {
+        return std::pair<const BakedMesh*, const BakedMesh*>{queryMeshes()[jobs[j].a.index].get(),
+                                                             queryMeshes()[jobs[j].b.index].get()};
+    };
+}
+
 std::vector<GpuPair> cpuPairs(const std::vector<GpuJobDesc>& jobs) {
     const auto& meshes = queryMeshes();
     std::vector<GpuPair> out;
@@ -78,7 +86,12 @@ TEST_F(GpuTest, RealMeshesCandidateModeEqualsCpuWalk) {
     const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::Candidates);
     EXPECT_GT(expect.size(), 1000u);
     ASSERT_TRUE(got == expect) << pairDifference(got, expect, jobs);
-    std::printf("real meshes, candidate mode: %zu jobs, %zu pairs, GPU == CPU\n", jobs.size(), got.size());
+    // Each mesh pair's last job is the two meshes at the identity, whose pairs are coplanar: about
+    // a sixth of all pairs cross.
+    const std::size_t crossing = checkCrossingFlags(got, jobs, queryJobMeshes(jobs));
+    EXPECT_GT(crossing, got.size() / 8);
+    std::printf("real meshes, candidate mode: %zu jobs, %zu pairs (%zu flagged crossing), GPU == CPU\n",
+                jobs.size(), got.size(), crossing);
 }
 
 // The device walks both trees: the same pairs as the CPU walk, in both queries, with the host
@@ -110,6 +123,7 @@ TEST_F(GpuTest, RealMeshesDeviceWalkEqualsCpuWalk) {
     const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::DeviceWalk);
     EXPECT_GT(expect.size(), 1000u);
     ASSERT_TRUE(got == expect) << pairDifference(got, expect, jobs);
+    EXPECT_GT(checkCrossingFlags(got, jobs, queryJobMeshes(jobs)), got.size() / 8);
     EXPECT_EQ(collider.stats().walk_overflows, 0u);
     EXPECT_EQ(collider.stats().tested_pairs - before.tested_pairs, candidates);
     const std::uint64_t uploaded = before.upload_bytes;

@@ -2,6 +2,7 @@
 // collider over it, and the CPU oracle (triTriOverlap over all pairs / meshMeshPairs), sorted.
 #pragma once
 
+#include "geom/tri_tri_classify.h"
 #include "query_meshes.h"
 #include "support/oracle.h"
 
@@ -160,6 +161,26 @@ inline std::string pairDifference(const std::vector<GpuPair>& got, const std::ve
     describe("device only", got, expect);
     describe("CPU only", expect, got);
     return text;
+}
+
+/// The device's crossing flags against the CPU's classification: every pair flagged
+/// kGpuPairCrossing is one classifyTriTri finds Crossing (B mapped by the job's transform).
+/// `meshes(job)` gives the job's two meshes. Returns how many pairs were flagged.
+template <class Meshes>
+std::size_t checkCrossingFlags(const std::vector<GpuPair>& got, const std::vector<GpuJobDesc>& jobs,
+                               Meshes&& meshes) {
+    std::size_t flagged = 0;
+    for (const GpuPair& p : got) {
+        if ((p.flags & kGpuPairCrossing) == 0u) continue;
+        ++flagged;
+        const auto [a, b] = meshes(p.job);
+        Vec3 v[3];
+        for (int c = 0; c < 3; ++c) transformPoint(jobs[p.job].b_to_a, b->tris[p.b][c], v[c]);
+        EXPECT_EQ(detail::classifyTriTri(a->tris[p.a][0], a->tris[p.a][1], a->tris[p.a][2], v[0], v[1], v[2]),
+                  detail::TriTriKind::Crossing)
+            << p;
+    }
+    return flagged;
 }
 
 /// Submits, collects and returns the sorted pairs (collect's order), checking the status.

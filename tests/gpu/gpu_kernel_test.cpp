@@ -150,7 +150,7 @@ std::unique_ptr<BakedMesh> soup(const std::string& name, const std::vector<Tri>&
 }
 
 struct Checked {
-    std::size_t pairs = 0, overlaps = 0;
+    std::size_t pairs = 0, overlaps = 0, crossing = 0; ///< crossing: flagged kGpuPairCrossing
 };
 
 // One batch: job j = soup pair j, brute force; GPU list == CPU brute-force list.
@@ -173,6 +173,9 @@ checkSoups(GpuCollider& collider,
     std::sort(expect.begin(), expect.end(), pairLess);
     const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::BruteForce);
     c.overlaps = expect.size();
+    c.crossing = checkCrossingFlags(got, jobs, [&soups](std::uint32_t j) {
+        return std::pair<const BakedMesh*, const BakedMesh*>{soups[j].first.get(), soups[j].second.get()};
+    });
     if (got != expect) {
         // Name the first differing pairs (job = family x placement).
         std::vector<GpuPair> missing, extra;
@@ -254,7 +257,9 @@ TEST_F(GpuTest, RandomTrianglesEqualCpuExactly) {
     }
     const Checked c = checkSoups(collider, soups, names);
     EXPECT_GT(c.overlaps, 100000u);
-    std::printf("random: %zu pairs, %zu overlapping, GPU == CPU\n", c.pairs, c.overlaps);
+    EXPECT_GT(c.crossing, c.overlaps / 2);
+    std::printf("random: %zu pairs, %zu overlapping (%zu flagged crossing), GPU == CPU\n", c.pairs,
+                c.overlaps, c.crossing);
 }
 
 // The CPU takes a sliver's plane sides in double; the device has no double and proves a rejection

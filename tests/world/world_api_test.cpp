@@ -1,5 +1,6 @@
 // The World's contract at its edges: init errors, capacity, stale and null ids, bad input,
 // dropped work at full buffers, and the hit order.
+#include "geom/tri_tri_classify.h"
 #include "world_fixture.h"
 
 #include <flak/bvh/mesh_mesh.h>
@@ -622,11 +623,24 @@ TEST(WorldApi, HowTheHostSplitsTheItemsChangesNothing) {
 
 // A mesh-mesh back end on the CPU: meshMeshPairs for every job, sorted by (job, a, b) as the
 // contract asks, then spoiled as `spoil` says, to see what the world makes of a broken answer.
-enum class Spoil { None, TriangleOutOfRange, JobOutOfRange, OutOfOrder, Repeated, CountBeyondCapacity, Lost };
+// Crossing: every pair flagged kMeshMeshPairCrossing where the CPU's classification finds a
+// crossing; CrossingEverywhere: every pair flagged, crossing or not.
+enum class Spoil {
+    None,
+    Crossing,
+    CrossingEverywhere,
+    TriangleOutOfRange,
+    JobOutOfRange,
+    OutOfOrder,
+    Repeated,
+    CountBeyondCapacity,
+    Lost
+};
 struct CpuBackend {
     std::vector<MeshMeshJob> jobs;
     Spoil spoil = Spoil::None;
     std::uint32_t submits = 0;
+    std::uint32_t flagged = 0, not_crossing = 0; ///< pairs flagged; pairs that do not cross
 };
 
 bool cpuSubmit(void* user, const MeshMeshJob* jobs, std::uint32_t count) {
@@ -644,7 +658,19 @@ Status cpuCollect(void* user, OutBuffer<MeshMeshPair>& inout_pairs) {
         OutBuffer<TrianglePair> out = OutBuffer<TrianglePair>::over(found.data(), 4096);
         EXPECT_EQ(meshMeshPairs(*b.jobs[j].a, *b.jobs[j].b, b.jobs[j].b_to_a, out), Status::Ok);
         std::vector<MeshMeshPair> mine;
-        for (std::uint32_t k = 0; k < out.count; ++k) mine.push_back(MeshMeshPair{j, found[k].a, found[k].b});
+        for (std::uint32_t k = 0; k < out.count; ++k) {
+            Vec3 va[3], vb[3], src[3];
+            triangleVertices(*b.jobs[j].a, found[k].a, va[0], va[1], va[2]);
+            triangleVertices(*b.jobs[j].b, found[k].b, src[0], src[1], src[2]);
+            transformPoints(b.jobs[j].b_to_a, src, 3, vb);
+            const bool crossing = detail::classifyTriTri(va[0], va[1], va[2], vb[0], vb[1], vb[2]) ==
+                                  detail::TriTriKind::Crossing;
+            b.not_crossing += crossing ? 0u : 1u;
+            const bool flag =
+                b.spoil == Spoil::CrossingEverywhere || (b.spoil == Spoil::Crossing && crossing);
+            b.flagged += flag ? 1u : 0u;
+            mine.push_back(MeshMeshPair{j, found[k].a, found[k].b, flag ? kMeshMeshPairCrossing : 0u});
+        }
         std::sort(mine.begin(), mine.end(), [](const MeshMeshPair& x, const MeshMeshPair& y) {
             return x.a != y.a ? x.a < y.a : x.b < y.b;
         });
@@ -669,10 +695,12 @@ Status cpuCollect(void* user, OutBuffer<MeshMeshPair>& inout_pairs) {
 // refuses the whole answer, counts the broken records and answers on the CPU: the same hits.
 TEST(WorldApi, BrokenBackEndAnswersAreRefusedAndCounted) {
     auto mesh = makeTestMesh(icosphere(2, 2.0f));
-    auto run = [&](CpuBackend* backend, std::vector<StepStats>& stats) {
+    // twin: a fourth enemy on the first one's pose, whose pairs with it are coplanar.
+    auto run = [&](CpuBackend* backend, std::vector<StepStats>& stats, bool exact_crossing = false,
+                   bool twin = false) {
         WorldConfig config = smallConfig();
         config.max_enemies = 4;
-        MeshMeshBackend hooks{backend, cpuSubmit, cpuCollect};
+        MeshMeshBackend hooks{backend, cpuSubmit, cpuCollect, exact_crossing};
         if (backend != nullptr) config.mesh_mesh_backend = &hooks;
         HostWorld hw(config);
         EXPECT_EQ(hw.initStatus(), Status::Ok);
@@ -684,6 +712,10 @@ TEST(WorldApi, BrokenBackEndAnswersAreRefusedAndCounted) {
             yawAt(0.3f * static_cast<float>(e), 1.1f * static_cast<float>(e), 0.4f * static_cast<float>(e),
                   0.0f, d.ship_to_world);
             EXPECT_EQ(world.spawnEnemy(d, ids[e]), Status::Ok);
+        }
+        BodyId twin_id;
+        if (twin) {
+            EXPECT_EQ(world.spawnEnemy(enemy, twin_id), Status::Ok);
         }
         for (int f = 0; f < 4; ++f) {
             EXPECT_EQ(world.step(1.0f / 60.0f), Status::Ok);
@@ -699,6 +731,24 @@ TEST(WorldApi, BrokenBackEndAnswersAreRefusedAndCounted) {
         std::vector<StepStats> stats;
         EXPECT_EQ(run(&good, stats), cpu);
         EXPECT_GT(good.submits, 0u);
+        for (const StepStats& st : stats) {
+            EXPECT_TRUE(st.mesh_jobs_on_backend);
+            EXPECT_EQ(st.mesh_pairs_refused, 0u);
+        }
+    }
+    // Crossing flags: used from a back end that vouches for them (exact_crossing), with the CPU's
+    // hits when they are exact; ignored from one that does not, even when they lie.
+    {
+        std::vector<StepStats> twin_stats;
+        const std::uint64_t cpu_twin = run(nullptr, twin_stats, false, true);
+        CpuBackend exact, lying;
+        exact.spoil = Spoil::Crossing;
+        lying.spoil = Spoil::CrossingEverywhere;
+        std::vector<StepStats> stats;
+        EXPECT_EQ(run(&exact, stats, true, true), cpu_twin);
+        EXPECT_GT(exact.flagged, 0u);
+        EXPECT_EQ(run(&lying, stats, false, true), cpu_twin);
+        EXPECT_GT(lying.not_crossing, 0u); // some flags lie
         for (const StepStats& st : stats) {
             EXPECT_TRUE(st.mesh_jobs_on_backend);
             EXPECT_EQ(st.mesh_pairs_refused, 0u);

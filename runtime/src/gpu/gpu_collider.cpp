@@ -1220,7 +1220,9 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
         for (std::uint32_t k = 0; k < stored; ++k) {
             if ((records[k].flags & gpu::kGpuRecordAsk) != 0u && !askedPairOverlaps(*st, *slot, records[k]))
                 continue;
-            (void)inout_pairs->append(GpuPair{records[k].job, records[k].a, records[k].b});
+            const bool crossing = (records[k].flags & gpu::kGpuRecordCrossing) != 0u;
+            (void)inout_pairs->append(
+                GpuPair{records[k].job, records[k].a, records[k].b, crossing ? kGpuPairCrossing : 0u});
         }
         inout_pairs->drop(found - stored); // (none left to the host among them: see above)
         batch_overflow = found > stored;

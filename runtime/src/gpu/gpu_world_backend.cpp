@@ -27,6 +27,7 @@ Status GpuWorldBackend::init(GpuCollider& collider, std::uint32_t max_jobs, std:
     m_backend.user = this;
     m_backend.submit = &GpuWorldBackend::submit;
     m_backend.collect = &GpuWorldBackend::collect;
+    m_backend.exact_crossing = true; // the shader's crossing is the CPU's classification
     return Status::Ok;
 }
 
@@ -89,7 +90,9 @@ Status GpuWorldBackend::collect(void* user, OutBuffer<MeshMeshPair>& inout_pairs
     if (buffer.dropped > 0) return Status::OutOfMemory;
     const std::uint32_t dropped_before = inout_pairs.dropped;
     for (std::uint32_t k = 0; k < buffer.count; ++k)
-        (void)inout_pairs.append(MeshMeshPair{self.m_pairs[k].job, self.m_pairs[k].a, self.m_pairs[k].b});
+        (void)inout_pairs.append(
+            MeshMeshPair{self.m_pairs[k].job, self.m_pairs[k].a, self.m_pairs[k].b,
+                         (self.m_pairs[k].flags & kGpuPairCrossing) != 0u ? kMeshMeshPairCrossing : 0u});
     return inout_pairs.dropped == dropped_before ? Status::Ok : Status::BufferFull;
 }
 

@@ -188,14 +188,18 @@ struct ShipItem {
 // The contact summary of one job from a back end's pairs (mesh_mesh.h's MeshContactSummary, B in
 // A's space mapped with transformPoint as the walk does; the sums do not depend on the order).
 bool summarizePairs(const MeshMeshJob& job, const MeshMeshPair* pairs, std::uint32_t count,
-                    MeshContactSummary& out) {
+                    bool exact_crossing, MeshContactSummary& out) {
     detail::SummarySums sums(job.a->bounds);
     for (std::uint32_t k = 0; k < count; ++k) {
         Vec3 va[3], vb[3], src[3];
         triangleVertices(*job.a, pairs[k].a, va[0], va[1], va[2]);
         triangleVertices(*job.b, pairs[k].b, src[0], src[1], src[2]);
         transformPoints(job.b_to_a, src, 3, vb);
-        sums.add(va, vb);
+        detail::TriangleNormal normal_a, normal_b;
+        normal_a.compute(va);
+        normal_b.compute(vb);
+        sums.add(va, vb, normal_a, normal_b,
+                 exact_crossing && (pairs[k].flags & kMeshMeshPairCrossing) != 0u);
     }
     return sums.finish(out);
 }
@@ -208,7 +212,8 @@ struct MeshMeshItem {
         MeshContactSummary summary;
         const bool touching = s->mesh_submitted
                                   ? summarizePairs(job, s->mesh_pairs + s->mesh_job_first[j],
-                                                   s->mesh_job_first[j + 1] - s->mesh_job_first[j], summary)
+                                                   s->mesh_job_first[j + 1] - s->mesh_job_first[j],
+                                                   s->config.mesh_mesh_backend->exact_crossing, summary)
                                   : meshMeshSummary(*job.a, *job.b, job.b_to_a, summary);
         if (!touching) return SlotState::Empty;
         const BodyPair& pair = s->body_pairs[s->mesh_job_pairs[j]];

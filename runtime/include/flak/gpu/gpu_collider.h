@@ -85,13 +85,20 @@ struct GpuJobDesc {
 };
 static_assert(sizeof(GpuJobDesc) == 56, "GpuJobDesc layout");
 
-/// One intersecting triangle pair of a batch (12 bytes).
+/// GpuPair::flags: the device found the pair crossing in 3D, as the CPU's classification would
+/// (neither coplanar nor through a zero-area triangle): its intersection is the crossing segment
+/// (triTriIntersection4's `crossing` hint). Pairs the host decided, or the CPU answered, do not
+/// carry it.
+constexpr std::uint32_t kGpuPairCrossing = 1u;
+
+/// One intersecting triangle pair of a batch (16 bytes).
 struct GpuPair {
-    std::uint32_t job = 0; ///< index of the job in the submitted array
-    std::uint32_t a = 0;   ///< triangle id in mesh A (leaf order)
-    std::uint32_t b = 0;   ///< triangle id in mesh B (leaf order)
+    std::uint32_t job = 0;   ///< index of the job in the submitted array
+    std::uint32_t a = 0;     ///< triangle id in mesh A (leaf order)
+    std::uint32_t b = 0;     ///< triangle id in mesh B (leaf order)
+    std::uint32_t flags = 0; ///< kGpuPairCrossing or 0
 };
-static_assert(sizeof(GpuPair) == 12, "GpuPair layout");
+static_assert(sizeof(GpuPair) == 16, "GpuPair layout");
 
 /// A submitted batch (0 is never a valid ticket).
 struct GpuTicket {

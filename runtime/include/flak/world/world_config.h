@@ -20,13 +20,19 @@ struct MeshMeshJob {
     Transform b_to_a;
 };
 
-/// An intersecting triangle pair of job `job` (12 bytes): triangle `a` of mesh a, `b` of mesh b.
+/// MeshMeshPair::flags: the pair crosses in 3D (neither coplanar nor through a zero-area
+/// triangle), so the contact summary takes its crossing segment without classifying it again.
+/// Used only from a back end with MeshMeshBackend::exact_crossing set.
+constexpr std::uint32_t kMeshMeshPairCrossing = 1u;
+
+/// An intersecting triangle pair of job `job` (16 bytes): triangle `a` of mesh a, `b` of mesh b.
 struct MeshMeshPair {
     std::uint32_t job = 0;
     std::uint32_t a = 0;
     std::uint32_t b = 0;
+    std::uint32_t flags = 0; ///< kMeshMeshPairCrossing or 0
 };
-static_assert(sizeof(MeshMeshPair) == 12, "MeshMeshPair is three ids");
+static_assert(sizeof(MeshMeshPair) == 16, "MeshMeshPair is three ids and flags");
 
 /// A back end for the enemy-vs-enemy mesh-mesh phase, such as runtime/gpu's GPU collider
 /// (gpu_world_backend.h). The world submits the step's jobs right after the broad phase, runs the
@@ -45,6 +51,11 @@ struct MeshMeshBackend {
     /// one (StepStats::mesh_pairs_refused): a broken answer costs the step its CPU time, never
     /// a read out of bounds or a wrong hit.
     Status (*collect)(void* user, OutBuffer<MeshMeshPair>& inout_pairs) = nullptr;
+    /// The back end sets kMeshMeshPairCrossing exactly where the CPU's classification finds a
+    /// crossing (it may leave it off anywhere). The world cannot check that cheaply, so it uses
+    /// the flag only when this is set: a flag on a pair that does not cross would give the
+    /// step a wrong contact point. runtime/gpu's back end sets it.
+    bool exact_crossing = false;
 };
 
 /// Host clock for per-phase timings: monotonic nanoseconds. Called a few times per step.
