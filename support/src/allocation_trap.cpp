@@ -12,7 +12,7 @@
 namespace {
 std::atomic<bool> g_armed{false};
 std::atomic<std::size_t> g_count{0};
-bool g_trace = false; // FLAK_ALLOCATION_TRACE set when armed: each counted call prints its stack
+std::atomic<bool> g_trace{false}; // FLAK_ALLOCATION_TRACE set when armed: each counted call prints its stack
 #if defined(__GLIBC__)
 thread_local bool t_tracing = false;
 void trace() {
@@ -31,15 +31,16 @@ void trace() {}
 void count() {
     if (!g_armed.load(std::memory_order_relaxed)) return;
     g_count.fetch_add(1, std::memory_order_relaxed);
-    if (g_trace) trace();
+    if (g_trace.load(std::memory_order_relaxed)) trace();
 }
 } // namespace
 
 namespace flak::test {
 void armAllocationTrap() {
 #if defined(__GLIBC__)
-    g_trace = std::getenv("FLAK_ALLOCATION_TRACE") != nullptr;
-    if (g_trace) {
+    const bool trace_calls = std::getenv("FLAK_ALLOCATION_TRACE") != nullptr;
+    g_trace.store(trace_calls, std::memory_order_relaxed);
+    if (trace_calls) {
         void* frames[1];
         (void)backtrace(frames, 1); // loads the unwinder now, not inside a counted call
     }

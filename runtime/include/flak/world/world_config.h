@@ -49,7 +49,7 @@ struct MeshMeshBackend {
     /// or BufferFull when some were dropped; any other status means the results are lost, and
     /// the world answers on the CPU this step. The world checks every record before it uses
     /// one (StepStats::mesh_pairs_refused): a broken answer costs the step its CPU time, never
-    /// a read out of bounds or a wrong hit.
+    /// a read out of bounds or a wrong hit (crossing flags aside: see exact_crossing).
     Status (*collect)(void* user, OutBuffer<MeshMeshPair>& inout_pairs) = nullptr;
     /// The back end sets kMeshMeshPairCrossing exactly where the CPU's classification finds a
     /// crossing (it may leave it off anywhere). The world cannot check that cheaply, so it uses
