@@ -72,13 +72,17 @@ bool treeDepthWithin(const MeshBlob& b, std::uint32_t& out_depth) {
 // The structural pass: one forward sweep over vertices, triangles and nodes. Besides what makes
 // every access safe (ranges, counts, links), it proves what the walks rely on for exact answers:
 // coordinates within kMaxBlobCoordinate, a sane grid, a binary tree whose every box contains its
-// children's boxes and whose every leaf box contains its triangles.
-Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t tris_at, BlobError* err) {
+// children's boxes and whose every leaf box contains its triangles. The vertex sweep also gives
+// the mesh's bounds (out_bounds).
+Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t tris_at, Aabb& out_bounds,
+                      BlobError* err) {
     if (!saneGrid(b))
         return fail(err, Status::BlobCorrupt, "quantization grid beyond the coordinate range", 0);
+    setEmpty(out_bounds);
     for (std::uint32_t v = 0; v < b.vertex_count; ++v) { // stored or decoded from the grid
         Vec3 p;
         vertexPosition(b, v, p);
+        expand(p, out_bounds);
         for (int a = 0; a < 3; ++a) {
             if (!std::isfinite(p[a])) return fail(err, Status::BlobCorrupt, "vertex is NaN or infinite", 0);
             if (!detail::inBlobRange(p[a]))
@@ -212,8 +216,9 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
 
     set(info.origin[0], info.origin[1], info.origin[2], b.quant_origin);
     set(info.scale[0], info.scale[1], info.scale[2], b.quant_scale);
-    const Status structure = checkStructure(b, blobSection(blob, SectionKind::Nodes).offset,
-                                            blobSection(blob, SectionKind::Triangles).offset, out_error);
+    const Status structure =
+        checkStructure(b, blobSection(blob, SectionKind::Nodes).offset,
+                       blobSection(blob, SectionKind::Triangles).offset, b.bounds, out_error);
     if (structure != Status::Ok) return structure;
     std::uint32_t depth = 0;
     if (!treeDepthWithin(b, depth))
@@ -223,12 +228,6 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
         return fail(out_error, Status::BlobCorrupt, "mesh info depth does not match the tree",
                     info_section.offset + offsetof(MeshInfo, depth));
     b.depth = depth;
-    setEmpty(b.bounds);
-    for (std::uint32_t v = 0; v < b.vertex_count; ++v) {
-        Vec3 p;
-        vertexPosition(b, v, p);
-        expand(p, b.bounds);
-    }
     out_blob = b;
     return Status::Ok;
 }
