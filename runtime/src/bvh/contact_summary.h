@@ -68,12 +68,12 @@ struct SummarySums {
         to_fixed = half > 0.0 ? std::ldexp(kSummaryOne, -exponent) : kSummaryOne;
     }
 
-    /// One intersecting pair: A's triangle va, B's triangle vb in A's space.
-    void add(const Vec3* va, const Vec3* vb) {
+    /// One intersecting pair: A's triangle va, B's triangle vb in A's space (`crossing`: as below).
+    void add(const Vec3* va, const Vec3* vb, bool crossing) {
         TriangleNormal na_, nb_;
         na_.compute(va);
         nb_.compute(vb);
-        add(va, vb, na_, nb_);
+        add(va, vb, na_, nb_, crossing);
     }
 
     /// The same with both triangles' normals already computed (TriangleNormal of va and vb). The

@@ -195,11 +195,7 @@ bool summarizePairs(const MeshMeshJob& job, const MeshMeshPair* pairs, std::uint
         triangleVertices(*job.a, pairs[k].a, va[0], va[1], va[2]);
         triangleVertices(*job.b, pairs[k].b, src[0], src[1], src[2]);
         transformPoints(job.b_to_a, src, 3, vb);
-        detail::TriangleNormal normal_a, normal_b;
-        normal_a.compute(va);
-        normal_b.compute(vb);
-        sums.add(va, vb, normal_a, normal_b,
-                 exact_crossing && (pairs[k].flags & kMeshMeshPairCrossing) != 0u);
+        sums.add(va, vb, exact_crossing && (pairs[k].flags & kMeshMeshPairCrossing) != 0u);
     }
     return sums.finish(out);
 }
