@@ -85,7 +85,7 @@ TEST_F(GpuTest, RealMeshesCandidateModeEqualsCpuWalk) {
     const std::vector<GpuPair> expect = cpuPairs(jobs);
     const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::Candidates);
     EXPECT_GT(expect.size(), 1000u);
-    ASSERT_TRUE(got == expect) << pairDifference(got, expect, jobs);
+    ASSERT_TRUE(got == expect) << pairDifference(got, expect, jobs, queryJobMeshes(jobs));
     // Each mesh pair's last job is the two meshes at the identity, whose pairs are coplanar: about
     // a sixth of all pairs cross.
     const std::size_t crossing = checkCrossingFlags(got, jobs, queryJobMeshes(jobs));
@@ -122,7 +122,7 @@ TEST_F(GpuTest, RealMeshesDeviceWalkEqualsCpuWalk) {
     const GpuColliderStats before = collider.stats();
     const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::DeviceWalk);
     EXPECT_GT(expect.size(), 1000u);
-    ASSERT_TRUE(got == expect) << pairDifference(got, expect, jobs);
+    ASSERT_TRUE(got == expect) << pairDifference(got, expect, jobs, queryJobMeshes(jobs));
     EXPECT_GT(checkCrossingFlags(got, jobs, queryJobMeshes(jobs)), got.size() / 8);
     EXPECT_EQ(collider.stats().walk_overflows, 0u);
     EXPECT_EQ(collider.stats().tested_pairs - before.tested_pairs, candidates);

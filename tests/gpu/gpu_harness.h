@@ -130,9 +130,10 @@ inline void walkPairs(const BakedMesh& a, const BakedMesh& b, const Transform& b
 
 /// The pairs in one sorted list and not the other (at most `limit` of each), with the A triangle
 /// and the B triangle in A's frame as hex floats: what a device that disagrees with the CPU is
-/// shown with, so the pair can be replayed on the CPU.
-inline std::string pairDifference(const std::vector<GpuPair>& got, const std::vector<GpuPair>& expect,
-                                  const std::vector<GpuJobDesc>& jobs, std::size_t limit = 4) {
+/// shown with, so the pair can be replayed on the CPU. `meshes(job)` gives the job's two meshes.
+template <class Meshes>
+std::string pairDifference(const std::vector<GpuPair>& got, const std::vector<GpuPair>& expect,
+                           const std::vector<GpuJobDesc>& jobs, Meshes&& meshes, std::size_t limit = 4) {
     std::string text;
     auto describe = [&](const char* what, const std::vector<GpuPair>& from,
                         const std::vector<GpuPair>& other) {
@@ -142,8 +143,9 @@ inline std::string pairDifference(const std::vector<GpuPair>& got, const std::ve
         for (std::size_t i = 0; i < only.size() && i < limit; ++i) {
             const GpuPair& p = only[i];
             const GpuJobDesc& job = jobs[p.job];
-            const BakedMesh& a = *queryMeshes()[job.a.index];
-            const BakedMesh& b = *queryMeshes()[job.b.index];
+            const auto [pa, pb] = meshes(p.job);
+            const BakedMesh& a = *pa;
+            const BakedMesh& b = *pb;
             Vec3 v[6] = {a.tris[p.a][0], a.tris[p.a][1], a.tris[p.a][2]};
             for (int c = 0; c < 3; ++c) transformPoint(job.b_to_a, b.tris[p.b][c], v[3 + c]);
             char line[640];

@@ -173,23 +173,14 @@ checkSoups(GpuCollider& collider,
     std::sort(expect.begin(), expect.end(), pairLess);
     const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::BruteForce);
     c.overlaps = expect.size();
-    c.crossing = checkCrossingFlags(got, jobs, [&soups](std::uint32_t j) {
+    const auto meshes = [&soups](std::uint32_t j) {
         return std::pair<const BakedMesh*, const BakedMesh*>{soups[j].first.get(), soups[j].second.get()};
-    });
-    if (got != expect) {
-        // Name the first differing pairs (job = family x placement).
-        std::vector<GpuPair> missing, extra;
-        std::set_difference(expect.begin(), expect.end(), got.begin(), got.end(), std::back_inserter(missing),
-                            pairLess);
-        std::set_difference(got.begin(), got.end(), expect.begin(), expect.end(), std::back_inserter(extra),
-                            pairLess);
-        ADD_FAILURE() << "GPU and CPU pair lists differ: " << missing.size() << " missing, " << extra.size()
-                      << " extra (seed " << std::hex << kSeed << std::dec << ")";
-        for (std::size_t k = 0; k < std::min<std::size_t>(missing.size(), 5); ++k)
-            ADD_FAILURE() << "missing " << missing[k] << " in " << names[missing[k].job];
-        for (std::size_t k = 0; k < std::min<std::size_t>(extra.size(), 5); ++k)
-            ADD_FAILURE() << "extra " << extra[k] << " in " << names[extra[k].job];
-    }
+    };
+    c.crossing = checkCrossingFlags(got, jobs, meshes);
+    // The first differing pairs, named by their soups (family @ placement) and coordinates.
+    EXPECT_TRUE(got == expect) << "GPU and CPU pair lists differ (seed " << std::hex << kSeed << std::dec
+                               << "):\n"
+                               << pairDifference(got, expect, jobs, meshes);
     // Any contact per job, from the same kernel: the jobs with a pair in the CPU's list.
     std::vector<std::uint8_t> want(jobs.size(), 0u), any(jobs.size(), 7u);
     for (const GpuPair& p : expect) want[p.job] = 1u;
