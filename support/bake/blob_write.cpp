@@ -207,6 +207,11 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
             boxes[i] = box;
         }
     }
+    std::vector<MaterialRun> runs; // the triangles' materials in leaf order, one entry per change
+    if (options.mesh)
+        for (std::uint32_t t = 0; t < tris && !mesh.materials.empty(); ++t)
+            if (runs.empty() || runs.back().material != mesh.materials[tree.order[t]])
+                runs.push_back(MaterialRun{mesh.materials[tree.order[t]], 0, t});
     if (!options.mesh && options.cluster.empty() && options.walls.empty())
         return {"a blob needs a mesh, a cluster or walls"};
     if (options.cluster.size() > kMaxClusterSpheres) return {"too many cluster spheres"};
@@ -227,7 +232,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
             vertices.size());
         add(SectionKind::Triangles, tris);
         add(SectionKind::BlockBases, bases.size());
-        if (!mesh.materials.empty()) add(SectionKind::Materials, tris);
+        if (!runs.empty()) add(SectionKind::Materials, runs.size());
         if (options.source_ids) add(SectionKind::SourceIds, tris);
         add(SectionKind::BuildStats, 1);
     }
@@ -296,7 +301,11 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
             for (std::uint32_t b : bases) w.put<std::uint32_t>(o, b), o += 4;
             break;
         case SectionKind::Materials:
-            for (std::uint32_t t : tree.order) w.put<std::uint16_t>(o, mesh.materials[t]), o += 2;
+            for (const MaterialRun& r : runs) {
+                w.put<std::uint16_t>(o + offsetof(MaterialRun, material), r.material);
+                w.put<std::uint32_t>(o + offsetof(MaterialRun, first), r.first);
+                o += sizeof(MaterialRun);
+            }
             break;
         case SectionKind::SourceIds:
             for (std::uint32_t t : tree.order) w.put<std::uint32_t>(o, t), o += 4;

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <functional>
 #include <iterator>
 #include <set>
 
@@ -168,6 +169,80 @@ TEST(MeshBlob, EveryTriangleDecodesToItsSourceTriangle) {
                     blob.triangle_count, used.size(), blob.stats->copied_vertices);
     }
     EXPECT_GE(widest, 32u);
+}
+
+// A mesh with a material per triangle, baked with source ids (materials patched by `material`).
+template <typename Material>
+std::vector<unsigned char> bakeWithMaterials(const test::Mesh& mesh, Material&& material,
+                                             bake::SourceMesh& out_source) {
+    out_source = bake::SourceMesh{};
+    out_source.positions = mesh.positions;
+    out_source.indices = mesh.indices;
+    for (std::uint32_t t = 0; t < mesh.indices.size() / 3; ++t) out_source.materials.push_back(material(t));
+    EXPECT_FALSE(bake::prepareMesh(out_source, bake::PrepareOptions{}).failed());
+    const bake::BuiltTree tree =
+        bake::buildBvh(out_source.positions, out_source.indices, bake::BuildOptions{});
+    bake::WriteOptions write;
+    write.source_ids = true;
+    std::vector<unsigned char> bytes;
+    EXPECT_FALSE(bake::writeBlob(out_source, tree, write, bytes).failed());
+    return bytes;
+}
+
+// Materials are stored as runs of triangles in leaf order: every triangle reads back its source
+// triangle's material, with materials in patches (few runs) and at random (a run at almost every
+// triangle), one run per change and none more; a mesh without materials has no runs and reads 0.
+TEST(MeshBlob, EveryTriangleReadsBackItsMaterial) {
+    const test::Mesh mesh = test::icosphere(4); // 5,120 triangles
+    test::SplitMix64 rng(0x3A7E41A1u);
+    const std::function<std::uint16_t(std::uint32_t)> patterns[] = {
+        [](std::uint32_t t) { return static_cast<std::uint16_t>(t / 97 % 5); },
+        [&rng](std::uint32_t) { return static_cast<std::uint16_t>(rng.next() % 7 * 9000); }};
+    for (const auto& pattern : patterns) {
+        bake::SourceMesh source;
+        AlignedBytes a(bakeWithMaterials(mesh, pattern, source));
+        MeshBlob blob;
+        ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
+        ASSERT_NE(blob.material_runs, nullptr);
+        std::uint32_t changes = 0;
+        for (std::uint32_t t = 0; t < blob.triangle_count; ++t) {
+            const std::uint16_t want = source.materials[blob.source_ids[t]];
+            ASSERT_EQ(triangleMaterial(blob, t), want) << "triangle " << t;
+            if (t > 0 && want != source.materials[blob.source_ids[t - 1]]) ++changes;
+        }
+        EXPECT_EQ(blob.material_run_count, changes + 1u);
+        std::printf("[ materials ] %u triangles in %u runs\n", blob.triangle_count, blob.material_run_count);
+    }
+    AlignedBytes plain(bakeBytes(mesh));
+    MeshBlob blob;
+    ASSERT_EQ(loadMeshBlob(plain.data(), plain.size(), blob), Status::Ok);
+    EXPECT_EQ(blob.material_runs, nullptr);
+    EXPECT_EQ(triangleMaterial(blob, 17), 0u);
+}
+
+// Runs that leave a triangle without a material, or give it two, are refused at load.
+TEST(MeshBlob, LoaderChecksMaterialRuns) {
+    bake::SourceMesh source;
+    const std::vector<unsigned char> good = bakeWithMaterials(
+        test::torus(12, 8), [](std::uint32_t t) { return static_cast<std::uint16_t>(t / 10); }, source);
+    AlignedBytes original(good);
+    MeshBlob view;
+    ASSERT_EQ(loadMeshBlob(original.data(), original.size(), view), Status::Ok);
+    ASSERT_GE(view.material_run_count, 3u);
+    const std::size_t at = blobSection(test::opened(original), SectionKind::Materials).offset;
+    auto refuse = [&](std::size_t offset, auto value, const char* what) { // a field in host order
+        BlobError err;
+        EXPECT_EQ(test::loadResealed(good.data(), good.size(), offset, &value, sizeof(value), err),
+                  Status::BlobCorrupt)
+            << what;
+        EXPECT_NE(std::string(err.what).find(what), std::string::npos) << what << ": " << err.what;
+    };
+    const std::size_t first = offsetof(MaterialRun, first), run = sizeof(MaterialRun);
+    refuse(at + first, std::uint32_t{1}, "do not start at triangle 0");
+    refuse(at + run + first, std::uint32_t{0}, "out of order");
+    refuse(at + run + first, view.material_runs[2].first, "out of order");
+    refuse(at + (view.material_run_count - 1u) * run + first, view.triangle_count, "past the triangles");
+    refuse(at + offsetof(MaterialRun, reserved), std::uint16_t{1}, "reserved field not zero");
 }
 
 // The builder's shortcuts (no binning for nodes of at most traversal_cost triangles, one bin set

@@ -150,6 +150,25 @@ Status checkStructure(const MeshBlob& b, std::uint64_t nodes_at, std::uint64_t t
     return Status::Ok;
 }
 
+// The Materials section: at least one run, the first at triangle 0, each starting after the one
+// before it and inside the mesh, the reserved field zero. Then every triangle lies in exactly one
+// run and triangleMaterial's search finds it.
+Status checkMaterialRuns(const MeshBlob& b, std::uint64_t at, BlobError* err) {
+    if (b.material_run_count == 0 || b.material_runs[0].first != 0)
+        return fail(err, Status::BlobCorrupt, "material runs do not start at triangle 0", at);
+    for (std::uint32_t i = 0; i < b.material_run_count; ++i) {
+        const MaterialRun& r = b.material_runs[i];
+        const std::uint64_t run_at = at + std::uint64_t{i} * sizeof(MaterialRun);
+        if (r.reserved != 0)
+            return fail(err, Status::BlobCorrupt, "material run reserved field not zero",
+                        run_at + offsetof(MaterialRun, reserved));
+        if (r.first >= b.triangle_count || (i > 0 && r.first <= b.material_runs[i - 1].first))
+            return fail(err, Status::BlobCorrupt, "material runs out of order or past the triangles",
+                        run_at + offsetof(MaterialRun, first));
+    }
+    return Status::Ok;
+}
+
 } // namespace
 
 Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) {
@@ -203,9 +222,11 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
         return fail(out_error, Status::BlobCorrupt, "more triangles than the format allows", 0);
     if (count != (b.triangle_count + kTriangleBlock - 1) / kTriangleBlock)
         return fail(out_error, Status::BlobCorrupt, "block base count does not match the triangles", 0);
-    b.materials = sectionPointer<std::uint16_t>(blob, SectionKind::Materials, count);
-    if (b.materials != nullptr && count != b.triangle_count)
-        return fail(out_error, Status::BlobCorrupt, "material count does not match the triangles", 0);
+    b.material_runs = sectionPointer<MaterialRun>(blob, SectionKind::Materials, b.material_run_count);
+    if (b.material_runs != nullptr) {
+        const Status runs = checkMaterialRuns(b, blobSection(blob, SectionKind::Materials).offset, out_error);
+        if (runs != Status::Ok) return runs;
+    }
     b.source_ids = sectionPointer<std::uint32_t>(blob, SectionKind::SourceIds, count);
     if (b.source_ids != nullptr && count != b.triangle_count)
         return fail(out_error, Status::BlobCorrupt, "source id count does not match the triangles", 0);

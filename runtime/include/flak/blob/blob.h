@@ -38,7 +38,7 @@ enum class SectionKind : std::uint32_t {
     Vertices = 2,           ///< float[3][count]
     Triangles = 3,          ///< uint8_t[3][count]
     BlockBases = 4,         ///< uint32_t[count]
-    Materials = 5,          ///< uint16_t[count], optional
+    Materials = 5,          ///< MaterialRun[count], optional (bvh/blob_format.h)
     SourceIds = 6,          ///< uint32_t[count], optional
     BuildStats = 7,         ///< BuildStats, optional
     SphereCluster = 8,      ///< Sphere[count] (shooter/blob_sections.h)
@@ -64,7 +64,7 @@ constexpr SectionLayout sectionLayout(std::uint32_t kind) {
     case 2: return {12, 0, 3};  // Vertices
     case 3: return {3, 0, 0};   // Triangles: three byte offsets
     case 4: return {4, 0, 1};   // BlockBases
-    case 5: return {2, 1, 0};   // Materials
+    case 5: return {8, 2, 1};   // Materials: u16 material, reserved; u32 first triangle
     case 6: return {4, 0, 1};   // SourceIds
     case 7: return {64, 0, 16}; // BuildStats
     case 8: return {16, 0, 4};  // SphereCluster

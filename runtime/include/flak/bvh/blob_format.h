@@ -8,7 +8,7 @@
 //   QuantizedVertices uint16_t[3][vertex_count] 6 B each: positions on the MeshInfo grid (--vertices quantized)
 //   Triangles   uint8_t[3][triangle_count]  3 B each: three 8-bit vertex offsets in a 256-vertex window
 //   BlockBases  uint32_t[ceil(tris / 16)]   4 B per 16 triangles: window start of each triangle block
-//   Materials   uint16_t[triangle_count]    optional, per-triangle material id
+//   Materials   MaterialRun[run_count]      optional, 8 B each: the material of each run of triangles
 //   SourceIds   uint32_t[triangle_count]    optional, original triangle index of each triangle
 //   BuildStats  BuildStats                  optional, what the baker measured
 // The five required sections (one of the two vertex sections) come together: a blob without a
@@ -73,6 +73,19 @@ inline std::uint32_t makeLeafInfo(std::uint32_t first, std::uint32_t count) {
     return kLeafBit | ((count - 1u) << 26) | first;
 }
 
+/// One run of triangles with one material (8 bytes), in the optional Materials section. Runs are
+/// in increasing `first` order, the first at triangle 0; a run covers triangles first .. the next
+/// run's first - 1 (the last run, to the last triangle). Neighbouring runs have different materials.
+struct MaterialRun {
+    std::uint16_t material; // 0: the material id of every triangle in the run
+    std::uint16_t reserved; // 2: zero
+    std::uint32_t first;    // 4: the run's first triangle (leaf order)
+};
+static_assert(sizeof(MaterialRun) == 8 && offsetof(MaterialRun, first) == 4, "MaterialRun is 8 bytes");
+static_assert(sectionLayout(5).element_bytes == sizeof(MaterialRun) && sectionLayout(5).halfwords == 2 &&
+                  sectionLayout(5).words == 1,
+              "the container swaps a material run as two u16 and one u32");
+
 /// What the baker measured (64 bytes), optional.
 struct BuildStats {
     std::uint32_t source_triangles;   //  0: triangles read from the input
@@ -102,7 +115,8 @@ constexpr std::uint32_t meshLayoutHash() {
                                    sizeof(BvhNode),    offsetof(BvhNode, info),
                                    sizeof(BuildStats), kTriangleBlock,
                                    kVertexWindow,      kMaxLeafTriangles,
-                                   kMaxTreeDepth,      26u /* leaf first bits */};
+                                   kMaxTreeDepth,      26u /* leaf first bits */,
+                                   sizeof(MaterialRun)};
     std::uint32_t h = 2166136261u;
     for (std::uint32_t f : facts) {
         for (int i = 0; i < 4; ++i) h = (h ^ ((f >> (8 * i)) & 0xFFu)) * 16777619u;

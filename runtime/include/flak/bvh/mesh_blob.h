@@ -21,12 +21,13 @@ struct MeshBlob {
     const std::uint16_t* quantized_vertices = nullptr; ///< grid xyz per vertex; null in an exact mesh
     const std::uint8_t* triangles = nullptr;           ///< three vertex offsets per triangle
     const std::uint32_t* block_bases = nullptr;
-    const std::uint16_t* materials = nullptr;  ///< null when the blob has none
-    const std::uint32_t* source_ids = nullptr; ///< null when the blob has none
-    const BuildStats* stats = nullptr;         ///< null when the blob has none
+    const MaterialRun* material_runs = nullptr; ///< null when the blob has no materials (all 0)
+    const std::uint32_t* source_ids = nullptr;  ///< null when the blob has none
+    const BuildStats* stats = nullptr;          ///< null when the blob has none
     std::uint32_t node_count = 0;
     std::uint32_t vertex_count = 0;
     std::uint32_t triangle_count = 0;
+    std::uint32_t material_run_count = 0;
     std::uint32_t depth = 0; ///< the tree's depth (root = 1; 0 without nodes), at most kMaxTreeDepth
     Vec3 quant_origin;
     Vec3 quant_scale;
@@ -85,6 +86,21 @@ inline void vertexPosition(const MeshBlob& blob, std::uint32_t index, Vec3& out)
         return;
     }
     decodeGridPoint(blob.quant_origin, blob.quant_scale, blob.quantized_vertices + 3u * index, out);
+}
+
+/// The material id of triangle `tri` (< triangle_count): its run's, found by binary search over
+/// the runs; 0 when the blob has no materials.
+inline std::uint16_t triangleMaterial(const MeshBlob& blob, std::uint32_t tri) {
+    if (blob.material_runs == nullptr) return 0;
+    std::uint32_t lo = 0, hi = blob.material_run_count; // the run is the last with first <= tri
+    while (hi - lo > 1) {
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        if (blob.material_runs[mid].first <= tri)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return blob.material_runs[lo].material;
 }
 
 /// Vertex positions of triangle `tri` (leaf order). tri < triangle_count.
