@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <filesystem>
 #include <functional>
 #include <iterator>
 #include <set>
@@ -852,6 +853,47 @@ TEST(MeshBlob, BlobBakedByTheCMakeFunctionLoads) {
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
     EXPECT_EQ(blob.triangle_count, 4u);
     EXPECT_TRUE(bake::deepVerify(test::opened(a)).empty());
+}
+
+} // namespace
+} // namespace flak
+#endif
+
+#if defined(FLAK_FUZZ_BLOB_SEEDS)
+namespace flak {
+namespace {
+
+// The blob fuzz target's seeds are of this build's layout: each, resealed (a seed may break its
+// checksum on purpose) and swapped to this host's order, opens, and a mesh's MeshInfo carries the
+// mesh layout hash. A seed of an older layout stops at the header and teaches the fuzzer nothing.
+TEST(MeshBlob, FuzzSeedsAreOfThisLayout) {
+    int seeds = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(FLAK_FUZZ_BLOB_SEEDS)) {
+        std::FILE* f = std::fopen(entry.path().c_str(), "rb");
+        ASSERT_NE(f, nullptr) << entry.path();
+        std::vector<unsigned char> bytes(1u << 20);
+        bytes.resize(std::fread(bytes.data(), 1, bytes.size(), f));
+        std::fclose(f);
+        ASSERT_GE(bytes.size(), sizeof(BlobHeader)) << entry.path();
+        std::uint32_t marker;
+        std::memcpy(&marker, bytes.data() + offsetof(BlobHeader, endian_marker), 4);
+        std::uint64_t sum = blobChecksum(bytes.data(), bytes.size()); // stored in the blob's order
+        if (marker != kBlobEndianMarker) sum = __builtin_bswap64(sum);
+        std::memcpy(bytes.data() + offsetof(BlobHeader, checksum), &sum, 8);
+        test::AlignedBytes a(bytes);
+        BlobError error;
+        ASSERT_EQ(swapBlobByteOrder(a.data(), a.size(), &error), Status::Ok)
+            << entry.path() << ": " << error.what;
+        Blob blob;
+        ASSERT_EQ(openBlob(a.data(), a.size(), blob, &error), Status::Ok)
+            << entry.path() << ": " << error.what;
+        const BlobSection info = blobSection(blob, SectionKind::MeshInfo);
+        if (info.data != nullptr) {
+            EXPECT_EQ(static_cast<const MeshInfo*>(info.data)->layout_hash, meshLayoutHash()) << entry.path();
+        }
+        ++seeds;
+    }
+    EXPECT_GE(seeds, 10);
 }
 
 } // namespace
