@@ -4,6 +4,7 @@
 
 #include <flak/geom/sphere_aabb.h>
 #include <flak/geom/sphere_triangle.h>
+#include <flak/math/simd.h>
 
 namespace flak {
 
@@ -63,15 +64,51 @@ bool planeFar(const Sphere& s, float bound_sq, const Vec3& a, const Vec3& b, con
     return d * d > bound_sq * nn;
 }
 
-// A vertex of the triangle inside the ball shrunk by the margin: the triangle's distance is at
-// most that vertex's, so the kernel, whose decision flips only within its band (inside the
-// margin), accepts it. Any-hit queries take this answer without calling the kernel. (The closest
-// points of the three edges as well measured slower: their divisions cost more than the kernel
-// calls they save.)
-bool vertexWithin(const Sphere& s, const PreparedSphere& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-    const float da = distanceSq(s.center, a), db = distanceSq(s.center, b), dc = distanceSq(s.center, c);
-    const float m = da < db ? da : db;
-    return (m < dc ? m : dc) < p.shrunk_radius_sq;
+// Both cheap filters of any-hit queries for four triangles (lanes) at once. Returned, bit l:
+// triangle l's box (Arvo's distance, as triangleBoxDistanceSq) is within the grown radius. Into
+// out_within, bit l: a vertex of triangle l lies inside the ball shrunk by the margin, so the
+// triangle's distance is at most that vertex's and the kernel, whose decision flips only within
+// its band (inside the margin), accepts it: any-hit queries take this answer without calling the
+// kernel. (The closest points of the three edges as well measured slower: their divisions cost
+// more than the kernel calls they save.) Each lane runs triangleBoxDistanceSq's operations in
+// their order (min and max as `a < b ? a : b` and `a > b ? a : b`, the clamp as max(lo, min(hi,
+// v)), which is clampTo on a box that is not inverted, the sums left to right), so it decides as
+// that function does. The inputs are finite (the loader proves the vertices, validSphere the
+// centre), so no lane is NaN and "d <= r" is "not r < d".
+unsigned quadNear(const Sphere& s, const PreparedSphere& p, const Vec3 (&v)[3][4], unsigned& out_within) {
+    F4 box_sq, dist[3];
+    for (int k = 0; k < 3; ++k) {
+        F4 corner[3], lo, hi, centre, closest, off, sq;
+        for (int i = 0; i < 3; ++i) f4Set(v[i][0][k], v[i][1][k], v[i][2][k], v[i][3][k], corner[i]);
+        f4Min(corner[0], corner[1], lo);
+        f4Min(lo, corner[2], lo);
+        f4Max(corner[0], corner[1], hi);
+        f4Max(hi, corner[2], hi);
+        f4Splat(s.center[k], centre);
+        f4Min(hi, centre, closest); // centre > hi ? hi : centre
+        f4Max(lo, closest, closest);
+        f4Sub(centre, closest, off);
+        f4Mul(off, off, sq);
+        if (k == 0)
+            box_sq = sq;
+        else
+            f4Add(box_sq, sq, box_sq);
+        for (int i = 0; i < 3; ++i) { // distanceSq(centre, corner i)
+            f4Sub(centre, corner[i], off);
+            f4Mul(off, off, sq);
+            if (k == 0)
+                dist[i] = sq;
+            else
+                f4Add(dist[i], sq, dist[i]);
+        }
+    }
+    F4 grown, shrunk, nearest;
+    f4Splat(p.grown_radius_sq, grown);
+    f4Splat(p.shrunk_radius_sq, shrunk);
+    f4Min(dist[0], dist[1], nearest);
+    f4Min(nearest, dist[2], nearest);
+    out_within = f4LessMask(nearest, shrunk);
+    return ~f4LessMask(grown, box_sq) & 0xFu;
 }
 
 // Both filters before the kernel: the triangle's box (Arvo's distance), then its plane.
@@ -90,16 +127,27 @@ bool sphereAnyHit(const MeshBlob& blob, const Sphere& sphere) {
     if (blob.node_count == 0 || !validSphere(sphere)) return false;
     PreparedSphere prep;
     prepareSphere(blob, sphere, prep);
-    const bool walked_all = detail::walkLeafTriangles(
+    // A leaf's triangles four at a time: both cheap filters on the quad (quadNear), a hit at once
+    // where a near triangle has a vertex within, else the plane and the kernel for the near ones.
+    const bool walked_all = detail::walkLeaves(
         blob, [&](const BvhNode& n) { return detail::nodeOverlaps(n, prep.qbox); },
-        [&](std::uint32_t t) {
-            Vec3 a, b, c;
-            triangleVertices(blob, t, a, b, c);
-            if (!(triangleBoxDistanceSq(sphere, a, b, c) <= prep.grown_radius_sq)) return true;
-            if (vertexWithin(sphere, prep, a, b, c)) return false;
-            if (planeFar(sphere, prep.grown_radius_sq, a, b, c)) return true;
-            Contact contact;
-            return !sphereTriangle(sphere, a, b, c, contact);
+        [&](std::uint32_t first, std::uint32_t count) {
+            for (std::uint32_t group = first; group < first + count; group += 4) {
+                const std::uint32_t n = first + count - group < 4 ? first + count - group : 4;
+                Vec3 v[3][4];
+                for (std::uint32_t l = 0; l < 4; ++l) // lanes past the leaf repeat the group's first
+                    triangleVertices(blob, l < n ? group + l : group, v[0][l], v[1][l], v[2][l]);
+                unsigned within;
+                unsigned near = quadNear(sphere, prep, v, within) & ((1u << n) - 1u);
+                if ((near & within) != 0) return false;
+                for (; near != 0; near &= near - 1u) {
+                    const int l = __builtin_ctz(near);
+                    if (planeFar(sphere, prep.grown_radius_sq, v[0][l], v[1][l], v[2][l])) continue;
+                    Contact contact;
+                    if (sphereTriangle(sphere, v[0][l], v[1][l], v[2][l], contact)) return false;
+                }
+            }
+            return true;
         });
     return !walked_all;
 }
