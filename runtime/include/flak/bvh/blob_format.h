@@ -75,7 +75,8 @@ inline std::uint32_t makeLeafInfo(std::uint32_t first, std::uint32_t count) {
 
 /// One run of triangles with one material (8 bytes), in the optional Materials section. Runs are
 /// in increasing `first` order, the first at triangle 0; a run covers triangles first .. the next
-/// run's first - 1 (the last run, to the last triangle). Neighbouring runs have different materials.
+/// run's first - 1 (the last run, to the last triangle). The baker starts a run only where the
+/// material changes.
 struct MaterialRun {
     std::uint16_t material; // 0: the material id of every triangle in the run
     std::uint16_t reserved; // 2: zero
