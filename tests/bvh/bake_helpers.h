@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -23,6 +24,7 @@ struct BakeSettings {
     bake::BuildOptions build;
     bake::PrepareOptions prepare;
     bake::WriteOptions write;
+    std::vector<std::uint16_t> materials; ///< per source triangle; empty: none
 };
 
 inline std::vector<unsigned char> bakeBytes(const Mesh& mesh, const BakeSettings& settings = {},
@@ -30,6 +32,7 @@ inline std::vector<unsigned char> bakeBytes(const Mesh& mesh, const BakeSettings
     bake::SourceMesh source;
     source.positions = mesh.positions;
     source.indices = mesh.indices;
+    source.materials = settings.materials;
     const bake::BakeError prep = bake::prepareMesh(source, settings.prepare);
     EXPECT_FALSE(prep.failed()) << prep.message;
     const bake::BuiltTree tree = bake::buildBvh(source.positions, source.indices, settings.build);
@@ -59,6 +62,18 @@ private:
     unsigned char* m_data;
     std::size_t m_size;
 };
+
+/// The whole file at `path` (empty when it cannot be read).
+inline std::vector<unsigned char> readBytes(const char* path) {
+    std::vector<unsigned char> bytes;
+    std::FILE* f = std::fopen(path, "rb");
+    if (f == nullptr) return bytes;
+    unsigned char chunk[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(chunk, 1, sizeof(chunk), f)) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
+    std::fclose(f);
+    return bytes;
+}
 
 /// The bytes opened as a blob (the container checked; a failure is a test failure).
 inline Blob opened(AlignedBytes& bytes) {

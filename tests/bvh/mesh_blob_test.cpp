@@ -172,22 +172,14 @@ TEST(MeshBlob, EveryTriangleDecodesToItsSourceTriangle) {
     EXPECT_GE(widest, 32u);
 }
 
-// A mesh with a material per triangle, baked with source ids (materials patched by `material`).
+// A mesh with material(t) on source triangle t, baked with source ids.
 template <typename Material>
 std::vector<unsigned char> bakeWithMaterials(const test::Mesh& mesh, Material&& material,
                                              bake::SourceMesh& out_source) {
-    out_source = bake::SourceMesh{};
-    out_source.positions = mesh.positions;
-    out_source.indices = mesh.indices;
-    for (std::uint32_t t = 0; t < mesh.indices.size() / 3; ++t) out_source.materials.push_back(material(t));
-    EXPECT_FALSE(bake::prepareMesh(out_source, bake::PrepareOptions{}).failed());
-    const bake::BuiltTree tree =
-        bake::buildBvh(out_source.positions, out_source.indices, bake::BuildOptions{});
-    bake::WriteOptions write;
-    write.source_ids = true;
-    std::vector<unsigned char> bytes;
-    EXPECT_FALSE(bake::writeBlob(out_source, tree, write, bytes).failed());
-    return bytes;
+    test::BakeSettings settings;
+    settings.write.source_ids = true;
+    for (std::uint32_t t = 0; t < mesh.indices.size() / 3; ++t) settings.materials.push_back(material(t));
+    return bakeBytes(mesh, settings, &out_source);
 }
 
 // Materials are stored as runs of triangles in leaf order: every triangle reads back its source
@@ -843,11 +835,8 @@ namespace {
 
 // Baked during the build by the flak_bake() CMake function, read back as a game would.
 TEST(MeshBlob, BlobBakedByTheCMakeFunctionLoads) {
-    std::FILE* f = std::fopen(FLAK_TEST_TETRA_BLOB, "rb");
-    ASSERT_NE(f, nullptr) << FLAK_TEST_TETRA_BLOB;
-    std::vector<unsigned char> bytes(4096);
-    bytes.resize(std::fread(bytes.data(), 1, bytes.size(), f));
-    std::fclose(f);
+    const std::vector<unsigned char> bytes = test::readBytes(FLAK_TEST_TETRA_BLOB);
+    ASSERT_FALSE(bytes.empty()) << FLAK_TEST_TETRA_BLOB;
     test::AlignedBytes a(bytes);
     MeshBlob blob;
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
@@ -869,11 +858,7 @@ namespace {
 TEST(MeshBlob, FuzzSeedsAreOfThisLayout) {
     int seeds = 0;
     for (const auto& entry : std::filesystem::directory_iterator(FLAK_FUZZ_BLOB_SEEDS)) {
-        std::FILE* f = std::fopen(entry.path().c_str(), "rb");
-        ASSERT_NE(f, nullptr) << entry.path();
-        std::vector<unsigned char> bytes(1u << 20);
-        bytes.resize(std::fread(bytes.data(), 1, bytes.size(), f));
-        std::fclose(f);
+        std::vector<unsigned char> bytes = test::readBytes(entry.path().c_str());
         ASSERT_GE(bytes.size(), sizeof(BlobHeader)) << entry.path();
         std::uint32_t marker;
         std::memcpy(&marker, bytes.data() + offsetof(BlobHeader, endian_marker), 4);
