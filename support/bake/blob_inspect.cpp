@@ -18,6 +18,7 @@ BlobSummary summarize(const Blob& whole, bool big_endian) {
     s.triangles = blob.triangle_count;
     s.vertices = blob.vertex_count;
     s.nodes = blob.node_count;
+    s.wide_nodes = blob.wide_node_count;
     s.depth = blob.depth;
     s.bytes = whole.total_bytes;
     s.bytes_per_triangle = blob.triangle_count ? double(s.bytes) / blob.triangle_count : 0.0;
@@ -56,12 +57,13 @@ std::string toJson(const BlobSummary& s) {
     std::snprintf(
         buf, sizeof(buf),
         "{\"triangles\": %u, \"vertices\": %u, \"bytes\": %llu, \"bytes_per_triangle\": %.3f, "
-        "\"nodes\": %u, \"leaves\": %u, \"depth\": %u, \"sah_cost\": %.3f, \"build_seconds\": %.6f, "
+        "\"nodes\": %u, \"leaves\": %u, \"depth\": %u, \"wide_nodes\": %u, \"sah_cost\": %.3f, "
+        "\"build_seconds\": %.6f, "
         "\"dropped_degenerate\": %u, \"welded_vertices\": %u, \"copied_vertices\": %u, "
         "\"source_triangles\": %u, \"max_leaf\": %u, \"endian\": \"%s\", \"vertices_mode\": \"%s\", "
         "\"grid_step\": [%.9g, %.9g, %.9g], \"bounds\": %s}",
         s.triangles, s.vertices, static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle, s.nodes,
-        s.leaves, s.depth, s.sah_cost, s.build_seconds, s.dropped_degenerate, s.welded_vertices,
+        s.leaves, s.depth, s.wide_nodes, s.sah_cost, s.build_seconds, s.dropped_degenerate, s.welded_vertices,
         s.copied_vertices, s.source_triangles, s.max_leaf, s.big_endian ? "big" : "little",
         s.quantized_vertices ? "quantized" : "exact", double(s.grid_step.x), double(s.grid_step.y),
         double(s.grid_step.z), boundsJson(s).c_str());
@@ -75,14 +77,16 @@ std::string toText(const BlobSummary& s) {
                   "vertices         %u (%s; welded %u, window copies %u)\n"
                   "bytes            %llu (%.2f per triangle, %s-endian)\n"
                   "nodes            %u (%u leaves of at most %u triangles, depth %u)\n"
+                  "wide nodes       %u\n"
                   "SAH cost         %.2f\n"
                   "grid step        %.9g %.9g %.9g\n"
                   "bounds           %s\n",
                   s.triangles, s.source_triangles, s.dropped_degenerate, s.vertices,
                   s.quantized_vertices ? "quantized" : "exact", s.welded_vertices, s.copied_vertices,
                   static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle,
-                  s.big_endian ? "big" : "little", s.nodes, s.leaves, s.max_leaf, s.depth, s.sah_cost,
-                  double(s.grid_step.x), double(s.grid_step.y), double(s.grid_step.z), boundsJson(s).c_str());
+                  s.big_endian ? "big" : "little", s.nodes, s.leaves, s.max_leaf, s.depth, s.wide_nodes,
+                  s.sah_cost, double(s.grid_step.x), double(s.grid_step.y), double(s.grid_step.z),
+                  boundsJson(s).c_str());
     return buf;
 }
 

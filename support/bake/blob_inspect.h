@@ -11,6 +11,7 @@ namespace flak::bake {
 /// Facts about a loaded blob (its mesh, where it has one), as printed by `inspect` and `bake --json`.
 struct BlobSummary {
     std::uint32_t triangles = 0, vertices = 0, nodes = 0, leaves = 0, depth = 0;
+    std::uint32_t wide_nodes = 0; ///< WideNodes section entries (0: the blob has none)
     std::uint64_t bytes = 0;
     double bytes_per_triangle = 0.0;
     double sah_cost = 0.0;

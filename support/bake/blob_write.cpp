@@ -1,5 +1,7 @@
 #include "blob_write.h"
 
+#include "wide_collapse.h"
+
 #include <flak/align.h>
 #include <flak/bvh/mesh_blob.h>
 #include <flak/shooter/blob_sections.h>
@@ -212,6 +214,16 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         for (std::uint32_t t = 0; t < tris && !mesh.materials.empty(); ++t)
             if (runs.empty() || runs.back().material != mesh.materials[tree.order[t]])
                 runs.push_back(MaterialRun{mesh.materials[tree.order[t]], 0, t});
+    std::vector<BvhNode> nodes(options.mesh ? tree.nodes.size() : 0u); // the Nodes section
+    for (std::size_t node = 0; node < nodes.size(); ++node) {
+        const BuiltNode& n = tree.nodes[node];
+        for (int a = 0; a < 3; ++a) {
+            nodes[node].lo[a] = quantizeBound(boxes[node].min[a], origin[a], scale[a], false);
+            nodes[node].hi[a] = quantizeBound(boxes[node].max[a], origin[a], scale[a], true);
+        }
+        nodes[node].info = n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip;
+    }
+    const std::vector<WideNode> wide = options.wide_nodes ? collapseWide(nodes) : std::vector<WideNode>{};
     if (!options.mesh && options.cluster.empty() && options.walls.empty())
         return {"a blob needs a mesh, a cluster or walls"};
     if (options.cluster.size() > kMaxClusterSpheres) return {"too many cluster spheres"};
@@ -228,6 +240,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     if (options.mesh) {
         add(SectionKind::MeshInfo, 1);
         add(SectionKind::Nodes, tree.nodes.size());
+        if (options.wide_nodes) add(SectionKind::WideNodes, wide.size());
         add(options.quantize_vertices ? SectionKind::QuantizedVertices : SectionKind::Vertices,
             vertices.size());
         add(SectionKind::Triangles, tris);
@@ -267,16 +280,25 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         std::size_t o = offsets[i];
         switch (sections[i].kind) {
         case SectionKind::Nodes:
-            for (std::size_t node = 0; node < tree.nodes.size(); ++node) {
-                const BuiltNode& n = tree.nodes[node];
-                for (int a = 0; a < 3; ++a) {
-                    w.put<std::uint16_t>(o + 2u * static_cast<std::size_t>(a),
-                                         quantizeBound(boxes[node].min[a], origin[a], scale[a], false));
-                    w.put<std::uint16_t>(o + 6u + 2u * static_cast<std::size_t>(a),
-                                         quantizeBound(boxes[node].max[a], origin[a], scale[a], true));
+            for (const BvhNode& n : nodes) {
+                for (std::size_t a = 0; a < 3; ++a) {
+                    w.put<std::uint16_t>(o + 2 * a, n.lo[a]);
+                    w.put<std::uint16_t>(o + 6 + 2 * a, n.hi[a]);
                 }
-                w.put<std::uint32_t>(o + 12, n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip);
-                o += 16;
+                w.put<std::uint32_t>(o + 12, n.info);
+                o += sizeof(BvhNode);
+            }
+            break;
+        case SectionKind::WideNodes:
+            for (const WideNode& n : wide) {
+                for (std::size_t k = 0; k < 3; ++k)
+                    for (std::size_t c = 0; c < kWideChildren; ++c) {
+                        w.put<std::int16_t>(o + offsetof(WideNode, lo) + 2 * (8 * k + c), n.lo[k][c]);
+                        w.put<std::int16_t>(o + offsetof(WideNode, hi) + 2 * (8 * k + c), n.hi[k][c]);
+                    }
+                for (std::size_t c = 0; c < kWideChildren; ++c)
+                    w.put<std::uint32_t>(o + offsetof(WideNode, child) + 4 * c, n.child[c]);
+                o += sizeof(WideNode);
             }
             break;
         case SectionKind::Vertices:

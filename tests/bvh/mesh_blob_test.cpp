@@ -213,6 +213,18 @@ TEST(MeshBlob, EveryTriangleReadsBackItsMaterial) {
     EXPECT_EQ(triangleMaterial(blob, 17), 0u);
 }
 
+// `good` with the field at `offset` set to `value` (host order) and resealed is refused as corrupt,
+// with a message that says `what`.
+template <typename T>
+void expectRefusedWith(const std::vector<unsigned char>& good, std::size_t offset, T value,
+                       const char* what) {
+    BlobError err;
+    EXPECT_EQ(test::loadResealed(good.data(), good.size(), offset, &value, sizeof(value), err),
+              Status::BlobCorrupt)
+        << what;
+    EXPECT_NE(std::string(err.what).find(what), std::string::npos) << what << ": " << err.what;
+}
+
 // Runs that leave a triangle without a material, or give it two, are refused at load.
 TEST(MeshBlob, LoaderChecksMaterialRuns) {
     bake::SourceMesh source;
@@ -223,12 +235,8 @@ TEST(MeshBlob, LoaderChecksMaterialRuns) {
     ASSERT_EQ(loadMeshBlob(original.data(), original.size(), view), Status::Ok);
     ASSERT_GE(view.material_run_count, 3u);
     const std::size_t at = blobSection(test::opened(original), SectionKind::Materials).offset;
-    auto refuse = [&](std::size_t offset, auto value, const char* what) { // a field in host order
-        BlobError err;
-        EXPECT_EQ(test::loadResealed(good.data(), good.size(), offset, &value, sizeof(value), err),
-                  Status::BlobCorrupt)
-            << what;
-        EXPECT_NE(std::string(err.what).find(what), std::string::npos) << what << ": " << err.what;
+    const auto refuse = [&](std::size_t offset, auto value, const char* what) {
+        expectRefusedWith(good, offset, value, what);
     };
     const std::size_t first = offsetof(MaterialRun, first), run = sizeof(MaterialRun);
     refuse(at + first, std::uint32_t{1}, "do not start at triangle 0");
@@ -236,6 +244,68 @@ TEST(MeshBlob, LoaderChecksMaterialRuns) {
     refuse(at + run + first, view.material_runs[2].first, "out of order");
     refuse(at + (view.material_run_count - 1u) * run + first, view.triangle_count, "past the triangles");
     refuse(at + offsetof(MaterialRun, reserved), std::uint16_t{1}, "reserved field not zero");
+}
+
+// The loader proves the wide tree the walks rely on: well-formed nodes, one depth-first tree
+// whose leaves cover the triangles in order, and child boxes that hold what is under them.
+TEST(MeshBlob, LoaderChecksWideTree) {
+    test::BakeSettings settings;
+    settings.build.max_leaf = 2;
+    settings.write.wide_nodes = true;
+    const std::vector<unsigned char> good = test::bakeBytes(test::torus(24, 12), settings);
+    AlignedBytes original(good);
+    MeshBlob view;
+    ASSERT_EQ(loadMeshBlob(original.data(), original.size(), view), Status::Ok);
+    ASSERT_GE(view.wide_node_count, 3u);
+    const std::size_t at = blobSection(test::opened(original), SectionKind::WideNodes).offset;
+    const auto refuse = [&](std::size_t offset, auto value, const char* what) {
+        expectRefusedWith(good, offset, value, what);
+    };
+    const auto lo = [&](std::uint32_t node, int k, std::uint32_t c) {
+        return at + node * sizeof(WideNode) + offsetof(WideNode, lo) +
+               2u * (8u * static_cast<unsigned>(k) + c);
+    };
+    const auto hi = [&](std::uint32_t node, int k, std::uint32_t c) {
+        return at + node * sizeof(WideNode) + offsetof(WideNode, hi) +
+               2u * (8u * static_cast<unsigned>(k) + c);
+    };
+    const auto child = [&](std::uint32_t node, std::uint32_t c) {
+        return at + node * sizeof(WideNode) + offsetof(WideNode, child) + 4u * c;
+    };
+    const WideNode& root = view.wide_nodes[0];
+    ASSERT_GE(wideCount(root), 2u);
+    refuse(lo(0, 1, 0), std::int16_t(root.hi[1][0] + 1), "wide child bounds inverted");
+    refuse(child(1, 0), std::uint32_t{0}, "wide node without children");
+    // A node with a free slot, and a leaf and an internal child somewhere in the tree.
+    std::uint32_t partial = view.wide_node_count, leaf_node = 0, leaf_slot = kWideChildren, inner_slot = 0;
+    std::uint32_t inner_node = view.wide_node_count;
+    for (std::uint32_t i = 0; i < view.wide_node_count; ++i) {
+        const WideNode& n = view.wide_nodes[i];
+        if (wideCount(n) < kWideChildren && partial == view.wide_node_count) partial = i;
+        for (std::uint32_t c = 0; c < wideCount(n); ++c) {
+            const bool leaf = (n.child[c] & kLeafBit) != 0;
+            const bool wide_x = n.hi[0][c] > n.lo[0][c];
+            if (leaf && wide_x && leaf_slot == kWideChildren) leaf_node = i, leaf_slot = c;
+            if (!leaf && wide_x && inner_node == view.wide_node_count) inner_node = i, inner_slot = c;
+        }
+    }
+    ASSERT_LT(partial, view.wide_node_count);
+    refuse(lo(partial, 2, wideCount(view.wide_nodes[partial])), std::int16_t{0}, "unused slots not empty");
+    // Two children swapped: the leaves (or nodes) are no longer met in order.
+    BlobError err;
+    std::vector<unsigned char> swapped(good);
+    std::memcpy(swapped.data() + child(0, 0), &root.child[1], 4);
+    std::memcpy(swapped.data() + child(0, 1), &root.child[0], 4);
+    EXPECT_EQ(test::loadResealed(swapped.data(), swapped.size(), child(0, 0), &root.child[1], 4, err),
+              Status::BlobCorrupt);
+    EXPECT_NE(std::string(err.what).find("wide"), std::string::npos) << err.what;
+    refuse(child(0, wideCount(root) - 1u), std::uint32_t{view.wide_node_count}, "wide");
+    ASSERT_LT(leaf_slot, kWideChildren);
+    refuse(hi(leaf_node, 0, leaf_slot), view.wide_nodes[leaf_node].lo[0][leaf_slot],
+           "wide leaf box does not contain its triangles");
+    ASSERT_LT(inner_node, view.wide_node_count);
+    refuse(hi(inner_node, 0, inner_slot), view.wide_nodes[inner_node].lo[0][inner_slot],
+           "wide child box does not contain its node's");
 }
 
 // The builder's shortcuts (no binning for nodes of at most traversal_cost triangles, one bin set
@@ -290,15 +360,17 @@ TEST(MeshBlob, DefaultBakeIsInTheHostByteOrder) {
     EXPECT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
 }
 
-void expectForeignBlobSwapsToNative(bool quantized);
+void expectForeignBlobSwapsToNative(bool quantized, bool wide);
 
 // Big-endian on little-endian hosts; on a big-endian host (ppc64, the cross build) the foreign
 // blob is the little-endian one.
 TEST(MeshBlob, BigEndianBlobIsRejectedThenSwappedToTheNativeBytes) {
-    for (bool quantized : {false, true}) {
-        SCOPED_TRACE(quantized ? "quantized vertices" : "exact vertices");
-        expectForeignBlobSwapsToNative(quantized);
-    }
+    for (bool quantized : {false, true})
+        for (bool wide : {false, true}) {
+            SCOPED_TRACE(quantized ? "quantized vertices" : "exact vertices");
+            SCOPED_TRACE(wide ? "wide nodes" : "binary nodes");
+            expectForeignBlobSwapsToNative(quantized, wide);
+        }
 }
 
 TEST(MeshBlob, QuantizedVerticesAreTheNearestGridPointsOfTheSource) {
@@ -377,10 +449,11 @@ TEST(MeshBlob, QuantizedVertexChecks) {
     EXPECT_STREQ(err.what, "vertex beyond the format's coordinate range");
 }
 
-void expectForeignBlobSwapsToNative(bool quantized) {
+void expectForeignBlobSwapsToNative(bool quantized, bool wide) {
     const test::Mesh m = test::torus(30, 12);
     test::BakeSettings settings, big;
     settings.write.quantize_vertices = big.write.quantize_vertices = quantized;
+    settings.write.wide_nodes = big.write.wide_nodes = wide;
     big.write.big_endian = !test::kHostBigEndian;
     const std::vector<unsigned char> native = bakeBytes(m, settings);
     const std::vector<unsigned char> foreign = bakeBytes(m, big);
@@ -393,6 +466,7 @@ void expectForeignBlobSwapsToNative(bool quantized) {
     ASSERT_EQ(swapBlobByteOrder(a.data(), a.size(), &error), Status::Ok) << error.what;
     EXPECT_EQ(std::vector<unsigned char>(a.data(), a.data() + a.size()), native); // byte for byte
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
+    EXPECT_EQ(blob.wide_node_count > 0, wide);
     EXPECT_EQ(swapBlobByteOrder(a.data(), a.size()), Status::Ok); // already native: untouched
     EXPECT_EQ(std::vector<unsigned char>(a.data(), a.data() + a.size()), native);
 }

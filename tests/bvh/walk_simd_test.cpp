@@ -1,10 +1,12 @@
 // The SIMD forms of the walks' node work against their scalar forms, which they must match bit for
-// bit: the segment node test in the blob's grid (query_walk.h), NaN cases (a zero direction
+// bit: the segment node test in the blob's grid (query_walk.h), the wide nodes' box and segment
+// tests of eight children (wide_walk.h), NaN cases (a zero direction
 // component with the origin on a slab plane) included, and the mesh-vs-mesh walk's B leaf taken
 // into A's grid (tandem_walk.h), clamps at the grid's ends included, and its lane test of an A
 // group's leaves against the walk of the group's node range it stands for.
 #include "bvh/query_walk.h"
 #include "bvh/tandem_walk.h"
+#include "bvh/wide_walk.h"
 
 #include "query_meshes.h"
 #include "support/oracle.h"
@@ -48,18 +50,23 @@ float gridCoord(SplitMix64& rng) {
     }
 }
 
+// Segment ends of gridCoord, not equal.
+void randomSegmentEnds(SplitMix64& rng, Vec3& p0, Vec3& p1) {
+    for (int k = 0; k < 3; ++k) {
+        p0[k] = gridCoord(rng);
+        // A third of the components do not move: 1 / 0 is inf, and 0 * inf is NaN on a plane.
+        p1[k] = rng.next() % 3u == 0u ? p0[k] : gridCoord(rng);
+    }
+    if (p0.x == p1.x && p0.y == p1.y && p0.z == p1.z) p1.x += 1.0f;
+}
+
 TEST(GridSegment, SimdFormDecidesAndEntersEveryNodeAsTheScalarSlabTest) {
     const MeshBlob blob = unitGrid();
     long cases = 0, overlaps = 0, differ = 0;
     for (long i = 0; i < 400000; ++i) {
         SplitMix64 rng = caseRng(0x6121D5E6ull, static_cast<std::uint64_t>(i) + 1);
         Vec3 p0, p1;
-        for (int k = 0; k < 3; ++k) {
-            p0[k] = gridCoord(rng);
-            // A third of the components do not move: 1 / 0 is inf, and 0 * inf is NaN on a plane.
-            p1[k] = rng.next() % 3u == 0u ? p0[k] : gridCoord(rng);
-        }
-        if (p0.x == p1.x && p0.y == p1.y && p0.z == p1.z) p1.x += 1.0f;
+        randomSegmentEnds(rng, p0, p1);
         detail::GridSegment s;
         ASSERT_TRUE(detail::makeGridSegment(blob, p0, p1, rng.next() % 2u == 0u ? 0.0f : 0.5f, s));
         if (rng.next() % 4u == 0u) s.t_max = rng.rangef(0.0, 1.0); // a closest-hit walk shortened it
@@ -81,6 +88,72 @@ TEST(GridSegment, SimdFormDecidesAndEntersEveryNodeAsTheScalarSlabTest) {
     EXPECT_EQ(differ, 0);
     EXPECT_GT(overlaps, cases / 10);
     EXPECT_LT(overlaps, cases - cases / 10);
+}
+
+// A wide node of 1..8 random children in [0, cells) (unused slots as the baker leaves them), and
+// the same children as binary nodes.
+WideNode randomWideNode(SplitMix64& rng, std::uint32_t cells, BvhNode out_children[kWideChildren]) {
+    WideNode w{};
+    const std::uint32_t count = 1u + static_cast<std::uint32_t>(rng.next() % kWideChildren);
+    for (std::uint32_t c = 0; c < kWideChildren; ++c) {
+        out_children[c] = randomNode(rng, cells);
+        w.child[c] = c < count ? (static_cast<std::uint32_t>(rng.next()) | 1u) : 0u;
+        for (int k = 0; k < 3; ++k) {
+            w.lo[k][c] = static_cast<std::int16_t>(c < count ? out_children[c].lo[k] - kWideBias : 32767);
+            w.hi[k][c] = static_cast<std::int16_t>(c < count ? out_children[c].hi[k] - kWideBias : -32768);
+        }
+    }
+    return w;
+}
+
+TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
+    const MeshBlob blob = unitGrid();
+    long cases = 0, entered = 0, overlapped = 0, differ = 0;
+    for (long i = 0; i < 100000; ++i) {
+        SplitMix64 rng = caseRng(0x6121D5EAull, static_cast<std::uint64_t>(i) + 1);
+        BvhNode children[kWideChildren];
+        const WideNode n = randomWideNode(rng, 1001u, children);
+        const unsigned used = (1u << wideCount(n)) - 1u;
+        Vec3 p0, p1;
+        randomSegmentEnds(rng, p0, p1);
+        detail::GridSegment g;
+        ASSERT_TRUE(detail::makeGridSegment(blob, p0, p1, rng.next() % 2u == 0u ? 0.0f : 0.5f, g));
+        const float t_max = rng.next() % 4u == 0u ? rng.rangef(0.0, 1.0) : 1.0f;
+        detail::WideSegment s;
+        detail::makeWideSegment(g, s);
+        float want_t[kWideChildren], got_t[kWideChildren];
+        const unsigned want = detail::wideEntersScalar(s, t_max, n, want_t);
+        const unsigned got = detail::wideEnters(s, t_max, n, got_t);
+        bool same = want == got && (want & ~used) == 0u;
+        for (unsigned c = 0; c < wideCount(n); ++c)
+            same = same && std::memcmp(&want_t[c], &got_t[c], sizeof(float)) == 0;
+        detail::QuantBox q;
+        for (int k = 0; k < 3; ++k) {
+            const std::int32_t a = static_cast<std::int32_t>(rng.next() % 1101u) - 50;
+            const std::int32_t b = static_cast<std::int32_t>(rng.next() % 1101u) - 50;
+            q.lo[k] = a < b ? a : b;
+            q.hi[k] = a < b ? b : a;
+        }
+        detail::WideBox box;
+        detail::makeWideBox(q, box);
+        const unsigned box_want = detail::wideOverlapsScalar(n, box);
+        same = same && detail::wideOverlaps(n, box) == box_want;
+        // The binary test on each child's own box: the same bits, and none where the box lies
+        // beyond the grid (the walk then enters nothing).
+        for (unsigned c = 0; c < wideCount(n); ++c) {
+            const unsigned binary = detail::nodeOverlaps(children[c], q) ? 1u : 0u;
+            same = same && (box.outside ? binary == 0u : ((box_want >> c) & 1u) == binary);
+        }
+        ++cases;
+        entered += __builtin_popcount(want);
+        overlapped += __builtin_popcount(box_want);
+        if (!same && ++differ <= 5) ADD_FAILURE() << "case " << i << ": the wide node tests differ";
+    }
+    std::printf("  wide node tests (%s): %ld nodes, %ld children entered, %ld overlapped, %ld different\n",
+                simdBackendName(), cases, entered, overlapped, differ);
+    EXPECT_EQ(differ, 0);
+    EXPECT_GT(entered, cases / 2);
+    EXPECT_GT(overlapped, cases / 2);
 }
 
 // `usual`, or one time in 16 a value that breaks naive set-up code: zeros of both signs, a

@@ -54,6 +54,8 @@ const char* kUsage =
     "                       exact: float vertices as read (12 bytes each, the default); quantized:\n"
     "                       each vertex snapped to the mesh's 16-bit grid (6 bytes; --json and\n"
     "                       inspect print the grid step)\n"
+    "  --wide-nodes         also store the tree as nodes of up to 8 children (128 bytes each),\n"
+    "                       which segment and sphere queries walk\n"
     "  --keep-degenerate    keep zero-area triangles (default: drop and count them)\n"
     "  --allow-empty        write the blob even when no triangle is left (default: an error)\n"
     "  --max-coord X        reject coordinates beyond +-X (default 1e7, at most 2^40 = 1.0995e12)\n"
@@ -303,7 +305,9 @@ int runBake(int argc, char** argv) {
             const std::string m = value("--vertices");
             if (m != "exact" && m != "quantized") return usage("--vertices must be exact or quantized");
             write_options.quantize_vertices = m == "quantized";
-        } else if (a == "--keep-degenerate")
+        } else if (a == "--wide-nodes")
+            write_options.wide_nodes = true;
+        else if (a == "--keep-degenerate")
             prepare_options.keep_degenerate = true;
         else if (a == "--allow-empty")
             allow_empty = true;

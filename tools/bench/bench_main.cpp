@@ -4,6 +4,7 @@
 //   flak_bench build --generate icosphere8 [--repeat N] [--json]
 //   flak_bench tree [--frames N] [--rounds N] [--json]
 //   flak_bench sphere|segment|meshmesh --mesh PATH.obj [--count N] [--repeat N] [--json]  (best of N rounds)
+//   flak_bench sphere|segment ... --wide-nodes  (the blob also holds the WideNodes section)
 //   flak_bench shooter --mesh PATH.obj [--count N] [--repeat N] [--json]  (clusters, walls, beams, bullets)
 #include "build_scene.h"
 #include "flak_support/obj_mesh.h"
@@ -25,6 +26,7 @@ int usage() {
                  "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
                  "       flak_bench sphere|segment|meshmesh|shooter (--mesh PATH.obj | --generate "
                  "icosphereN) [--count N] [--repeat N] [--json]\n"
+                 "       (sphere and segment also take --wide-nodes: bake the WideNodes section)\n"
                  "--json prints one object per line: one per scene (meshmesh: pairs, then any contact)\n");
     return 2;
 }
@@ -53,7 +55,7 @@ int main(int argc, char** argv) {
     std::string mesh_path, generate;
     int repeat = 5;
     long count = -1;
-    bool json = false;
+    bool json = false, wide_nodes = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--mesh" && i + 1 < argc)
@@ -66,6 +68,8 @@ int main(int argc, char** argv) {
             count = std::atol(argv[++i]);
         else if (a == "--json")
             json = true;
+        else if (a == "--wide-nodes" && (scene == "sphere" || scene == "segment"))
+            wide_nodes = true;
         else
             return usage();
     }
@@ -86,9 +90,10 @@ int main(int argc, char** argv) {
     if (repeat < 1) repeat = 1;
     if (scene == "build") return flak::bench::runBuildScene(name, mesh, repeat, json);
     if (scene == "sphere")
-        return flak::bench::runSphereScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
+        return flak::bench::runSphereScene(name, mesh, count > 0 ? count : 1000000, repeat, json, wide_nodes);
     if (scene == "segment")
-        return flak::bench::runSegmentScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
+        return flak::bench::runSegmentScene(name, mesh, count > 0 ? count : 1000000, repeat, json,
+                                            wide_nodes);
     if (scene == "meshmesh")
         return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json);
     if (scene == "shooter")

@@ -42,10 +42,13 @@ std::vector<SceneSegment> makeSegments(const SceneMesh& s, long count) {
 
 } // namespace
 
-int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json) {
+int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
+                    bool wide_nodes) {
     const SceneMesh s = sceneMesh(mesh);
     BakedScene baked;
-    if (!bakeScene(mesh, baked)) return 1;
+    bake::WriteOptions write;
+    write.wide_nodes = wide_nodes;
+    if (!bakeScene(mesh, baked, write)) return 1;
     const std::vector<SceneSegment> segments = makeSegments(s, count);
     std::vector<PeerResult> rows(3);
     rows[0].name = "flak";
@@ -109,7 +112,8 @@ int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count,
         timeRound(rows[2], run_bullet);
 #endif
     }
-    printQueryScene("segment", name, mesh.triangleCount(), count, rounds, "queries", rows, json);
+    printQueryScene(wide_nodes ? "segment-wide" : "segment", name, mesh.triangleCount(), count, rounds,
+                    "queries", rows, json);
     return 0;
 }
 

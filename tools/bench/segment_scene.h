@@ -8,6 +8,7 @@
 
 namespace flak::bench {
 
-int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json);
+int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
+                    bool wide_nodes = false);
 
 } // namespace flak::bench

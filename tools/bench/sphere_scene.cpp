@@ -63,10 +63,13 @@ struct BulletContact : btCollisionWorld::ContactResultCallback {
 
 } // namespace
 
-int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json) {
+int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
+                   bool wide_nodes) {
     const SceneMesh s = sceneMesh(mesh);
     BakedScene baked;
-    if (!bakeScene(mesh, baked)) return 1;
+    bake::WriteOptions write;
+    write.wide_nodes = wide_nodes;
+    if (!bakeScene(mesh, baked, write)) return 1;
     const std::vector<Sphere> spheres = makeSpheres(s, count);
     std::vector<PeerResult> rows(3);
     rows[0].name = "flak";
@@ -124,7 +127,8 @@ int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, 
         timeRound(rows[2], run_bullet);
 #endif
     }
-    printQueryScene("sphere", name, mesh.triangleCount(), count, rounds, "queries", rows, json);
+    printQueryScene(wide_nodes ? "sphere-wide" : "sphere", name, mesh.triangleCount(), count, rounds,
+                    "queries", rows, json);
     return 0;
 }
 

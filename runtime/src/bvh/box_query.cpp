@@ -1,6 +1,7 @@
 #include <flak/bvh/box_query.h>
 
 #include "bvh/query_walk.h"
+#include "bvh/wide_walk.h"
 
 #include <flak/geom/obb_obb.h>
 #include <flak/geom/triangle_aabb.h>
@@ -45,14 +46,12 @@ Status aabbOverlapTriangles(const MeshBlob& blob, const Aabb& box, OutBuffer<std
     detail::QuantBox q;
     detail::quantizeBox(blob, grown, q);
     bool full = false;
-    detail::walkLeafTriangles(
-        blob, [&](const BvhNode& n) { return detail::nodeOverlaps(n, q); },
-        [&](std::uint32_t t) {
-            Vec3 a, b, c;
-            triangleVertices(blob, t, a, b, c);
-            if (triangleAabbOverlap(a, b, c, box)) pushId(t, inout_ids, full);
-            return true;
-        });
+    detail::walkBoxTriangles(blob, q, [&](std::uint32_t t) {
+        Vec3 a, b, c;
+        triangleVertices(blob, t, a, b, c);
+        if (triangleAabbOverlap(a, b, c, box)) pushId(t, inout_ids, full);
+        return true;
+    });
     return full ? Status::BufferFull : Status::Ok;
 }
 

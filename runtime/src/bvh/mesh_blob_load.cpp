@@ -38,20 +38,31 @@ bool containsNode(const BvhNode& parent, const BvhNode& child) {
     return true;
 }
 
-// Whether every vertex of a leaf's triangles lies in the leaf's box as the walks decode it
-// (nodeBounds): then every box a walk tests bounds everything under it.
-bool leafHoldsTriangles(const MeshBlob& b, const BvhNode& leaf) {
-    Aabb box;
-    nodeBounds(b, leaf, box);
-    const std::uint32_t end = leafFirst(leaf) + leafCount(leaf);
-    for (std::uint32_t t = leafFirst(leaf); t < end; ++t) {
+// Whether every vertex of triangles [first, first + count) lies in the grid box [lo, hi] as the
+// walks decode it (origin + g * scale per axis).
+bool boxHoldsTriangles(const MeshBlob& b, const std::int32_t lo[3], const std::int32_t hi[3],
+                       std::uint32_t first, std::uint32_t count) {
+    float min[3], max[3];
+    for (int a = 0; a < 3; ++a) {
+        min[a] = b.quant_origin[a] + static_cast<float>(lo[a]) * b.quant_scale[a];
+        max[a] = b.quant_origin[a] + static_cast<float>(hi[a]) * b.quant_scale[a];
+    }
+    for (std::uint32_t t = first; t < first + count; ++t) {
         Vec3 v[3];
         triangleVertices(b, t, v[0], v[1], v[2]);
         for (const Vec3& p : v)
             for (int a = 0; a < 3; ++a)
-                if (!(p[a] >= box.min[a] && p[a] <= box.max[a])) return false;
+                if (!(p[a] >= min[a] && p[a] <= max[a])) return false;
     }
     return true;
+}
+
+// Whether every vertex of a leaf's triangles lies in the leaf's box as the walks decode it
+// (nodeBounds): then every box a walk tests bounds everything under it.
+bool leafHoldsTriangles(const MeshBlob& b, const BvhNode& leaf) {
+    const std::int32_t lo[3] = {leaf.lo[0], leaf.lo[1], leaf.lo[2]};
+    const std::int32_t hi[3] = {leaf.hi[0], leaf.hi[1], leaf.hi[2]};
+    return boxHoldsTriangles(b, lo, hi, leafFirst(leaf), leafCount(leaf));
 }
 
 // The depth of a tree whose shape is proved (root = 1, 0 without nodes) into out_depth; false when
@@ -169,6 +180,98 @@ Status checkMaterialRuns(const MeshBlob& b, std::uint64_t at, BlobError* err) {
     return Status::Ok;
 }
 
+// The wide tree (after checkStructure, so triangles and vertices are proved): every node well
+// formed; no walk, in any child order, keeps more than kWideStack pending references; a
+// depth-first walk in slot order meets the nodes in index order, each once, and the leaves covering the triangles in order, each
+// once; every child box holds its node's children boxes or its leaf's triangles.
+Status checkWideTree(const MeshBlob& b, std::uint64_t at, BlobError* err) {
+    if (b.wide_nodes == nullptr) return Status::Ok;
+    if (b.triangle_count == 0 || b.wide_node_count == 0) {
+        if (b.triangle_count != b.wide_node_count)
+            return fail(err, Status::BlobCorrupt, "wide nodes do not match the triangles", at);
+        return Status::Ok;
+    }
+    for (std::uint32_t i = 0; i < b.wide_node_count; ++i) {
+        const WideNode& n = b.wide_nodes[i];
+        const std::uint64_t node_at = at + std::uint64_t{i} * sizeof(WideNode);
+        const std::uint32_t count = wideCount(n);
+        if (count == 0) return fail(err, Status::BlobCorrupt, "wide node without children", node_at);
+        bool clean = true;
+        for (std::uint32_t c = 0; c < kWideChildren; ++c) {
+            clean = clean && (c < count || n.child[c] == 0);
+            for (int k = 0; k < 3; ++k) {
+                if (c < count && n.lo[k][c] > n.hi[k][c])
+                    return fail(err, Status::BlobCorrupt, "wide child bounds inverted", node_at);
+                if (c >= count) clean = clean && n.lo[k][c] == 32767 && n.hi[k][c] == -32768;
+            }
+        }
+        if (!clean) return fail(err, Status::BlobCorrupt, "wide node unused slots not empty", node_at);
+    }
+    // Each pending reference with what a walk keeps while it stands there: the other children of
+    // the nodes above, count - 1 a node. Every walk order keeps no more, so a node whose kept
+    // references and children fit kWideStack fits every walk's stack.
+    struct Pending {
+        std::uint32_t ref;
+        std::uint32_t kept;
+    };
+    Pending stack[kWideStack];
+    std::uint32_t pending = 0, next_node = 1, next_triangle = 0;
+    std::uint32_t node = 0, kept = 0;
+    for (;;) {
+        const WideNode& n = b.wide_nodes[node];
+        const std::uint32_t count = wideCount(n);
+        if (kept + count > kWideStack)
+            return fail(err, Status::BlobCorrupt, "wide tree deeper than the walks allow", at);
+        for (std::uint32_t c = count; c-- > 0;) stack[pending++] = Pending{n.child[c], kept + count - 1u};
+        bool more = false;
+        while (pending > 0) {
+            const Pending p = stack[--pending];
+            if ((p.ref & kLeafBit) != 0) {
+                const std::uint32_t first = leafInfoFirst(p.ref), tris = leafInfoCount(p.ref);
+                if (tris > kMaxLeafTriangles || first != next_triangle || tris > b.triangle_count - first)
+                    return fail(err, Status::BlobCorrupt, "wide leaves do not cover the triangles in order",
+                                at);
+                next_triangle += tris;
+                continue;
+            }
+            if (p.ref != next_node || p.ref >= b.wide_node_count)
+                return fail(err, Status::BlobCorrupt, "wide nodes not a tree in depth-first order", at);
+            node = p.ref;
+            kept = p.kept;
+            ++next_node;
+            more = true;
+            break;
+        }
+        if (!more) break;
+    }
+    if (next_node != b.wide_node_count || next_triangle != b.triangle_count)
+        return fail(err, Status::BlobCorrupt, "wide tree does not hold every node and triangle", at);
+    for (std::uint32_t i = 0; i < b.wide_node_count; ++i) {
+        const WideNode& n = b.wide_nodes[i];
+        for (std::uint32_t c = 0; c < wideCount(n); ++c) {
+            std::int32_t lo[3], hi[3];
+            wideChildGrid(n, c, lo, hi);
+            const std::uint32_t ref = n.child[c];
+            if ((ref & kLeafBit) != 0) {
+                if (!boxHoldsTriangles(b, lo, hi, leafInfoFirst(ref), leafInfoCount(ref)))
+                    return fail(err, Status::BlobCorrupt, "wide leaf box does not contain its triangles",
+                                at + std::uint64_t{i} * sizeof(WideNode));
+                continue;
+            }
+            const WideNode& child = b.wide_nodes[ref];
+            for (std::uint32_t g = 0; g < wideCount(child); ++g) {
+                std::int32_t glo[3], ghi[3];
+                wideChildGrid(child, g, glo, ghi);
+                for (int k = 0; k < 3; ++k)
+                    if (glo[k] < lo[k] || ghi[k] > hi[k])
+                        return fail(err, Status::BlobCorrupt, "wide child box does not contain its node's",
+                                    at + std::uint64_t{i} * sizeof(WideNode));
+            }
+        }
+    }
+    return Status::Ok;
+}
+
 } // namespace
 
 Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) {
@@ -249,6 +352,9 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
         return fail(out_error, Status::BlobCorrupt, "mesh info depth does not match the tree",
                     info_section.offset + offsetof(MeshInfo, depth));
     b.depth = depth;
+    b.wide_nodes = sectionPointer<WideNode>(blob, SectionKind::WideNodes, b.wide_node_count);
+    const Status wide = checkWideTree(b, blobSection(blob, SectionKind::WideNodes).offset, out_error);
+    if (wide != Status::Ok) return wide;
     out_blob = b;
     return Status::Ok;
 }

@@ -1,6 +1,7 @@
 #include <flak/bvh/segment_query.h>
 
 #include "bvh/query_walk.h"
+#include "bvh/wide_walk.h"
 
 #include <flak/geom/segment_aabb.h>
 #include <flak/geom/segment_triangle.h>
@@ -52,7 +53,7 @@ void laneTriangle(const TriangleLanes& lanes, std::uint32_t lane, Vec3& out_a, V
     for (int i = 0; i < 3; ++i) set(lanes.v[i][0][lane], lanes.v[i][1][lane], lanes.v[i][2][lane], *out[i]);
 }
 
-// One walk for both forms. `closest` walks nearest first (walkLeavesNearestFirst), shrinks the
+// One walk for both forms. `closest` walks nearest first (walkSegmentNearestFirst), shrinks the
 // segment to the best t and keeps walking; of equal t the lower id wins, whatever the visiting
 // order. Otherwise the walk is in id order and its first hit (the lowest id) ends it. The
 // watertight form first drops, four triangles at a time, those whose edge functions already say
@@ -104,9 +105,9 @@ bool walk(const MeshBlob& blob, PreparedSegment& s, SegmentTest test, bool close
         return true;
     };
     if (closest)
-        detail::walkLeavesNearestFirst(blob, s.nodes, visit_leaf);
+        detail::walkSegmentNearestFirst(blob, s.nodes, visit_leaf);
     else
-        detail::walkLeaves(blob, s.nodes, visit_leaf);
+        detail::walkSegmentLeaves(blob, s.nodes, visit_leaf);
     return found;
 }
 

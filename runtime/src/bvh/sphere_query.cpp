@@ -1,6 +1,7 @@
 #include <flak/bvh/sphere_query.h>
 
 #include "bvh/query_walk.h"
+#include "bvh/wide_walk.h"
 
 #include <flak/geom/sphere_aabb.h>
 #include <flak/geom/sphere_triangle.h>
@@ -129,9 +130,8 @@ bool sphereAnyHit(const MeshBlob& blob, const Sphere& sphere) {
     prepareSphere(blob, sphere, prep);
     // A leaf's triangles four at a time: both cheap filters on the quad (quadNear), a hit at once
     // where a near triangle has a vertex within, else the plane and the kernel for the near ones.
-    const bool walked_all = detail::walkLeaves(
-        blob, [&](const BvhNode& n) { return detail::nodeOverlaps(n, prep.qbox); },
-        [&](std::uint32_t first, std::uint32_t count) {
+    const bool walked_all =
+        detail::walkBoxLeaves(blob, prep.qbox, [&](std::uint32_t first, std::uint32_t count) {
             for (std::uint32_t group = first; group < first + count; group += 4) {
                 const std::uint32_t n = first + count - group < 4 ? first + count - group : 4;
                 Vec3 v[3][4];
@@ -163,20 +163,18 @@ Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, OutBuffer<MeshC
     PreparedSphere prep;
     prepareSphere(blob, sphere, prep);
     bool full = false;
-    detail::walkLeafTriangles(
-        blob, [&](const BvhNode& n) { return detail::nodeOverlaps(n, prep.qbox); },
-        [&](std::uint32_t t) {
-            Vec3 a, b, c;
-            triangleVertices(blob, t, a, b, c);
-            if (!triangleNear(sphere, prep, a, b, c)) return true;
-            Contact contact;
-            if (!sphereTriangle(sphere, a, b, c, contact)) return true;
-            MeshContact out;
-            out.contact = contact;
-            out.triangle = t;
-            if (!inout_hits.append(out)) full = true;
-            return true;
-        });
+    detail::walkBoxTriangles(blob, prep.qbox, [&](std::uint32_t t) {
+        Vec3 a, b, c;
+        triangleVertices(blob, t, a, b, c);
+        if (!triangleNear(sphere, prep, a, b, c)) return true;
+        Contact contact;
+        if (!sphereTriangle(sphere, a, b, c, contact)) return true;
+        MeshContact out;
+        out.contact = contact;
+        out.triangle = t;
+        if (!inout_hits.append(out)) full = true;
+        return true;
+    });
     return full ? Status::BufferFull : Status::Ok;
 }
 
@@ -191,28 +189,26 @@ bool sphereDeepestHit(const MeshBlob& blob, const Sphere& sphere, MeshContact& o
     bool found = false;
     MeshContact best;
     float reach_sq = prep.grown_radius_sq;
-    detail::walkLeafTriangles(
-        blob, [&](const BvhNode& n) { return detail::nodeOverlaps(n, prep.qbox); },
-        [&](std::uint32_t t) {
-            Vec3 a, b, c;
-            triangleVertices(blob, t, a, b, c);
-            if (!(triangleBoxDistanceSq(sphere, a, b, c) <= reach_sq) || planeFar(sphere, reach_sq, a, b, c))
-                return true;
-            Contact contact;
-            if (!sphereTriangle(sphere, a, b, c, contact)) return true;
-            if (!found || contact.depth > best.contact.depth) {
-                best.contact = contact;
-                best.triangle = t;
-                found = true;
-                const float dist = sphere.radius - contact.depth;
-                const float reach = (dist > 0.0f ? dist : 0.0f) + 2.0f * prep.margin;
-                if (reach * reach < reach_sq) {
-                    reach_sq = reach * reach;
-                    detail::quantizeCube(blob, sphere.center, reach + prep.margin, prep.qbox);
-                }
-            }
+    detail::walkBoxTriangles(blob, prep.qbox, [&](std::uint32_t t) {
+        Vec3 a, b, c;
+        triangleVertices(blob, t, a, b, c);
+        if (!(triangleBoxDistanceSq(sphere, a, b, c) <= reach_sq) || planeFar(sphere, reach_sq, a, b, c))
             return true;
-        });
+        Contact contact;
+        if (!sphereTriangle(sphere, a, b, c, contact)) return true;
+        if (!found || contact.depth > best.contact.depth) {
+            best.contact = contact;
+            best.triangle = t;
+            found = true;
+            const float dist = sphere.radius - contact.depth;
+            const float reach = (dist > 0.0f ? dist : 0.0f) + 2.0f * prep.margin;
+            if (reach * reach < reach_sq) {
+                reach_sq = reach * reach;
+                detail::quantizeCube(blob, sphere.center, reach + prep.margin, prep.qbox);
+            }
+        }
+        return true;
+    });
     if (found) out_hit = best;
     return found;
 }

@@ -1,6 +1,7 @@
 #include <flak/bvh/swept_query.h>
 
 #include "bvh/query_walk.h"
+#include "bvh/wide_walk.h"
 
 #include <flak/geom/segment_aabb.h>
 #include <flak/geom/swept_sphere_triangle.h>
@@ -20,8 +21,8 @@ bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, f
     if (t_limit < 1.0f) nodes.shorten(t_limit); // as if a hit at t_limit had been found
     MeshRayHit best;
     bool found = false;
-    // Nearest first (walkLeavesNearestFirst): of equal t the lower id wins, whatever the order.
-    detail::walkLeavesNearestFirst(blob, nodes, [&](std::uint32_t first, std::uint32_t count) {
+    // Nearest first (walkSegmentNearestFirst): of equal t the lower id wins, whatever the order.
+    detail::walkSegmentNearestFirst(blob, nodes, [&](std::uint32_t first, std::uint32_t count) {
         for (std::uint32_t t = first; t < first + count; ++t) {
             Vec3 a, b, c;
             triangleVertices(blob, t, a, b, c);

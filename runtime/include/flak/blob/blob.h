@@ -45,8 +45,9 @@ enum class SectionKind : std::uint32_t {
     Walls = 9,              ///< uint32_t[count]: a 2D wall set (shooter/blob_sections.h)
     MeshInfo = 10,          ///< MeshInfo, count 1: the mesh's quantization grid (bvh/blob_format.h)
     QuantizedVertices = 11, ///< uint16_t[3][count]: vertices on the mesh's grid, in place of Vertices
+    WideNodes = 12,         ///< WideNode[count]: the tree with up to 8 children a node (bvh/blob_format.h)
 };
-constexpr std::uint32_t kSectionKindLimit = 12; ///< every kind is below this
+constexpr std::uint32_t kSectionKindLimit = 13; ///< every kind is below this
 
 /// How a section kind's elements are laid out: `element_bytes` per element, of which the first
 /// `halfwords` 16-bit words are u16 fields, the next `words` 4-byte words (u32 or float), and any
@@ -60,17 +61,18 @@ struct SectionLayout {
 /// The layout of a section kind; element_bytes 0 for a kind the container does not know.
 constexpr SectionLayout sectionLayout(std::uint32_t kind) {
     switch (kind) {
-    case 1: return {16, 6, 1};  // Nodes: u16 lo[3], hi[3]; u32 info
-    case 2: return {12, 0, 3};  // Vertices
-    case 3: return {3, 0, 0};   // Triangles: three byte offsets
-    case 4: return {4, 0, 1};   // BlockBases
-    case 5: return {8, 2, 1};   // Materials: u16 material, reserved; u32 first triangle
-    case 6: return {4, 0, 1};   // SourceIds
-    case 7: return {64, 0, 16}; // BuildStats
-    case 8: return {16, 0, 4};  // SphereCluster
-    case 9: return {4, 0, 1};   // Walls
-    case 10: return {32, 0, 8}; // MeshInfo
-    case 11: return {6, 3, 0};  // QuantizedVertices: u16 x, y, z
+    case 1: return {16, 6, 1};    // Nodes: u16 lo[3], hi[3]; u32 info
+    case 2: return {12, 0, 3};    // Vertices
+    case 3: return {3, 0, 0};     // Triangles: three byte offsets
+    case 4: return {4, 0, 1};     // BlockBases
+    case 5: return {8, 2, 1};     // Materials: u16 material, reserved; u32 first triangle
+    case 6: return {4, 0, 1};     // SourceIds
+    case 7: return {64, 0, 16};   // BuildStats
+    case 8: return {16, 0, 4};    // SphereCluster
+    case 9: return {4, 0, 1};     // Walls
+    case 10: return {32, 0, 8};   // MeshInfo
+    case 11: return {6, 3, 0};    // QuantizedVertices: u16 x, y, z
+    case 12: return {128, 48, 8}; // WideNodes: i16 lo[3][8], hi[3][8]; u32 child[8]
     default: return {0, 0, 0};
     }
 }

@@ -4,6 +4,7 @@
 // Mesh sections (SectionKind):
 //   MeshInfo    MeshInfo                   32 B: the quantization grid, the mesh layout hash, the depth
 //   Nodes       BvhNode[node_count]        16 B each: depth-first order, skip links, quantized bounds
+//   WideNodes   WideNode[wide_node_count] 128 B each: the same tree with up to 8 children a node
 //   Vertices    float[3][vertex_count]     12 B each: exact float positions (copies included), or
 //   QuantizedVertices uint16_t[3][vertex_count] 6 B each: positions on the MeshInfo grid (--vertices quantized)
 //   Triangles   uint8_t[3][triangle_count]  3 B each: three 8-bit vertex offsets in a 256-vertex window
@@ -67,8 +68,12 @@ static_assert(sectionLayout(1).element_bytes == sizeof(BvhNode) && sectionLayout
 constexpr std::uint32_t kLeafBit = 0x80000000u;
 inline bool isLeaf(const BvhNode& n) { return (n.info & kLeafBit) != 0; }
 inline std::uint32_t skipOf(const BvhNode& n) { return isLeaf(n) ? 1u : n.info; }
-inline std::uint32_t leafFirst(const BvhNode& n) { return n.info & 0x03FFFFFFu; }
-inline std::uint32_t leafCount(const BvhNode& n) { return ((n.info >> 26) & 0x1Fu) + 1u; }
+/// A leaf's first triangle and triangle count from its info word (a BvhNode's info, a WideNode's
+/// child reference).
+inline std::uint32_t leafInfoFirst(std::uint32_t info) { return info & 0x03FFFFFFu; }
+inline std::uint32_t leafInfoCount(std::uint32_t info) { return ((info >> 26) & 0x1Fu) + 1u; }
+inline std::uint32_t leafFirst(const BvhNode& n) { return leafInfoFirst(n.info); }
+inline std::uint32_t leafCount(const BvhNode& n) { return leafInfoCount(n.info); }
 inline std::uint32_t makeLeafInfo(std::uint32_t first, std::uint32_t count) {
     return kLeafBit | ((count - 1u) << 26) | first;
 }
@@ -86,6 +91,32 @@ static_assert(sizeof(MaterialRun) == 8 && offsetof(MaterialRun, first) == 4, "Ma
 static_assert(sectionLayout(5).element_bytes == sizeof(MaterialRun) && sectionLayout(5).halfwords == 2 &&
                   sectionLayout(5).words == 1,
               "the container swaps a material run as two u16 and one u32");
+/// The most children a wide node has.
+constexpr std::uint32_t kWideChildren = 8;
+/// The most pending entries a walk of the wide tree keeps on its stack: a walk that descends into
+/// one child of a node and keeps the others keeps at most kWideChildren - 1 per level, plus the
+/// root. The loader refuses a wide tree whose depth-first walk would need more.
+constexpr std::uint32_t kWideStack = (kWideChildren - 1u) * kMaxTreeDepth + 1u;
+
+/// Wide BVH node (128 bytes): up to eight children, each child's box in the mesh grid's 16-bit
+/// coordinates (MeshInfo origin / scale), stored minus 32,768 so that signed 16-bit compares order
+/// them. Children are in depth-first order: a walk that takes them in slot order meets the
+/// triangles in id order.
+///   child[c]:  internal: index of the child's WideNode (after this node's)
+///              leaf:     kLeafBit | (triangle_count - 1) << 26 | first_triangle
+///              unused:   0 (never a child: the root is node 0), after every used slot, with
+///                        lo 32,767 and hi -32,768 on every axis
+struct WideNode {
+    std::int16_t lo[3][kWideChildren];  //   0: child box minimum per axis, grid coordinate - 32,768
+    std::int16_t hi[3][kWideChildren];  //  48: child box maximum per axis, grid coordinate - 32,768
+    std::uint32_t child[kWideChildren]; //  96: child references
+};
+static_assert(sizeof(WideNode) == 128 && offsetof(WideNode, hi) == 48 && offsetof(WideNode, child) == 96,
+              "WideNode is 128 bytes");
+static_assert(sectionLayout(12).element_bytes == sizeof(WideNode) && sectionLayout(12).halfwords == 48 &&
+                  sectionLayout(12).words == 8,
+              "the container swaps a wide node as 48 u16 and eight u32");
+constexpr std::int32_t kWideBias = 32768;
 
 /// What the baker measured (64 bytes), optional.
 struct BuildStats {
@@ -112,12 +143,15 @@ static_assert(sectionLayout(3).element_bytes == 3 && sectionLayout(3).halfwords 
 /// Hash of the mesh encoding's sizes, offsets and constants, stored in MeshInfo: a reader built
 /// from another encoding refuses the mesh.
 constexpr std::uint32_t meshLayoutHash() {
-    const std::uint32_t facts[] = {sizeof(MeshInfo),   offsetof(MeshInfo, layout_hash),
-                                   sizeof(BvhNode),    offsetof(BvhNode, info),
-                                   sizeof(BuildStats), kTriangleBlock,
-                                   kVertexWindow,      kMaxLeafTriangles,
-                                   kMaxTreeDepth,      26u /* leaf first bits */,
-                                   sizeof(MaterialRun)};
+    const std::uint32_t facts[] = {sizeof(MeshInfo),    offsetof(MeshInfo, layout_hash),
+                                   sizeof(BvhNode),     offsetof(BvhNode, info),
+                                   sizeof(BuildStats),  kTriangleBlock,
+                                   kVertexWindow,       kMaxLeafTriangles,
+                                   kMaxTreeDepth,       26u /* leaf first bits */,
+                                   sizeof(MaterialRun),
+
+                                   sizeof(WideNode),    offsetof(WideNode, child),
+                                   kWideChildren};
     std::uint32_t h = 2166136261u;
     for (std::uint32_t f : facts) {
         for (int i = 0; i < 4; ++i) h = (h ^ ((f >> (8 * i)) & 0xFFu)) * 16777619u;

@@ -17,6 +17,7 @@ namespace flak {
 /// read.
 struct MeshBlob {
     const BvhNode* nodes = nullptr;
+    const WideNode* wide_nodes = nullptr;              ///< null when the blob has no WideNodes section
     const float* vertices = nullptr;                   ///< xyz per vertex; null in a quantized mesh
     const std::uint16_t* quantized_vertices = nullptr; ///< grid xyz per vertex; null in an exact mesh
     const std::uint8_t* triangles = nullptr;           ///< three vertex offsets per triangle
@@ -25,6 +26,7 @@ struct MeshBlob {
     const std::uint32_t* source_ids = nullptr;  ///< null when the blob has none
     const BuildStats* stats = nullptr;          ///< null when the blob has none
     std::uint32_t node_count = 0;
+    std::uint32_t wide_node_count = 0;
     std::uint32_t vertex_count = 0;
     std::uint32_t triangle_count = 0;
     std::uint32_t material_run_count = 0;
@@ -60,6 +62,22 @@ struct MeshBlob {
 inline void decodeGridPoint(const Vec3& origin, const Vec3& scale, const std::uint16_t q[3], Vec3& out) {
     set(origin.x + static_cast<float>(q[0]) * scale.x, origin.y + static_cast<float>(q[1]) * scale.y,
         origin.z + static_cast<float>(q[2]) * scale.z, out);
+}
+
+/// The children of a wide node in use: the slots before the first zero reference.
+inline std::uint32_t wideCount(const WideNode& n) {
+    std::uint32_t count = 0;
+    while (count < kWideChildren && n.child[count] != 0) ++count;
+    return count;
+}
+
+/// Child `slot`'s box of a wide node in the mesh grid's coordinates.
+inline void wideChildGrid(const WideNode& n, std::uint32_t slot, std::int32_t out_lo[3],
+                          std::int32_t out_hi[3]) {
+    for (int k = 0; k < 3; ++k) {
+        out_lo[k] = n.lo[k][slot] + kWideBias;
+        out_hi[k] = n.hi[k][slot] + kWideBias;
+    }
 }
 
 /// Decoded (conservative) box of a node.

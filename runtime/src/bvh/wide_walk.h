@@ -1,0 +1,321 @@
+// flak — walks of a blob's wide tree (WideNodes, bvh/blob_format.h): the tests of a node's eight
+// children at once, against a quantized query box or a grid segment, and the two walk orders (id
+// order; nearest first). The tests decide each child exactly as query_walk.h's tests decide a
+// binary node whose box is the child's box in the mesh grid.
+#pragma once
+
+#include "bvh/query_walk.h"
+
+#include <flak/assert.h>
+#include <flak/bvh/mesh_blob.h>
+#include <flak/math/simd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace flak::detail {
+
+/// The slots of `n` in use, as bits: those before the first zero reference.
+inline unsigned wideSlots(const WideNode& n) {
+#if defined(FLAK_SIMD_SSE2)
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i c0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.child));
+    const __m128i c1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.child + 4));
+    const __m128i unused = _mm_packs_epi32(_mm_cmpeq_epi32(c0, zero), _mm_cmpeq_epi32(c1, zero));
+    return ~static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(unused, zero))) & 0xFFu;
+#else
+    return (1u << wideCount(n)) - 1u;
+#endif
+}
+
+/// A query box in the wide nodes' biased 16-bit coordinates: a child overlaps it when its hi is at
+/// least lo and its lo at most hi on every axis, exactly when its grid box overlaps the QuantBox
+/// (a bound beyond the grid is clamped to its end, which changes no decision, except that a box
+/// wholly beyond the grid overlaps nothing: `outside`).
+struct WideBox {
+    std::int16_t lo[3];
+    std::int16_t hi[3];
+    bool outside;
+#if defined(FLAK_SIMD_SSE2)
+    __m128i lo_lanes[3];
+    __m128i hi_lanes[3];
+#endif
+};
+
+inline void makeWideBox(const QuantBox& q, WideBox& out) {
+    out.outside = false;
+    for (int k = 0; k < 3; ++k) {
+        const auto clamp = [](std::int32_t v) { return v < 0 ? 0 : (v > 65535 ? 65535 : v); };
+        out.outside = out.outside || q.lo[k] > 65535 || q.hi[k] < 0;
+        out.lo[k] = static_cast<std::int16_t>(clamp(q.lo[k]) - kWideBias);
+        out.hi[k] = static_cast<std::int16_t>(clamp(q.hi[k]) - kWideBias);
+#if defined(FLAK_SIMD_SSE2)
+        out.lo_lanes[k] = _mm_set1_epi16(out.lo[k]);
+        out.hi_lanes[k] = _mm_set1_epi16(out.hi[k]);
+#endif
+    }
+}
+
+/// The children of `n` whose boxes overlap the box (nodeOverlaps on each child's box), as bits.
+inline unsigned wideOverlapsScalar(const WideNode& n, const WideBox& q) {
+    unsigned mask = 0;
+    for (std::uint32_t c = 0; c < wideCount(n); ++c) {
+        bool in = true;
+        for (int k = 0; k < 3; ++k) in = in && n.hi[k][c] >= q.lo[k] && n.lo[k][c] <= q.hi[k];
+        mask |= in ? 1u << c : 0u;
+    }
+    return mask;
+}
+
+/// wideOverlapsScalar, the eight children in 16-bit lanes.
+inline unsigned wideOverlaps(const WideNode& n, const WideBox& q) {
+#if defined(FLAK_SIMD_SSE2)
+    __m128i miss = _mm_setzero_si128();
+    for (int k = 0; k < 3; ++k) {
+        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.lo[k]));
+        const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.hi[k]));
+        miss = _mm_or_si128(miss, _mm_or_si128(_mm_cmpgt_epi16(q.lo_lanes[k], hi), _mm_cmpgt_epi16(lo, q.hi_lanes[k])));
+    }
+    const unsigned out = static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(miss, _mm_setzero_si128())));
+    return ~out & wideSlots(n);
+#else
+    return wideOverlapsScalar(n, q);
+#endif
+}
+
+/// A grid segment as the wide tests take it. Per axis: the reciprocal span clamped to +-2^100 (an
+/// axis the segment does not move along gets 2^100, not infinity, so no 0 * inf makes a NaN, and
+/// a far node is still rejected), and the slab parameter of a child's near and far bound as
+/// t = q * inv + near (or far), q the stored (biased) coordinate: the parameter
+/// ((q + 32768 +- slack) - origin) * inv of the grid test with its products taken apart.
+struct WideSegment {
+    float inv[3];
+    float near[3];
+    float far[3];
+    bool negative[3];
+};
+
+inline void makeWideSegment(const GridSegment& g, WideSegment& out) {
+    constexpr float kLimit = 1.2676506e30f; // 2^100
+    constexpr float bias = static_cast<float>(kWideBias);
+    for (int k = 0; k < 3; ++k) {
+        const float inv = g.inv_delta[k];
+        const float clamped = inv > kLimit ? kLimit : (inv < -kLimit ? -kLimit : inv);
+        const float near_slack = g.negative[k] ? g.slack[k] : -g.slack[k];
+        out.inv[k] = clamped;
+        out.near[k] = ((bias + near_slack) - g.origin[k]) * clamped;
+        out.far[k] = ((bias - near_slack) - g.origin[k]) * clamped;
+        out.negative[k] = g.negative[k];
+    }
+}
+
+/// The children of `n` the segment enters before t_max, as bits; out_t_enter[c] is child c's
+/// entry parameter for every slot in use. Conservative as nodeEnters is: the slack covers the
+/// rounding of the parameters (a few ulps of the grid coordinates involved, as in the binary
+/// test) besides the walk's margin.
+inline unsigned wideEntersScalar(const WideSegment& s, float t_max, const WideNode& n,
+                                 float out_t_enter[kWideChildren]) {
+    unsigned mask = 0;
+    for (std::uint32_t c = 0; c < wideCount(n); ++c) {
+        float t_enter = 0.0f;
+        float t_exit = t_max;
+        for (int k = 0; k < 3; ++k) {
+            const float qn = static_cast<float>(s.negative[k] ? n.hi[k][c] : n.lo[k][c]);
+            const float qf = static_cast<float>(s.negative[k] ? n.lo[k][c] : n.hi[k][c]);
+            const float t_near = qn * s.inv[k] + s.near[k];
+            const float t_far = qf * s.inv[k] + s.far[k];
+            t_enter = t_near > t_enter ? t_near : t_enter;
+            t_exit = t_far < t_exit ? t_far : t_exit;
+        }
+        out_t_enter[c] = t_enter;
+        if (t_enter <= t_exit * kGridExitRoundUp) mask |= 1u << c;
+    }
+    return mask;
+}
+
+/// wideEntersScalar, four children a lane group with the very same operations in the same order,
+/// so both give the same bits and parameters.
+inline unsigned wideEnters(const WideSegment& s, float t_max, const WideNode& n,
+                           float out_t_enter[kWideChildren]) {
+#if defined(FLAK_SIMD_SSE2)
+    __m128 enter[2] = {_mm_setzero_ps(), _mm_setzero_ps()};
+    __m128 exit[2] = {_mm_set1_ps(t_max), _mm_set1_ps(t_max)};
+    for (int k = 0; k < 3; ++k) {
+        const __m128 inv = _mm_set1_ps(s.inv[k]), near = _mm_set1_ps(s.near[k]), far = _mm_set1_ps(s.far[k]);
+        const __m128i qn = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.negative[k] ? n.hi[k] : n.lo[k]));
+        const __m128i qf = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.negative[k] ? n.lo[k] : n.hi[k]));
+        const __m128i qn32[2] = {_mm_srai_epi32(_mm_unpacklo_epi16(qn, qn), 16),
+                                 _mm_srai_epi32(_mm_unpackhi_epi16(qn, qn), 16)};
+        const __m128i qf32[2] = {_mm_srai_epi32(_mm_unpacklo_epi16(qf, qf), 16),
+                                 _mm_srai_epi32(_mm_unpackhi_epi16(qf, qf), 16)};
+        for (int h = 0; h < 2; ++h) {
+            const __m128 t_near = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(qn32[h]), inv), near);
+            const __m128 t_far = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(qf32[h]), inv), far);
+            // max_ps(a, b) is a > b ? a : b and min_ps(a, b) is a < b ? a : b: the scalar selects.
+            enter[h] = _mm_max_ps(t_near, enter[h]);
+            exit[h] = _mm_min_ps(t_far, exit[h]);
+        }
+    }
+    const __m128 round_up = _mm_set1_ps(kGridExitRoundUp);
+    const int lo = _mm_movemask_ps(_mm_cmple_ps(enter[0], _mm_mul_ps(exit[0], round_up)));
+    const int hi = _mm_movemask_ps(_mm_cmple_ps(enter[1], _mm_mul_ps(exit[1], round_up)));
+    _mm_storeu_ps(out_t_enter, enter[0]);
+    _mm_storeu_ps(out_t_enter + 4, enter[1]);
+    return (static_cast<unsigned>(lo) | static_cast<unsigned>(hi) << 4) & wideSlots(n);
+#else
+    return wideEntersScalar(s, t_max, n, out_t_enter);
+#endif
+}
+
+/// walkLeaves over the wide tree: `children(node)` gives the bits of a node's children to enter;
+/// `visit_leaf(first, count)` is called for every entered leaf in id order and returns false to
+/// end the walk. Returns false when visit_leaf ended it. The stack holds at most kWideStack
+/// references, the bound the loader proves.
+template <typename Children, typename VisitLeaf>
+inline bool walkWideLeaves(const MeshBlob& blob, Children&& children, VisitLeaf&& visit_leaf) {
+    if (blob.wide_node_count == 0) return true;
+    std::uint32_t stack[kWideStack + kWideChildren]; // the pushes write one past the kept entries
+    std::uint32_t pending = 0;
+    std::uint32_t node = 0;
+    for (;;) {
+        const WideNode& n = blob.wide_nodes[node];
+        unsigned hits = children(n);
+        FLAK_ASSERT(pending + static_cast<std::uint32_t>(__builtin_popcount(hits)) <= kWideStack,
+                    "the loader bounds the wide walk's stack");
+        // Every slot written, the entered ones kept (no branch per child), last slot first:
+        // popped in slot order, so in id order.
+        for (std::uint32_t c = kWideChildren; c-- > 0;) {
+            stack[pending] = n.child[c];
+            pending += (hits >> c) & 1u;
+        }
+        for (;;) {
+            if (pending == 0) return true;
+            const std::uint32_t ref = stack[--pending];
+            if ((ref & kLeafBit) == 0) {
+                node = ref;
+                break;
+            }
+            if (!visit_leaf(leafInfoFirst(ref), leafInfoCount(ref))) return false;
+        }
+    }
+}
+
+/// walkLeavesNearestFirst over the wide tree, for a test in grid form (test.use_grid): the entered
+/// children of a node are taken in order of their entry parameter (of equal ones, the lower slot
+/// first), the farther ones kept on the stack with their parameter and dropped when popped beyond
+/// the segment's current end. Leaves are not met in id order.
+template <typename VisitLeaf>
+inline bool walkWideNearestFirst(const MeshBlob& blob, const SegmentNodeTest& test, VisitLeaf&& visit_leaf) {
+    struct Pending {
+        std::uint32_t ref;
+        float t_enter;
+    };
+    if (blob.wide_node_count == 0) return true;
+    WideSegment segment;
+    makeWideSegment(test.grid, segment);
+    Pending stack[kWideStack];
+    std::uint32_t pending = 0;
+    std::uint32_t node = 0;
+    for (;;) {
+        const WideNode& n = blob.wide_nodes[node];
+        float t[kWideChildren];
+        unsigned hits = wideEnters(segment, test.grid.t_max, n, t);
+        FLAK_ASSERT(pending + static_cast<std::uint32_t>(__builtin_popcount(hits)) <= kWideStack,
+                    "the loader bounds the wide walk's stack");
+        std::uint32_t next = 0;
+        bool descend = false;
+        if (hits != 0) {
+            const std::uint32_t first = static_cast<std::uint32_t>(__builtin_ctz(hits));
+            if ((hits &= hits - 1u) == 0) { // one child entered: no stack
+                next = n.child[first];
+                descend = true;
+            } else { // by entry parameter (stable), the farther ones kept, the nearest taken
+                std::uint32_t order[kWideChildren];
+                order[0] = first;
+                std::uint32_t k = 1;
+                for (; hits != 0; hits &= hits - 1u) {
+                    const std::uint32_t c = static_cast<std::uint32_t>(__builtin_ctz(hits));
+                    std::uint32_t at = k++;
+                    while (at > 0 && t[order[at - 1]] > t[c]) {
+                        order[at] = order[at - 1];
+                        --at;
+                    }
+                    order[at] = c;
+                }
+                while (k > 1) {
+                    const std::uint32_t c = order[--k];
+                    stack[pending++] = Pending{n.child[c], t[c]};
+                }
+                next = n.child[order[0]];
+                descend = true;
+            }
+        }
+        if (descend && (next & kLeafBit) != 0) {
+            if (!visit_leaf(leafInfoFirst(next), leafInfoCount(next))) return false;
+            descend = false;
+        }
+        while (!descend) { // the next kept child the segment still reaches
+            if (pending == 0) return true;
+            const Pending kept = stack[--pending];
+            if (!test.reaches(kept.t_enter)) continue;
+            if ((kept.ref & kLeafBit) == 0) {
+                next = kept.ref;
+                descend = true;
+            } else if (!visit_leaf(leafInfoFirst(kept.ref), leafInfoCount(kept.ref))) {
+                return false;
+            }
+        }
+        node = next;
+    }
+}
+
+/// The leaves a box in grid form overlaps, in id order (walkLeaves with nodeOverlaps): over the
+/// wide tree where the blob has one, else the binary tree. The wide walk reads the box once: a
+/// caller that shrinks it during the walk still meets every leaf the smaller box overlaps.
+template <typename VisitLeaf>
+inline bool walkBoxLeaves(const MeshBlob& blob, const QuantBox& box, VisitLeaf&& visit_leaf) {
+    if (blob.wide_nodes == nullptr)
+        return walkLeaves(blob, [&](const BvhNode& n) { return nodeOverlaps(n, box); }, visit_leaf);
+    WideBox wide;
+    makeWideBox(box, wide);
+    if (wide.outside) return true;
+    return walkWideLeaves(blob, [&](const WideNode& n) { return wideOverlaps(n, wide); }, visit_leaf);
+}
+
+/// walkBoxLeaves with `visit(triangle)` for every triangle of an entered leaf, in id order.
+template <typename Visit> inline bool walkBoxTriangles(const MeshBlob& blob, const QuantBox& box, Visit&& visit) {
+    return walkBoxLeaves(blob, box, [&](std::uint32_t first, std::uint32_t count) {
+        for (std::uint32_t t = first; t < first + count; ++t)
+            if (!visit(t)) return false;
+        return true;
+    });
+}
+
+/// The leaves a segment test enters, in id order (walkLeaves): over the wide tree where the blob
+/// has one and the test is in grid form, else the binary tree.
+template <typename VisitLeaf>
+inline bool walkSegmentLeaves(const MeshBlob& blob, const SegmentNodeTest& test, VisitLeaf&& visit_leaf) {
+    if (blob.wide_nodes == nullptr || !test.use_grid) return walkLeaves(blob, test, visit_leaf);
+    WideSegment segment;
+    makeWideSegment(test.grid, segment);
+    return walkWideLeaves(
+        blob,
+        [&](const WideNode& n) {
+            float t[kWideChildren];
+            return wideEnters(segment, test.grid.t_max, n, t);
+        },
+        visit_leaf);
+}
+
+/// walkLeavesNearestFirst over the wide tree where the blob has one and the test is in grid form
+/// (after the root's box, which rejects most segments at once), else over the binary tree.
+template <typename VisitLeaf>
+inline bool walkSegmentNearestFirst(const MeshBlob& blob, SegmentNodeTest& test, VisitLeaf&& visit_leaf) {
+    if (blob.wide_nodes == nullptr || !test.use_grid) return walkLeavesNearestFirst(blob, test, visit_leaf);
+    float t_root;
+    if (blob.node_count == 0 || !nodeEnters(test.grid, blob.nodes[0], t_root)) return true;
+    return walkWideNearestFirst(blob, test, visit_leaf);
+}
+
+} // namespace flak::detail
