@@ -77,10 +77,12 @@ Status obbOverlapTriangles(const MeshBlob& blob, const Obb& box, OutBuffer<std::
         halfExtents(node_box, node_obb.halfExtents);
         return obbObbOverlap(box, node_obb);
     };
-    detail::walkLeafTriangles(blob, node_test, [&](std::uint32_t t) {
-        Vec3 a, b, c;
-        triangleVertices(blob, t, a, b, c);
-        if (triangleObbOverlap(a, b, c, box)) pushId(t, inout_ids, full);
+    detail::walkNodeTestLeaves(blob, node_test, [&](std::uint32_t first, std::uint32_t count) {
+        for (std::uint32_t t = first; t < first + count; ++t) {
+            Vec3 a, b, c;
+            triangleVertices(blob, t, a, b, c);
+            if (triangleObbOverlap(a, b, c, box)) pushId(t, inout_ids, full);
+        }
         return true;
     });
     return full ? Status::BufferFull : Status::Ok;

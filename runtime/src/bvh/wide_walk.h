@@ -75,7 +75,8 @@ inline unsigned wideOverlaps(const WideNode& n, const WideBox& q) {
     for (int k = 0; k < 3; ++k) {
         const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.lo[k]));
         const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.hi[k]));
-        miss = _mm_or_si128(miss, _mm_or_si128(_mm_cmpgt_epi16(q.lo_lanes[k], hi), _mm_cmpgt_epi16(lo, q.hi_lanes[k])));
+        miss = _mm_or_si128(
+            miss, _mm_or_si128(_mm_cmpgt_epi16(q.lo_lanes[k], hi), _mm_cmpgt_epi16(lo, q.hi_lanes[k])));
     }
     const unsigned out = static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(miss, _mm_setzero_si128())));
     return ~out & wideSlots(n);
@@ -143,8 +144,10 @@ inline unsigned wideEnters(const WideSegment& s, float t_max, const WideNode& n,
     __m128 exit[2] = {_mm_set1_ps(t_max), _mm_set1_ps(t_max)};
     for (int k = 0; k < 3; ++k) {
         const __m128 inv = _mm_set1_ps(s.inv[k]), near = _mm_set1_ps(s.near[k]), far = _mm_set1_ps(s.far[k]);
-        const __m128i qn = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.negative[k] ? n.hi[k] : n.lo[k]));
-        const __m128i qf = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.negative[k] ? n.lo[k] : n.hi[k]));
+        const __m128i qn =
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.negative[k] ? n.hi[k] : n.lo[k]));
+        const __m128i qf =
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.negative[k] ? n.lo[k] : n.hi[k]));
         const __m128i qn32[2] = {_mm_srai_epi32(_mm_unpacklo_epi16(qn, qn), 16),
                                  _mm_srai_epi32(_mm_unpackhi_epi16(qn, qn), 16)};
         const __m128i qf32[2] = {_mm_srai_epi32(_mm_unpacklo_epi16(qf, qf), 16),
@@ -201,26 +204,26 @@ inline bool walkWideLeaves(const MeshBlob& blob, Children&& children, VisitLeaf&
     }
 }
 
-/// walkLeavesNearestFirst over the wide tree, for a test in grid form (test.use_grid): the entered
-/// children of a node are taken in order of their entry parameter (of equal ones, the lower slot
-/// first), the farther ones kept on the stack with their parameter and dropped when popped beyond
-/// the segment's current end. Leaves are not met in id order.
-template <typename VisitLeaf>
-inline bool walkWideNearestFirst(const MeshBlob& blob, const SegmentNodeTest& test, VisitLeaf&& visit_leaf) {
+/// walkLeavesNearestFirst over the wide tree: `children(node, t)` gives the bits of the children
+/// the segment enters before `test`'s current end and each one's entry parameter t[c]. The
+/// entered children of a node are taken in order of their entry parameter (of equal ones, the
+/// lower slot first), the farther ones kept on the stack with their parameter and dropped when
+/// popped beyond the segment's current end (test.reaches). Leaves are not met in id order.
+template <typename Children, typename VisitLeaf>
+inline bool walkWideNearestFirst(const MeshBlob& blob, const SegmentNodeTest& test, Children&& children,
+                                 VisitLeaf&& visit_leaf) {
     struct Pending {
         std::uint32_t ref;
         float t_enter;
     };
     if (blob.wide_node_count == 0) return true;
-    WideSegment segment;
-    makeWideSegment(test.grid, segment);
     Pending stack[kWideStack];
     std::uint32_t pending = 0;
     std::uint32_t node = 0;
     for (;;) {
         const WideNode& n = blob.wide_nodes[node];
         float t[kWideChildren];
-        unsigned hits = wideEnters(segment, test.grid.t_max, n, t);
+        unsigned hits = children(n, t);
         FLAK_ASSERT(pending + static_cast<std::uint32_t>(__builtin_popcount(hits)) <= kWideStack,
                     "the loader bounds the wide walk's stack");
         std::uint32_t next = 0;
@@ -270,21 +273,52 @@ inline bool walkWideNearestFirst(const MeshBlob& blob, const SegmentNodeTest& te
     }
 }
 
+/// Child `c` of a wide node as the binary node of the same box, its info the child reference.
+inline BvhNode wideChildNode(const WideNode& n, std::uint32_t c) {
+    BvhNode out;
+    for (int k = 0; k < 3; ++k) {
+        out.lo[k] = static_cast<std::uint16_t>(n.lo[k][c] + kWideBias);
+        out.hi[k] = static_cast<std::uint16_t>(n.hi[k][c] + kWideBias);
+    }
+    out.info = n.child[c];
+    return out;
+}
+
+/// walkLeaves with a test of binary nodes (`node_test(const BvhNode&)`): on the wide tree each
+/// child is tested as the binary node of its box (wideChildNode), one after the other, so the
+/// decisions are the binary walk's. For the tests with no eight-child form.
+template <typename NodeTest, typename VisitLeaf>
+inline bool walkNodeTestLeaves(const MeshBlob& blob, NodeTest&& node_test, VisitLeaf&& visit_leaf) {
+    if (blob.wide_nodes == nullptr) return walkLeaves(blob, node_test, visit_leaf);
+    return walkWideLeaves(
+        blob,
+        [&](const WideNode& n) {
+            unsigned bits = 0;
+            for (std::uint32_t c = 0; c < wideCount(n); ++c)
+                bits |= node_test(wideChildNode(n, c)) ? 1u << c : 0u;
+            return bits;
+        },
+        visit_leaf);
+}
+
 /// The leaves a box in grid form overlaps, in id order (walkLeaves with nodeOverlaps): over the
 /// wide tree where the blob has one, else the binary tree. The wide walk reads the box once: a
 /// caller that shrinks it during the walk still meets every leaf the smaller box overlaps.
 template <typename VisitLeaf>
 inline bool walkBoxLeaves(const MeshBlob& blob, const QuantBox& box, VisitLeaf&& visit_leaf) {
     if (blob.wide_nodes == nullptr)
-        return walkLeaves(blob, [&](const BvhNode& n) { return nodeOverlaps(n, box); }, visit_leaf);
+        return walkLeaves(
+            blob, [&](const BvhNode& n) { return nodeOverlaps(n, box); }, visit_leaf);
     WideBox wide;
     makeWideBox(box, wide);
     if (wide.outside) return true;
-    return walkWideLeaves(blob, [&](const WideNode& n) { return wideOverlaps(n, wide); }, visit_leaf);
+    return walkWideLeaves(
+        blob, [&](const WideNode& n) { return wideOverlaps(n, wide); }, visit_leaf);
 }
 
 /// walkBoxLeaves with `visit(triangle)` for every triangle of an entered leaf, in id order.
-template <typename Visit> inline bool walkBoxTriangles(const MeshBlob& blob, const QuantBox& box, Visit&& visit) {
+template <typename Visit>
+inline bool walkBoxTriangles(const MeshBlob& blob, const QuantBox& box, Visit&& visit) {
     return walkBoxLeaves(blob, box, [&](std::uint32_t first, std::uint32_t count) {
         for (std::uint32_t t = first; t < first + count; ++t)
             if (!visit(t)) return false;
@@ -293,10 +327,10 @@ template <typename Visit> inline bool walkBoxTriangles(const MeshBlob& blob, con
 }
 
 /// The leaves a segment test enters, in id order (walkLeaves): over the wide tree where the blob
-/// has one and the test is in grid form, else the binary tree.
+/// has one, else the binary tree.
 template <typename VisitLeaf>
 inline bool walkSegmentLeaves(const MeshBlob& blob, const SegmentNodeTest& test, VisitLeaf&& visit_leaf) {
-    if (blob.wide_nodes == nullptr || !test.use_grid) return walkLeaves(blob, test, visit_leaf);
+    if (blob.wide_nodes == nullptr || !test.use_grid) return walkNodeTestLeaves(blob, test, visit_leaf);
     WideSegment segment;
     makeWideSegment(test.grid, segment);
     return walkWideLeaves(
@@ -308,14 +342,30 @@ inline bool walkSegmentLeaves(const MeshBlob& blob, const SegmentNodeTest& test,
         visit_leaf);
 }
 
-/// walkLeavesNearestFirst over the wide tree where the blob has one and the test is in grid form
-/// (after the root's box, which rejects most segments at once), else over the binary tree.
+/// walkLeavesNearestFirst over the wide tree where the blob has one (after the root's box, which
+/// rejects most segments at once), else over the binary tree. A test in grid form takes eight
+/// children at once (wideEnters); on a grid with a flat axis each child is decoded as a binary
+/// node (SegmentNodeTest::enters).
 template <typename VisitLeaf>
 inline bool walkSegmentNearestFirst(const MeshBlob& blob, SegmentNodeTest& test, VisitLeaf&& visit_leaf) {
-    if (blob.wide_nodes == nullptr || !test.use_grid) return walkLeavesNearestFirst(blob, test, visit_leaf);
+    if (blob.wide_nodes == nullptr) return walkLeavesNearestFirst(blob, test, visit_leaf);
     float t_root;
-    if (blob.node_count == 0 || !nodeEnters(test.grid, blob.nodes[0], t_root)) return true;
-    return walkWideNearestFirst(blob, test, visit_leaf);
+    if (blob.node_count == 0 || !test.enters(blob.nodes[0], t_root)) return true;
+    if (!test.use_grid) {
+        const auto children = [&](const WideNode& n, float t[kWideChildren]) {
+            unsigned bits = 0;
+            for (std::uint32_t c = 0; c < wideCount(n); ++c)
+                bits |= test.enters(wideChildNode(n, c), t[c]) ? 1u << c : 0u;
+            return bits;
+        };
+        return walkWideNearestFirst(blob, test, children, visit_leaf);
+    }
+    WideSegment segment;
+    makeWideSegment(test.grid, segment);
+    const auto children = [&](const WideNode& n, float t[kWideChildren]) {
+        return wideEnters(segment, test.grid.t_max, n, t);
+    };
+    return walkWideNearestFirst(blob, test, children, visit_leaf);
 }
 
 } // namespace flak::detail
