@@ -50,7 +50,8 @@ struct Collapse {
                         dist[i] = {el[k].cost + er[i - k].cost, static_cast<std::int8_t>(k)};
             }
             e[1] = {area * kNodeCost + dist[8].cost, 0};
-            for (int i = 2; i <= 8; ++i) e[i] = dist[i].cost < e[i - 1].cost ? dist[i] : Entry{e[i - 1].cost, -1};
+            for (int i = 2; i <= 8; ++i)
+                e[i] = dist[i].cost < e[i - 1].cost ? dist[i] : Entry{e[i - 1].cost, -1};
         }
     }
 
@@ -110,14 +111,17 @@ std::vector<WideNode> collapseWide(const std::vector<BvhNode>& binary) {
         for (std::size_t c = 0; c < children.size(); ++c)
             if (isLeaf(binary[children[c]])) wide.back().child[c] = binary[children[c]].info;
         for (std::size_t c = children.size(); c-- > 0;) // popped in slot order: depth-first preorder
-            if (!isLeaf(binary[children[c]])) work.push_back({children[c], index, static_cast<std::uint32_t>(c)});
+            if (!isLeaf(binary[children[c]]))
+                work.push_back({children[c], index, static_cast<std::uint32_t>(c)});
     }
     for (std::size_t i = 0; i < wide.size(); ++i) // child boxes: the binary nodes' boxes
         for (std::size_t c = 0; c < kWideChildren; ++c)
             for (int k = 0; k < 3; ++k) {
                 const bool used = c < opened[i].size();
-                wide[i].lo[k][c] = static_cast<std::int16_t>(used ? binary[opened[i][c]].lo[k] - kWideBias : 32767);
-                wide[i].hi[k][c] = static_cast<std::int16_t>(used ? binary[opened[i][c]].hi[k] - kWideBias : -32768);
+                wide[i].lo[k][c] =
+                    static_cast<std::int16_t>(used ? binary[opened[i][c]].lo[k] - kWideBias : 32767);
+                wide[i].hi[k][c] =
+                    static_cast<std::int16_t>(used ? binary[opened[i][c]].hi[k] - kWideBias : -32768);
             }
     return wide;
 }
