@@ -1,7 +1,8 @@
 // flak — walks of a blob's wide tree (WideNodes, bvh/blob_format.h): the tests of a node's eight
 // children at once, against a quantized query box or a grid segment, and the two walk orders (id
-// order; nearest first). The tests decide each child exactly as query_walk.h's tests decide a
-// binary node whose box is the child's box in the mesh grid.
+// order; nearest first). The box test decides each child exactly as query_walk.h's test decides a
+// binary node whose box is the child's box in the mesh grid; the segment test is the grid slab
+// test with its products taken apart, conservative within the same slack.
 #pragma once
 
 #include "bvh/query_walk.h"
