@@ -262,7 +262,7 @@ TEST(SphereQuery, WorldSpaceFormsTransformTheQueryOnce) {
     long checked = 0;
     for (const auto& mp : allQueryMeshes()) {
         const BakedMesh& m = *mp;
-        for (int i = 0; i < 2000; ++i) {
+        for (int i = 0; i < caseCount(2000); ++i) {
             Transform xf;
             randomTransform(rng, m.diag, xf);
             Sphere local;
@@ -504,7 +504,7 @@ TEST(SegmentQuery, WatertightOnClosedMeshes) {
         const BakedMesh& m = *mp;
         if (!m.closed) continue;
         SplitMix64 rng(0x5EED0202u);
-        for (int i = 0; i < 20000; ++i) {
+        for (int i = 0; i < caseCount(20000); ++i) {
             const std::uint32_t tri = static_cast<std::uint32_t>(rng.next() % m.tris.size());
             Vec3 p, inner, p0, dir;
             pointOnTriangle(m, tri, rng, p);
@@ -545,7 +545,7 @@ TEST(SegmentQuery, WorldSpaceFormsTransformTheQueryOnce) {
     long checked = 0;
     for (const auto& mp : allQueryMeshes()) {
         const BakedMesh& m = *mp;
-        for (int i = 0; i < 2000; ++i) {
+        for (int i = 0; i < caseCount(2000); ++i) {
             Transform xf;
             randomTransform(rng, m.diag, xf);
             Vec3 l0, l1, w0, w1, b0, b1;

@@ -19,7 +19,7 @@ TEST(QueryBatch, ManyQueriesAgainstOneMeshEqualSingleQueries) {
         SplitMix64 rng(0x5EED0601u);
         Transform xf;
         randomTransform(rng, m.diag, xf);
-        constexpr std::uint32_t n = 4000;
+        const std::uint32_t n = caseCount<std::uint32_t>(4000);
         std::vector<Sphere> spheres(n);
         std::vector<Vec3> p0(n), p1(n);
         for (std::uint32_t k = 0; k < n; ++k) {

@@ -2,6 +2,7 @@
 // (every sphere alone with the per-sphere kernels), segmentSphere against a double reference, the
 // cluster blob section, and wall contacts of a cluster against every sphere alone.
 #include "shooter/shooter_scenes.h"
+#include "support/case_count.h"
 
 #include <flak/bvh/sphere_query.h>
 #include <flak/geom/sphere_sphere.h>
@@ -32,7 +33,7 @@ MeshCase bakeMesh(const Mesh& m, const std::vector<Sphere>& cluster = {}) {
 TEST(SegmentSphere, MatchesDoubleReference) {
     const std::uint64_t seed = 0x5E95u + oracleSeedOffset();
     OracleTally tally("segment vs sphere", seed);
-    for (int i = 0; i < 100000; ++i) {
+    for (int i = 0; i < caseCount(100000); ++i) {
         SplitMix64 rng = caseRng(seed, std::uint64_t(i));
         const double s = rng.u() < 0.2 ? 1e4 : 5.0;
         const Sphere sp{Vec3{rng.rangef(-s, s), rng.rangef(-s, s), rng.rangef(-s, s)},
@@ -119,7 +120,7 @@ TEST(ClusterQuery, ClusterVsClusterAndBulletsMatchEveryPair) {
     const std::uint64_t seed = 0xC1C1u + oracleSeedOffset();
     OracleTally tally("cluster vs cluster, bullets", seed);
     long pairs = 0;
-    for (int i = 0; i < 4000; ++i) {
+    for (int i = 0; i < caseCount(4000); ++i) {
         SplitMix64 rng = caseRng(seed, std::uint64_t(i));
         const auto sa = randomSpheres(rng, 1 + std::uint32_t(rng.u() * 64), 2.0, 0.0, 0.7);
         const auto sb = randomSpheres(rng, 1 + std::uint32_t(rng.u() * 64), 2.0, 0.0, 0.7);

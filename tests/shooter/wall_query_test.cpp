@@ -2,6 +2,7 @@
 // first hit, against brute-force oracles (every edge alone / every ring alone with the geom
 // kernels) and double references, on random levels and adversarial inputs; the baker's refusals.
 #include "shooter/shooter_scenes.h"
+#include "support/case_count.h"
 
 #include "flak_support/polygon_families.h"
 
@@ -67,7 +68,7 @@ TEST(WallQuery, PointInsideEqualsXorOfRings) {
     for (std::size_t l = 0; l < levels.size(); ++l) {
         const WallSet& w = levels[l].level->walls;
         const auto rings = storedRings(w);
-        for (int i = 0; i < 20000; ++i) {
+        for (int i = 0; i < caseCount(20000); ++i) {
             const std::uint64_t index = l * 100000 + std::uint64_t(i);
             SplitMix64 rng = caseRng(seed, index);
             const Vec2 p = probePoint(rng, w, levels[l].lo, levels[l].hi);
@@ -134,7 +135,7 @@ TEST(WallQuery, PointInsideEqualsXorOfRingsAtTheUnderflowEdge) {
     for (std::size_t l = 0; l < levels.size(); ++l) {
         ASSERT_NE(levels[l], nullptr);
         const WallSet& w = levels[l]->walls;
-        for (int i = 0; i < 40000; ++i) {
+        for (int i = 0; i < caseCount(40000); ++i) {
             const std::uint64_t index = l * 100000 + std::uint64_t(i);
             SplitMix64 rng = caseRng(seed, index);
             Vec2 p;
@@ -187,7 +188,7 @@ TEST(WallQuery, CircleContactsMatchEveryEdgeAlone) {
     for (std::size_t l = 0; l < levels.size(); ++l) {
         const WallSet& w = levels[l].level->walls;
         const double size = levels[l].hi - levels[l].lo;
-        for (int i = 0; i < 6000; ++i) {
+        for (int i = 0; i < caseCount(6000); ++i) {
             const std::uint64_t index = l * 100000 + std::uint64_t(i);
             SplitMix64 rng = caseRng(seed, index);
             const Vec2 c = probePoint(rng, w, levels[l].lo, levels[l].hi);
@@ -345,7 +346,7 @@ TEST(WallQuery, SegmentFirstHitMatchesEveryEdgeAlone) {
     for (std::size_t l = 0; l < levels.size(); ++l) {
         const WallSet& w = levels[l].level->walls;
         const auto rings = storedRings(w);
-        for (int i = 0; i < 8000; ++i) {
+        for (int i = 0; i < caseCount(8000); ++i) {
             const std::uint64_t index = l * 100000 + std::uint64_t(i);
             SplitMix64 rng = caseRng(seed, index);
             const Vec2 p0 = probePoint(rng, w, levels[l].lo, levels[l].hi);
@@ -467,7 +468,7 @@ bool refSweptEdge(const D2& c0, const D2& c1, double r, const D2& a, const D2& b
 TEST(WallQuery, SweptCircleEdgeMatchesDoubleReference) {
     const std::uint64_t seed = 0x5EE9u + oracleSeedOffset();
     OracleTally tally("swept circle vs edge", seed);
-    for (int i = 0; i < 40000; ++i) {
+    for (int i = 0; i < caseCount(40000); ++i) {
         SplitMix64 rng = caseRng(seed, std::uint64_t(i));
         const double s = rng.u() < 0.2 ? 1e4 : 10.0;
         const Vec2 a{rng.rangef(-s, s), rng.rangef(-s, s)};
@@ -509,7 +510,7 @@ TEST(WallQuery, SweptCircleWallsMatchesEveryEdgeAlone) {
     for (std::size_t l = 0; l < levels.size(); ++l) {
         const WallSet& w = levels[l].level->walls;
         const double size = levels[l].hi - levels[l].lo;
-        for (int i = 0; i < 5000; ++i) {
+        for (int i = 0; i < caseCount(5000); ++i) {
             const std::uint64_t index = l * 100000 + std::uint64_t(i);
             SplitMix64 rng = caseRng(seed, index);
             const Vec2 c0 = probePoint(rng, w, levels[l].lo, levels[l].hi);

@@ -6,6 +6,8 @@
 #include "world_assets.h"
 #include "world_fixture.h"
 
+#include "support/case_count.h"
+
 #include "flak_support/thread_pool.h"
 
 #include <flak/bvh/mesh_mesh.h>
@@ -465,12 +467,14 @@ void runRandomScene(std::uint64_t seed, float area, std::uint32_t frames, const 
 }
 
 TEST(WorldOracle, SpreadScenesMatchBruteForce) {
-    for (std::uint64_t seed = 1; seed <= 40; ++seed) runRandomScene(seed, 40.0f, 12);
+    for (std::uint64_t seed = 1; seed <= caseCount<std::uint64_t>(40); ++seed)
+        runRandomScene(seed, 40.0f, 12);
 }
 
 TEST(WorldOracle, PiledScenesMatchBruteForce) {
     // Everything within a few units: many ship pairs, mesh-mesh, bullets starting inside ships.
-    for (std::uint64_t seed = 101; seed <= 130; ++seed) runRandomScene(seed, 6.0f, 6);
+    for (std::uint64_t seed = 101; seed < 101 + caseCount<std::uint64_t>(30); ++seed)
+        runRandomScene(seed, 6.0f, 6);
 }
 
 // The same random worlds on the host's workers (support/'s ThreadPool): still the oracle's hits,
@@ -478,8 +482,10 @@ TEST(WorldOracle, PiledScenesMatchBruteForce) {
 TEST(WorldOracle, ScenesOnWorkersMatchBruteForce) {
     for (std::uint32_t workers : {2u, 3u, 8u}) {
         flak::support::ThreadPool pool(workers);
-        for (std::uint64_t seed = 1; seed <= 6; ++seed) runRandomScene(seed, 40.0f, 6, pool.tasks());
-        for (std::uint64_t seed = 101; seed <= 110; ++seed) runRandomScene(seed, 6.0f, 4, pool.tasks());
+        for (std::uint64_t seed = 1; seed <= caseCount<std::uint64_t>(6); ++seed)
+            runRandomScene(seed, 40.0f, 6, pool.tasks());
+        for (std::uint64_t seed = 101; seed < 101 + caseCount<std::uint64_t>(10); ++seed)
+            runRandomScene(seed, 6.0f, 4, pool.tasks());
     }
 }
 
