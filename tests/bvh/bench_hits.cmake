@@ -3,11 +3,11 @@
 # kernel) and segments (closest hit, watertight), FCL for mesh-vs-mesh pairs and any contact.
 # Bullet's and GImpact's counts are printed, not required: Bullet's ray test is not watertight
 # and GImpact counts pairs its own way (docs/performance.md). A peer not built in is skipped.
-# Sphere and segment run twice: on the binary tree and with --wide-nodes.
+# Sphere, segment and mesh vs mesh run twice: on the binary tree and with --wide-nodes.
 # Usage: cmake -DBENCH=flak_bench -DMESH=PATH.obj -P bench_hits.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/../support/cli_run.cmake)
 set(checked 0)
-foreach(scene sphere segment meshmesh "sphere;--wide-nodes" "segment;--wide-nodes")
+foreach(scene sphere segment meshmesh "sphere;--wide-nodes" "segment;--wide-nodes" "meshmesh;--wide-nodes")
   expect_run(0 ${BENCH} ${scene} --mesh ${MESH} --count 3000 --repeat 1 --json)
   string(REPLACE "\n" ";" lines "${last_out}")
   foreach(line IN LISTS lines)

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -143,6 +144,17 @@ TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
         for (unsigned c = 0; c < wideCount(n); ++c) {
             const unsigned binary = detail::nodeOverlaps(children[c], q) ? 1u : 0u;
             same = same && (box.outside ? binary == 0u : ((box_want >> c) & 1u) == binary);
+        }
+        // The union of the children's boxes: their smallest lo and largest hi on each axis.
+        std::int16_t union_lo[3], union_hi[3];
+        detail::wideUnion(n, union_lo, union_hi);
+        for (int k = 0; k < 3; ++k) {
+            std::int32_t lo = 65536, hi = -1;
+            for (unsigned c = 0; c < wideCount(n); ++c) {
+                lo = std::min<std::int32_t>(lo, children[c].lo[k]);
+                hi = std::max<std::int32_t>(hi, children[c].hi[k]);
+            }
+            same = same && union_lo[k] + kWideBias == lo && union_hi[k] + kWideBias == hi;
         }
         ++cases;
         entered += __builtin_popcount(want);
@@ -342,12 +354,12 @@ TEST(GroupLeaves, LaneTestReachesTheLeavesOfTheNodeWalkInOrder) {
                         k += skipOf(a.nodes[k]);
                         continue;
                     }
-                    if (isLeaf(a.nodes[k])) want.push_back(k);
+                    if (isLeaf(a.nodes[k])) want.push_back(a.nodes[k].info);
                     ++k;
                 }
                 for (std::uint64_t hits = detail::overlappingLeaves(leaves, box); hits != 0u;
                      hits &= hits - 1u)
-                    got.push_back(leaves.node[__builtin_ctzll(hits)]);
+                    got.push_back(leaves.info[__builtin_ctzll(hits)]);
                 ++boxes;
                 partial += !want.empty() && want.size() < leaves.count;
                 if (want != got && ++differ <= 5)

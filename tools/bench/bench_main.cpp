@@ -4,7 +4,7 @@
 //   flak_bench build --generate icosphere8 [--repeat N] [--json]
 //   flak_bench tree [--frames N] [--rounds N] [--json]
 //   flak_bench sphere|segment|meshmesh --mesh PATH.obj [--count N] [--repeat N] [--json]  (best of N rounds)
-//   flak_bench sphere|segment ... --wide-nodes  (the blob also holds the WideNodes section)
+//   flak_bench sphere|segment|meshmesh ... --wide-nodes  (the blob also holds the WideNodes section)
 //   flak_bench shooter --mesh PATH.obj [--count N] [--repeat N] [--json]  (clusters, walls, beams, bullets)
 #include "build_scene.h"
 #include "flak_support/obj_mesh.h"
@@ -26,7 +26,7 @@ int usage() {
                  "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
                  "       flak_bench sphere|segment|meshmesh|shooter (--mesh PATH.obj | --generate "
                  "icosphereN) [--count N] [--repeat N] [--json]\n"
-                 "       (sphere and segment also take --wide-nodes: bake the WideNodes section)\n"
+                 "       (sphere, segment and meshmesh also take --wide-nodes: bake the WideNodes section)\n"
                  "--json prints one object per line: one per scene (meshmesh: pairs, then any contact)\n");
     return 2;
 }
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
             count = std::atol(argv[++i]);
         else if (a == "--json")
             json = true;
-        else if (a == "--wide-nodes" && (scene == "sphere" || scene == "segment"))
+        else if (a == "--wide-nodes" && (scene == "sphere" || scene == "segment" || scene == "meshmesh"))
             wide_nodes = true;
         else
             return usage();
@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
         return flak::bench::runSegmentScene(name, mesh, count > 0 ? count : 1000000, repeat, json,
                                             wide_nodes);
     if (scene == "meshmesh")
-        return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json);
+        return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json, wide_nodes);
     if (scene == "shooter")
         return flak::bench::runShooterScene(name, mesh, count > 0 ? count : 10000, repeat, json);
     return usage();

@@ -9,6 +9,7 @@
 
 namespace flak::bench {
 
-int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json);
+int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
+                     bool wide_nodes = false);
 
 } // namespace flak::bench

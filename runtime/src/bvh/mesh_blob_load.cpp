@@ -182,8 +182,9 @@ Status checkMaterialRuns(const MeshBlob& b, std::uint64_t at, BlobError* err) {
 
 // The wide tree (after checkStructure, so triangles and vertices are proved): every node well
 // formed; no walk, in any child order, keeps more than kWideStack pending references; a
-// depth-first walk in slot order meets the nodes in index order, each once, and the leaves covering the triangles in order, each
-// once; every child box holds its node's children boxes or its leaf's triangles.
+// depth-first walk in slot order meets the nodes in index order, each once, and the leaves
+// covering the triangles in order, each once; every child box holds its node's children boxes or
+// its leaf's triangles.
 Status checkWideTree(const MeshBlob& b, std::uint64_t at, BlobError* err) {
     if (b.wide_nodes == nullptr) return Status::Ok;
     if (b.triangle_count == 0 || b.wide_node_count == 0) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "bvh/query_walk.h"
+#include "bvh/wide_walk.h"
 
 #include <flak/bvh/mesh_mesh.h>
 #include <flak/math/simd.h>
@@ -96,37 +97,64 @@ inline void nodeToGrid(const NodeToGrid& m, const BvhNode& n, QuantBox& out) {
 #endif
 }
 
-/// The leaves of one A group in walk (array) order, their quantized boxes in lanes of four for the
+/// The leaves of one A group in walk (id) order, their quantized boxes in lanes of four for the
 /// test against a B leaf's box. The loader proves every node box contains its children's, so a
 /// leaf overlaps a box only if all its ancestors do: the leaves this test accepts are exactly those
-/// a walk of the group's node range would reach, in the same order.
+/// a walk of the group's nodes would reach, in the same order.
 struct GroupLeaves {
     static constexpr std::uint32_t kCapacity = 64; ///< more than the leaves of any group
     alignas(16) float lo[3][kCapacity];            ///< grid coordinates (exact in float)
     alignas(16) float hi[3][kCapacity];
-    std::uint32_t node[kCapacity];
+    std::uint32_t info[kCapacity]; ///< the leaf's info word (first triangle and count)
     std::uint32_t count = 0;
 };
 static_assert(kMeshMeshGroupNodes < GroupLeaves::kCapacity, "a group's leaves fit the table");
 
-/// Files the leaves of nodes [first, end) of `a`; the lanes past the last leaf never overlap.
-inline void gatherGroupLeaves(const MeshBlob& a, std::uint32_t first, std::uint32_t end, GroupLeaves& out) {
-    std::uint32_t count = 0;
-    for (std::uint32_t k = first; k < end; ++k) {
-        const BvhNode& n = a.nodes[k];
-        if (!isLeaf(n)) continue;
-        for (int c = 0; c < 3; ++c) {
-            out.lo[c][count] = static_cast<float>(n.lo[c]);
-            out.hi[c][count] = static_cast<float>(n.hi[c]);
-        }
-        out.node[count++] = k;
+/// Files one leaf (its box in grid coordinates) after those filed so far.
+inline void fileGroupLeaf(const BvhNode& leaf, GroupLeaves& out) {
+    for (int c = 0; c < 3; ++c) {
+        out.lo[c][out.count] = static_cast<float>(leaf.lo[c]);
+        out.hi[c][out.count] = static_cast<float>(leaf.hi[c]);
     }
-    out.count = count;
-    for (std::uint32_t k = count; k % 4u != 0u; ++k)
+    out.info[out.count++] = leaf.info;
+}
+
+/// Files leaf `slot` of a wide node (its box taken from the node, exactly as wideChildNode's).
+inline void fileWideGroupLeaf(const WideNode& n, std::uint32_t slot, GroupLeaves& out) {
+    constexpr float bias = static_cast<float>(kWideBias);
+    for (int c = 0; c < 3; ++c) {
+        out.lo[c][out.count] = static_cast<float>(n.lo[c][slot]) + bias;
+        out.hi[c][out.count] = static_cast<float>(n.hi[c][slot]) + bias;
+    }
+    out.info[out.count++] = n.child[slot];
+}
+
+/// Makes the lanes past the last filed leaf overlap nothing.
+inline void closeGroupLeaves(GroupLeaves& out) {
+    for (std::uint32_t k = out.count; k % 4u != 0u; ++k)
         for (int c = 0; c < 3; ++c) {
             out.lo[c][k] = 1e30f;
             out.hi[c][k] = -1e30f;
         }
+}
+
+/// Leaf k of a group as its binary node (the box and info it was filed with).
+inline BvhNode groupLeaf(const GroupLeaves& g, std::uint32_t k) {
+    BvhNode n;
+    for (int c = 0; c < 3; ++c) {
+        n.lo[c] = static_cast<std::uint16_t>(g.lo[c][k]);
+        n.hi[c] = static_cast<std::uint16_t>(g.hi[c][k]);
+    }
+    n.info = g.info[k];
+    return n;
+}
+
+/// Files the leaves of nodes [first, end) of `a`.
+inline void gatherGroupLeaves(const MeshBlob& a, std::uint32_t first, std::uint32_t end, GroupLeaves& out) {
+    out.count = 0;
+    for (std::uint32_t k = first; k < end; ++k)
+        if (isLeaf(a.nodes[k])) fileGroupLeaf(a.nodes[k], out);
+    closeGroupLeaves(out);
 }
 
 /// Bit k set when leaf k of `g` overlaps `q` (nodeOverlaps' closed test, on exact grid values).
@@ -178,6 +206,32 @@ inline bool prepareTandemWalk(const MeshBlob& a, const MeshBlob& b, const Transf
     return true;
 }
 
+/// What both forms of the walk set up besides TandemSetup: A's node decoder (boxes grown by the
+/// margin), both grids, and the map of B's leaf boxes into A's grid. Not copied (the map points at
+/// grid_a).
+struct TandemFrames {
+    NodeDecoder dec_a;
+    QuantGrid grid_a, grid_b;
+    NodeToGrid b_into_a;
+};
+
+inline void makeTandemFrames(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, float margin,
+                             TandemFrames& out) {
+    makeNodeDecoder(a, margin, out.dec_a);
+    makeQuantGrid(a, out.grid_a);
+    makeQuantGrid(b, out.grid_b);
+    makeNodeToGrid(b, b_to_a, out.grid_a, margin, out.b_into_a);
+}
+
+/// A group's box (in A's grid) taken into B's frame and grown by the margin, on B's grid.
+inline void groupIntoB(const TandemFrames& f, const TandemSetup& setup, const BvhNode& group, QuantBox& out) {
+    Aabb box, in_b;
+    decodeNode(f.dec_a, group, box);
+    transformAabb(setup.a_to_b, box, in_b);
+    inflate(in_b, setup.margin, in_b);
+    quantizeBox(f.grid_b, in_b, out);
+}
+
 /// Calls group(node_index) for every subtree of `a` that walkLeafPairs takes as a group, in walk
 /// order: the nodes of at most kMeshMeshGroupNodes nodes whose ancestors all have more. Which of
 /// them a walk visits depends on the job; these are all it can visit.
@@ -194,24 +248,197 @@ template <class Group> void forEachWalkGroup(const MeshBlob& a, Group&& group) {
     }
 }
 
-/// Calls visit(a_leaf, b_leaf, b_leaf_index, margin) for every (A leaf, B leaf) pair the walk of
-/// mesh_mesh.h reaches; `margin` is the walk's box growth. visit returns true to stop the walk.
-/// Nothing happens for empty meshes or a non-finite transform. No recursion, no stack: the A
-/// group's leaves are filed once per group (GroupLeaves) and tested against each B leaf in lanes.
+/// A slot of a wide node as one stack word: the node's index times 8 plus the slot.
+constexpr std::uint32_t wideSlotRef(std::uint32_t node, std::uint32_t slot) { return node << 3 | slot; }
+
+/// Calls visit(parent, slot) for every leaf slot under wide node `root` that the walk enters, in
+/// id order: `children(node)` gives the bits of a node's children to enter. visit returns true to
+/// stop the walk, and then so does this. The stack keeps a slot rather than a reference, so that
+/// visit has the leaf's box. The walk uses the entries of `stack` past the first `base`: another
+/// walk of the same tree may keep its own below them, and the loader's bound holds for both
+/// together when `root` is a node that walk reached (a walk from there keeps references among
+/// those a walk from the tree's root keeps).
+template <typename Children, typename Visit>
+inline bool walkWideLeafSlots(const MeshBlob& m, std::uint32_t root, std::uint32_t* stack, std::uint32_t base,
+                              Children&& children, Visit&& visit) {
+    std::uint32_t pending = base;
+    std::uint32_t node = root;
+    for (;;) {
+        const unsigned hits = children(m.wide_nodes[node]);
+        FLAK_ASSERT(pending + static_cast<std::uint32_t>(__builtin_popcount(hits)) <= kWideStack,
+                    "the loader bounds the wide walk's stack");
+        for (std::uint32_t c = kWideChildren; c-- > 0;) { // popped in slot order, so in id order
+            stack[pending] = wideSlotRef(node, c);
+            pending += (hits >> c) & 1u;
+        }
+        for (;;) {
+            if (pending == base) return false;
+            const std::uint32_t entry = stack[--pending];
+            const WideNode& parent = m.wide_nodes[entry >> 3];
+            const std::uint32_t ref = parent.child[entry & 7u];
+            if ((ref & kLeafBit) == 0) {
+                node = ref;
+                break;
+            }
+            if (visit(parent, entry & 7u)) return true;
+        }
+    }
+}
+
+/// walkWideLeafSlots on a stack of its own.
+template <typename Children, typename Visit>
+inline bool walkWideLeafSlots(const MeshBlob& m, std::uint32_t root, Children&& children, Visit&& visit) {
+    std::uint32_t stack[kWideStack + kWideChildren]; // the pushes write one past the kept entries
+    return walkWideLeafSlots(m, root, stack, 0, children, visit);
+}
+
+/// How many triangles the leaves under wide node `node` hold (they are consecutive: from its
+/// first leaf's first triangle to its last leaf's end).
+inline std::uint32_t wideTriangleSpan(const MeshBlob& m, std::uint32_t node) {
+    std::uint32_t first = node, last = node;
+    while ((first & kLeafBit) == 0) first = m.wide_nodes[first].child[0];
+    while ((last & kLeafBit) == 0) {
+        const WideNode& n = m.wide_nodes[last];
+        last = n.child[31 - __builtin_clz(wideSlots(n))];
+    }
+    return leafInfoFirst(last) + leafInfoCount(last) - leafInfoFirst(first);
+}
+
+/// Largest span of triangles under an A wide node walked as one group against B, if its leaves
+/// fit the group table. About what the binary walk's groups hold: the groups' count sets how
+/// often B's tree is walked, their size how many leaves each B leaf is tested against.
+constexpr std::uint32_t kWideGroupTriangles = 256;
+
+/// walkLeafPairs over both meshes' wide trees: A's tree is walked with B's root box down to the
+/// nodes whose leaves hold at most kWideGroupTriangles triangles (or to a leaf above them); each
+/// such group's box (the union of its children's) goes into B's frame and walks B's tree, and at
+/// every B leaf it enters the B leaf's box comes into A's grid and is tested against the group's
+/// leaves in lanes. The leaves are filed at the group's first B leaf; a group with more leaves
+/// than the table holds (leaves of fewer than four triangles on average) is found out then,
+/// before any of its pairs, and its children are walked instead. Groups are walked against B in
+/// A's id order, B's leaves in B's id order, and the group's leaves in id order. The pairs' key
+/// for the B leaf is its first triangle. Out of line, so that the binary walk's callers keep their
+/// smaller frame.
+template <class Visit>
+__attribute__((noinline)) void walkWideLeafPairs(const MeshBlob& a, const MeshBlob& b,
+                                                 const Transform& b_to_a, const TandemSetup& setup,
+                                                 Visit& visit) {
+    WideBox b_root;
+    makeWideBox(setup.b_root_q, b_root);
+    if (b_root.outside) return;
+    TandemFrames frames;
+    makeTandemFrames(a, b, b_to_a, setup.margin, frames);
+    GroupLeaves leaves;
+
+    // One group, `box` its box in A's grid (info unused) and `gather` filing its leaves (false
+    // when they do not fit): Stop when visit stopped the walk, TooBig when gather returned false.
+    enum class GroupEnd { Walked, Stop, TooBig };
+    const auto group = [&](const BvhNode& box, auto&& gather) {
+        QuantBox group_q;
+        groupIntoB(frames, setup, box, group_q);
+        WideBox group_wide;
+        makeWideBox(group_q, group_wide);
+        if (group_wide.outside) return GroupEnd::Walked;
+        bool gathered = false; // `leaves` holds this group's (filed at its first B leaf)
+        bool too_big = false;
+        const bool stopped = walkWideLeafSlots(
+            b, 0, [&](const WideNode& n) { return wideOverlaps(n, group_wide); },
+            [&](const WideNode& parent, std::uint32_t slot) {
+                if (!gathered) {
+                    too_big = !gather();
+                    if (too_big) return true;
+                    gathered = true;
+                }
+                const BvhNode nb = wideChildNode(parent, slot);
+                QuantBox b_leaf_q;
+                nodeToGrid(frames.b_into_a, nb, b_leaf_q);
+                for (std::uint64_t hits = overlappingLeaves(leaves, b_leaf_q); hits != 0u;
+                     hits &= hits - 1u) {
+                    const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctzll(hits));
+                    if (visit(groupLeaf(leaves, k), nb, leafFirst(nb), setup.margin)) return true;
+                }
+                return false;
+            });
+        return too_big ? GroupEnd::TooBig : (stopped ? GroupEnd::Stop : GroupEnd::Walked);
+    };
+
+    std::uint32_t stack[kWideStack + kWideChildren]; // the pushes write one past the kept entries
+    std::uint32_t pending = 0;
+    std::uint32_t node = 0;
+    for (;;) {
+        const WideNode& n = a.wide_nodes[node];
+        const unsigned hits = wideOverlaps(n, b_root);
+        GroupEnd end = GroupEnd::TooBig;
+        if (hits != 0u && wideTriangleSpan(a, node) <= kWideGroupTriangles) {
+            std::int16_t lo[3], hi[3];
+            wideUnion(n, lo, hi);
+            BvhNode box{};
+            for (int k = 0; k < 3; ++k) {
+                box.lo[k] = static_cast<std::uint16_t>(lo[k] + kWideBias);
+                box.hi[k] = static_cast<std::uint16_t>(hi[k] + kWideBias);
+            }
+            const std::uint32_t root = node;
+            const auto gather = [&] {
+                leaves.count = 0;
+                const bool full = walkWideLeafSlots(
+                    a, root, stack, pending, [](const WideNode& g) { return wideSlots(g); },
+                    [&](const WideNode& parent, std::uint32_t slot) {
+                        if (leaves.count == GroupLeaves::kCapacity) return true;
+                        fileWideGroupLeaf(parent, slot, leaves);
+                        return false;
+                    });
+                closeGroupLeaves(leaves);
+                return !full;
+            };
+            end = group(box, gather);
+            if (end == GroupEnd::Stop) return;
+        }
+        if (end == GroupEnd::TooBig) {
+            FLAK_ASSERT(pending + static_cast<std::uint32_t>(__builtin_popcount(hits)) <= kWideStack,
+                        "the loader bounds the wide walk's stack");
+            for (std::uint32_t c = kWideChildren; c-- > 0;) {
+                stack[pending] = wideSlotRef(node, c);
+                pending += (hits >> c) & 1u;
+            }
+        }
+        for (;;) {
+            if (pending == 0) return;
+            const std::uint32_t entry = stack[--pending];
+            const WideNode& parent = a.wide_nodes[entry >> 3];
+            const std::uint32_t ref = parent.child[entry & 7u];
+            if ((ref & kLeafBit) == 0) {
+                node = ref;
+                break;
+            }
+            const BvhNode leaf = wideChildNode(parent, entry & 7u); // a leaf above every group
+            const auto gather = [&] {
+                leaves.count = 0;
+                fileGroupLeaf(leaf, leaves);
+                closeGroupLeaves(leaves);
+                return true;
+            };
+            if (group(leaf, gather) == GroupEnd::Stop) return;
+        }
+    }
+}
+
+/// Calls visit(a_leaf, b_leaf, b_leaf_key, margin) for every (A leaf, B leaf) pair the walk of
+/// mesh_mesh.h reaches; `margin` is the walk's box growth, and b_leaf_key is the same number for
+/// every visit of the same B leaf in one walk. visit returns true to stop the walk. Nothing happens
+/// for empty meshes or a non-finite transform. When both meshes have wide trees the walk takes
+/// them (walkWideLeafPairs); otherwise no recursion, no stack: the A group's leaves are filed once
+/// per group (GroupLeaves) and tested against each B leaf in lanes.
 template <class Visit>
 void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Visit& visit) {
     TandemSetup setup;
     if (!prepareTandemWalk(a, b, b_to_a, setup)) return;
-    const Transform& a_to_b = setup.a_to_b;
-    const float margin = setup.margin;
+    if (a.wide_nodes != nullptr && b.wide_nodes != nullptr) {
+        walkWideLeafPairs(a, b, b_to_a, setup, visit);
+        return;
+    }
     const QuantBox& b_root_q = setup.b_root_q;
-    NodeDecoder dec_a;
-    makeNodeDecoder(a, margin, dec_a);
-    QuantGrid grid_a, grid_b;
-    makeQuantGrid(a, grid_a);
-    makeQuantGrid(b, grid_b);
-    NodeToGrid b_into_a;
-    makeNodeToGrid(b, b_to_a, grid_a, margin, b_into_a);
+    TandemFrames frames;
+    makeTandemFrames(a, b, b_to_a, setup.margin, frames);
     GroupLeaves leaves;
 
     std::uint32_t i = 0;
@@ -226,12 +453,8 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
             continue;
         }
         const std::uint32_t group_end = i + skipOf(group);
-        Aabb group_box, group_in_b;
-        decodeNode(dec_a, group, group_box);
-        transformAabb(a_to_b, group_box, group_in_b);
-        inflate(group_in_b, margin, group_in_b);
         QuantBox group_q;
-        quantizeBox(grid_b, group_in_b, group_q);
+        groupIntoB(frames, setup, group, group_q);
         bool gathered = false; // `leaves` holds this group's (filed at its first B leaf)
         std::uint32_t j = 0;
         while (j < b.node_count) {
@@ -247,12 +470,12 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
                 gathered = true;
             }
             QuantBox b_leaf_q;
-            nodeToGrid(b_into_a, nb, b_leaf_q);
+            nodeToGrid(frames.b_into_a, nb, b_leaf_q);
             std::uint64_t hits = overlappingLeaves(leaves, b_leaf_q);
             while (hits != 0u) {
                 const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctzll(hits));
                 hits &= hits - 1u;
-                if (visit(a.nodes[leaves.node[k]], nb, j - 1, margin)) return;
+                if (visit(groupLeaf(leaves, k), nb, j - 1, setup.margin)) return;
             }
         }
         i = group_end;

@@ -30,6 +30,33 @@ inline unsigned wideSlots(const WideNode& n) {
 #endif
 }
 
+/// The union of the boxes of a wide node's children, in its biased 16-bit coordinates: unused
+/// slots hold empty boxes (lo 32767, hi -32768), which change no minimum or maximum.
+inline void wideUnion(const WideNode& n, std::int16_t out_lo[3], std::int16_t out_hi[3]) {
+    for (int k = 0; k < 3; ++k) {
+#if defined(FLAK_SIMD_SSE2)
+        __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.lo[k]));
+        __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.hi[k]));
+        lo = _mm_min_epi16(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(1, 0, 3, 2)));
+        hi = _mm_max_epi16(hi, _mm_shuffle_epi32(hi, _MM_SHUFFLE(1, 0, 3, 2)));
+        lo = _mm_min_epi16(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(2, 3, 0, 1)));
+        hi = _mm_max_epi16(hi, _mm_shuffle_epi32(hi, _MM_SHUFFLE(2, 3, 0, 1)));
+        lo = _mm_min_epi16(lo, _mm_srli_epi32(lo, 16));
+        hi = _mm_max_epi16(hi, _mm_srli_epi32(hi, 16));
+        out_lo[k] = static_cast<std::int16_t>(_mm_cvtsi128_si32(lo));
+        out_hi[k] = static_cast<std::int16_t>(_mm_cvtsi128_si32(hi));
+#else
+        std::int16_t lo = n.lo[k][0], hi = n.hi[k][0];
+        for (std::uint32_t c = 1; c < kWideChildren; ++c) {
+            lo = n.lo[k][c] < lo ? n.lo[k][c] : lo;
+            hi = n.hi[k][c] > hi ? n.hi[k][c] : hi;
+        }
+        out_lo[k] = lo;
+        out_hi[k] = hi;
+#endif
+    }
+}
+
 /// A query box in the wide nodes' biased 16-bit coordinates: a child overlaps it when its hi is at
 /// least lo and its lo at most hi on every axis, exactly when its grid box overlaps the QuantBox
 /// (a bound beyond the grid is clamped to its end, which changes no decision, except that a box
@@ -272,17 +299,6 @@ inline bool walkWideNearestFirst(const MeshBlob& blob, const SegmentNodeTest& te
         }
         node = next;
     }
-}
-
-/// Child `c` of a wide node as the binary node of the same box, its info the child reference.
-inline BvhNode wideChildNode(const WideNode& n, std::uint32_t c) {
-    BvhNode out;
-    for (int k = 0; k < 3; ++k) {
-        out.lo[k] = static_cast<std::uint16_t>(n.lo[k][c] + kWideBias);
-        out.hi[k] = static_cast<std::uint16_t>(n.hi[k][c] + kWideBias);
-    }
-    out.info = n.child[c];
-    return out;
 }
 
 /// walkLeaves with a test of binary nodes (`node_test(const BvhNode&)`): on the wide tree each

@@ -80,6 +80,20 @@ inline void wideChildGrid(const WideNode& n, std::uint32_t slot, std::int32_t ou
     }
 }
 
+/// Child `slot` of a wide node as the binary node of the same box, its info the child reference
+/// (for a leaf, the leaf's info word: leafFirst and leafCount read it).
+inline BvhNode wideChildNode(const WideNode& n, std::uint32_t slot) {
+    std::int32_t lo[3], hi[3];
+    wideChildGrid(n, slot, lo, hi);
+    BvhNode out;
+    for (int k = 0; k < 3; ++k) {
+        out.lo[k] = static_cast<std::uint16_t>(lo[k]);
+        out.hi[k] = static_cast<std::uint16_t>(hi[k]);
+    }
+    out.info = n.child[slot];
+    return out;
+}
+
 /// Decoded (conservative) box of a node.
 inline void nodeBounds(const MeshBlob& blob, const BvhNode& node, Aabb& out) {
     decodeGridPoint(blob.quant_origin, blob.quant_scale, node.lo, out.min);
