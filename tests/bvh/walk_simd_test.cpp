@@ -354,12 +354,12 @@ TEST(GroupLeaves, LaneTestReachesTheLeavesOfTheNodeWalkInOrder) {
                         k += skipOf(a.nodes[k]);
                         continue;
                     }
-                    if (isLeaf(a.nodes[k])) want.push_back(a.nodes[k].info);
+                    if (isLeaf(a.nodes[k])) want.push_back(k);
                     ++k;
                 }
                 for (std::uint64_t hits = detail::overlappingLeaves(leaves, box); hits != 0u;
                      hits &= hits - 1u)
-                    got.push_back(leaves.info[__builtin_ctzll(hits)]);
+                    got.push_back(leaves.ref[__builtin_ctzll(hits)]);
                 ++boxes;
                 partial += !want.empty() && want.size() < leaves.count;
                 if (want != got && ++differ <= 5)

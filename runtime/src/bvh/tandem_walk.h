@@ -105,18 +105,18 @@ struct GroupLeaves {
     static constexpr std::uint32_t kCapacity = 64; ///< more than the leaves of any group
     alignas(16) float lo[3][kCapacity];            ///< grid coordinates (exact in float)
     alignas(16) float hi[3][kCapacity];
-    std::uint32_t info[kCapacity]; ///< the leaf's info word (first triangle and count)
+    std::uint32_t ref[kCapacity]; ///< the binary walk: the leaf's node index; the wide walk: its info word
     std::uint32_t count = 0;
 };
 static_assert(kMeshMeshGroupNodes < GroupLeaves::kCapacity, "a group's leaves fit the table");
 
-/// Files one leaf (its box in grid coordinates) after those filed so far.
-inline void fileGroupLeaf(const BvhNode& leaf, GroupLeaves& out) {
+/// Files one leaf (its box in grid coordinates, and `ref`) after those filed so far.
+inline void fileGroupLeaf(const BvhNode& leaf, std::uint32_t ref, GroupLeaves& out) {
     for (int c = 0; c < 3; ++c) {
         out.lo[c][out.count] = static_cast<float>(leaf.lo[c]);
         out.hi[c][out.count] = static_cast<float>(leaf.hi[c]);
     }
-    out.info[out.count++] = leaf.info;
+    out.ref[out.count++] = ref;
 }
 
 /// Files leaf `slot` of a wide node (its box taken from the node, exactly as wideChildNode's).
@@ -126,7 +126,7 @@ inline void fileWideGroupLeaf(const WideNode& n, std::uint32_t slot, GroupLeaves
         out.lo[c][out.count] = static_cast<float>(n.lo[c][slot]) + bias;
         out.hi[c][out.count] = static_cast<float>(n.hi[c][slot]) + bias;
     }
-    out.info[out.count++] = n.child[slot];
+    out.ref[out.count++] = n.child[slot];
 }
 
 /// Makes the lanes past the last filed leaf overlap nothing.
@@ -138,14 +138,14 @@ inline void closeGroupLeaves(GroupLeaves& out) {
         }
 }
 
-/// Leaf k of a group as its binary node (the box and info it was filed with).
-inline BvhNode groupLeaf(const GroupLeaves& g, std::uint32_t k) {
+/// Leaf k of a group the wide walk filed, as its binary node (the box and info word filed).
+inline BvhNode wideGroupLeaf(const GroupLeaves& g, std::uint32_t k) {
     BvhNode n;
     for (int c = 0; c < 3; ++c) {
         n.lo[c] = static_cast<std::uint16_t>(g.lo[c][k]);
         n.hi[c] = static_cast<std::uint16_t>(g.hi[c][k]);
     }
-    n.info = g.info[k];
+    n.info = g.ref[k];
     return n;
 }
 
@@ -153,7 +153,7 @@ inline BvhNode groupLeaf(const GroupLeaves& g, std::uint32_t k) {
 inline void gatherGroupLeaves(const MeshBlob& a, std::uint32_t first, std::uint32_t end, GroupLeaves& out) {
     out.count = 0;
     for (std::uint32_t k = first; k < end; ++k)
-        if (isLeaf(a.nodes[k])) fileGroupLeaf(a.nodes[k], out);
+        if (isLeaf(a.nodes[k])) fileGroupLeaf(a.nodes[k], k, out);
     closeGroupLeaves(out);
 }
 
@@ -355,7 +355,7 @@ __attribute__((noinline)) void walkWideLeafPairs(const MeshBlob& a, const MeshBl
                 for (std::uint64_t hits = overlappingLeaves(leaves, b_leaf_q); hits != 0u;
                      hits &= hits - 1u) {
                     const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctzll(hits));
-                    if (visit(groupLeaf(leaves, k), nb, leafFirst(nb), setup.margin)) return true;
+                    if (visit(wideGroupLeaf(leaves, k), nb, leafFirst(nb), setup.margin)) return true;
                 }
                 return false;
             });
@@ -413,7 +413,7 @@ __attribute__((noinline)) void walkWideLeafPairs(const MeshBlob& a, const MeshBl
             const BvhNode leaf = wideChildNode(parent, entry & 7u); // a leaf above every group
             const auto gather = [&] {
                 leaves.count = 0;
-                fileGroupLeaf(leaf, leaves);
+                fileGroupLeaf(leaf, leaf.info, leaves);
                 closeGroupLeaves(leaves);
                 return true;
             };
@@ -475,7 +475,7 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
             while (hits != 0u) {
                 const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctzll(hits));
                 hits &= hits - 1u;
-                if (visit(groupLeaf(leaves, k), nb, j - 1, setup.margin)) return;
+                if (visit(a.nodes[leaves.ref[k]], nb, j - 1, setup.margin)) return;
             }
         }
         i = group_end;

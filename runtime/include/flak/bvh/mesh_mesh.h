@@ -24,7 +24,7 @@
 // triTriIntersection4: at most 6 KB on the call stack (GCC 12 -O3: 4.5 KB for the pair walks,
 // 5.9 KB for the summary), whatever the meshes' sizes. Over wide trees, two stacks of pending
 // slots (A's and B's walks, each of the loader's bound: 1.8 KB) and a group table of their own
-// come on top: at most 13 KB (11.2 KB for the pair walks, 12.5 KB for the summary). Every pair of
+// come on top: at most 13 KB (10.8 KB for the pair walks, 12.2 KB for the summary). Every pair of
 // triangles is tested at most once.
 // Boxes are grown by the margin of sphere_query.h (at the scale of both meshes in A's frame), so
 // the pairs are exactly those of triTriOverlap(A triangle, B triangle mapped by b_to_a with
