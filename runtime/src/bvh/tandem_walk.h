@@ -251,6 +251,17 @@ template <class Group> void forEachWalkGroup(const MeshBlob& a, Group&& group) {
 /// A slot of a wide node as one stack word: the node's index times 8 plus the slot.
 constexpr std::uint32_t wideSlotRef(std::uint32_t node, std::uint32_t slot) { return node << 3 | slot; }
 
+/// Pushes the slots of `node` set in `hits`, last slot first (so they pop in slot order, hence in
+/// id order): every slot written, the entered ones kept, no branch per child.
+inline void pushWideSlots(std::uint32_t* stack, std::uint32_t& pending, std::uint32_t node, unsigned hits) {
+    FLAK_ASSERT(pending + static_cast<std::uint32_t>(__builtin_popcount(hits)) <= kWideStack,
+                "the loader bounds the wide walk's stack");
+    for (std::uint32_t c = kWideChildren; c-- > 0;) {
+        stack[pending] = wideSlotRef(node, c);
+        pending += (hits >> c) & 1u;
+    }
+}
+
 /// Calls visit(parent, slot) for every leaf slot under wide node `root` that the walk enters, in
 /// id order: `children(node)` gives the bits of a node's children to enter. visit returns true to
 /// stop the walk, and then so does this. The stack keeps a slot rather than a reference, so that
@@ -264,13 +275,7 @@ inline bool walkWideLeafSlots(const MeshBlob& m, std::uint32_t root, std::uint32
     std::uint32_t pending = base;
     std::uint32_t node = root;
     for (;;) {
-        const unsigned hits = children(m.wide_nodes[node]);
-        FLAK_ASSERT(pending + static_cast<std::uint32_t>(__builtin_popcount(hits)) <= kWideStack,
-                    "the loader bounds the wide walk's stack");
-        for (std::uint32_t c = kWideChildren; c-- > 0;) { // popped in slot order, so in id order
-            stack[pending] = wideSlotRef(node, c);
-            pending += (hits >> c) & 1u;
-        }
+        pushWideSlots(stack, pending, node, children(m.wide_nodes[node]));
         for (;;) {
             if (pending == base) return false;
             const std::uint32_t entry = stack[--pending];
@@ -368,7 +373,7 @@ __attribute__((noinline)) void walkWideLeafPairs(const MeshBlob& a, const MeshBl
     for (;;) {
         const WideNode& n = a.wide_nodes[node];
         const unsigned hits = wideOverlaps(n, b_root);
-        GroupEnd end = GroupEnd::TooBig;
+        bool walk_children = true; // not a group, or a group too big for the table
         if (hits != 0u && wideTriangleSpan(a, node) <= kWideGroupTriangles) {
             std::int16_t lo[3], hi[3];
             wideUnion(n, lo, hi);
@@ -390,17 +395,11 @@ __attribute__((noinline)) void walkWideLeafPairs(const MeshBlob& a, const MeshBl
                 closeGroupLeaves(leaves);
                 return !full;
             };
-            end = group(box, gather);
+            const GroupEnd end = group(box, gather);
             if (end == GroupEnd::Stop) return;
+            walk_children = end == GroupEnd::TooBig;
         }
-        if (end == GroupEnd::TooBig) {
-            FLAK_ASSERT(pending + static_cast<std::uint32_t>(__builtin_popcount(hits)) <= kWideStack,
-                        "the loader bounds the wide walk's stack");
-            for (std::uint32_t c = kWideChildren; c-- > 0;) {
-                stack[pending] = wideSlotRef(node, c);
-                pending += (hits >> c) & 1u;
-            }
-        }
+        if (walk_children) pushWideSlots(stack, pending, node, hits);
         for (;;) {
             if (pending == 0) return;
             const std::uint32_t entry = stack[--pending];
