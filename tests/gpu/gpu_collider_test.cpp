@@ -24,10 +24,32 @@ GpuColliderConfig meshConfig() {
     return config;
 }
 
+using Meshes = std::vector<const BakedMesh*>;
+
+// The query meshes of query_meshes.h, baked with the binary tree alone or (`wide`) with the wide
+// tree too, which the CPU walk then takes and the device gets a copy of; the wide ones also with
+// leaves of two triangles, whose nodes of 256 triangles hold too many leaves to be groups.
+const Meshes& gpuMeshes(bool wide) {
+    static const Meshes binary = [] {
+        Meshes v;
+        for (const auto& m : queryMeshes()) v.push_back(m.get());
+        return v;
+    }();
+    static const auto leaf2 = bakeMesh("torus-leaf2-wide", torus(24, 12), true, false, 2, false, true);
+    static const Meshes wide_trees = [] {
+        Meshes v;
+        for (const BakedMesh* m : allQueryMeshes())
+            if (m->blob.wide_nodes != nullptr) v.push_back(m);
+        v.push_back(leaf2.get());
+        return v;
+    }();
+    return wide ? wide_trees : binary;
+}
+
 // Jobs over every ordered mesh pair, B placed so that it touches A (a point on a triangle of A
 // mapped onto a point on a triangle of B, random rotation): many contacts, many near misses.
-std::vector<GpuJobDesc> meshJobs(const std::vector<GpuMeshId>& ids, int per_pair, std::uint64_t seed) {
-    const auto& meshes = queryMeshes();
+std::vector<GpuJobDesc> meshJobs(const std::vector<GpuMeshId>& ids, int per_pair, std::uint64_t seed,
+                                 const Meshes& meshes = gpuMeshes(false)) {
     std::vector<GpuJobDesc> jobs;
     std::uint64_t index = 0;
     for (std::size_t i = 0; i < meshes.size(); ++i)
@@ -51,9 +73,9 @@ std::vector<GpuJobDesc> meshJobs(const std::vector<GpuMeshId>& ids, int per_pair
     return jobs;
 }
 
-std::vector<GpuMeshId> uploadAll(GpuCollider& collider) {
+std::vector<GpuMeshId> uploadAll(GpuCollider& collider, const Meshes& meshes = gpuMeshes(false)) {
     std::vector<GpuMeshId> ids;
-    for (const auto& m : queryMeshes()) {
+    for (const BakedMesh* m : meshes) {
         GpuMeshId id;
         EXPECT_EQ(collider.uploadMesh(m->blob, id), Status::Ok) << m->name;
         ids.push_back(id);
@@ -61,16 +83,15 @@ std::vector<GpuMeshId> uploadAll(GpuCollider& collider) {
     return ids;
 }
 
-// The query meshes of each job (uploadAll's ids are queryMeshes' indices).
-auto queryJobMeshes(const std::vector<GpuJobDesc>& jobs) {
-    return [&jobs](std::uint32_t j) {
-        return std::pair<const BakedMesh*, const BakedMesh*>{queryMeshes()[jobs[j].a.index].get(),
-                                                             queryMeshes()[jobs[j].b.index].get()};
+// The meshes of each job (uploadAll's ids are the indices in `meshes`).
+auto queryJobMeshes(const std::vector<GpuJobDesc>& jobs, const Meshes& meshes = gpuMeshes(false)) {
+    return [&jobs, &meshes](std::uint32_t j) {
+        return std::pair<const BakedMesh*, const BakedMesh*>{meshes[jobs[j].a.index],
+                                                             meshes[jobs[j].b.index]};
     };
 }
 
-std::vector<GpuPair> cpuPairs(const std::vector<GpuJobDesc>& jobs) {
-    const auto& meshes = queryMeshes();
+std::vector<GpuPair> cpuPairs(const std::vector<GpuJobDesc>& jobs, const Meshes& meshes = gpuMeshes(false)) {
     std::vector<GpuPair> out;
     for (std::uint32_t j = 0; j < jobs.size(); ++j)
         walkPairs(*meshes[jobs[j].a.index], *meshes[jobs[j].b.index], jobs[j].b_to_a, j, out);
@@ -78,17 +99,25 @@ std::vector<GpuPair> cpuPairs(const std::vector<GpuJobDesc>& jobs) {
     return out;
 }
 
-TEST_F(GpuTest, RealMeshesCandidateModeEqualsCpuWalk) {
+// The tests that compare the walks run on the binary trees (false) and the wide trees (true).
+class GpuTrees : public GpuTest, public ::testing::WithParamInterface<bool> {};
+INSTANTIATE_TEST_SUITE_P(BinaryAndWide, GpuTrees, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& trees) {
+                             return trees.param ? "Wide" : "Binary";
+                         });
+
+TEST_P(GpuTrees, RealMeshesCandidateModeEqualsCpuWalk) {
+    const Meshes& meshes = gpuMeshes(GetParam());
     GpuCollider& collider = makeCollider(meshConfig());
-    const std::vector<GpuMeshId> ids = uploadAll(collider);
-    const std::vector<GpuJobDesc> jobs = meshJobs(ids, 3, kSeed);
-    const std::vector<GpuPair> expect = cpuPairs(jobs);
+    const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
+    const std::vector<GpuJobDesc> jobs = meshJobs(ids, 3, kSeed, meshes);
+    const std::vector<GpuPair> expect = cpuPairs(jobs, meshes);
     const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::Candidates);
     EXPECT_GT(expect.size(), 1000u);
-    ASSERT_TRUE(got == expect) << pairDifference(got, expect, jobs, queryJobMeshes(jobs));
+    ASSERT_TRUE(got == expect) << pairDifference(got, expect, jobs, queryJobMeshes(jobs, meshes));
     // Each mesh pair's last job is the two meshes at the identity, whose pairs are coplanar: about
     // a sixth of all pairs cross.
-    const std::size_t crossing = checkCrossingFlags(got, jobs, queryJobMeshes(jobs));
+    const std::size_t crossing = checkCrossingFlags(got, jobs, queryJobMeshes(jobs, meshes));
     EXPECT_GT(crossing, got.size() / 8);
     std::printf("real meshes, candidate mode: %zu jobs, %zu pairs (%zu flagged crossing), GPU == CPU\n",
                 jobs.size(), got.size(), crossing);
@@ -97,24 +126,24 @@ TEST_F(GpuTest, RealMeshesCandidateModeEqualsCpuWalk) {
 // The device walks both trees: the same pairs as the CPU walk, in both queries, with the host
 // sending only the jobs. Also with B moved clear of A (nothing found), with a non-finite transform
 // (nothing, as on the CPU) and with A and B the same mesh at the identity.
-TEST_F(GpuTest, RealMeshesDeviceWalkEqualsCpuWalk) {
+TEST_P(GpuTrees, RealMeshesDeviceWalkEqualsCpuWalk) {
+    const Meshes& meshes = gpuMeshes(GetParam());
     GpuCollider& collider = makeCollider(meshConfig());
-    const std::vector<GpuMeshId> ids = uploadAll(collider);
-    std::vector<GpuJobDesc> jobs = meshJobs(ids, 3, kSeed + 5);
+    const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
+    std::vector<GpuJobDesc> jobs = meshJobs(ids, 3, kSeed + 5, meshes);
     GpuJobDesc apart = jobs[0];
     apart.b_to_a.translation.x += 1000.0f;
     jobs.push_back(apart);
     GpuJobDesc broken = jobs[1];
     broken.b_to_a.translation.y = std::numeric_limits<float>::quiet_NaN();
     jobs.push_back(broken);
-    const std::vector<GpuPair> expect = cpuPairs(jobs);
+    const std::vector<GpuPair> expect = cpuPairs(jobs, meshes);
     // The triangle pairs inside the CPU walk's leaf pairs: the device's walk must find the same.
     std::uint64_t candidates = 0;
     std::vector<MeshLeafPair> leaves(1u << 18);
     for (const GpuJobDesc& job : jobs) {
         OutBuffer<MeshLeafPair> out = OutBuffer<MeshLeafPair>::over(leaves.data(), 1u << 18);
-        ASSERT_EQ(meshMeshLeafPairs(queryMeshes()[job.a.index]->blob, queryMeshes()[job.b.index]->blob,
-                                    job.b_to_a, out),
+        ASSERT_EQ(meshMeshLeafPairs(meshes[job.a.index]->blob, meshes[job.b.index]->blob, job.b_to_a, out),
                   Status::Ok);
         for (std::uint32_t k = 0; k < out.count; ++k)
             candidates += std::uint64_t{out.items[k].a_count} * out.items[k].b_count;
@@ -122,8 +151,8 @@ TEST_F(GpuTest, RealMeshesDeviceWalkEqualsCpuWalk) {
     const GpuColliderStats before = collider.stats();
     const std::vector<GpuPair> got = runBatch(collider, jobs, GpuBatchMode::DeviceWalk);
     EXPECT_GT(expect.size(), 1000u);
-    ASSERT_TRUE(got == expect) << pairDifference(got, expect, jobs, queryJobMeshes(jobs));
-    EXPECT_GT(checkCrossingFlags(got, jobs, queryJobMeshes(jobs)), got.size() / 8);
+    ASSERT_TRUE(got == expect) << pairDifference(got, expect, jobs, queryJobMeshes(jobs, meshes));
+    EXPECT_GT(checkCrossingFlags(got, jobs, queryJobMeshes(jobs, meshes)), got.size() / 8);
     EXPECT_EQ(collider.stats().walk_overflows, 0u);
     EXPECT_EQ(collider.stats().tested_pairs - before.tested_pairs, candidates);
     const std::uint64_t uploaded = before.upload_bytes;
@@ -147,13 +176,14 @@ TEST_F(GpuTest, RealMeshesDeviceWalkEqualsCpuWalk) {
 // A slot's walk batches count in its two device heads in turn, each walk zeroing the other: a
 // batch that finds nothing between two that find much, then the first again, each answer the
 // CPU's (and the tested pairs the same for the equal batches).
-TEST_F(GpuTest, DeviceWalkBatchesInTurnStartFromZero) {
+TEST_P(GpuTrees, DeviceWalkBatchesInTurnStartFromZero) {
+    const Meshes& meshes = gpuMeshes(GetParam());
     GpuCollider& collider = makeCollider(meshConfig());
-    const std::vector<GpuMeshId> ids = uploadAll(collider);
-    const std::vector<GpuJobDesc> touching = meshJobs(ids, 1, kSeed + 7);
+    const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
+    const std::vector<GpuJobDesc> touching = meshJobs(ids, 1, kSeed + 7, meshes);
     std::vector<GpuJobDesc> apart = touching;
     for (GpuJobDesc& job : apart) job.b_to_a.translation.z += 1000.0f;
-    const std::vector<GpuPair> expect = cpuPairs(touching);
+    const std::vector<GpuPair> expect = cpuPairs(touching, meshes);
     ASSERT_FALSE(expect.empty());
     std::uint64_t tested[4] = {};
     const std::vector<GpuJobDesc>* batches[4] = {&touching, &apart, &touching, &touching};
@@ -352,13 +382,13 @@ TEST_F(GpuTest, OverflowWithNoPairLeftToTheHostIsCountedOnTheDevice) {
     EXPECT_LT(small.stats().tested_pairs, all_pairs);
 }
 
-TEST_F(GpuTest, AnyContactMatchesCpu) {
+TEST_P(GpuTrees, AnyContactMatchesCpu) {
+    const Meshes& meshes = gpuMeshes(GetParam());
     GpuCollider& collider = makeCollider(meshConfig());
-    const std::vector<GpuMeshId> ids = uploadAll(collider);
-    std::vector<GpuJobDesc> jobs = meshJobs(ids, 2, kSeed + 3);
+    const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
+    std::vector<GpuJobDesc> jobs = meshJobs(ids, 2, kSeed + 3, meshes);
     // Some far apart: no contact.
     for (std::size_t j = 0; j < jobs.size(); j += 3) jobs[j].b_to_a.translation.x += 1000.0f;
-    const auto& meshes = queryMeshes();
     for (GpuBatchMode mode : {GpuBatchMode::Candidates, GpuBatchMode::BruteForce}) {
         if (mode == GpuBatchMode::BruteForce) // n x m only on the low-poly pairs
             jobs.erase(std::remove_if(jobs.begin(), jobs.end(),

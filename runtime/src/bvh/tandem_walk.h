@@ -232,22 +232,6 @@ inline void groupIntoB(const TandemFrames& f, const TandemSetup& setup, const Bv
     quantizeBox(f.grid_b, in_b, out);
 }
 
-/// Calls group(node_index) for every subtree of `a` that walkLeafPairs takes as a group, in walk
-/// order: the nodes of at most kMeshMeshGroupNodes nodes whose ancestors all have more. Which of
-/// them a walk visits depends on the job; these are all it can visit.
-template <class Group> void forEachWalkGroup(const MeshBlob& a, Group&& group) {
-    std::uint32_t i = 0;
-    while (i < a.node_count) {
-        const std::uint32_t skip = skipOf(a.nodes[i]);
-        if (skip > kMeshMeshGroupNodes) {
-            ++i;
-            continue;
-        }
-        group(i);
-        i += skip;
-    }
-}
-
 /// A slot of a wide node as one stack word: the node's index times 8 plus the slot.
 constexpr std::uint32_t wideSlotRef(std::uint32_t node, std::uint32_t slot) { return node << 3 | slot; }
 
@@ -372,16 +356,13 @@ __attribute__((noinline)) void walkWideLeafPairs(const MeshBlob& a, const MeshBl
     std::uint32_t node = 0;
     for (;;) {
         const WideNode& n = a.wide_nodes[node];
-        const unsigned hits = wideOverlaps(n, b_root);
         bool walk_children = true; // not a group, or a group too big for the table
-        if (hits != 0u && wideTriangleSpan(a, node) <= kWideGroupTriangles) {
-            std::int16_t lo[3], hi[3];
-            wideUnion(n, lo, hi);
-            BvhNode box{};
-            for (int k = 0; k < 3; ++k) {
-                box.lo[k] = static_cast<std::uint16_t>(lo[k] + kWideBias);
-                box.hi[k] = static_cast<std::uint16_t>(hi[k] + kWideBias);
-            }
+        // A group when its box (the union of its children's) overlaps B's root box, as it does
+        // whenever a child's does: the one test the device walk makes on its copy of the tree
+        // (gpu/device_tree.h), so that both find the same leaf pairs.
+        const bool small = wideTriangleSpan(a, node) <= kWideGroupTriangles;
+        const BvhNode box = small ? wideUnionNode(n) : BvhNode{};
+        if (small && nodeOverlaps(box, setup.b_root_q)) {
             const std::uint32_t root = node;
             const auto gather = [&] {
                 leaves.count = 0;
@@ -399,7 +380,7 @@ __attribute__((noinline)) void walkWideLeafPairs(const MeshBlob& a, const MeshBl
             if (end == GroupEnd::Stop) return;
             walk_children = end == GroupEnd::TooBig;
         }
-        if (walk_children) pushWideSlots(stack, pending, node, hits);
+        if (walk_children) pushWideSlots(stack, pending, node, wideOverlaps(n, b_root));
         for (;;) {
             if (pending == 0) return;
             const std::uint32_t entry = stack[--pending];

@@ -57,6 +57,19 @@ inline void wideUnion(const WideNode& n, std::int16_t out_lo[3], std::int16_t ou
     }
 }
 
+/// The union of the boxes of a wide node's children as a binary node's box (in the mesh grid's
+/// coordinates; info 0).
+inline BvhNode wideUnionNode(const WideNode& n) {
+    std::int16_t lo[3], hi[3];
+    wideUnion(n, lo, hi);
+    BvhNode out{};
+    for (int k = 0; k < 3; ++k) {
+        out.lo[k] = static_cast<std::uint16_t>(lo[k] + kWideBias);
+        out.hi[k] = static_cast<std::uint16_t>(hi[k] + kWideBias);
+    }
+    return out;
+}
+
 /// A query box in the wide nodes' biased 16-bit coordinates: a child overlaps it when its hi is at
 /// least lo and its lo at most hi on every axis, exactly when its grid box overlaps the QuantBox
 /// (a bound beyond the grid is clamped to its end, which changes no decision, except that a box

@@ -8,6 +8,7 @@
 #include <flak/math/transform.h>
 
 #include "bvh/tandem_walk.h"
+#include "gpu/device_tree.h"
 #include "gpu/pair_sort.h"
 #include "gpu/shaders_spirv.h"
 #include "gpu/vk_functions.h"
@@ -75,7 +76,7 @@ struct GpuColliderState {
 
     MeshBlob* meshes = nullptr;
     std::uint32_t* mesh_base = nullptr;   // first triangle in the device mesh buffer
-    std::uint32_t* mesh_groups = nullptr; // walk groups of each mesh (forEachWalkGroup)
+    std::uint32_t* mesh_groups = nullptr; // walk groups of each mesh (device_tree.h)
     std::uint32_t mesh_count = 0;
     std::uint32_t triangle_count = 0;
     std::uint32_t node_count = 0;  // nodes in the device's node region
@@ -785,9 +786,10 @@ struct Stager {
     }
 };
 
-// A mesh's triangles (leaf order, three vertices each), its nodes, its walk groups and its info
-// into the device's blocks, at the collider's current counts.
-VkResult uploadToDevice(GpuColliderState& st, const MeshBlob& blob, std::uint32_t index) {
+// A mesh's triangles (leaf order, three vertices each), its tree's `node_count` nodes and its walk
+// groups (device_tree.h) and its info into the device's blocks, at the collider's current counts.
+VkResult uploadToDevice(GpuColliderState& st, const MeshBlob& blob, std::uint32_t index,
+                        std::uint32_t node_count) {
     constexpr VkDeviceSize kTriBytes = gpu::kGpuFloatsPerTriangle * sizeof(float);
     Stager tris{st, st.mesh_buffer, VkDeviceSize{st.triangle_count} * kTriBytes};
     for (std::uint32_t t = 0; t < blob.triangle_count; ++t) {
@@ -798,21 +800,24 @@ VkResult uploadToDevice(GpuColliderState& st, const MeshBlob& blob, std::uint32_
     }
     if (tris.finish() != VK_SUCCESS) return tris.result;
     Stager nodes{st, st.mesh_buffer, st.nodes_at + VkDeviceSize{st.node_count} * 16u};
-    for (std::uint32_t i = 0; i < blob.node_count; ++i) {
-        const BvhNode& n = blob.nodes[i];
+    gpu::forEachDeviceNode(blob, [&](const BvhNode& n, bool) {
         const std::uint32_t w[4] = {n.lo[0] | static_cast<std::uint32_t>(n.lo[1]) << 16,
                                     n.lo[2] | static_cast<std::uint32_t>(n.hi[0]) << 16,
                                     n.hi[1] | static_cast<std::uint32_t>(n.hi[2]) << 16, n.info};
         nodes.put(w, sizeof w);
-    }
+    });
     if (nodes.finish() != VK_SUCCESS) return nodes.result;
     Stager groups{st, st.mesh_buffer, st.groups_at + VkDeviceSize{st.group_count} * sizeof(std::uint32_t)};
-    detail::forEachWalkGroup(blob, [&](std::uint32_t node) { groups.put(&node, sizeof node); });
+    std::uint32_t node = 0;
+    gpu::forEachDeviceNode(blob, [&](const BvhNode&, bool group) {
+        if (group) groups.put(&node, sizeof node);
+        ++node;
+    });
     if (groups.finish() != VK_SUCCESS) return groups.result;
     detail::QuantGrid grid;
     detail::makeQuantGrid(blob, grid);
     const gpu::GpuMeshInfo info{st.node_count,
-                                blob.node_count,
+                                node_count,
                                 st.group_count,
                                 st.mesh_groups[index],
                                 blob.quant_origin.x,
@@ -839,13 +844,16 @@ Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
     if (st == nullptr) return Status::InvalidArgument;
     if (st->mesh_count >= st->config.max_meshes) return Status::PoolFull;
     if (blob.triangle_count > st->config.max_triangles - st->triangle_count) return Status::OutOfMemory;
-    if (blob.node_count > st->config.max_nodes - st->node_count) return Status::OutOfMemory;
     const std::uint32_t index = st->mesh_count;
-    std::uint32_t groups = 0;
-    detail::forEachWalkGroup(blob, [&](std::uint32_t) { ++groups; });
+    std::uint32_t nodes = 0, groups = 0;
+    gpu::forEachDeviceNode(blob, [&](const BvhNode&, bool group) {
+        ++nodes;
+        groups += group ? 1u : 0u;
+    });
+    if (nodes > st->config.max_nodes - st->node_count) return Status::OutOfMemory;
     st->mesh_groups[index] = groups;
     if (st->backend == GpuBackend::Vulkan) {
-        const VkResult r = uploadToDevice(*st, blob, index);
+        const VkResult r = uploadToDevice(*st, blob, index, nodes);
         if (r == VK_ERROR_DEVICE_LOST)
             markLost(*st);
         else if (r != VK_SUCCESS)
@@ -854,7 +862,7 @@ Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
     st->meshes[index] = blob;
     st->mesh_base[index] = st->triangle_count;
     st->triangle_count += blob.triangle_count;
-    st->node_count += blob.node_count;
+    st->node_count += nodes;
     st->group_count += groups;
     out_id.index = st->mesh_count++;
     if (!st->warmed_up && st->backend == GpuBackend::Vulkan && blob.triangle_count > 0) {

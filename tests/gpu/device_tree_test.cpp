@@ -1,0 +1,175 @@
+// The tree a mesh gets on the device (gpu/device_tree.h), on the CPU: the Nodes section as it is
+// for a binary blob; for a wide blob a binary copy of the wide tree that is a well-formed
+// depth-first tree (each node's info its subtree's size), whose boxes hold the boxes below them,
+// whose leaves are the wide tree's leaves in order with their boxes, and whose groups are the CPU
+// wide walk's. (That the device walk then finds the CPU walk's very leaf pairs is checked on the
+// device: GpuTrees.RealMeshesDeviceWalkEqualsCpuWalk.)
+#include "gpu/device_tree.h"
+
+#include "query_meshes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace flak::test {
+namespace {
+
+struct Copied {
+    BvhNode node;
+    bool group;
+};
+
+std::vector<Copied> deviceCopy(const MeshBlob& m) {
+    std::vector<Copied> out;
+    gpu::forEachDeviceNode(m, [&](const BvhNode& n, bool group) { out.push_back(Copied{n, group}); });
+    return out;
+}
+
+bool holds(const BvhNode& outer, const BvhNode& inner) {
+    for (int k = 0; k < 3; ++k)
+        if (inner.lo[k] < outer.lo[k] || inner.hi[k] > outer.hi[k]) return false;
+    return true;
+}
+
+// The wide tree's leaves in walk order (node, slot), and the groups of the CPU wide walk, stated
+// from its rule: a node whose leaves hold at most kWideGroupTriangles triangles in at most
+// GroupLeaves::kCapacity leaves, or a leaf above every such node; as (first triangle, triangles).
+void wideLeavesAndGroups(const MeshBlob& m, std::vector<BvhNode>& leaves,
+                         std::vector<std::pair<std::uint32_t, std::uint32_t>>& groups) {
+    struct Entry {
+        std::uint32_t node;
+        bool in_group;
+    };
+    std::vector<Entry> stack{{0u, false}};
+    while (!stack.empty()) {
+        const Entry e = stack.back();
+        stack.pop_back();
+        const WideNode& n = m.wide_nodes[e.node];
+        const gpu::DeviceSubtree sub = gpu::deviceSubtree(m, e.node);
+        const std::uint32_t span = detail::wideTriangleSpan(m, e.node);
+        bool in_group = e.in_group;
+        if (!in_group && span <= detail::kWideGroupTriangles && sub.leaves <= detail::GroupLeaves::kCapacity) {
+            std::uint32_t first = e.node;
+            while ((first & kLeafBit) == 0) first = m.wide_nodes[first].child[0];
+            groups.emplace_back(leafInfoFirst(first), span);
+            in_group = true;
+        }
+        for (std::uint32_t c = wideCount(n); c-- > 0;) {
+            const std::uint32_t ref = n.child[c];
+            if ((ref & kLeafBit) == 0) stack.push_back(Entry{ref, in_group});
+        }
+        // The leaves go in as met and are put in triangle order at the end: the wide tree's
+        // leaves cover the triangles in order.
+        for (std::uint32_t c = 0; c < wideCount(n); ++c) {
+            const std::uint32_t ref = n.child[c];
+            if ((ref & kLeafBit) == 0) continue;
+            leaves.push_back(wideChildNode(n, c));
+            if (!in_group) groups.emplace_back(leafInfoFirst(ref), leafInfoCount(ref));
+        }
+    }
+    const auto by_first = [](const BvhNode& a, const BvhNode& b) { return leafFirst(a) < leafFirst(b); };
+    std::sort(leaves.begin(), leaves.end(), by_first);
+    std::sort(groups.begin(), groups.end());
+}
+
+void expectWellFormed(const std::vector<Copied>& nodes, const std::string& name) {
+    ASSERT_FALSE(nodes.empty()) << name;
+    EXPECT_EQ(skipOf(nodes[0].node), nodes.size()) << name;
+    // Each internal node's children: consecutive subtrees that fill its range, boxes inside its.
+    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+        const BvhNode& n = nodes[i].node;
+        if (isLeaf(n)) continue;
+        const std::uint32_t end = i + skipOf(n);
+        ASSERT_LE(end, nodes.size()) << name << " node " << i;
+        ASSERT_GE(skipOf(n), 2u) << name << " node " << i;
+        for (std::uint32_t c = i + 1; c < end; c += skipOf(nodes[c].node)) {
+            EXPECT_TRUE(holds(n, nodes[c].node)) << name << " node " << i << " child " << c;
+            ASSERT_LE(c + skipOf(nodes[c].node), end) << name << " node " << i << " child " << c;
+        }
+    }
+}
+
+TEST(DeviceTree, BinaryBlobGoesUpAsItsNodes) {
+    const BakedMesh& mesh = *queryMeshes()[0];
+    ASSERT_EQ(mesh.blob.wide_nodes, nullptr);
+    const std::vector<Copied> nodes = deviceCopy(mesh.blob);
+    ASSERT_EQ(nodes.size(), mesh.blob.node_count);
+    std::uint32_t group_end = 0, groups = 0;
+    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+        EXPECT_EQ(std::memcmp(&nodes[i].node, &mesh.blob.nodes[i], sizeof(BvhNode)), 0) << i;
+        const bool group = i >= group_end && skipOf(mesh.blob.nodes[i]) <= kMeshMeshGroupNodes;
+        EXPECT_EQ(nodes[i].group, group) << i;
+        if (group) {
+            group_end = i + skipOf(mesh.blob.nodes[i]);
+            ++groups;
+        }
+    }
+    EXPECT_GT(groups, 1u);
+}
+
+// Wide blobs, leaves of 1 to 16 triangles: with leaves of one or two triangles, nodes of at most
+// 256 triangles have more leaves than a group holds, so their children are the groups.
+TEST(DeviceTree, WideBlobGoesUpAsABinaryCopyWithTheCpuWalksGroups) {
+    std::vector<const BakedMesh*> meshes;
+    for (const BakedMesh* m : allQueryMeshes())
+        if (m->blob.wide_nodes != nullptr) meshes.push_back(m);
+    auto leaf1 = bakeMesh("icosphere4-leaf1-wide", icosphere(4, 1.0f), true, false, 1, false, true);
+    auto leaf2 = bakeMesh("torus-leaf2-wide", torus(40, 20), true, false, 2, false, true);
+    meshes.push_back(leaf1.get());
+    meshes.push_back(leaf2.get());
+    bool children_grouped = false;
+    for (const BakedMesh* m : meshes) {
+        const std::vector<Copied> nodes = deviceCopy(m->blob);
+        expectWellFormed(nodes, m->name);
+        // A full binary tree over the same leaves: as many nodes as the blob's binary tree.
+        EXPECT_EQ(nodes.size(), m->blob.node_count) << m->name;
+        std::vector<BvhNode> want_leaves;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> want_groups;
+        wideLeavesAndGroups(m->blob, want_leaves, want_groups);
+        std::vector<BvhNode> leaves;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> groups;
+        std::uint32_t group_end = 0;
+        for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+            const BvhNode& n = nodes[i].node;
+            if (isLeaf(n)) leaves.push_back(n);
+            if (!nodes[i].group) continue;
+            EXPECT_GE(i, group_end) << m->name << ": groups nest at node " << i;
+            group_end = i + skipOf(n);
+            // The group's triangles: from its first leaf's first to its last leaf's end.
+            std::uint32_t first = ~0u, end = 0;
+            for (std::uint32_t k = i; k < group_end; ++k)
+                if (isLeaf(nodes[k].node)) {
+                    first = std::min(first, leafFirst(nodes[k].node));
+                    end = std::max(end, leafFirst(nodes[k].node) + leafCount(nodes[k].node));
+                }
+            groups.emplace_back(first, end - first);
+        }
+        ASSERT_EQ(leaves.size(), want_leaves.size()) << m->name;
+        for (std::size_t k = 0; k < leaves.size(); ++k)
+            EXPECT_EQ(std::memcmp(&leaves[k], &want_leaves[k], sizeof(BvhNode)), 0) << m->name << " leaf " << k;
+        EXPECT_EQ(leafFirst(leaves.back()) + leafCount(leaves.back()), m->blob.triangle_count) << m->name;
+        std::sort(groups.begin(), groups.end());
+        EXPECT_TRUE(groups == want_groups) << m->name << ": " << groups.size() << " groups against "
+                                           << want_groups.size();
+        // Every triangle in exactly one group.
+        std::uint32_t next = 0;
+        for (const auto& g : groups) {
+            EXPECT_EQ(g.first, next) << m->name;
+            next = g.first + g.second;
+        }
+        EXPECT_EQ(next, m->blob.triangle_count) << m->name;
+        // Some group is a node whose parent had at most 256 triangles but too many leaves.
+        for (std::uint32_t i = 0; i < m->blob.wide_node_count; ++i)
+            if (detail::wideTriangleSpan(m->blob, i) <= detail::kWideGroupTriangles &&
+                gpu::deviceSubtree(m->blob, i).leaves > detail::GroupLeaves::kCapacity)
+                children_grouped = true;
+    }
+    EXPECT_TRUE(children_grouped);
+}
+
+} // namespace
+} // namespace flak::test
