@@ -52,7 +52,8 @@ void wideLeavesAndGroups(const MeshBlob& m, std::vector<BvhNode>& leaves,
         const gpu::DeviceSubtree sub = gpu::deviceSubtree(m, e.node);
         const std::uint32_t span = detail::wideTriangleSpan(m, e.node);
         bool in_group = e.in_group;
-        if (!in_group && span <= detail::kWideGroupTriangles && sub.leaves <= detail::GroupLeaves::kCapacity) {
+        if (!in_group && span <= detail::kWideGroupTriangles &&
+            sub.leaves <= detail::GroupLeaves::kCapacity) {
             std::uint32_t first = e.node;
             while ((first & kLeafBit) == 0) first = m.wide_nodes[first].child[0];
             groups.emplace_back(leafInfoFirst(first), span);
@@ -150,11 +151,12 @@ TEST(DeviceTree, WideBlobGoesUpAsABinaryCopyWithTheCpuWalksGroups) {
         }
         ASSERT_EQ(leaves.size(), want_leaves.size()) << m->name;
         for (std::size_t k = 0; k < leaves.size(); ++k)
-            EXPECT_EQ(std::memcmp(&leaves[k], &want_leaves[k], sizeof(BvhNode)), 0) << m->name << " leaf " << k;
+            EXPECT_EQ(std::memcmp(&leaves[k], &want_leaves[k], sizeof(BvhNode)), 0)
+                << m->name << " leaf " << k;
         EXPECT_EQ(leafFirst(leaves.back()) + leafCount(leaves.back()), m->blob.triangle_count) << m->name;
         std::sort(groups.begin(), groups.end());
-        EXPECT_TRUE(groups == want_groups) << m->name << ": " << groups.size() << " groups against "
-                                           << want_groups.size();
+        EXPECT_TRUE(groups == want_groups)
+            << m->name << ": " << groups.size() << " groups against " << want_groups.size();
         // Every triangle in exactly one group.
         std::uint32_t next = 0;
         for (const auto& g : groups) {

@@ -6,13 +6,18 @@
 //   flak_bench sphere|segment|meshmesh --mesh PATH.obj [--count N] [--repeat N] [--json]  (best of N rounds)
 //   flak_bench sphere|segment|meshmesh ... --wide-nodes  (the blob also holds the WideNodes section)
 //   flak_bench shooter --mesh PATH.obj [--count N] [--repeat N] [--json]  (clusters, walls, beams, bullets)
+//   flak_bench trees --mesh PATH.obj [--count N] [--repeat N] [--only QUERY] [--json]  (every query, both trees)
 #include "build_scene.h"
 #include "flak_support/obj_mesh.h"
+#if defined(FLAK_BENCH_IMPORT)
+#include "import.h"
+#endif
 #include "meshmesh_scene.h"
 #include "segment_scene.h"
 #include "shooter_scene.h"
 #include "sphere_scene.h"
 #include "tree_scene.h"
+#include "trees_scene.h"
 
 #include <cstdio>
 #include <cstring>
@@ -26,9 +31,37 @@ int usage() {
                  "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
                  "       flak_bench sphere|segment|meshmesh|shooter (--mesh PATH.obj | --generate "
                  "icosphereN) [--count N] [--repeat N] [--json]\n"
+                 "       flak_bench trees (--mesh PATH.obj | --generate icosphereN) [--count N] [--repeat N] "
+                 "[--only QUERY] [--json]\n"
                  "       (sphere, segment and meshmesh also take --wide-nodes: bake the WideNodes section)\n"
                  "--json prints one object per line: one per scene (meshmesh: pairs, then any contact)\n");
     return 2;
+}
+
+// An OBJ through the plain reader (zero-area triangles kept); other formats through the baker's
+// importer where it is built in.
+bool readMesh(const std::string& path, flak::test::Mesh& out) {
+    std::string error;
+    const bool obj = path.size() >= 4 && path.compare(path.size() - 4, 4, ".obj") == 0;
+#if defined(FLAK_BENCH_IMPORT)
+    if (!obj) {
+        flak::bake::SourceMesh source;
+        const flak::bake::BakeError e = flak::bake::importMesh(path, flak::bake::ImportOptions{}, source);
+        if (e.failed()) {
+            std::fprintf(stderr, "flak_bench: %s\n", e.message.c_str());
+            return false;
+        }
+        out.positions = source.positions;
+        out.indices = source.indices;
+        return true;
+    }
+#endif
+    if (!obj) error = path + ": not an OBJ (this build reads other formats only with Assimp)";
+    if (!obj || !flak::bench::readObj(path, out, error)) {
+        std::fprintf(stderr, "flak_bench: %s\n", error.c_str());
+        return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -56,6 +89,7 @@ int main(int argc, char** argv) {
     int repeat = 5;
     long count = -1;
     bool json = false, wide_nodes = false;
+    std::string only; // trees: the queries whose names contain it
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--mesh" && i + 1 < argc)
@@ -70,17 +104,15 @@ int main(int argc, char** argv) {
             json = true;
         else if (a == "--wide-nodes" && (scene == "sphere" || scene == "segment" || scene == "meshmesh"))
             wide_nodes = true;
+        else if (a == "--only" && scene == "trees" && i + 1 < argc)
+            only = argv[++i];
         else
             return usage();
     }
     flak::test::Mesh mesh;
     std::string name = mesh_path;
     if (!mesh_path.empty()) {
-        std::string error;
-        if (!flak::bench::readObj(mesh_path, mesh, error)) {
-            std::fprintf(stderr, "flak_bench: %s\n", error.c_str());
-            return 1;
-        }
+        if (!readMesh(mesh_path, mesh)) return 1;
     } else if (generate.rfind("icosphere", 0) == 0) {
         mesh = flak::test::icosphere(std::atoi(generate.c_str() + 9));
         name = generate;
@@ -98,5 +130,7 @@ int main(int argc, char** argv) {
         return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json, wide_nodes);
     if (scene == "shooter")
         return flak::bench::runShooterScene(name, mesh, count > 0 ? count : 10000, repeat, json);
+    if (scene == "trees")
+        return flak::bench::runTreesScene(name, mesh, count > 0 ? count : 200000, repeat, json, only);
     return usage();
 }

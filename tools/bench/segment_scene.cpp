@@ -1,46 +1,12 @@
 #include "segment_scene.h"
 
-#include "flak_support/split_mix.h"
 #include "scene_mesh.h"
 #include "scene_peers.h"
+#include "scene_queries.h"
 
 #include <flak/bvh/segment_query.h>
 
 namespace flak::bench {
-
-namespace {
-
-// docs/bench_scenes.md (c), in double: origin in Q, direction from (z, phi), length. The segment is given
-// to flak as p0 = o and p1 = o + len d and to the peers as origin o, unit direction d, t in
-// [0, len]; each stored to float at the end.
-struct SceneSegment {
-    Vec3 p0, p1, dir;
-    float len;
-};
-
-std::vector<SceneSegment> makeSegments(const SceneMesh& s, long count) {
-    test::SplitMix64 rng(0x5EED0002u);
-    std::vector<SceneSegment> out(static_cast<std::size_t>(count));
-    const double pi = 3.14159265358979323846;
-    for (SceneSegment& q : out) {
-        double o[3];
-        for (int k = 0; k < 3; ++k) o[k] = rng.range(s.q_lo[k], s.q_hi[k]);
-        const double z = 2.0 * rng.u() - 1.0;
-        const double phi = 2.0 * pi * rng.u();
-        const double sz = std::sqrt(1.0 - z * z);
-        const double d[3] = {sz * std::cos(phi), sz * std::sin(phi), z};
-        const double len = s.diag * (0.02 + 0.18 * rng.u());
-        for (int k = 0; k < 3; ++k) {
-            q.p0[k] = static_cast<float>(o[k]);
-            q.p1[k] = static_cast<float>(o[k] + len * d[k]);
-            q.dir[k] = static_cast<float>(d[k]);
-        }
-        q.len = static_cast<float>(len);
-    }
-    return out;
-}
-
-} // namespace
 
 int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
                     bool wide_nodes) {

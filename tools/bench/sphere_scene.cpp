@@ -1,8 +1,8 @@
 #include "sphere_scene.h"
 
-#include "flak_support/split_mix.h"
 #include "scene_mesh.h"
 #include "scene_peers.h"
+#include "scene_queries.h"
 
 #include <flak/bvh/sphere_query.h>
 #include <flak/geom/sphere_triangle.h>
@@ -10,21 +10,6 @@
 namespace flak::bench {
 
 namespace {
-
-// docs/bench_scenes.md (b): centre uniform in Q, then the radius; double arithmetic, floats for the query.
-std::vector<Sphere> makeSpheres(const SceneMesh& s, long count) {
-    test::SplitMix64 rng(0x5EED0001u);
-    std::vector<Sphere> out(static_cast<std::size_t>(count));
-    for (Sphere& q : out) {
-        const double cx = rng.range(s.q_lo[0], s.q_hi[0]);
-        const double cy = rng.range(s.q_lo[1], s.q_hi[1]);
-        const double cz = rng.range(s.q_lo[2], s.q_hi[2]);
-        const double r = s.diag * (0.01 + 0.04 * rng.u());
-        set(static_cast<float>(cx), static_cast<float>(cy), static_cast<float>(cz), q.center);
-        q.radius = static_cast<float>(r);
-    }
-    return out;
-}
 
 #if defined(FLAK_BENCH_EMBREE)
 // Embree has no sphere-triangle query: rtcPointQuery walks its BVH for the ball and calls this for

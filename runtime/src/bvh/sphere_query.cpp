@@ -189,7 +189,9 @@ bool sphereDeepestHit(const MeshBlob& blob, const Sphere& sphere, MeshContact& o
     bool found = false;
     MeshContact best;
     float reach_sq = prep.grown_radius_sq;
-    detail::walkBoxTriangles(blob, prep.qbox, [&](std::uint32_t t) {
+    detail::ShrinkingBox reach_box;
+    reach_box.set(prep.qbox);
+    detail::walkBoxTriangles(blob, reach_box, [&](std::uint32_t t) {
         Vec3 a, b, c;
         triangleVertices(blob, t, a, b, c);
         if (!(triangleBoxDistanceSq(sphere, a, b, c) <= reach_sq) || planeFar(sphere, reach_sq, a, b, c))
@@ -205,6 +207,7 @@ bool sphereDeepestHit(const MeshBlob& blob, const Sphere& sphere, MeshContact& o
             if (reach * reach < reach_sq) {
                 reach_sq = reach * reach;
                 detail::quantizeCube(blob, sphere.center, reach + prep.margin, prep.qbox);
+                reach_box.set(prep.qbox);
             }
         }
         return true;

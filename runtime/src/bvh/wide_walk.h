@@ -73,7 +73,7 @@ inline BvhNode wideUnionNode(const WideNode& n) {
 /// A query box in the wide nodes' biased 16-bit coordinates: a child overlaps it when its hi is at
 /// least lo and its lo at most hi on every axis, exactly when its grid box overlaps the QuantBox
 /// (a bound beyond the grid is clamped to its end, which changes no decision, except that a box
-/// wholly beyond the grid overlaps nothing: `outside`).
+/// wholly beyond the grid overlaps nothing: `outside`, and then it is an empty box).
 struct WideBox {
     std::int16_t lo[3];
     std::int16_t hi[3];
@@ -91,6 +91,15 @@ inline void makeWideBox(const QuantBox& q, WideBox& out) {
         out.outside = out.outside || q.lo[k] > 65535 || q.hi[k] < 0;
         out.lo[k] = static_cast<std::int16_t>(clamp(q.lo[k]) - kWideBias);
         out.hi[k] = static_cast<std::int16_t>(clamp(q.hi[k]) - kWideBias);
+#if defined(FLAK_SIMD_SSE2)
+        out.lo_lanes[k] = _mm_set1_epi16(out.lo[k]);
+        out.hi_lanes[k] = _mm_set1_epi16(out.hi[k]);
+#endif
+    }
+    if (!out.outside) return;
+    for (int k = 0; k < 3; ++k) { // overlaps nothing, for a walk that reads a box set during it
+        out.lo[k] = 32767;
+        out.hi[k] = -32768;
 #if defined(FLAK_SIMD_SSE2)
         out.lo_lanes[k] = _mm_set1_epi16(out.lo[k]);
         out.hi_lanes[k] = _mm_set1_epi16(out.hi[k]);
@@ -331,24 +340,44 @@ inline bool walkNodeTestLeaves(const MeshBlob& blob, NodeTest&& node_test, Visit
         visit_leaf);
 }
 
+/// A query box that the walk's visitor may shrink as the walk goes (sphereDeepestHit narrows its
+/// reach at each deeper contact): the box in grid form and its wide form, set together.
+struct ShrinkingBox {
+    QuantBox q;
+    WideBox wide;
+    void set(const QuantBox& box) {
+        q = box;
+        makeWideBox(box, wide);
+    }
+};
+
 /// The leaves a box in grid form overlaps, in id order (walkLeaves with nodeOverlaps): over the
-/// wide tree where the blob has one, else the binary tree. The wide walk reads the box once: a
-/// caller that shrinks it during the walk still meets every leaf the smaller box overlaps.
+/// wide tree where the blob has one, else the binary tree. Each node test reads the box as it is
+/// then, so a visitor that shrinks it (box.set) prunes the rest of the walk.
+template <typename VisitLeaf>
+inline bool walkBoxLeaves(const MeshBlob& blob, const ShrinkingBox& box, VisitLeaf&& visit_leaf) {
+    if (blob.wide_nodes == nullptr)
+        return walkLeaves(
+            blob, [&](const BvhNode& n) { return nodeOverlaps(n, box.q); }, visit_leaf);
+    if (box.wide.outside) return true;
+    return walkWideLeaves(
+        blob, [&](const WideNode& n) { return wideOverlaps(n, box.wide); }, visit_leaf);
+}
+
+/// walkBoxLeaves for a box that stays as it is.
 template <typename VisitLeaf>
 inline bool walkBoxLeaves(const MeshBlob& blob, const QuantBox& box, VisitLeaf&& visit_leaf) {
     if (blob.wide_nodes == nullptr)
         return walkLeaves(
             blob, [&](const BvhNode& n) { return nodeOverlaps(n, box); }, visit_leaf);
-    WideBox wide;
-    makeWideBox(box, wide);
-    if (wide.outside) return true;
-    return walkWideLeaves(
-        blob, [&](const WideNode& n) { return wideOverlaps(n, wide); }, visit_leaf);
+    ShrinkingBox fixed;
+    fixed.set(box);
+    return walkBoxLeaves(blob, fixed, visit_leaf);
 }
 
 /// walkBoxLeaves with `visit(triangle)` for every triangle of an entered leaf, in id order.
-template <typename Visit>
-inline bool walkBoxTriangles(const MeshBlob& blob, const QuantBox& box, Visit&& visit) {
+template <typename Box, typename Visit>
+inline bool walkBoxTriangles(const MeshBlob& blob, const Box& box, Visit&& visit) {
     return walkBoxLeaves(blob, box, [&](std::uint32_t first, std::uint32_t count) {
         for (std::uint32_t t = first; t < first + count; ++t)
             if (!visit(t)) return false;

@@ -1,0 +1,268 @@
+#include "trees_scene.h"
+
+#include "scene_mesh.h"
+#include "scene_queries.h"
+
+#include <flak/bvh/box_query.h>
+#include <flak/bvh/query_batch.h>
+#include <flak/bvh/segment_query.h>
+#include <flak/bvh/sphere_query.h>
+#include <flak/bvh/swept_query.h>
+#include <flak/math/quat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace flak::bench {
+
+namespace {
+
+// FNV-1a over 64-bit words: every answer of a query, in query order.
+struct Digest {
+    std::uint64_t h = 0xCBF29CE484222325ull;
+    void add(std::uint64_t v) { h = (h ^ v) * 0x100000001B3ull; }
+    void add(float f) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &f, sizeof bits);
+        add(std::uint64_t{bits});
+    }
+    void add(const MeshRayHit& hit) {
+        add(std::uint64_t{hit.triangle});
+        add(hit.hit.t);
+    }
+};
+
+// The inputs beside (b) and (c): per query k, the swept sphere is segment k with a quarter of
+// sphere k's radius, the boxes are centred on sphere k with half extents its radius, the OBB
+// turned by a Shoemake rotation (seed 0x5EED0005).
+struct TreeQueries {
+    std::vector<Sphere> spheres;
+    std::vector<SceneSegment> segments;
+    std::vector<Vec3> p0, p1, c0, c1;
+    std::vector<float> sweep_radii;
+    std::vector<Aabb> boxes;
+    std::vector<Obb> obbs;
+};
+
+TreeQueries makeTreeQueries(const SceneMesh& s, long count) {
+    TreeQueries q;
+    q.spheres = makeSpheres(s, count);
+    q.segments = makeSegments(s, count);
+    test::SplitMix64 rng(0x5EED0005u);
+    const double pi = 3.14159265358979323846;
+    for (std::size_t k = 0; k < q.spheres.size(); ++k) {
+        const Sphere& sp = q.spheres[k];
+        q.p0.push_back(q.segments[k].p0);
+        q.p1.push_back(q.segments[k].p1);
+        q.sweep_radii.push_back(0.25f * sp.radius);
+        Aabb box;
+        const Vec3 half{sp.radius, sp.radius, sp.radius};
+        sub(sp.center, half, box.min);
+        add(sp.center, half, box.max);
+        q.boxes.push_back(box);
+        const double u1 = rng.u(), u2 = rng.u(), u3 = rng.u();
+        Quat rot;
+        set(static_cast<float>(std::sqrt(1.0 - u1) * std::sin(2.0 * pi * u2)),
+            static_cast<float>(std::sqrt(1.0 - u1) * std::cos(2.0 * pi * u2)),
+            static_cast<float>(std::sqrt(u1) * std::sin(2.0 * pi * u3)),
+            static_cast<float>(std::sqrt(u1) * std::cos(2.0 * pi * u3)), rot);
+        Obb obb;
+        obb.center = sp.center;
+        obb.halfExtents = half;
+        toMat33(rot, obb.rotation);
+        q.obbs.push_back(obb);
+    }
+    q.c0 = q.p0;
+    q.c1 = q.p1;
+    return q;
+}
+
+// Where the queries write their answers, made once.
+struct Scratch {
+    std::vector<MeshContact> contacts = std::vector<MeshContact>(4096);
+    std::vector<std::uint32_t> ids = std::vector<std::uint32_t>(4096);
+    std::vector<MeshRayHit> ray_hits;
+    std::unique_ptr<bool[]> hit;
+};
+
+// One query kind: runs every query against `blob`, folds the answers into `digest`, returns the
+// number of queries (or, for the overlap queries, of triangles) that hit.
+using RunQueries = std::function<long(const MeshBlob& blob, Digest& digest)>;
+
+struct TreeRow {
+    const char* query;
+    RunQueries run;
+    long hits[2] = {-1, -1};
+    double seconds[2] = {0.0, 0.0};
+    std::uint64_t digest[2] = {0, 0};
+};
+
+std::vector<TreeRow> treeRows(const TreeQueries& q, Scratch& w) {
+    const std::uint32_t n = static_cast<std::uint32_t>(q.spheres.size());
+    w.ray_hits.assign(n, MeshRayHit{});
+    w.hit.reset(new bool[n]);
+    Transform identity;
+    setIdentity(identity);
+    std::vector<TreeRow> rows;
+    rows.push_back({"sphere any-hit", [&q](const MeshBlob& blob, Digest& d) {
+                        long hits = 0;
+                        for (const Sphere& s : q.spheres) {
+                            const bool hit = sphereAnyHit(blob, s);
+                            d.add(std::uint64_t{hit});
+                            hits += hit ? 1 : 0;
+                        }
+                        return hits;
+                    }});
+    rows.push_back({"sphere all hits", [&q, &w](const MeshBlob& blob, Digest& d) {
+                        long hits = 0;
+                        for (const Sphere& s : q.spheres) {
+                            OutBuffer<MeshContact> out = OutBuffer<MeshContact>::over(w.contacts.data(), 4096);
+                            if (sphereAllHits(blob, s, out) != Status::Ok) d.add(std::uint64_t{~0ull});
+                            for (std::uint32_t i = 0; i < out.count; ++i) d.add(std::uint64_t{out.items[i].triangle});
+                            hits += out.count;
+                        }
+                        return hits;
+                    }});
+    rows.push_back({"sphere deepest hit", [&q](const MeshBlob& blob, Digest& d) {
+                        long hits = 0;
+                        for (const Sphere& s : q.spheres) {
+                            MeshContact c;
+                            if (!sphereDeepestHit(blob, s, c)) continue;
+                            d.add(std::uint64_t{c.triangle});
+                            d.add(c.contact.depth);
+                            ++hits;
+                        }
+                        return hits;
+                    }});
+    rows.push_back({"segment closest-hit", [&q](const MeshBlob& blob, Digest& d) {
+                        long hits = 0;
+                        for (const SceneSegment& s : q.segments) {
+                            MeshRayHit hit;
+                            if (!segmentClosestHit(blob, s.p0, s.p1, hit)) continue;
+                            d.add(hit);
+                            ++hits;
+                        }
+                        return hits;
+                    }});
+    rows.push_back({"segment any-hit", [&q](const MeshBlob& blob, Digest& d) {
+                        long hits = 0;
+                        for (const SceneSegment& s : q.segments) {
+                            MeshRayHit hit;
+                            const bool any = segmentAnyHit(blob, s.p0, s.p1, hit);
+                            d.add(std::uint64_t{any}); // which triangle may follow the tree
+                            hits += any ? 1 : 0;
+                        }
+                        return hits;
+                    }});
+    rows.push_back({"swept sphere first hit", [&q](const MeshBlob& blob, Digest& d) {
+                        long hits = 0;
+                        for (std::size_t k = 0; k < q.c0.size(); ++k) {
+                            MeshRayHit hit;
+                            if (!sweptSphereFirstHit(blob, q.c0[k], q.c1[k], q.sweep_radii[k], hit)) continue;
+                            d.add(hit);
+                            ++hits;
+                        }
+                        return hits;
+                    }});
+    rows.push_back({"AABB overlap", [&q, &w](const MeshBlob& blob, Digest& d) {
+                        long hits = 0;
+                        for (const Aabb& box : q.boxes) {
+                            OutBuffer<std::uint32_t> out = OutBuffer<std::uint32_t>::over(w.ids.data(), 4096);
+                            if (aabbOverlapTriangles(blob, box, out) != Status::Ok) d.add(std::uint64_t{~0ull});
+                            for (std::uint32_t i = 0; i < out.count; ++i) d.add(std::uint64_t{out.items[i]});
+                            hits += out.count;
+                        }
+                        return hits;
+                    }});
+    rows.push_back({"OBB overlap", [&q, &w](const MeshBlob& blob, Digest& d) {
+                        long hits = 0;
+                        for (const Obb& box : q.obbs) {
+                            OutBuffer<std::uint32_t> out = OutBuffer<std::uint32_t>::over(w.ids.data(), 4096);
+                            if (obbOverlapTriangles(blob, box, out) != Status::Ok) d.add(std::uint64_t{~0ull});
+                            for (std::uint32_t i = 0; i < out.count; ++i) d.add(std::uint64_t{out.items[i]});
+                            hits += out.count;
+                        }
+                        return hits;
+                    }});
+    rows.push_back({"sphere any-hit batch", [&q, &w, n, identity](const MeshBlob& blob, Digest& d) {
+                        bool* hit = w.hit.get();
+                        const long hits = sphereAnyHitBatch(blob, identity, q.spheres.data(), n, hit);
+                        for (std::uint32_t k = 0; k < n; ++k) d.add(std::uint64_t{hit[k]});
+                        return hits;
+                    }});
+    rows.push_back({"segment closest-hit batch", [&q, &w, n, identity](const MeshBlob& blob, Digest& d) {
+                        bool* hit = w.hit.get();
+                        const long hits = segmentClosestHitBatch(blob, identity, q.p0.data(), q.p1.data(), n,
+                                                                 w.ray_hits.data(), hit);
+                        for (std::uint32_t k = 0; k < n; ++k)
+                            if (hit[k]) d.add(w.ray_hits[k]);
+                        return hits;
+                    }});
+    rows.push_back({"swept sphere batch", [&q, &w, n, identity](const MeshBlob& blob, Digest& d) {
+                        bool* hit = w.hit.get();
+                        const long hits = sweptSphereFirstHitBatch(blob, identity, q.c0.data(), q.c1.data(),
+                                                                   q.sweep_radii.data(), n, w.ray_hits.data(), hit);
+                        for (std::uint32_t k = 0; k < n; ++k)
+                            if (hit[k]) d.add(w.ray_hits[k]);
+                        return hits;
+                    }});
+    return rows;
+}
+
+} // namespace
+
+int runTreesScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
+                  const std::string& only) {
+    const SceneMesh s = sceneMesh(mesh);
+    BakedScene baked[2];
+    bake::WriteOptions write[2];
+    write[1].wide_nodes = true;
+    for (int t = 0; t < 2; ++t)
+        if (!bakeScene(mesh, baked[t], write[t])) return 1;
+    const TreeQueries queries = makeTreeQueries(s, count);
+    Scratch scratch;
+    std::vector<TreeRow> rows = treeRows(queries, scratch);
+    if (!only.empty())
+        rows.erase(std::remove_if(rows.begin(), rows.end(),
+                                  [&](const TreeRow& row) { return std::string(row.query).find(only) == std::string::npos; }),
+                   rows.end());
+    for (int r = 0; r < rounds; ++r)
+        for (TreeRow& row : rows)
+            for (int i = 0; i < 2; ++i) {
+                const int t = (r + i) % 2; // the trees take turns going first
+                Digest digest;
+                const auto t0 = std::chrono::steady_clock::now();
+                const long hits = row.run(baked[t].blob, digest);
+                const double seconds = secondsSince(t0);
+                if (row.hits[t] < 0 || seconds < row.seconds[t]) row.seconds[t] = seconds;
+                row.hits[t] = hits;
+                row.digest[t] = digest.h;
+            }
+    bool all_equal = true;
+    if (!json)
+        std::printf("trees %s: %zu triangles, %ld queries, one core, best of %d rounds (ms)\n"
+                    "  %-26s %10s %10s %10s %12s  %s\n",
+                    name.c_str(), mesh.indices.size() / 3, count, rounds, "query", "hits", "binary", "wide",
+                    "binary/wide", "answers");
+    for (const TreeRow& row : rows) {
+        const bool equal = row.hits[0] == row.hits[1] && row.digest[0] == row.digest[1];
+        all_equal = all_equal && equal;
+        const double speedup = row.seconds[0] / row.seconds[1];
+        if (json)
+            std::printf("{\"scene\": \"trees\", \"query\": \"%s\", \"mesh\": \"%s\", \"queries\": %ld, \"rounds\": "
+                        "%d, \"hits\": %ld, \"binary_seconds\": %.6f, \"wide_seconds\": %.6f, "
+                        "\"wide_speedup\": %.3f, \"answers_equal\": %s}\n",
+                        row.query, name.c_str(), count, rounds, row.hits[0], row.seconds[0], row.seconds[1],
+                        speedup, equal ? "true" : "false");
+        else
+            std::printf("  %-26s %10ld %10.3f %10.3f %11.2fx  %s\n", row.query, row.hits[0], row.seconds[0] * 1e3,
+                        row.seconds[1] * 1e3, speedup, equal ? "equal" : "DIFFER");
+    }
+    return all_equal ? 0 : 1;
+}
+
+} // namespace flak::bench
