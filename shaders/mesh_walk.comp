@@ -192,6 +192,7 @@ void main() {
          b2 = vec3(job.c2x, job.c2y, job.c2z), bt = vec3(job.tx, job.ty, job.tz);
     Decoder b_decoder = makeDecoder(b, wj.margin); // once for every B leaf
     uint k = 0u;
+    bool cut = false;
     while (k < b.node_count) {
         Node nb = nodeAt(b.node_first + k);
         if (!overlaps(nb, glo, ghi)) {
@@ -202,10 +203,20 @@ void main() {
         if (!isLeaf(nb.info)) continue;
         ivec3 qlo, qhi;
         nodeToGrid(b_decoder, nb, b0, b1, b2, bt, wj.margin, a, qlo, qhi);
-        for (uint i = gi; i < g_end; ++i) {
+        uint i = gi;
+        for (; i < g_end; ++i) {
             Node na = nodeAt(a.node_first + i);
             if (!isLeaf(na.info) || !overlaps(na, qlo, qhi)) continue;
             if (!emit(j, leafFirst(na.info), leafCount(na.info), leafFirst(nb.info), leafCount(nb.info))) return;
         }
+        if (i < g_end) {
+            cut = true;
+            break;
+        }
     }
+    // A loop left before its end was cut short by the driver, not by the walk: lavapipe stops
+    // every loop of a shader after 65,535 iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS, shared
+    // by the loops of one SIMD batch of invocations). The walk then missed pairs: the batch is
+    // flagged as an overflow, and the host answers it on the CPU.
+    if (cut || k < b.node_count) atomicOr(heads[pc.parity].overflow, 1u);
 }

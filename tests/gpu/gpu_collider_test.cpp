@@ -28,7 +28,8 @@ using Meshes = std::vector<const BakedMesh*>;
 
 // The query meshes of query_meshes.h, baked with the binary tree alone or (`wide`) with the wide
 // tree too, which the CPU walk then takes and the device gets a copy of; the wide ones also with
-// leaves of two triangles, whose nodes of 256 triangles hold too many leaves to be groups.
+// leaves of two triangles. (A mesh whose nodes of 512 triangles hold too many leaves to be groups
+// is in device_tree_test.cpp: as B here, its walks would outrun lavapipe's loop budget, below.)
 const Meshes& gpuMeshes(bool wide) {
     static const Meshes binary = [] {
         Meshes v;
@@ -196,6 +197,32 @@ TEST_P(GpuTrees, DeviceWalkBatchesInTurnStartFromZero) {
     EXPECT_EQ(tested[1], 0u);
     EXPECT_EQ(tested[2], tested[0]);
     EXPECT_EQ(tested[3], tested[0]);
+}
+
+// Lavapipe stops every loop of a shader after 65,535 iterations in all: a walk whose group of 40
+// leaves meets most of B's 800 leaves (leaves of two triangles) is cut short there. The walk sees
+// that its loops did not run to their end and flags the batch, which the host answers on the CPU
+// with the same pairs. A GPU without that budget walks it whole.
+TEST_F(GpuTest, DeviceWalkCutShortByTheDriverIsAnsweredOnTheCpu) {
+    auto group = bakeMesh("icosphere2-wide", icosphere(2, 2.0f), true, false, 8, false, true);
+    auto leaves = bakeMesh("torus-leaf2-wide", torus(40, 20), true, false, 2, false, true);
+    const Meshes meshes{group.get(), leaves.get()};
+    GpuCollider& collider = makeCollider(meshConfig());
+    const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
+    const std::vector<GpuJobDesc> jobs = meshJobs(ids, 8, kSeed + 9, meshes);
+    std::uint32_t cut = 0;
+    for (const GpuJobDesc& job : jobs) {
+        const std::vector<GpuJobDesc> one{job};
+        const std::uint32_t before = collider.stats().walk_overflows;
+        const std::vector<GpuPair> got = runBatch(collider, one, GpuBatchMode::DeviceWalk);
+        EXPECT_TRUE(got == cpuPairs(one, meshes))
+            << pairDifference(got, cpuPairs(one, meshes), one, queryJobMeshes(one, meshes));
+        cut += collider.stats().walk_overflows - before;
+    }
+    if (vulkan.deviceType() == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+        EXPECT_GT(cut, 0u);
+    }
+    std::printf("device walk over a big group: %zu jobs, %u cut short by the driver\n", jobs.size(), cut);
 }
 
 // More leaf pairs than the rectangles hold: the walk stops writing, and the batch is answered on

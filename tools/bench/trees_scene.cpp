@@ -120,9 +120,11 @@ std::vector<TreeRow> treeRows(const TreeQueries& q, Scratch& w) {
     rows.push_back({"sphere all hits", [&q, &w](const MeshBlob& blob, Digest& d) {
                         long hits = 0;
                         for (const Sphere& s : q.spheres) {
-                            OutBuffer<MeshContact> out = OutBuffer<MeshContact>::over(w.contacts.data(), 4096);
+                            OutBuffer<MeshContact> out =
+                                OutBuffer<MeshContact>::over(w.contacts.data(), 4096);
                             if (sphereAllHits(blob, s, out) != Status::Ok) d.add(std::uint64_t{~0ull});
-                            for (std::uint32_t i = 0; i < out.count; ++i) d.add(std::uint64_t{out.items[i].triangle});
+                            for (std::uint32_t i = 0; i < out.count; ++i)
+                                d.add(std::uint64_t{out.items[i].triangle});
                             hits += out.count;
                         }
                         return hits;
@@ -172,7 +174,8 @@ std::vector<TreeRow> treeRows(const TreeQueries& q, Scratch& w) {
                         long hits = 0;
                         for (const Aabb& box : q.boxes) {
                             OutBuffer<std::uint32_t> out = OutBuffer<std::uint32_t>::over(w.ids.data(), 4096);
-                            if (aabbOverlapTriangles(blob, box, out) != Status::Ok) d.add(std::uint64_t{~0ull});
+                            if (aabbOverlapTriangles(blob, box, out) != Status::Ok)
+                                d.add(std::uint64_t{~0ull});
                             for (std::uint32_t i = 0; i < out.count; ++i) d.add(std::uint64_t{out.items[i]});
                             hits += out.count;
                         }
@@ -182,7 +185,8 @@ std::vector<TreeRow> treeRows(const TreeQueries& q, Scratch& w) {
                         long hits = 0;
                         for (const Obb& box : q.obbs) {
                             OutBuffer<std::uint32_t> out = OutBuffer<std::uint32_t>::over(w.ids.data(), 4096);
-                            if (obbOverlapTriangles(blob, box, out) != Status::Ok) d.add(std::uint64_t{~0ull});
+                            if (obbOverlapTriangles(blob, box, out) != Status::Ok)
+                                d.add(std::uint64_t{~0ull});
                             for (std::uint32_t i = 0; i < out.count; ++i) d.add(std::uint64_t{out.items[i]});
                             hits += out.count;
                         }
@@ -204,8 +208,9 @@ std::vector<TreeRow> treeRows(const TreeQueries& q, Scratch& w) {
                     }});
     rows.push_back({"swept sphere batch", [&q, &w, n, identity](const MeshBlob& blob, Digest& d) {
                         bool* hit = w.hit.get();
-                        const long hits = sweptSphereFirstHitBatch(blob, identity, q.c0.data(), q.c1.data(),
-                                                                   q.sweep_radii.data(), n, w.ray_hits.data(), hit);
+                        const long hits =
+                            sweptSphereFirstHitBatch(blob, identity, q.c0.data(), q.c1.data(),
+                                                     q.sweep_radii.data(), n, w.ray_hits.data(), hit);
                         for (std::uint32_t k = 0; k < n; ++k)
                             if (hit[k]) d.add(w.ray_hits[k]);
                         return hits;
@@ -228,7 +233,9 @@ int runTreesScene(const std::string& name, const test::Mesh& mesh, long count, i
     std::vector<TreeRow> rows = treeRows(queries, scratch);
     if (!only.empty())
         rows.erase(std::remove_if(rows.begin(), rows.end(),
-                                  [&](const TreeRow& row) { return std::string(row.query).find(only) == std::string::npos; }),
+                                  [&](const TreeRow& row) {
+                                      return std::string(row.query).find(only) == std::string::npos;
+                                  }),
                    rows.end());
     for (int r = 0; r < rounds; ++r)
         for (TreeRow& row : rows)
@@ -253,14 +260,15 @@ int runTreesScene(const std::string& name, const test::Mesh& mesh, long count, i
         all_equal = all_equal && equal;
         const double speedup = row.seconds[0] / row.seconds[1];
         if (json)
-            std::printf("{\"scene\": \"trees\", \"query\": \"%s\", \"mesh\": \"%s\", \"queries\": %ld, \"rounds\": "
-                        "%d, \"hits\": %ld, \"binary_seconds\": %.6f, \"wide_seconds\": %.6f, "
-                        "\"wide_speedup\": %.3f, \"answers_equal\": %s}\n",
-                        row.query, name.c_str(), count, rounds, row.hits[0], row.seconds[0], row.seconds[1],
-                        speedup, equal ? "true" : "false");
+            std::printf(
+                "{\"scene\": \"trees\", \"query\": \"%s\", \"mesh\": \"%s\", \"queries\": %ld, \"rounds\": "
+                "%d, \"hits\": %ld, \"binary_seconds\": %.6f, \"wide_seconds\": %.6f, "
+                "\"wide_speedup\": %.3f, \"answers_equal\": %s}\n",
+                row.query, name.c_str(), count, rounds, row.hits[0], row.seconds[0], row.seconds[1], speedup,
+                equal ? "true" : "false");
         else
-            std::printf("  %-26s %10ld %10.3f %10.3f %11.2fx  %s\n", row.query, row.hits[0], row.seconds[0] * 1e3,
-                        row.seconds[1] * 1e3, speedup, equal ? "equal" : "DIFFER");
+            std::printf("  %-26s %10ld %10.3f %10.3f %11.2fx  %s\n", row.query, row.hits[0],
+                        row.seconds[0] * 1e3, row.seconds[1] * 1e3, speedup, equal ? "equal" : "DIFFER");
     }
     return all_equal ? 0 : 1;
 }

@@ -294,9 +294,10 @@ inline std::uint32_t wideTriangleSpan(const MeshBlob& m, std::uint32_t node) {
 }
 
 /// Largest span of triangles under an A wide node walked as one group against B, if its leaves
-/// fit the group table. About what the binary walk's groups hold: the groups' count sets how
-/// often B's tree is walked, their size how many leaves each B leaf is tested against.
-constexpr std::uint32_t kWideGroupTriangles = 256;
+/// fit the group table: the groups' count sets how often B's tree is walked, their size how many
+/// leaves each B leaf is tested against. 512 has the fewest instructions of 128 to 4,096 on
+/// Wuson and the spider (docs/performance.md).
+constexpr std::uint32_t kWideGroupTriangles = 512;
 
 /// walkLeafPairs over both meshes' wide trees: A's tree is walked with B's root box down to the
 /// nodes whose leaves hold at most kWideGroupTriangles triangles (or to a leaf above them); each

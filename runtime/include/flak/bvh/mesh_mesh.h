@@ -13,7 +13,7 @@
 //      tested four at a time with triTriOverlapLanes after box filters: the A leaf's box, then
 //      each A triangle's box, against each B triangle's box). Then skip the group.
 // When both blobs carry wide trees (WideNodes) the walk takes those, with the same three steps:
-// A's tree is walked with B's root box down to the nodes whose leaves hold at most 256 triangles
+// A's tree is walked with B's root box down to the nodes whose leaves hold at most 512 triangles
 // in at most 64 leaves (or to a leaf above them), each such group's box walks B's tree, and each
 // B leaf it enters is tested against the group's leaves. The pairs found are the same; their order
 // follows the groups of the tree walked.

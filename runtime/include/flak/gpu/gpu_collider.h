@@ -125,7 +125,7 @@ struct GpuColliderStats {
                                             ///< decides in double or exactly (a sliver's plane, nearly
                                             ///< parallel planes, a plane side within its rounding bound)
     std::uint32_t walk_overflows = 0;       ///< DeviceWalk batches whose leaf pairs outgrew max_leaf_pairs
-                                            ///< (answered on the CPU)
+                                            ///< or whose walk the driver cut short (answered on the CPU)
     std::size_t host_heap_high_water = 0;   ///< most bytes the driver held through the callbacks
     std::uint32_t host_heap_failures = 0;   ///< driver allocations refused (host block too small)
 };
