@@ -19,7 +19,7 @@
 // Registration time only: the copy is made while staging, no memory besides two fixed stacks.
 #pragma once
 
-#include "../bvh/tandem_walk.h"
+#include "bvh/tandem_walk.h"
 
 #include <cstdint>
 
