@@ -1,8 +1,8 @@
 #include "meshmesh_scene.h"
 
-#include "flak_support/split_mix.h"
 #include "scene_mesh.h"
 #include "scene_peers.h"
+#include "scene_queries.h"
 
 #include <flak/bvh/mesh_mesh.h>
 
@@ -14,50 +14,6 @@
 #endif
 
 namespace flak::bench {
-
-namespace {
-
-// docs/bench_scenes.md (d): Shoemake quaternion, its rotation R, then the shift t; B's points go to
-// R (x - c) + c + t, i.e. the rigid map (R, c + t - R c), formed in double, stored to float.
-struct Pose {
-    double r[3][3];
-    double t[3];
-    Transform b_to_a;
-};
-
-std::vector<Pose> makePoses(const SceneMesh& s, long count) {
-    test::SplitMix64 rng(0x5EED0003u);
-    std::vector<Pose> out(static_cast<std::size_t>(count));
-    const double pi = 3.14159265358979323846;
-    for (Pose& p : out) {
-        const double u1 = rng.u(), u2 = rng.u(), u3 = rng.u();
-        const double x = std::sqrt(1 - u1) * std::sin(2 * pi * u2),
-                     y = std::sqrt(1 - u1) * std::cos(2 * pi * u2);
-        const double z = std::sqrt(u1) * std::sin(2 * pi * u3), w = std::sqrt(u1) * std::cos(2 * pi * u3);
-        double shift[3];
-        for (int k = 0; k < 3; ++k) shift[k] = (2 * rng.u() - 1) * 1.35 * (double(s.hi[k]) - double(s.lo[k]));
-        const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-                                {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-                                {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
-        for (int i = 0; i < 3; ++i) {
-            double rc = 0;
-            for (int j = 0; j < 3; ++j) {
-                p.r[i][j] = m[i][j];
-                rc += m[i][j] * s.c[j];
-            }
-            p.t[i] = s.c[i] + shift[i] - rc;
-        }
-        Vec3* cols[3] = {&p.b_to_a.rotation.c0, &p.b_to_a.rotation.c1, &p.b_to_a.rotation.c2};
-        for (int j = 0; j < 3; ++j)
-            set(static_cast<float>(m[0][j]), static_cast<float>(m[1][j]), static_cast<float>(m[2][j]),
-                *cols[j]);
-        set(static_cast<float>(p.t[0]), static_cast<float>(p.t[1]), static_cast<float>(p.t[2]),
-            p.b_to_a.translation);
-    }
-    return out;
-}
-
-} // namespace
 
 int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
                      bool wide_nodes) {

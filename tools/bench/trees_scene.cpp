@@ -4,6 +4,7 @@
 #include "scene_queries.h"
 
 #include <flak/bvh/box_query.h>
+#include <flak/bvh/mesh_mesh.h>
 #include <flak/bvh/query_batch.h>
 #include <flak/bvh/segment_query.h>
 #include <flak/bvh/sphere_query.h>
@@ -34,7 +35,19 @@ struct Digest {
         add(std::uint64_t{hit.triangle});
         add(hit.hit.t);
     }
+    void add(const Vec3& v) {
+        add(v.x);
+        add(v.y);
+        add(v.z);
+    }
 };
+
+// A pair's hash for a sum that does not depend on the order the walk finds the pairs in.
+std::uint64_t pairHash(const TrianglePair& p) {
+    std::uint64_t x = (std::uint64_t{p.a} << 32 | p.b) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    return x * 0xBF58476D1CE4E5B9ull;
+}
 
 // The inputs beside (b) and (c): per query k, the swept sphere is segment k with a quarter of
 // sphere k's radius, the boxes are centred on sphere k with half extents its radius, the OBB
@@ -46,6 +59,7 @@ struct TreeQueries {
     std::vector<float> sweep_radii;
     std::vector<Aabb> boxes;
     std::vector<Obb> obbs;
+    std::vector<Pose> poses; ///< (d)'s, one for every 50 queries: copy B of the mesh against copy A
 };
 
 TreeQueries makeTreeQueries(const SceneMesh& s, long count) {
@@ -76,6 +90,7 @@ TreeQueries makeTreeQueries(const SceneMesh& s, long count) {
         toMat33(rot, obb.rotation);
         q.obbs.push_back(obb);
     }
+    q.poses = makePoses(s, count / 50 > 0 ? count / 50 : 1);
     q.c0 = q.p0;
     q.c1 = q.p1;
     return q;
@@ -86,6 +101,7 @@ struct Scratch {
     std::vector<MeshContact> contacts = std::vector<MeshContact>(4096);
     std::vector<std::uint32_t> ids = std::vector<std::uint32_t>(4096);
     std::vector<MeshRayHit> ray_hits;
+    std::vector<TrianglePair> pairs = std::vector<TrianglePair>(1u << 16);
     std::unique_ptr<bool[]> hit;
 };
 
@@ -213,6 +229,42 @@ std::vector<TreeRow> treeRows(const TreeQueries& q, Scratch& w) {
                                                      q.sweep_radii.data(), n, w.ray_hits.data(), hit);
                         for (std::uint32_t k = 0; k < n; ++k)
                             if (hit[k]) d.add(w.ray_hits[k]);
+                        return hits;
+                    }});
+    rows.push_back({"mesh vs mesh, all pairs", [&q, &w](const MeshBlob& blob, Digest& d) {
+                        long pairs = 0;
+                        for (const Pose& pose : q.poses) {
+                            OutBuffer<TrianglePair> out =
+                                OutBuffer<TrianglePair>::over(w.pairs.data(), 1u << 16);
+                            if (meshMeshPairs(blob, blob, pose.b_to_a, out) != Status::Ok)
+                                d.add(std::uint64_t{~0ull});
+                            std::uint64_t sum = 0;
+                            for (std::uint32_t i = 0; i < out.count; ++i) sum += pairHash(out.items[i]);
+                            d.add(sum);
+                            pairs += out.count;
+                        }
+                        return pairs;
+                    }});
+    rows.push_back({"mesh vs mesh, any contact", [&q](const MeshBlob& blob, Digest& d) {
+                        long hits = 0;
+                        for (const Pose& pose : q.poses) {
+                            const bool any = meshMeshAnyContact(blob, blob, pose.b_to_a);
+                            d.add(std::uint64_t{any});
+                            hits += any ? 1 : 0;
+                        }
+                        return hits;
+                    }});
+    rows.push_back({"mesh vs mesh, summary", [&q](const MeshBlob& blob, Digest& d) {
+                        long hits = 0;
+                        for (const Pose& pose : q.poses) {
+                            MeshContactSummary summary;
+                            if (!meshMeshSummary(blob, blob, pose.b_to_a, summary)) continue;
+                            d.add(std::uint64_t{summary.pair_count});
+                            d.add(summary.point);
+                            d.add(summary.normal_a);
+                            d.add(summary.normal_b);
+                            ++hits;
+                        }
                         return hits;
                     }});
     return rows;

@@ -1,6 +1,6 @@
-// Scene (f) of docs/bench_scenes.md: every single-mesh query of runtime/bvh on the two trees a blob
-// can hold, the binary tree (Nodes) and the wide tree (WideNodes), on the same queries in the same
-// process, with a digest of every answer that must be equal.
+// Scene (f) of docs/bench_scenes.md: every query of runtime/bvh on the two trees a blob can hold,
+// the binary tree (Nodes) and the wide tree (WideNodes), on the same queries in the same process,
+// with a digest of every answer that must be equal.
 #pragma once
 
 #include "flak_support/mesh_gen.h"
