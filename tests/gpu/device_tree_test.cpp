@@ -2,8 +2,8 @@
 // for a binary blob; for a wide blob a binary copy of the wide tree that is a well-formed
 // depth-first tree (each node's info its subtree's size), whose boxes hold the boxes below them,
 // whose leaves are the wide tree's leaves in order with their boxes, and whose groups are the CPU
-// wide walk's. (That the device walk then finds the CPU walk's very leaf pairs is checked on the
-// device: GpuTrees.RealMeshesDeviceWalkEqualsCpuWalk.)
+// wide walk's; and the device walk's steps run on the CPU over the copies find the CPU walk's very
+// leaf pairs (on the device: GpuTrees.RealMeshesDeviceWalkEqualsCpuWalk).
 #include "gpu/device_tree.h"
 
 #include "query_meshes.h"
@@ -124,7 +124,8 @@ TEST(DeviceTree, WideBlobGoesUpAsABinaryCopyWithTheCpuWalksGroups) {
     for (const BakedMesh* m : allQueryMeshes())
         if (m->blob.wide_nodes != nullptr) meshes.push_back(m);
     auto leaf1 = bakeMesh("icosphere4-leaf1-wide", icosphere(4, 1.0f), true, false, 1, false, true);
-    auto leaf2 = bakeMesh("torus-leaf2-wide", torus(40, 20), true, false, 2, false, true); // the GPU tests'
+    // The GPU cut test's mesh.
+    auto leaf2 = bakeMesh("torus-leaf2-wide", torus(40, 20), true, false, 2, false, true);
     meshes.push_back(leaf1.get());
     meshes.push_back(leaf2.get());
     for (const BakedMesh* m : meshes) {
