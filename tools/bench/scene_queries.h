@@ -57,6 +57,17 @@ inline std::vector<SceneSegment> makeSegments(const SceneMesh& s, long count) {
     return out;
 }
 
+// Shoemake's uniform random rotation from u1, u2, u3 = u(), u(), u(): the quaternion (x, y, z, w),
+// in double.
+inline void shoemake(test::SplitMix64& rng, double out[4]) {
+    const double pi = 3.14159265358979323846;
+    const double u1 = rng.u(), u2 = rng.u(), u3 = rng.u();
+    out[0] = std::sqrt(1 - u1) * std::sin(2 * pi * u2);
+    out[1] = std::sqrt(1 - u1) * std::cos(2 * pi * u2);
+    out[2] = std::sqrt(u1) * std::sin(2 * pi * u3);
+    out[3] = std::sqrt(u1) * std::cos(2 * pi * u3);
+}
+
 // docs/bench_scenes.md (d): Shoemake quaternion, its rotation R, then the shift t; B's points go to
 // R (x - c) + c + t, i.e. the rigid map (R, c + t - R c), formed in double, stored to float.
 struct Pose {
@@ -68,12 +79,10 @@ struct Pose {
 inline std::vector<Pose> makePoses(const SceneMesh& s, long count) {
     test::SplitMix64 rng(0x5EED0003u);
     std::vector<Pose> out(static_cast<std::size_t>(count));
-    const double pi = 3.14159265358979323846;
     for (Pose& p : out) {
-        const double u1 = rng.u(), u2 = rng.u(), u3 = rng.u();
-        const double x = std::sqrt(1 - u1) * std::sin(2 * pi * u2),
-                     y = std::sqrt(1 - u1) * std::cos(2 * pi * u2);
-        const double z = std::sqrt(u1) * std::sin(2 * pi * u3), w = std::sqrt(u1) * std::cos(2 * pi * u3);
+        double quat[4];
+        shoemake(rng, quat);
+        const double x = quat[0], y = quat[1], z = quat[2], w = quat[3];
         double shift[3];
         for (int k = 0; k < 3; ++k) shift[k] = (2 * rng.u() - 1) * 1.35 * (double(s.hi[k]) - double(s.lo[k]));
         const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},

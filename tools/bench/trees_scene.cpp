@@ -67,7 +67,6 @@ TreeQueries makeTreeQueries(const SceneMesh& s, long count) {
     q.spheres = makeSpheres(s, count);
     q.segments = makeSegments(s, count);
     test::SplitMix64 rng(0x5EED0005u);
-    const double pi = 3.14159265358979323846;
     for (std::size_t k = 0; k < q.spheres.size(); ++k) {
         const Sphere& sp = q.spheres[k];
         q.p0.push_back(q.segments[k].p0);
@@ -78,12 +77,11 @@ TreeQueries makeTreeQueries(const SceneMesh& s, long count) {
         sub(sp.center, half, box.min);
         add(sp.center, half, box.max);
         q.boxes.push_back(box);
-        const double u1 = rng.u(), u2 = rng.u(), u3 = rng.u();
+        double quat[4];
+        shoemake(rng, quat);
         Quat rot;
-        set(static_cast<float>(std::sqrt(1.0 - u1) * std::sin(2.0 * pi * u2)),
-            static_cast<float>(std::sqrt(1.0 - u1) * std::cos(2.0 * pi * u2)),
-            static_cast<float>(std::sqrt(u1) * std::sin(2.0 * pi * u3)),
-            static_cast<float>(std::sqrt(u1) * std::cos(2.0 * pi * u3)), rot);
+        set(static_cast<float>(quat[0]), static_cast<float>(quat[1]), static_cast<float>(quat[2]),
+            static_cast<float>(quat[3]), rot);
         Obb obb;
         obb.center = sp.center;
         obb.halfExtents = half;
@@ -103,11 +101,32 @@ struct Scratch {
     std::vector<MeshRayHit> ray_hits;
     std::vector<TrianglePair> pairs = std::vector<TrianglePair>(1u << 16);
     std::unique_ptr<bool[]> hit;
+
+    /// A batch's answers: the hits of the queries that hit.
+    void addRayHits(std::uint32_t n, Digest& d) const {
+        for (std::uint32_t k = 0; k < n; ++k)
+            if (hit[k]) d.add(ray_hits[k]);
+    }
 };
 
 // One query kind: runs every query against `blob`, folds the answers into `digest`, returns the
 // number of queries (or, for the overlap queries, of triangles) that hit.
 using RunQueries = std::function<long(const MeshBlob& blob, Digest& digest)>;
+
+// A triangle-overlap query over `boxes`: every id it reports, in order.
+template <class Box, class Query>
+RunQueries overlapQueries(const std::vector<Box>& boxes, Scratch& w, Query query) {
+    return [&boxes, &w, query](const MeshBlob& blob, Digest& d) {
+        long hits = 0;
+        for (const Box& box : boxes) {
+            OutBuffer<std::uint32_t> out = OutBuffer<std::uint32_t>::over(w.ids.data(), 4096);
+            if (query(blob, box, out) != Status::Ok) d.add(std::uint64_t{~0ull});
+            for (std::uint32_t i = 0; i < out.count; ++i) d.add(std::uint64_t{out.items[i]});
+            hits += out.count;
+        }
+        return hits;
+    };
+}
 
 struct TreeRow {
     const char* query;
@@ -186,28 +205,16 @@ std::vector<TreeRow> treeRows(const TreeQueries& q, Scratch& w) {
                         }
                         return hits;
                     }});
-    rows.push_back({"AABB overlap", [&q, &w](const MeshBlob& blob, Digest& d) {
-                        long hits = 0;
-                        for (const Aabb& box : q.boxes) {
-                            OutBuffer<std::uint32_t> out = OutBuffer<std::uint32_t>::over(w.ids.data(), 4096);
-                            if (aabbOverlapTriangles(blob, box, out) != Status::Ok)
-                                d.add(std::uint64_t{~0ull});
-                            for (std::uint32_t i = 0; i < out.count; ++i) d.add(std::uint64_t{out.items[i]});
-                            hits += out.count;
-                        }
-                        return hits;
-                    }});
-    rows.push_back({"OBB overlap", [&q, &w](const MeshBlob& blob, Digest& d) {
-                        long hits = 0;
-                        for (const Obb& box : q.obbs) {
-                            OutBuffer<std::uint32_t> out = OutBuffer<std::uint32_t>::over(w.ids.data(), 4096);
-                            if (obbOverlapTriangles(blob, box, out) != Status::Ok)
-                                d.add(std::uint64_t{~0ull});
-                            for (std::uint32_t i = 0; i < out.count; ++i) d.add(std::uint64_t{out.items[i]});
-                            hits += out.count;
-                        }
-                        return hits;
-                    }});
+    rows.push_back(
+        {"AABB overlap",
+         overlapQueries(q.boxes, w, [](const MeshBlob& blob, const Aabb& box, OutBuffer<std::uint32_t>& out) {
+             return aabbOverlapTriangles(blob, box, out);
+         })});
+    rows.push_back(
+        {"OBB overlap",
+         overlapQueries(q.obbs, w, [](const MeshBlob& blob, const Obb& box, OutBuffer<std::uint32_t>& out) {
+             return obbOverlapTriangles(blob, box, out);
+         })});
     rows.push_back({"sphere any-hit batch", [&q, &w, n, identity](const MeshBlob& blob, Digest& d) {
                         bool* hit = w.hit.get();
                         const long hits = sphereAnyHitBatch(blob, identity, q.spheres.data(), n, hit);
@@ -218,8 +225,7 @@ std::vector<TreeRow> treeRows(const TreeQueries& q, Scratch& w) {
                         bool* hit = w.hit.get();
                         const long hits = segmentClosestHitBatch(blob, identity, q.p0.data(), q.p1.data(), n,
                                                                  w.ray_hits.data(), hit);
-                        for (std::uint32_t k = 0; k < n; ++k)
-                            if (hit[k]) d.add(w.ray_hits[k]);
+                        w.addRayHits(n, d);
                         return hits;
                     }});
     rows.push_back({"swept sphere batch", [&q, &w, n, identity](const MeshBlob& blob, Digest& d) {
@@ -227,8 +233,7 @@ std::vector<TreeRow> treeRows(const TreeQueries& q, Scratch& w) {
                         const long hits =
                             sweptSphereFirstHitBatch(blob, identity, q.c0.data(), q.c1.data(),
                                                      q.sweep_radii.data(), n, w.ray_hits.data(), hit);
-                        for (std::uint32_t k = 0; k < n; ++k)
-                            if (hit[k]) d.add(w.ray_hits[k]);
+                        w.addRayHits(n, d);
                         return hits;
                     }});
     rows.push_back({"mesh vs mesh, all pairs", [&q, &w](const MeshBlob& blob, Digest& d) {
