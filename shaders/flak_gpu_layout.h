@@ -34,9 +34,6 @@ FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuSideFloorBits, 0x03800000u);
 // Batch modes (GpuParams::flags).
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuFlagAnyContact, 1u); // per-job flag only, no pair records
 FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuFlagWalkRects, 2u);  // the rectangles come from the device walk
-// The device walk (mesh_walk.comp): a subtree of at most kGpuWalkGroupNodes nodes of mesh A is a
-// group (bvh/mesh_mesh.h kMeshMeshGroupNodes), walked by one invocation against mesh B's tree.
-FLAK_GPU_CONST(FLAK_GPU_UINT, kGpuWalkGroupNodes, 63u);
 // A walk rectangle (a leaf pair) gets kGpuWalkRectStride invocations of the pair pass, one per A
 // triangle (a leaf holds at most 16, blob_format.h kMaxLeafTriangles), each testing every B
 // triangle of the rectangle.

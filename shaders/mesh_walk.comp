@@ -2,9 +2,9 @@
 // flak — the tandem walk of mesh-mesh jobs on the GPU: runtime/src/bvh/tandem_walk.h's
 // walkLeafPairs, operation for operation in float, so that the device finds the very leaf pairs
 // the CPU walk finds (each once; their order does not matter: the pair pass's records are sorted
-// by the host). One invocation per (job, group of mesh A): a group is a subtree of at most
-// kGpuWalkGroupNodes nodes that the CPU walk reaches from the root through nodes with larger
-// subtrees. Node boxes contain their children's (the loader proves it), so a group whose box
+// by the host). One invocation per (job, group of mesh A): a group is a subtree of the device's
+// copy of A's tree that the host marks, the CPU walk's group (runtime/src/gpu/device_tree.h).
+// Node boxes contain their children's (the loader proves it), so a group whose box
 // overlaps B's root box has every ancestor overlapping it too: the invocation tests its own group
 // alone. It then walks B's tree (escape indices, no stack) against the group's box taken into B's
 // grid, and at every B leaf tests the group's leaves against that leaf's box taken into A's grid;

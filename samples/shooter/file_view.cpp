@@ -96,11 +96,11 @@ int runFileView(platform::SdlApp& app, const std::string& path, const std::strin
     const std::size_t slash = path.find_last_of('/');
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
     const std::string summary = name + ": " + std::to_string(blob.triangle_count) + " TRIANGLES, " +
-                                std::to_string(blob.node_count) + " NODES, " +
+                                std::to_string(blob.wide_node_count) + " NODES, " +
                                 (has_walls ? std::to_string(walls.polygon_count) + " WALL POLYGONS, " : "") +
                                 (has_cluster ? std::to_string(cluster.count) + " CLUSTER SPHERES" : "");
     std::printf("flak_shooter: view %s (%u triangles, %u nodes, %u wall polygons, %u cluster spheres)\n",
-                path.c_str(), blob.triangle_count, blob.node_count, has_walls ? walls.polygon_count : 0u,
+                path.c_str(), blob.triangle_count, blob.wide_node_count, has_walls ? walls.polygon_count : 0u,
                 has_cluster ? cluster.count : 0u);
     for (;;) {
         platform::InputState input;

@@ -182,18 +182,11 @@ void SceneDraw::drawCircle(SDL_Renderer* renderer, float cx, float cy, float rad
 
 void SceneDraw::drawBvh(SDL_Renderer* renderer, const Camera& camera, const MeshBlob& mesh,
                         const Transform& to_world, int max_depth) {
-    // Depth of each node from the skip links: a stack of subtree ends (nodes are depth-first).
+    // The mesh's box at depth 0, then every child of a wide node one deeper than the node; nodes
+    // come after their parent (depth-first), so one pass sets each node's depth before its own.
     static const Rgb kDepthColors[] = {0xFFFFFF, 0xFFE066, 0xFFA040, 0xFF6060,
                                        0xE060FF, 0x8080FF, 0x60E0FF, 0x60FF90};
-    m_depth_stack.clear();
-    for (std::uint32_t i = 0; i < mesh.node_count; ++i) {
-        while (!m_depth_stack.empty() && m_depth_stack.back() <= i) m_depth_stack.pop_back();
-        const int depth = static_cast<int>(m_depth_stack.size());
-        const BvhNode& node = mesh.nodes[i];
-        if (!isLeaf(node)) m_depth_stack.push_back(i + skipOf(node));
-        if (depth > max_depth) continue;
-        Aabb box;
-        nodeBounds(mesh, node, box);
+    const auto draw_box = [&](const Aabb& box, std::uint32_t depth, bool leaf) {
         SDL_FPoint corner[8];
         for (int k = 0; k < 8; ++k) {
             Vec3 p, w;
@@ -202,9 +195,8 @@ void SceneDraw::drawBvh(SDL_Renderer* renderer, const Camera& camera, const Mesh
             transformPoint(to_world, p, w);
             corner[k] = SDL_FPoint{camera.toScreenX(w.x), camera.toScreenY(w.y)};
         }
-        const Rgb c =
-            kDepthColors[static_cast<std::size_t>(depth) % (sizeof(kDepthColors) / sizeof(kDepthColors[0]))];
-        setColor(renderer, c, isLeaf(node) ? 110 : 200);
+        const Rgb c = kDepthColors[depth % (sizeof(kDepthColors) / sizeof(kDepthColors[0]))];
+        setColor(renderer, c, leaf ? 110 : 200);
         // The 12 edges: corners differing in one bit.
         for (int k = 0; k < 8; ++k) {
             for (int bit = 1; bit < 8; bit <<= 1) {
@@ -212,6 +204,21 @@ void SceneDraw::drawBvh(SDL_Renderer* renderer, const Camera& camera, const Mesh
                     SDL_RenderDrawLineF(renderer, corner[k].x, corner[k].y, corner[k | bit].x,
                                         corner[k | bit].y);
             }
+        }
+    };
+    if (mesh.wide_node_count == 0 || max_depth < 0) return;
+    draw_box(mesh.bounds, 0, false);
+    m_node_depth.assign(mesh.wide_node_count, 0u);
+    for (std::uint32_t i = 0; i < mesh.wide_node_count; ++i) {
+        const WideNode& n = mesh.wide_nodes[i];
+        const std::uint32_t depth = m_node_depth[i] + 1u;
+        for (std::uint32_t c = 0; c < wideCount(n); ++c) {
+            const BvhNode child = wideChildNode(n, c);
+            if (!isLeaf(child)) m_node_depth[child.info] = depth;
+            if (depth > static_cast<std::uint32_t>(max_depth)) continue;
+            Aabb box;
+            nodeBounds(mesh, child, box);
+            draw_box(box, depth, isLeaf(child));
         }
     }
 }

@@ -94,7 +94,7 @@ private:
     std::vector<SDL_FRect> m_frects;
     std::vector<SDL_FPoint> m_points;
     std::vector<float> m_crossings;
-    std::vector<std::uint32_t> m_depth_stack;
+    std::vector<std::uint32_t> m_node_depth; ///< drawBvh: each wide node's depth
 };
 
 } // namespace flak::sample

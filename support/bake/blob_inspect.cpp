@@ -17,12 +17,13 @@ BlobSummary summarize(const Blob& whole, bool big_endian) {
     (void)loadOptionalMesh(whole, blob);
     s.triangles = blob.triangle_count;
     s.vertices = blob.vertex_count;
-    s.nodes = blob.node_count;
-    s.wide_nodes = blob.wide_node_count;
+    s.nodes = blob.wide_node_count;
     s.depth = blob.depth;
     s.bytes = whole.total_bytes;
     s.bytes_per_triangle = blob.triangle_count ? double(s.bytes) / blob.triangle_count : 0.0;
-    for (std::uint32_t i = 0; i < blob.node_count; ++i) s.leaves += isLeaf(blob.nodes[i]) ? 1u : 0u;
+    for (std::uint32_t i = 0; i < blob.wide_node_count; ++i)
+        for (std::uint32_t c = 0; c < wideCount(blob.wide_nodes[i]); ++c)
+            s.leaves += (blob.wide_nodes[i].child[c] & kLeafBit) != 0 ? 1u : 0u;
     if (blob.stats != nullptr) {
         s.sah_cost = blob.stats->sah_cost;
         s.dropped_degenerate = blob.stats->dropped_degenerate;
@@ -57,13 +58,13 @@ std::string toJson(const BlobSummary& s) {
     std::snprintf(
         buf, sizeof(buf),
         "{\"triangles\": %u, \"vertices\": %u, \"bytes\": %llu, \"bytes_per_triangle\": %.3f, "
-        "\"nodes\": %u, \"leaves\": %u, \"depth\": %u, \"wide_nodes\": %u, \"sah_cost\": %.3f, "
+        "\"nodes\": %u, \"leaves\": %u, \"depth\": %u, \"sah_cost\": %.3f, "
         "\"build_seconds\": %.6f, "
         "\"dropped_degenerate\": %u, \"welded_vertices\": %u, \"copied_vertices\": %u, "
         "\"source_triangles\": %u, \"max_leaf\": %u, \"endian\": \"%s\", \"vertices_mode\": \"%s\", "
         "\"grid_step\": [%.9g, %.9g, %.9g], \"bounds\": %s}",
         s.triangles, s.vertices, static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle, s.nodes,
-        s.leaves, s.depth, s.wide_nodes, s.sah_cost, s.build_seconds, s.dropped_degenerate, s.welded_vertices,
+        s.leaves, s.depth, s.sah_cost, s.build_seconds, s.dropped_degenerate, s.welded_vertices,
         s.copied_vertices, s.source_triangles, s.max_leaf, s.big_endian ? "big" : "little",
         s.quantized_vertices ? "quantized" : "exact", double(s.grid_step.x), double(s.grid_step.y),
         double(s.grid_step.z), boundsJson(s).c_str());
@@ -76,17 +77,15 @@ std::string toText(const BlobSummary& s) {
                   "triangles        %u (source %u, dropped degenerate %u)\n"
                   "vertices         %u (%s; welded %u, window copies %u)\n"
                   "bytes            %llu (%.2f per triangle, %s-endian)\n"
-                  "nodes            %u (%u leaves of at most %u triangles, depth %u)\n"
-                  "wide nodes       %u\n"
+                  "nodes            %u (up to 8 children; %u leaves of at most %u triangles, depth %u)\n"
                   "SAH cost         %.2f\n"
                   "grid step        %.9g %.9g %.9g\n"
                   "bounds           %s\n",
                   s.triangles, s.source_triangles, s.dropped_degenerate, s.vertices,
                   s.quantized_vertices ? "quantized" : "exact", s.welded_vertices, s.copied_vertices,
                   static_cast<unsigned long long>(s.bytes), s.bytes_per_triangle,
-                  s.big_endian ? "big" : "little", s.nodes, s.leaves, s.max_leaf, s.depth, s.wide_nodes,
-                  s.sah_cost, double(s.grid_step.x), double(s.grid_step.y), double(s.grid_step.z),
-                  boundsJson(s).c_str());
+                  s.big_endian ? "big" : "little", s.nodes, s.leaves, s.max_leaf, s.depth, s.sah_cost,
+                  double(s.grid_step.x), double(s.grid_step.y), double(s.grid_step.z), boundsJson(s).c_str());
     return buf;
 }
 
@@ -109,45 +108,50 @@ std::vector<std::string> deepVerify(const Blob& whole, std::size_t limit) {
     auto report = [&](const std::string& p) {
         if (problems.size() < limit) problems.push_back(p);
     };
-    // Tight boxes: a leaf's box is the tightest grid box around its triangles, an internal node's
-    // the union of its children's (the loader proved containment; a loose box costs speed only).
-    for (std::uint32_t i = 0; i < blob.node_count; ++i) {
-        const BvhNode& n = blob.nodes[i];
-        std::uint16_t lo[3], hi[3];
-        if (isLeaf(n)) {
-            Aabb box;
-            setEmpty(box);
-            for (std::uint32_t t = leafFirst(n); t < leafFirst(n) + leafCount(n); ++t) {
-                Vec3 v[3];
-                triangleVertices(blob, t, v[0], v[1], v[2]);
-                for (const Vec3& p : v) expand(p, box);
-            }
-            for (int a = 0; a < 3; ++a)
-                if (!tightBound(n.lo[a], box.min[a], blob.quant_origin[a], blob.quant_scale[a], true) ||
-                    !tightBound(n.hi[a], box.max[a], blob.quant_origin[a], blob.quant_scale[a], false)) {
-                    report("leaf " + std::to_string(i) + " box is not the tightest around its triangles");
-                    break;
+    // Tight boxes: a leaf's box is the tightest grid box around its triangles, a wide child's the
+    // union of its own children's (the loader proved containment; a loose box costs speed only).
+    std::uint32_t leaves = 0, largest = 0;
+    for (std::uint32_t i = 0; i < blob.wide_node_count; ++i) {
+        const WideNode& n = blob.wide_nodes[i];
+        for (std::uint32_t c = 0; c < wideCount(n); ++c) {
+            const BvhNode child = wideChildNode(n, c);
+            const std::string where = "node " + std::to_string(i) + " child " + std::to_string(c);
+            if (isLeaf(child)) {
+                ++leaves;
+                largest = std::max(largest, leafCount(child));
+                Aabb box;
+                setEmpty(box);
+                for (std::uint32_t t = leafFirst(child); t < leafFirst(child) + leafCount(child); ++t) {
+                    Vec3 v[3];
+                    triangleVertices(blob, t, v[0], v[1], v[2]);
+                    for (const Vec3& p : v) expand(p, box);
                 }
-            continue;
+                for (int a = 0; a < 3; ++a)
+                    if (!tightBound(child.lo[a], box.min[a], blob.quant_origin[a], blob.quant_scale[a],
+                                    true) ||
+                        !tightBound(child.hi[a], box.max[a], blob.quant_origin[a], blob.quant_scale[a],
+                                    false)) {
+                        report(where + " (a leaf): box is not the tightest around its triangles");
+                        break;
+                    }
+                continue;
+            }
+            const WideNode& below = blob.wide_nodes[child.info];
+            std::uint16_t lo[3] = {0xFFFF, 0xFFFF, 0xFFFF}, hi[3] = {0, 0, 0};
+            for (std::uint32_t g = 0; g < wideCount(below); ++g) {
+                const BvhNode grand = wideChildNode(below, g);
+                for (int a = 0; a < 3; ++a) {
+                    lo[a] = std::min(lo[a], grand.lo[a]);
+                    hi[a] = std::max(hi[a], grand.hi[a]);
+                }
+            }
+            if (std::memcmp(lo, child.lo, sizeof lo) != 0 || std::memcmp(hi, child.hi, sizeof hi) != 0)
+                report(where + ": box is not the union of its children's");
         }
-        const BvhNode& l = blob.nodes[i + 1];
-        const BvhNode& r = blob.nodes[i + 1 + skipOf(l)];
-        for (int a = 0; a < 3; ++a) {
-            lo[a] = std::min(l.lo[a], r.lo[a]);
-            hi[a] = std::max(l.hi[a], r.hi[a]);
-        }
-        if (std::memcmp(lo, n.lo, sizeof lo) != 0 || std::memcmp(hi, n.hi, sizeof hi) != 0)
-            report("node " + std::to_string(i) + " box is not the union of its children's");
     }
     // The build statistics, where the blob carries them, describe this tree.
     if (blob.stats != nullptr && blob.triangle_count > 0) {
-        std::uint32_t leaves = 0, largest = 0;
-        for (std::uint32_t i = 0; i < blob.node_count; ++i)
-            if (isLeaf(blob.nodes[i])) {
-                ++leaves;
-                largest = std::max(largest, leafCount(blob.nodes[i]));
-            }
-        if (blob.stats->node_count != blob.node_count || blob.stats->leaf_count != leaves ||
+        if (blob.stats->node_count != blob.wide_node_count || blob.stats->leaf_count != leaves ||
             blob.stats->depth != blob.depth || largest > blob.stats->max_leaf_triangles)
             report("the build statistics do not describe the tree (nodes, leaves, depth or leaf size)");
     }

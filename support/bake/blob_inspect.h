@@ -10,8 +10,7 @@ namespace flak::bake {
 
 /// Facts about a loaded blob (its mesh, where it has one), as printed by `inspect` and `bake --json`.
 struct BlobSummary {
-    std::uint32_t triangles = 0, vertices = 0, nodes = 0, leaves = 0, depth = 0;
-    std::uint32_t wide_nodes = 0; ///< WideNodes section entries (0: the blob has none)
+    std::uint32_t triangles = 0, vertices = 0, nodes = 0, leaves = 0, depth = 0; ///< nodes: wide nodes
     std::uint64_t bytes = 0;
     double bytes_per_triangle = 0.0;
     double sah_cost = 0.0;
@@ -29,8 +28,9 @@ std::string toJson(const BlobSummary& s);
 std::string toText(const BlobSummary& s);
 
 /// What the loads do not prove, on a blob they accepted (loadAnyOrder: loadMeshBlob, loadWallSet and
-/// loadSphereCluster already proved everything the queries rely on): every box tight (a leaf's the tightest grid box around its triangles,
-/// an internal node's the union of its children's: loose boxes cost speed, not answers), the
+/// loadSphereCluster already proved everything the queries rely on): every box tight (a leaf's the
+/// tightest grid box around its triangles, a wide child's the union of its own children's: loose
+/// boxes cost speed, not answers), the
 /// build statistics describing the tree, and the walls valid as a level (rings simple and
 /// disjoint, holes inside their outer ring: the baker's checks). Returns the problems found
 /// (empty when there are none), at most `limit` of them.

@@ -162,7 +162,6 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
                     std::vector<unsigned char>& out) {
     const std::uint32_t tris = mesh.triangleCount();
     if (tris > kMaxBlobTriangles) return {"too many triangles for one blob (limit 67,108,864)"};
-    if (options.mesh && tree.depth > kMaxTreeDepth) return {"tree deeper than the format allows (limit 64)"};
     std::vector<std::uint32_t> vertices; // source vertex of each blob vertex (copies included)
     std::vector<std::uint32_t> bases;
     std::vector<std::uint8_t> corner_offsets;
@@ -178,7 +177,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         set(0, 0, 0, root.min), set(0, 0, 0, root.max);
     makeGrid(root, origin, scale);
 
-    // The boxes the Nodes section quantizes: the built ones, or with quantized vertices the boxes
+    // The boxes the tree quantizes: the built ones, or with quantized vertices the boxes
     // around the decoded grid points (a vertex may snap up to half a step outside its exact box).
     std::vector<Aabb> boxes;
     for (const BuiltNode& n : tree.nodes) boxes.push_back(n.bounds);
@@ -214,7 +213,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         for (std::uint32_t t = 0; t < tris && !mesh.materials.empty(); ++t)
             if (runs.empty() || runs.back().material != mesh.materials[tree.order[t]])
                 runs.push_back(MaterialRun{mesh.materials[tree.order[t]], 0, t});
-    std::vector<BvhNode> nodes(options.mesh ? tree.nodes.size() : 0u); // the Nodes section
+    std::vector<BvhNode> nodes(options.mesh ? tree.nodes.size() : 0u); // the built tree, quantized
     for (std::size_t node = 0; node < nodes.size(); ++node) {
         const BuiltNode& n = tree.nodes[node];
         for (int a = 0; a < 3; ++a) {
@@ -223,7 +222,10 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         }
         nodes[node].info = n.count > 0 ? makeLeafInfo(n.first, n.count) : n.skip;
     }
-    const std::vector<WideNode> wide = options.wide_nodes ? collapseWide(nodes) : std::vector<WideNode>{};
+    const std::vector<WideNode> wide = collapseWide(nodes); // the WideNodes section
+    const std::uint32_t depth = wideDepth(wide);
+    if (depth > kMaxTreeDepth) return {"tree deeper than the format allows (limit 64)"};
+
     if (!options.mesh && options.cluster.empty() && options.walls.empty())
         return {"a blob needs a mesh, a cluster or walls"};
     if (options.cluster.size() > kMaxClusterSpheres) return {"too many cluster spheres"};
@@ -239,8 +241,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     };
     if (options.mesh) {
         add(SectionKind::MeshInfo, 1);
-        add(SectionKind::Nodes, tree.nodes.size());
-        if (options.wide_nodes) add(SectionKind::WideNodes, wide.size());
+        add(SectionKind::WideNodes, wide.size());
         add(options.quantize_vertices ? SectionKind::QuantizedVertices : SectionKind::Vertices,
             vertices.size());
         add(SectionKind::Triangles, tris);
@@ -279,16 +280,6 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     for (std::size_t i = 0; i < sections.size(); ++i) {
         std::size_t o = offsets[i];
         switch (sections[i].kind) {
-        case SectionKind::Nodes:
-            for (const BvhNode& n : nodes) {
-                for (std::size_t a = 0; a < 3; ++a) {
-                    w.put<std::uint16_t>(o + 2 * a, n.lo[a]);
-                    w.put<std::uint16_t>(o + 6 + 2 * a, n.hi[a]);
-                }
-                w.put<std::uint32_t>(o + 12, n.info);
-                o += sizeof(BvhNode);
-            }
-            break;
         case SectionKind::WideNodes:
             for (const WideNode& n : wide) {
                 for (std::size_t k = 0; k < 3; ++k)
@@ -338,12 +329,12 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
                                             mesh.source_vertices,
                                             mesh.welded_vertices,
                                             copies,
-                                            tree.depth,
+                                            depth,
                                             tree.leaf_count,
                                             options.max_leaf};
             for (std::uint32_t f : fields) w.put<std::uint32_t>(o, f), o += 4;
             w.put<float>(o, static_cast<float>(tree.sah_cost));
-            w.put<std::uint32_t>(o + 4, static_cast<std::uint32_t>(tree.nodes.size()));
+            w.put<std::uint32_t>(o + 4, static_cast<std::uint32_t>(wide.size()));
             break;
         }
         case SectionKind::SphereCluster:
@@ -360,7 +351,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
                 w.put<float>(o + offsetof(MeshInfo, scale) + 4u * static_cast<std::size_t>(a), scale[a]);
             }
             w.put<std::uint32_t>(o + offsetof(MeshInfo, layout_hash), meshLayoutHash());
-            w.put<std::uint32_t>(o + offsetof(MeshInfo, depth), tree.depth);
+            w.put<std::uint32_t>(o + offsetof(MeshInfo, depth), depth);
             break;
         case SectionKind::Walls: // every field is one 4-byte word (shooter/blob_sections.h)
             for (std::uint32_t word : options.walls) w.put<std::uint32_t>(o, word), o += 4;

@@ -19,9 +19,6 @@ struct WriteOptions {
     /// Store vertices snapped to the mesh's 16-bit grid (the QuantizedVertices section, 6 B a
     /// vertex) instead of as exact floats (12 B): each vertex becomes the nearest grid point.
     bool quantize_vertices = false;
-    /// Also write the WideNodes section: the tree collapsed to nodes of up to eight children
-    /// (wide_collapse.h), which the segment and sphere walks take where a blob has it.
-    bool wide_nodes = false;
     std::uint32_t max_leaf = 8;       ///< recorded in BuildStats
     bool mesh = true;                 ///< false: no mesh sections at all (a wall-only or cluster-only blob)
     std::vector<Sphere> cluster;      ///< non-empty: the SphereCluster section (mesh space)

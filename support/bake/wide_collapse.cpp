@@ -126,4 +126,16 @@ std::vector<WideNode> collapseWide(const std::vector<BvhNode>& binary) {
     return wide;
 }
 
+std::uint32_t wideDepth(const std::vector<WideNode>& wide) {
+    std::vector<std::uint32_t> depth(wide.size(), 1u); // children come after their parent
+    std::uint32_t deepest = wide.empty() ? 0u : 1u;
+    for (std::size_t i = 0; i < wide.size(); ++i)
+        for (std::size_t c = 0; c < kWideChildren && wide[i].child[c] != 0; ++c)
+            if ((wide[i].child[c] & kLeafBit) == 0) {
+                depth[wide[i].child[c]] = depth[i] + 1u;
+                deepest = std::max(deepest, depth[i] + 1u);
+            }
+    return deepest;
+}
+
 } // namespace flak::bake

@@ -3,11 +3,12 @@
 
 #include <flak/bvh/blob_format.h>
 
+#include <cstdint>
 #include <vector>
 
 namespace flak::bake {
 
-/// Collapses a binary tree, as the Nodes section holds it (quantized boxes, skip links), into wide
+/// Collapses the built binary tree, quantized (BvhNode: grid boxes, skip links, depth-first), into wide
 /// nodes of up to kWideChildren children: of the binary nodes, those that become wide nodes are
 /// chosen for the least SAH cost (a node visit 1, a triangle test 0.3), as in compressed wide BVHs
 /// (Ylitie, Karras, Laine 2017); the baker's leaves stay as they are. Children keep depth-first
@@ -15,5 +16,8 @@ namespace flak::bake {
 /// the triangles in id order. Each child box is its binary node's box, biased by kWideBias. The
 /// wide tree is never deeper than the binary one. Deterministic.
 std::vector<WideNode> collapseWide(const std::vector<BvhNode>& binary);
+
+/// The depth of a wide tree in nodes (root = 1; 0 for no nodes): what MeshInfo records.
+std::uint32_t wideDepth(const std::vector<WideNode>& wide);
 
 } // namespace flak::bake

@@ -30,27 +30,29 @@ namespace {
 using test::AlignedBytes;
 using test::bakeBytes;
 
-// Walks the blob the way every query will (escape-index loop), touching every node box and every
+// Walks the whole tree, entering every child of every node, touching every child box and every
 // triangle's vertices. Under ASan this proves a validated blob is never read out of bounds.
 std::uint64_t walkAll(const MeshBlob& blob) {
     std::uint64_t touched = 0;
     float sink = 0.0f;
-    for (std::uint32_t i = 0; i < blob.node_count; i += 1) { // descend everywhere: worst case
-        Aabb box;
-        nodeBounds(blob, blob.nodes[i], box);
-        sink += box.min.x;
-        if (isLeaf(blob.nodes[i])) {
-            for (std::uint32_t t = leafFirst(blob.nodes[i]);
-                 t < leafFirst(blob.nodes[i]) + leafCount(blob.nodes[i]); ++t) {
-                Vec3 a, b, c;
-                triangleVertices(blob, t, a, b, c);
-                sink += a.x + b.y + c.z;
+    for (std::uint32_t i = 0; i < blob.wide_node_count; ++i) {
+        for (std::uint32_t c = 0; c < wideCount(blob.wide_nodes[i]); ++c) {
+            const BvhNode child = wideChildNode(blob.wide_nodes[i], c);
+            Aabb box;
+            nodeBounds(blob, child, box);
+            sink += box.min.x;
+            if (!isLeaf(child)) {
+                sink += static_cast<float>(blob.wide_nodes[child.info].child[0] & 1u);
+                continue;
+            }
+            for (std::uint32_t t = leafFirst(child); t < leafFirst(child) + leafCount(child); ++t) {
+                Vec3 a, b, c3;
+                triangleVertices(blob, t, a, b, c3);
+                sink += a.x + b.y + c3.z;
                 ++touched;
             }
         }
     }
-    // And the skipping walk, taking every escape link.
-    for (std::uint32_t i = 0; i < blob.node_count; i += skipOf(blob.nodes[i])) ++touched;
     return touched + (sink == 12345.0f ? 1 : 0);
 }
 
@@ -95,7 +97,8 @@ TEST(MeshBlob, EmptyMeshLoadsAndHasNoNodes) {
     MeshBlob blob;
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
     EXPECT_EQ(blob.triangle_count, 0u);
-    EXPECT_EQ(blob.node_count, 0u);
+    EXPECT_EQ(blob.wide_node_count, 0u);
+    EXPECT_EQ(blob.depth, 0u);
 }
 
 TEST(MeshBlob, BakingIsDeterministic) {
@@ -246,12 +249,11 @@ TEST(MeshBlob, LoaderChecksMaterialRuns) {
     refuse(at + offsetof(MaterialRun, reserved), std::uint16_t{1}, "reserved field not zero");
 }
 
-// The loader proves the wide tree the walks rely on: well-formed nodes, one depth-first tree
-// whose leaves cover the triangles in order, and child boxes that hold what is under them.
+// The loader proves the tree the walks rely on: well-formed nodes, one depth-first tree whose
+// leaves cover the triangles in order, and child boxes that hold what is under them.
 TEST(MeshBlob, LoaderChecksWideTree) {
     test::BakeSettings settings;
     settings.build.max_leaf = 2;
-    settings.write.wide_nodes = true;
     const std::vector<unsigned char> good = test::bakeBytes(test::torus(24, 12), settings);
     AlignedBytes original(good);
     MeshBlob view;
@@ -360,17 +362,15 @@ TEST(MeshBlob, DefaultBakeIsInTheHostByteOrder) {
     EXPECT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
 }
 
-void expectForeignBlobSwapsToNative(bool quantized, bool wide);
+void expectForeignBlobSwapsToNative(bool quantized);
 
 // Big-endian on little-endian hosts; on a big-endian host (ppc64, the cross build) the foreign
 // blob is the little-endian one.
 TEST(MeshBlob, BigEndianBlobIsRejectedThenSwappedToTheNativeBytes) {
-    for (bool quantized : {false, true})
-        for (bool wide : {false, true}) {
-            SCOPED_TRACE(quantized ? "quantized vertices" : "exact vertices");
-            SCOPED_TRACE(wide ? "wide nodes" : "binary nodes");
-            expectForeignBlobSwapsToNative(quantized, wide);
-        }
+    for (bool quantized : {false, true}) {
+        SCOPED_TRACE(quantized ? "quantized vertices" : "exact vertices");
+        expectForeignBlobSwapsToNative(quantized);
+    }
 }
 
 TEST(MeshBlob, QuantizedVerticesAreTheNearestGridPointsOfTheSource) {
@@ -449,11 +449,10 @@ TEST(MeshBlob, QuantizedVertexChecks) {
     EXPECT_STREQ(err.what, "vertex beyond the format's coordinate range");
 }
 
-void expectForeignBlobSwapsToNative(bool quantized, bool wide) {
+void expectForeignBlobSwapsToNative(bool quantized) {
     const test::Mesh m = test::torus(30, 12);
     test::BakeSettings settings, big;
     settings.write.quantize_vertices = big.write.quantize_vertices = quantized;
-    settings.write.wide_nodes = big.write.wide_nodes = wide;
     big.write.big_endian = !test::kHostBigEndian;
     const std::vector<unsigned char> native = bakeBytes(m, settings);
     const std::vector<unsigned char> foreign = bakeBytes(m, big);
@@ -462,11 +461,11 @@ void expectForeignBlobSwapsToNative(bool quantized, bool wide) {
     MeshBlob blob;
     BlobError error;
     EXPECT_EQ(loadMeshBlob(a.data(), a.size(), blob, &error), Status::BlobWrongEndian);
-    EXPECT_EQ(blob.nodes, nullptr);
+    EXPECT_EQ(blob.wide_nodes, nullptr);
     ASSERT_EQ(swapBlobByteOrder(a.data(), a.size(), &error), Status::Ok) << error.what;
     EXPECT_EQ(std::vector<unsigned char>(a.data(), a.data() + a.size()), native); // byte for byte
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
-    EXPECT_EQ(blob.wide_node_count > 0, wide);
+    EXPECT_GT(blob.wide_node_count, 0u);
     EXPECT_EQ(swapBlobByteOrder(a.data(), a.size()), Status::Ok); // already native: untouched
     EXPECT_EQ(std::vector<unsigned char>(a.data(), a.data() + a.size()), native);
 }
@@ -521,6 +520,25 @@ TEST(MeshBlob, VersionOneIsRefusedWithARebakeMessage) {
     }
 }
 
+// A mesh that carries the binary tree of an earlier format (section kind 1, Nodes) is refused with
+// the status of a layout change and a message that says to bake it again. Made here by relabelling
+// the 64-byte BuildStats section as four 16-byte nodes.
+TEST(MeshBlob, TheBinaryTreeOfAnEarlierFormatIsRefusedWithARebakeMessage) {
+    const std::vector<unsigned char> good = bakeBytes(test::icosphere(1));
+    AlignedBytes original(good);
+    const Blob opened = test::opened(original);
+    std::size_t entry = 0;
+    for (std::uint32_t i = 0; i < opened.section_count; ++i)
+        if (opened.sections[i].kind == static_cast<std::uint32_t>(SectionKind::BuildStats))
+            entry = sizeof(BlobHeader) + i * sizeof(SectionEntry);
+    ASSERT_NE(entry, 0u);
+    const std::uint32_t nodes[2] = {static_cast<std::uint32_t>(SectionKind::Nodes), 4u}; // kind, count
+    BlobError err;
+    EXPECT_EQ(test::loadResealed(good.data(), good.size(), entry, nodes, sizeof nodes, err),
+              Status::BlobLayoutMismatch);
+    EXPECT_NE(std::string(err.what).find("bake it again"), std::string::npos) << err.what;
+}
+
 // The container's reserved words and the mesh's own layout hash and depth are checked.
 TEST(MeshBlob, ReservedWordsTheMeshLayoutHashAndDepthAreChecked) {
     const std::vector<unsigned char> good = bakeBytes(test::icosphere(1));
@@ -549,7 +567,8 @@ TEST(MeshBlob, ReservedWordsTheMeshLayoutHashAndDepthAreChecked) {
 // The builder's depth bound: from level max_depth - 27 down it halves ranges instead of taking
 // SAH splits. A chain of triangles at geometrically growing distances, whose SAH tree is 24
 // levels deep, built with max_depth 30 (halving from level 3), stays within 30 levels; the blob
-// loads and its closest-hit segments (the walk with the bounded stack) equal brute force.
+// (its wide tree no deeper) loads and its closest-hit segments (the walk with the bounded stack)
+// equal brute force.
 TEST(MeshBlob, DeepInputsBakeWithinTheDepthBound) {
     test::Mesh chain;
     float x = 1.0f;
@@ -569,9 +588,12 @@ TEST(MeshBlob, DeepInputsBakeWithinTheDepthBound) {
     MeshBlob blob;
     BlobError err;
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob, &err), Status::Ok) << err.what;
+    const bake::BuiltTree built = bake::buildBvh(chain.positions, chain.indices, settings.build);
+    EXPECT_LE(built.depth, 30u);
+    EXPECT_GE(built.depth, 10u); // 280 triangles halved from level 3: 9 more levels at least
+    EXPECT_LE(blob.depth, built.depth);
     ASSERT_NE(blob.stats, nullptr);
-    EXPECT_LE(blob.stats->depth, 30u);
-    EXPECT_GE(blob.stats->depth, 10u); // 280 triangles halved from level 3: 9 more levels at least
+    EXPECT_EQ(blob.stats->depth, blob.depth);
     for (std::uint32_t t = 0; t < blob.triangle_count; t += 7) {
         Vec3 v[3];
         triangleVertices(blob, t, v[0], v[1], v[2]);
@@ -604,10 +626,12 @@ TEST(MeshBlob, DeepInputsBakeWithinTheDepthBound) {
     }
 }
 
-// A tree deeper than kMaxTreeDepth (a chain of 70 internal nodes, each with a one-triangle leaf)
-// is refused by the baker's writer and, written anyway with a false depth, by the loader.
+// A tree deeper than kMaxTreeDepth is refused by the baker's writer: a chain of 500 binary nodes,
+// each with a one-triangle leaf, collapses to at least 500 / 7 wide levels (a wide node takes at
+// most seven leaves and the next node). And by the loader: a baked tree's nodes rewritten as a
+// chain, each node one level below the one before it, the triangles in leaves along the way.
 TEST(MeshBlob, TreesDeeperThanTheBoundAreRefused) {
-    constexpr std::uint32_t kChain = 70;
+    constexpr std::uint32_t kChain = 500;
     bake::SourceMesh mesh;
     for (std::uint32_t k = 0; k <= kChain; ++k) {
         const float x = static_cast<float>(k);
@@ -639,13 +663,43 @@ TEST(MeshBlob, TreesDeeperThanTheBoundAreRefused) {
     tree.leaf_count = kChain + 1;
     tree.depth = kChain + 1;
     std::vector<unsigned char> bytes;
-    EXPECT_TRUE(bake::writeBlob(mesh, tree, bake::WriteOptions{}, bytes).failed());
-    tree.depth = 1; // the writer believes it
-    ASSERT_FALSE(bake::writeBlob(mesh, tree, bake::WriteOptions{}, bytes).failed());
-    AlignedBytes a(bytes);
-    MeshBlob blob;
+    const bake::BakeError refused = bake::writeBlob(mesh, tree, bake::WriteOptions{}, bytes);
+    EXPECT_TRUE(refused.failed());
+    EXPECT_NE(refused.message.find("deeper"), std::string::npos) << refused.message;
+
+    // The loader: icosphere(4)'s nodes as one chain (node i's only internal child is node i + 1),
+    // every box the whole grid, leaves of up to 16 triangles, seven a node (eight in the last).
+    const std::vector<unsigned char> good = bakeBytes(test::icosphere(4));
+    AlignedBytes original(good);
+    MeshBlob view;
+    ASSERT_EQ(loadMeshBlob(original.data(), original.size(), view), Status::Ok);
+    const std::uint32_t nodes = view.wide_node_count, tris = view.triangle_count;
+    ASSERT_GT(nodes, kMaxTreeDepth);
+    ASSERT_GE((nodes - 1u) * 7u + 8u, (tris + 15u) / 16u) << "the chain holds every triangle";
+    std::vector<WideNode> chain(nodes);
+    std::uint32_t next = 0;
+    for (std::uint32_t i = 0; i < nodes; ++i) {
+        WideNode& n = chain[i];
+        const bool last = i + 1u == nodes;
+        std::uint32_t slot = 0;
+        // Leave a leaf for the last node, which has no other child.
+        while (next < tris && slot < (last ? 8u : 7u) && (last || tris - next > 16u)) {
+            const std::uint32_t count = tris - next < 16u ? tris - next : 16u;
+            n.child[slot++] = makeLeafInfo(next, count);
+            next += count;
+        }
+        if (!last) n.child[slot++] = i + 1u;
+        for (std::uint32_t c = 0; c < kWideChildren; ++c)
+            for (int k = 0; k < 3; ++k) {
+                n.lo[k][c] = c < slot ? std::int16_t{-32768} : std::int16_t{32767};
+                n.hi[k][c] = c < slot ? std::int16_t{32767} : std::int16_t{-32768};
+            }
+    }
+    ASSERT_EQ(next, tris);
+    const std::size_t at = blobSection(test::opened(original), SectionKind::WideNodes).offset;
     BlobError err;
-    EXPECT_EQ(loadMeshBlob(a.data(), a.size(), blob, &err), Status::BlobCorrupt);
+    EXPECT_EQ(test::loadResealed(good.data(), good.size(), at, chain.data(), nodes * sizeof(WideNode), err),
+              Status::BlobCorrupt);
     EXPECT_STREQ(err.what, "tree deeper than kMaxTreeDepth");
 }
 
@@ -674,18 +728,14 @@ TEST(MeshBlob, EverySingleByteChangeAndTruncationIsRejected) {
                 static_cast<unsigned long long>(cases));
 }
 
-// The checksum hides structural checks from the test above; here each change is re-sealed with a
-// fresh checksum, so only the structural validation stands between it and the queries. Whatever
-// passes must be walkable without reading out of bounds (run under ASan in CI).
-// Corruptions with the checksum recomputed (a pipeline that re-seals what it damaged): each is
-// refused, or loads and is walked and queried safely (ASan and UBSan watch in the sanitize build).
-// What the walks rely on, each broken alone in a resealed blob: refused with its own message.
+// What the walks rely on, each broken alone in a resealed blob: refused with its own message (the
+// tree's own checks: LoaderChecksWideTree).
 TEST(MeshBlob, LoaderProvesBoxesShapeAndRange) {
     const std::vector<unsigned char> good = bakeBytes(test::torus(12, 8)); // 192 triangles
     MeshBlob view;
     AlignedBytes original(good);
     ASSERT_EQ(loadMeshBlob(original.data(), original.size(), view), Status::Ok);
-    ASSERT_GT(view.node_count, 7u);
+    ASSERT_GT(view.wide_node_count, 1u);
     auto offset = [&](const void* p) {
         return std::size_t(static_cast<const unsigned char*>(p) - original.data());
     };
@@ -700,18 +750,6 @@ TEST(MeshBlob, LoaderProvesBoxesShapeAndRange) {
     const float huge_step = 1.0e30f; // the grid's far end overflows the range: no sane grid
     const std::size_t info_at = blobSection(test::opened(original), SectionKind::MeshInfo).offset;
     refuse(info_at + offsetof(MeshInfo, scale), &huge_step, 4, "quantization grid beyond");
-    // The root's box shrunk below a child's.
-    const std::uint16_t lower = static_cast<std::uint16_t>(view.nodes[0].hi[0] - 1u);
-    refuse(offset(&view.nodes[0].hi[0]), &lower, 2, "does not contain its children");
-    // A leaf's box shrunk to its minimum corner: its triangles stick out.
-    std::uint32_t leaf = 0;
-    while (!isLeaf(view.nodes[leaf])) ++leaf;
-    refuse(offset(&view.nodes[leaf].hi[0]), &view.nodes[leaf].lo[0], 6, "leaf box does not contain");
-    // An internal child whose skip is one short: the children no longer tile the subtree.
-    std::uint32_t inner = 1;
-    while (isLeaf(view.nodes[inner]) || skipOf(view.nodes[inner]) < 4) ++inner;
-    const std::uint32_t shorter = view.nodes[inner].info - 1u;
-    refuse(offset(&view.nodes[inner].info), &shorter, 4, "do not tile");
     // The last triangle's third vertex offset reaching past the vertex array (96 vertices).
     const std::uint8_t beyond = 255;
     refuse(offset(view.triangles + 3u * view.triangle_count - 1u), &beyond, 1,
@@ -802,34 +840,35 @@ TEST(MeshBlob, VerifyReportsWhatTheLoaderLeavesOut) {
     MeshBlob view;
     ASSERT_EQ(loadMeshBlob(original.data(), original.size(), view), Status::Ok);
     EXPECT_TRUE(bake::deepVerify(test::opened(original)).empty());
-    std::uint32_t leaf = 0; // a leaf whose box can grow inside its parent's
-    std::uint32_t parent = 0;
-    for (std::uint32_t i = 0; i < view.node_count; ++i) {
-        if (isLeaf(view.nodes[i])) continue;
-        for (const std::uint32_t child : {i + 1, i + 1 + skipOf(view.nodes[i + 1])})
-            if (isLeaf(view.nodes[child]) && view.nodes[child].lo[0] > view.nodes[i].lo[0]) {
-                leaf = child;
-                parent = i;
-            }
+    // A leaf child whose box can grow inside its node's box (the union of the node's children).
+    std::uint32_t node = view.wide_node_count, slot = 0;
+    for (std::uint32_t i = 0; i < view.wide_node_count && node == view.wide_node_count; ++i) {
+        const WideNode& n = view.wide_nodes[i];
+        std::int16_t lowest = 32767;
+        for (std::uint32_t c = 0; c < wideCount(n); ++c) lowest = std::min(lowest, n.lo[0][c]);
+        for (std::uint32_t c = 0; c < wideCount(n) && node == view.wide_node_count; ++c)
+            if ((n.child[c] & kLeafBit) != 0 && n.lo[0][c] > lowest) node = i, slot = c;
     }
-    ASSERT_GT(leaf, 0u);
-    std::vector<unsigned char> b = good;
-    const std::uint16_t looser = static_cast<std::uint16_t>(view.nodes[leaf].lo[0] - 1u);
-    std::memcpy(b.data() +
-                    (reinterpret_cast<const unsigned char*>(&view.nodes[leaf].lo[0]) - original.data()),
-                &looser, 2);
-    const std::uint64_t sum = blobChecksum(b.data(), b.size());
-    std::memcpy(b.data() + offsetof(BlobHeader, checksum), &sum, 8);
-    AlignedBytes a(b);
+    ASSERT_LT(node, view.wide_node_count);
+    const std::int16_t looser = static_cast<std::int16_t>(view.wide_nodes[node].lo[0][slot] - 1);
+    AlignedBytes a(test::resealed(
+        good.data(), good.size(),
+        std::size_t(reinterpret_cast<const unsigned char*>(&view.wide_nodes[node].lo[0][slot]) -
+                    original.data()),
+        &looser, 2));
     MeshBlob loose;
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), loose), Status::Ok);
     const std::vector<std::string> problems = bake::deepVerify(test::opened(a));
     ASSERT_FALSE(problems.empty());
-    EXPECT_NE(problems[0].find("leaf " + std::to_string(leaf) + " box is not the tightest"),
+    EXPECT_NE(problems[0].find("node " + std::to_string(node) + " child " + std::to_string(slot) +
+                               " (a leaf): box is not the tightest"),
               std::string::npos)
-        << problems[0] << " (parent " << parent << ")";
+        << problems[0];
 }
 
+// Corruptions with the checksum recomputed (a pipeline that re-seals what it damaged): only the
+// structural validation stands between them and the queries. Each is refused, or loads and is
+// walked and queried safely (ASan and UBSan watch in the sanitize build).
 TEST(MeshBlob, ResealedCorruptionIsRejectedOrSafe) {
     const std::vector<unsigned char> good = bakeBytes(test::torus(6, 4)); // 48 triangles
     test::SplitMix64 rng(0xC0FFEEu);

@@ -118,7 +118,7 @@ void makeSphere(const BakedMesh& m, SplitMix64& rng, int i, Sphere& s) {
 TEST(SphereQuery, MatchesBruteForceOnEveryMesh) {
     long queries = 0, hits = 0, forgiven = 0, contacts = 0, overflow_checks = 0;
     std::vector<MeshContact> brute, buf(20000);
-    for (const auto& mp : allQueryMeshes()) {
+    for (const auto& mp : queryMeshes()) {
         const BakedMesh& m = *mp;
         const std::uint64_t seed = 0x5EED0101u ^ std::hash<std::string>{}(m.name);
         SplitMix64 rng(seed);
@@ -186,7 +186,7 @@ TEST(SphereQuery, AnyHitShortcutsAgreeWithTheKernelAtTheirBoundaries) {
     const float fractions[] = {0.0f, 0.5f, 0.9f, 0.99f, 0.999f, 1.0f, 1.001f, 1.01f, 1.1f, 2.0f};
     std::vector<MeshContact> brute;
     long checked = 0, hits = 0;
-    for (const auto& mp : allQueryMeshes()) {
+    for (const auto& mp : queryMeshes()) {
         const BakedMesh& m = *mp;
         SplitMix64 rng(0x5EED0103u ^ std::hash<std::string>{}(m.name));
         for (int i = 0; i < caseCount<int>(3000); ++i) {
@@ -260,7 +260,7 @@ TEST(SphereQuery, WorldSpaceFormsTransformTheQueryOnce) {
     SplitMix64 rng(0x5EED0102u);
     std::vector<MeshContact> a(4096), b(4096);
     long checked = 0;
-    for (const auto& mp : allQueryMeshes()) {
+    for (const auto& mp : queryMeshes()) {
         const BakedMesh& m = *mp;
         for (int i = 0; i < caseCount(2000); ++i) {
             Transform xf;
@@ -302,7 +302,7 @@ bool deepestOf(const std::vector<MeshContact>& contacts, MeshContact& out) {
 TEST(SphereQuery, DeepestHitIsTheDeepestOfAllHits) {
     long queries = 0, hits = 0, contacts = 0;
     std::vector<MeshContact> brute;
-    for (const auto& mp : allQueryMeshes()) {
+    for (const auto& mp : queryMeshes()) {
         const BakedMesh& m = *mp;
         const std::uint64_t seed = 0x5EED0103u ^ std::hash<std::string>{}(m.name);
         SplitMix64 rng(seed);
@@ -461,7 +461,7 @@ void makeSegment(const BakedMesh& m, SplitMix64& rng, int i, Vec3& p0, Vec3& p1)
 TEST(SegmentQuery, MatchesBruteForceOnEveryMesh) {
     long queries = 0, closest_hits = 0, any_hits = 0;
     for (const SegmentTest test : {SegmentTest::Watertight, SegmentTest::Fast}) {
-        for (const auto& mp : allQueryMeshes()) {
+        for (const auto& mp : queryMeshes()) {
             const BakedMesh& m = *mp;
             const std::uint64_t seed =
                 0x5EED0201u ^ std::hash<std::string>{}(m.name) ^ static_cast<unsigned>(test);
@@ -500,7 +500,7 @@ TEST(SegmentQuery, WatertightOnClosedMeshes) {
     // A segment from far outside to the interior must hit a closed mesh, even through vertices
     // and edges shared by several triangles.
     long queries = 0;
-    for (const auto& mp : allQueryMeshes()) {
+    for (const auto& mp : queryMeshes()) {
         const BakedMesh& m = *mp;
         if (!m.closed) continue;
         SplitMix64 rng(0x5EED0202u);
@@ -543,7 +543,7 @@ TEST(SegmentQuery, NonFiniteAndDegenerateSegmentsHitNothing) {
 TEST(SegmentQuery, WorldSpaceFormsTransformTheQueryOnce) {
     SplitMix64 rng(0x5EED0203u);
     long checked = 0;
-    for (const auto& mp : allQueryMeshes()) {
+    for (const auto& mp : queryMeshes()) {
         const BakedMesh& m = *mp;
         for (int i = 0; i < caseCount(2000); ++i) {
             Transform xf;
@@ -612,7 +612,7 @@ bool bruteSwept(const BakedMesh& m, const Vec3& c0, const Vec3& c1, float r, Mes
 
 TEST(SweptQuery, MatchesBruteForceOnEveryMesh) {
     long queries = 0, hits = 0, initial = 0;
-    for (const auto& mp : allQueryMeshes()) {
+    for (const auto& mp : queryMeshes()) {
         const BakedMesh& m = *mp;
         const std::uint64_t seed = 0x5EED0301u ^ std::hash<std::string>{}(m.name);
         SplitMix64 rng(seed);
@@ -708,7 +708,7 @@ void randomRotation(SplitMix64& rng, Mat33& out) {
 TEST(BoxQuery, MatchesBruteForceOnEveryMesh) {
     long queries = 0, ids = 0, overflowed = 0;
     std::vector<std::uint32_t> buf(20000), brute;
-    for (const auto& mp : allQueryMeshes()) {
+    for (const auto& mp : queryMeshes()) {
         const BakedMesh& m = *mp;
         const std::uint64_t seed = 0x5EED0401u ^ std::hash<std::string>{}(m.name);
         SplitMix64 rng(seed);

@@ -14,7 +14,7 @@ namespace {
 
 TEST(QueryBatch, ManyQueriesAgainstOneMeshEqualSingleQueries) {
     long checked = 0;
-    for (const auto& mp : allQueryMeshes()) {
+    for (const auto& mp : queryMeshes()) {
         const BakedMesh& m = *mp;
         SplitMix64 rng(0x5EED0601u);
         Transform xf;

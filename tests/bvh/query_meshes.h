@@ -35,7 +35,7 @@ struct BakedMesh {
 
 inline std::unique_ptr<BakedMesh> bakeMesh(const std::string& name, const Mesh& mesh, bool closed,
                                            bool keep_degenerate = false, std::uint32_t max_leaf = 8,
-                                           bool quantized = false, bool wide = false) {
+                                           bool quantized = false) {
     auto m = std::make_unique<BakedMesh>();
     m->name = name;
     m->closed = closed;
@@ -43,7 +43,6 @@ inline std::unique_ptr<BakedMesh> bakeMesh(const std::string& name, const Mesh& 
     settings.prepare.keep_degenerate = keep_degenerate;
     settings.build.max_leaf = max_leaf;
     settings.write.quantize_vertices = quantized;
-    settings.write.wide_nodes = wide;
     m->bytes = std::make_unique<AlignedBytes>(bakeBytes(mesh, settings));
     const Status s = loadMeshBlob(m->bytes->data(), m->bytes->size(), m->blob);
     EXPECT_EQ(s, Status::Ok) << name;
@@ -69,56 +68,34 @@ inline const char* kSpiderObj = "/usr/share/assimp/models/OBJ/spider.obj";
 /// The query test meshes: closed icosphere and torus, open terrain, slivers with zero-area
 /// triangles kept, a flat floor, the icosphere and terrain with quantized vertices (the answers
 /// are brute force's on the decoded triangles), and the Wuson and spider of assimp-testmodels
-/// (when installed). With `wide`, the blobs also hold the WideNodes section (names end in
-/// "-wide"), which every single-mesh query then walks: those are the meshes that vary what the
-/// wide walks see (leaves of 4, 8 and 16 triangles, a flat axis, quantized vertices, a real mesh).
-/// The slivers, Wuson and the quantized icosphere add kernel cases, not walk cases, and would
-/// double the oracle tests' time on the emulated cross targets; bench.hits_equal_peers checks
-/// the wide walks on Wuson against Embree.
-inline std::vector<std::unique_ptr<BakedMesh>> bakeQueryMeshes(bool wide) {
-    std::vector<std::unique_ptr<BakedMesh>> v;
-    const std::string tag = wide ? "-wide" : "";
-    v.push_back(bakeMesh("icosphere3" + tag, icosphere(3, 2.0f), true, false, 8, false, wide));
-    v.push_back(bakeMesh("torus" + tag, torus(32, 16), true, false, 4, false, wide));
-    v.push_back(bakeMesh("terrain" + tag, terrain(24, 50.0f), false, false, 16, false, wide));
-    if (!wide) v.push_back(bakeMesh("slivers", slivers(240), false, true, 8));
-    // A flat floor (zero extent in z): the walks take their decoded-box path on a flat axis.
-    Mesh floor;
-    for (std::uint32_t y = 0; y <= 16; ++y)
-        for (std::uint32_t x = 0; x <= 16; ++x)
-            floor.positions.push_back(
-                Vec3{static_cast<float>(x) * 0.75f, static_cast<float>(y) * 0.75f, 2.0f});
-    for (std::uint32_t y = 0; y < 16; ++y)
-        for (std::uint32_t x = 0; x < 16; ++x) {
-            const std::uint32_t a = y * 17 + x;
-            floor.indices.insert(floor.indices.end(), {a, a + 1, a + 18, a, a + 18, a + 17});
-        }
-    v.push_back(bakeMesh("floor" + tag, floor, false, false, 8, false, wide));
-    Mesh wuson;
-    std::string error;
-    if (!wide && bench::readObj(kWusonObj, wuson, error)) v.push_back(bakeMesh("wuson", wuson, false));
-    Mesh spider; // a second real mesh: thin legs, many small triangles
-    if (bench::readObj(kSpiderObj, spider, error))
-        v.push_back(bakeMesh("spider" + tag, spider, false, false, 8, false, wide));
-    if (!wide) v.push_back(bakeMesh("icosphere3-quantized", icosphere(3, 2.0f), true, false, 8, true));
-    v.push_back(bakeMesh("terrain-quantized" + tag, terrain(24, 50.0f), false, false, 16, true, wide));
-    return v;
-}
-
-/// The query test meshes of bakeQueryMeshes, binary tree only.
+/// (when installed). Between them they vary what the walks see: leaves of 4, 8 and 16 triangles,
+/// a flat axis, quantized vertices, real meshes.
 inline const std::vector<std::unique_ptr<BakedMesh>>& queryMeshes() {
-    static const std::vector<std::unique_ptr<BakedMesh>> meshes = bakeQueryMeshes(false);
-    return meshes;
-}
-
-/// The query test meshes, baked without and with the WideNodes section: every query's tests run
-/// on both trees.
-inline const std::vector<const BakedMesh*>& allQueryMeshes() {
-    static const std::vector<std::unique_ptr<BakedMesh>> wide = bakeQueryMeshes(true);
-    static const std::vector<const BakedMesh*> meshes = [] {
-        std::vector<const BakedMesh*> v;
-        for (const auto& m : queryMeshes()) v.push_back(m.get());
-        for (const auto& m : wide) v.push_back(m.get());
+    static const std::vector<std::unique_ptr<BakedMesh>> meshes = [] {
+        std::vector<std::unique_ptr<BakedMesh>> v;
+        v.push_back(bakeMesh("icosphere3", icosphere(3, 2.0f), true, false, 8));
+        v.push_back(bakeMesh("torus", torus(32, 16), true, false, 4));
+        v.push_back(bakeMesh("terrain", terrain(24, 50.0f), false, false, 16));
+        v.push_back(bakeMesh("slivers", slivers(240), false, true, 8));
+        // A flat floor (zero extent in z): the walks take their decoded-box path on a flat axis.
+        Mesh floor;
+        for (std::uint32_t y = 0; y <= 16; ++y)
+            for (std::uint32_t x = 0; x <= 16; ++x)
+                floor.positions.push_back(
+                    Vec3{static_cast<float>(x) * 0.75f, static_cast<float>(y) * 0.75f, 2.0f});
+        for (std::uint32_t y = 0; y < 16; ++y)
+            for (std::uint32_t x = 0; x < 16; ++x) {
+                const std::uint32_t a = y * 17 + x;
+                floor.indices.insert(floor.indices.end(), {a, a + 1, a + 18, a, a + 18, a + 17});
+            }
+        v.push_back(bakeMesh("floor", floor, false, false, 8));
+        Mesh wuson;
+        std::string error;
+        if (bench::readObj(kWusonObj, wuson, error)) v.push_back(bakeMesh("wuson", wuson, false));
+        Mesh spider; // a second real mesh: thin legs, many small triangles
+        if (bench::readObj(kSpiderObj, spider, error)) v.push_back(bakeMesh("spider", spider, false));
+        v.push_back(bakeMesh("icosphere3-quantized", icosphere(3, 2.0f), true, false, 8, true));
+        v.push_back(bakeMesh("terrain-quantized", terrain(24, 50.0f), false, false, 16, true));
         return v;
     }();
     return meshes;

@@ -319,26 +319,34 @@ TEST(NodeToGrid, SimdChainGivesTheScalarChainsQuantBox) {
     EXPECT_GT(inside, cases / 2);
 }
 
-// The leaves of every group (every node range of at most kMeshMeshGroupNodes nodes) of every query
+// The leaves of every group (every wide node whose leaves fit the group table) of every query
 // mesh, tested in lanes against random boxes in the mesh's grid, are exactly the leaves the walk
-// of the range with nodeOverlaps reaches, in the same order. Boxes: empty, clamped past the grid's
-// ends, a single cell, or random spans around the group's box.
-TEST(GroupLeaves, LaneTestReachesTheLeavesOfTheNodeWalkInOrder) {
+// of the node's subtree with wideOverlaps reaches, in the same order. Boxes: empty, clamped past
+// the grid's ends, a single cell, or random spans around the group's box.
+TEST(GroupLeaves, LaneTestReachesTheLeavesOfTheWalkInOrder) {
     long groups = 0, boxes = 0, partial = 0, differ = 0;
     for (const auto& m : queryMeshes()) {
         const MeshBlob& a = m->blob;
-        for (std::uint32_t i = 0; i < a.node_count; ++i) {
-            const std::uint32_t end = i + skipOf(a.nodes[i]);
-            if (end - i > kMeshMeshGroupNodes) continue;
-            ++groups;
+        for (std::uint32_t i = 0; i < a.wide_node_count; ++i) {
             detail::GroupLeaves leaves;
-            detail::gatherGroupLeaves(a, i, end, leaves);
+            leaves.count = 0;
+            const bool too_many = detail::walkWideLeafSlots(
+                a, i, [](const WideNode& g) { return detail::wideSlots(g); },
+                [&](const WideNode& parent, std::uint32_t slot) {
+                    if (leaves.count == detail::GroupLeaves::kCapacity) return true;
+                    detail::fileWideGroupLeaf(parent, slot, leaves);
+                    return false;
+                });
+            if (too_many) continue;
+            detail::closeGroupLeaves(leaves);
+            ++groups;
+            const BvhNode group = detail::wideUnionNode(a.wide_nodes[i]);
             SplitMix64 rng = caseRng(0x6E0B1EAFull, static_cast<std::uint64_t>(groups));
             for (int q = 0; q < 40; ++q) {
                 detail::QuantBox box;
                 for (int k = 0; k < 3; ++k) {
                     // Around the group's box, so most boxes take some of its leaves and leave others.
-                    const std::int32_t lo = a.nodes[i].lo[k], span = a.nodes[i].hi[k] - lo + 1;
+                    const std::int32_t lo = group.lo[k], span = group.hi[k] - lo + 1;
                     const std::int32_t x = lo - 2 + static_cast<std::int32_t>(rng.next() % (span + 4u));
                     const std::int32_t y = lo - 2 + static_cast<std::int32_t>(rng.next() % (span + 4u));
                     switch (rng.next() % 5u) {
@@ -348,15 +356,15 @@ TEST(GroupLeaves, LaneTestReachesTheLeavesOfTheNodeWalkInOrder) {
                     default: box.lo[k] = x < y ? x : y, box.hi[k] = x < y ? y : x; break;
                     }
                 }
+                detail::WideBox wide;
+                detail::makeWideBox(box, wide);
                 std::vector<std::uint32_t> want, got;
-                for (std::uint32_t k = i; k < end;) {
-                    if (!detail::nodeOverlaps(a.nodes[k], box)) {
-                        k += skipOf(a.nodes[k]);
-                        continue;
-                    }
-                    if (isLeaf(a.nodes[k])) want.push_back(k);
-                    ++k;
-                }
+                detail::walkWideLeafSlots(
+                    a, i, [&](const WideNode& g) { return detail::wideOverlaps(g, wide); },
+                    [&](const WideNode& parent, std::uint32_t slot) {
+                        want.push_back(parent.child[slot]);
+                        return false;
+                    });
                 for (std::uint64_t hits = detail::overlappingLeaves(leaves, box); hits != 0u;
                      hits &= hits - 1u)
                     got.push_back(leaves.ref[__builtin_ctzll(hits)]);

@@ -520,7 +520,7 @@ int query(const std::string& path, bool foreign) {
     const BlobSection cluster_section = blobSection(whole, SectionKind::SphereCluster);
     const BlobSection walls_section = blobSection(whole, SectionKind::Walls);
     Digest layout;
-    layout.u32(blob.node_count);
+    layout.u32(blob.wide_node_count);
     layout.u32(blob.vertex_count);
     layout.u32(blob.triangle_count);
     layout.u32(cluster_section.count);
@@ -538,7 +538,7 @@ int query(const std::string& path, bool foreign) {
         if (blob.source_ids != nullptr) layout.u32(blob.source_ids[t]);
     }
     std::printf("%s layout: %u nodes %u triangles %u spheres %u wall words  hash %016" PRIx64 "\n",
-                name.c_str(), blob.node_count, blob.triangle_count, cluster_section.count,
+                name.c_str(), blob.wide_node_count, blob.triangle_count, cluster_section.count,
                 walls_section.count, layout.value());
 
     if (blob.triangle_count > 0) meshQueries(name, blob);

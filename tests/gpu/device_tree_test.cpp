@@ -1,9 +1,8 @@
-// The tree a mesh gets on the device (gpu/device_tree.h), on the CPU: the Nodes section as it is
-// for a binary blob; for a wide blob a binary copy of the wide tree that is a well-formed
-// depth-first tree (each node's info its subtree's size), whose boxes hold the boxes below them,
-// whose leaves are the wide tree's leaves in order with their boxes, and whose groups are the CPU
-// wide walk's; and the device walk's steps run on the CPU over the copies find the CPU walk's very
-// leaf pairs (on the device: GpuTrees.RealMeshesDeviceWalkEqualsCpuWalk).
+// The tree a mesh gets on the device (gpu/device_tree.h), on the CPU: a binary copy of the blob's
+// wide tree that is a well-formed depth-first tree (each node's info its subtree's size), whose
+// boxes hold the boxes below them, whose leaves are the wide tree's leaves in order with their
+// boxes, and whose groups are the CPU walk's; and the device walk's steps run on the CPU over the
+// copies find the CPU walk's very leaf pairs (on the device: GpuTest.RealMeshesDeviceWalkEqualsCpuWalk).
 #include "gpu/device_tree.h"
 
 #include "query_meshes.h"
@@ -99,43 +98,24 @@ void expectWellFormed(const std::vector<Copied>& nodes, const std::string& name)
     }
 }
 
-TEST(DeviceTree, BinaryBlobGoesUpAsItsNodes) {
-    const BakedMesh& mesh = *queryMeshes()[0];
-    ASSERT_EQ(mesh.blob.wide_nodes, nullptr);
-    const std::vector<Copied> nodes = deviceCopy(mesh.blob);
-    ASSERT_EQ(nodes.size(), mesh.blob.node_count);
-    std::uint32_t group_end = 0, groups = 0;
-    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
-        EXPECT_EQ(std::memcmp(&nodes[i].node, &mesh.blob.nodes[i], sizeof(BvhNode)), 0) << i;
-        const bool group = i >= group_end && skipOf(mesh.blob.nodes[i]) <= kMeshMeshGroupNodes;
-        EXPECT_EQ(nodes[i].group, group) << i;
-        if (group) {
-            group_end = i + skipOf(mesh.blob.nodes[i]);
-            ++groups;
-        }
-    }
-    EXPECT_GT(groups, 1u);
-}
-
-// Wide blobs, leaves of 1 to 16 triangles: with leaves of one or two triangles, nodes of at most
-// 512 triangles have more leaves than a group holds, so their children are the groups.
-TEST(DeviceTree, WideBlobGoesUpAsABinaryCopyWithTheCpuWalksGroups) {
+// The test meshes, leaves of 1 to 16 triangles: with leaves of one or two triangles, nodes of at
+// most 512 triangles have more leaves than a group holds, so their children are the groups.
+TEST(DeviceTree, BlobGoesUpAsABinaryCopyWithTheCpuWalksGroups) {
     std::vector<const BakedMesh*> meshes;
-    for (const BakedMesh* m : allQueryMeshes())
-        if (m->blob.wide_nodes != nullptr) meshes.push_back(m);
-    auto leaf1 = bakeMesh("icosphere4-leaf1-wide", icosphere(4, 1.0f), true, false, 1, false, true);
+    for (const auto& m : queryMeshes()) meshes.push_back(m.get());
+    auto leaf1 = bakeMesh("icosphere4-leaf1", icosphere(4, 1.0f), true, false, 1);
     // The GPU cut test's mesh.
-    auto leaf2 = bakeMesh("torus-leaf2-wide", torus(40, 20), true, false, 2, false, true);
+    auto leaf2 = bakeMesh("torus-leaf2", torus(40, 20), true, false, 2);
     meshes.push_back(leaf1.get());
     meshes.push_back(leaf2.get());
     for (const BakedMesh* m : meshes) {
         const std::vector<Copied> nodes = deviceCopy(m->blob);
         expectWellFormed(nodes, m->name);
-        // A full binary tree over the same leaves: as many nodes as the blob's binary tree.
-        EXPECT_EQ(nodes.size(), m->blob.node_count) << m->name;
         std::vector<BvhNode> want_leaves;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> want_groups;
         wideLeavesAndGroups(m->blob, want_leaves, want_groups);
+        // A full binary tree over the same leaves.
+        EXPECT_EQ(nodes.size(), 2u * want_leaves.size() - 1u) << m->name;
         std::vector<BvhNode> leaves;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> groups;
         std::uint32_t group_end = 0;
@@ -217,15 +197,17 @@ std::vector<std::array<std::uint32_t, 4>> emulatedDeviceLeafPairs(const MeshBlob
     return out;
 }
 
-// The walk the device makes over the copies finds the CPU wide walk's leaf pairs, on every pair of
-// wide test meshes and a torus of two-triangle leaves (groups of a too-big node's children), B
-// placed touching A. (On the device this is checked by GpuTrees.RealMeshesDeviceWalkEqualsCpuWalk
-// within lavapipe's loop budget, which this mesh as B exceeds.)
+// The walk the device makes over the copies finds the CPU walk's leaf pairs, on every pair of test
+// meshes that vary the walk (the slivers, Wuson and the quantized icosphere vary the kernels) and
+// a torus of two-triangle leaves (groups of a too-big node's children), B placed touching A. (On
+// the device this is checked by GpuTest.RealMeshesDeviceWalkEqualsCpuWalk within lavapipe's loop budget,
+// which this torus as B exceeds.)
 TEST(DeviceTree, EmulatedDeviceWalkFindsTheCpuWalksLeafPairs) {
-    auto leaf2 = bakeMesh("torus-leaf2-wide", torus(40, 20), true, false, 2, false, true);
+    auto leaf2 = bakeMesh("torus-leaf2", torus(40, 20), true, false, 2);
     std::vector<const BakedMesh*> meshes;
-    for (const BakedMesh* m : allQueryMeshes())
-        if (m->blob.wide_nodes != nullptr) meshes.push_back(m);
+    for (const auto& m : queryMeshes())
+        if (m->name != "slivers" && m->name != "wuson" && m->name != "icosphere3-quantized")
+            meshes.push_back(m.get());
     meshes.push_back(leaf2.get());
     std::vector<MeshLeafPair> leaves(1u << 18);
     std::uint64_t seed = 0, pairs = 0;

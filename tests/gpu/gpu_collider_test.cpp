@@ -3,6 +3,8 @@
 // double buffering and the asynchronous submit / poll / collect cycle.
 #include "gpu_harness.h"
 
+#include "gpu/device_tree.h"
+
 #include <flak/bvh/mesh_leaf_pairs.h>
 
 #include <cstdlib>
@@ -18,7 +20,7 @@ GpuColliderConfig meshConfig() {
     GpuColliderConfig config;
     config.max_meshes = 16;
     config.max_triangles = 1u << 18;
-    config.max_jobs = 256;
+    config.max_jobs = 512; // every ordered pair of the 11 meshes, three times
     config.max_leaf_pairs = 1u << 18;
     config.max_pairs = 1u << 20;
     return config;
@@ -26,31 +28,27 @@ GpuColliderConfig meshConfig() {
 
 using Meshes = std::vector<const BakedMesh*>;
 
-// The query meshes of query_meshes.h, baked with the binary tree alone or (`wide`) with the wide
-// tree too, which the CPU walk then takes and the device gets a copy of; the wide ones also with
-// leaves of two triangles. (A mesh whose nodes of 512 triangles hold too many leaves to be groups
-// is in device_tree_test.cpp: as B here, its walks would outrun lavapipe's loop budget, below.)
-const Meshes& gpuMeshes(bool wide) {
-    static const Meshes binary = [] {
+// The query meshes of query_meshes.h and a torus with leaves of two triangles, less Wuson: its
+// walks against itself (groups of up to 64 leaves that each meet hundreds of its leaves) outrun
+// lavapipe's loop budget (below), and the device walk then leaves the batch to the CPU. (A mesh
+// whose nodes of 512 triangles hold too many leaves to be groups is in device_tree_test.cpp, for
+// the same reason.)
+const Meshes& gpuMeshes() {
+    static const auto leaf2 = bakeMesh("torus-leaf2", torus(24, 12), true, false, 2);
+    static const Meshes meshes = [] {
         Meshes v;
-        for (const auto& m : queryMeshes()) v.push_back(m.get());
-        return v;
-    }();
-    static const auto leaf2 = bakeMesh("torus-leaf2-wide", torus(24, 12), true, false, 2, false, true);
-    static const Meshes wide_trees = [] {
-        Meshes v;
-        for (const BakedMesh* m : allQueryMeshes())
-            if (m->blob.wide_nodes != nullptr) v.push_back(m);
+        for (const auto& m : queryMeshes())
+            if (m->name != "wuson") v.push_back(m.get());
         v.push_back(leaf2.get());
         return v;
     }();
-    return wide ? wide_trees : binary;
+    return meshes;
 }
 
 // Jobs over every ordered mesh pair, B placed so that it touches A (a point on a triangle of A
 // mapped onto a point on a triangle of B, random rotation): many contacts, many near misses.
 std::vector<GpuJobDesc> meshJobs(const std::vector<GpuMeshId>& ids, int per_pair, std::uint64_t seed,
-                                 const Meshes& meshes = gpuMeshes(false)) {
+                                 const Meshes& meshes = gpuMeshes()) {
     std::vector<GpuJobDesc> jobs;
     std::uint64_t index = 0;
     for (std::size_t i = 0; i < meshes.size(); ++i)
@@ -74,7 +72,7 @@ std::vector<GpuJobDesc> meshJobs(const std::vector<GpuMeshId>& ids, int per_pair
     return jobs;
 }
 
-std::vector<GpuMeshId> uploadAll(GpuCollider& collider, const Meshes& meshes = gpuMeshes(false)) {
+std::vector<GpuMeshId> uploadAll(GpuCollider& collider, const Meshes& meshes = gpuMeshes()) {
     std::vector<GpuMeshId> ids;
     for (const BakedMesh* m : meshes) {
         GpuMeshId id;
@@ -85,14 +83,14 @@ std::vector<GpuMeshId> uploadAll(GpuCollider& collider, const Meshes& meshes = g
 }
 
 // The meshes of each job (uploadAll's ids are the indices in `meshes`).
-auto queryJobMeshes(const std::vector<GpuJobDesc>& jobs, const Meshes& meshes = gpuMeshes(false)) {
+auto queryJobMeshes(const std::vector<GpuJobDesc>& jobs, const Meshes& meshes = gpuMeshes()) {
     return [&jobs, &meshes](std::uint32_t j) {
         return std::pair<const BakedMesh*, const BakedMesh*>{meshes[jobs[j].a.index],
                                                              meshes[jobs[j].b.index]};
     };
 }
 
-std::vector<GpuPair> cpuPairs(const std::vector<GpuJobDesc>& jobs, const Meshes& meshes = gpuMeshes(false)) {
+std::vector<GpuPair> cpuPairs(const std::vector<GpuJobDesc>& jobs, const Meshes& meshes = gpuMeshes()) {
     std::vector<GpuPair> out;
     for (std::uint32_t j = 0; j < jobs.size(); ++j)
         walkPairs(*meshes[jobs[j].a.index], *meshes[jobs[j].b.index], jobs[j].b_to_a, j, out);
@@ -100,15 +98,8 @@ std::vector<GpuPair> cpuPairs(const std::vector<GpuJobDesc>& jobs, const Meshes&
     return out;
 }
 
-// The tests that compare the walks run on the binary trees (false) and the wide trees (true).
-class GpuTrees : public GpuTest, public ::testing::WithParamInterface<bool> {};
-INSTANTIATE_TEST_SUITE_P(BinaryAndWide, GpuTrees, ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& trees) {
-                             return trees.param ? "Wide" : "Binary";
-                         });
-
-TEST_P(GpuTrees, RealMeshesCandidateModeEqualsCpuWalk) {
-    const Meshes& meshes = gpuMeshes(GetParam());
+TEST_F(GpuTest, RealMeshesCandidateModeEqualsCpuWalk) {
+    const Meshes& meshes = gpuMeshes();
     GpuCollider& collider = makeCollider(meshConfig());
     const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
     const std::vector<GpuJobDesc> jobs = meshJobs(ids, 3, kSeed, meshes);
@@ -127,8 +118,8 @@ TEST_P(GpuTrees, RealMeshesCandidateModeEqualsCpuWalk) {
 // The device walks both trees: the same pairs as the CPU walk, in both queries, with the host
 // sending only the jobs. Also with B moved clear of A (nothing found), with a non-finite transform
 // (nothing, as on the CPU) and with A and B the same mesh at the identity.
-TEST_P(GpuTrees, RealMeshesDeviceWalkEqualsCpuWalk) {
-    const Meshes& meshes = gpuMeshes(GetParam());
+TEST_F(GpuTest, RealMeshesDeviceWalkEqualsCpuWalk) {
+    const Meshes& meshes = gpuMeshes();
     GpuCollider& collider = makeCollider(meshConfig());
     const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
     std::vector<GpuJobDesc> jobs = meshJobs(ids, 3, kSeed + 5, meshes);
@@ -177,8 +168,8 @@ TEST_P(GpuTrees, RealMeshesDeviceWalkEqualsCpuWalk) {
 // A slot's walk batches count in its two device heads in turn, each walk zeroing the other: a
 // batch that finds nothing between two that find much, then the first again, each answer the
 // CPU's (and the tested pairs the same for the equal batches).
-TEST_P(GpuTrees, DeviceWalkBatchesInTurnStartFromZero) {
-    const Meshes& meshes = gpuMeshes(GetParam());
+TEST_F(GpuTest, DeviceWalkBatchesInTurnStartFromZero) {
+    const Meshes& meshes = gpuMeshes();
     GpuCollider& collider = makeCollider(meshConfig());
     const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
     const std::vector<GpuJobDesc> touching = meshJobs(ids, 1, kSeed + 7, meshes);
@@ -204,8 +195,8 @@ TEST_P(GpuTrees, DeviceWalkBatchesInTurnStartFromZero) {
 // that its loops did not run to their end and flags the batch, which the host answers on the CPU
 // with the same pairs. A GPU without that budget walks it whole.
 TEST_F(GpuTest, DeviceWalkCutShortByTheDriverIsAnsweredOnTheCpu) {
-    auto group = bakeMesh("icosphere2-wide", icosphere(2, 2.0f), true, false, 8, false, true);
-    auto leaves = bakeMesh("torus-leaf2-wide", torus(40, 20), true, false, 2, false, true);
+    auto group = bakeMesh("icosphere2", icosphere(2, 2.0f), true, false, 8);
+    auto leaves = bakeMesh("torus-leaf2", torus(40, 20), true, false, 2);
     const Meshes meshes{group.get(), leaves.get()};
     GpuCollider& collider = makeCollider(meshConfig());
     const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
@@ -244,7 +235,9 @@ TEST_F(GpuTest, DeviceWalkBeyondItsRectanglesIsAnsweredOnTheCpu) {
 TEST_F(GpuTest, UploadBeyondMaxNodesIsRefused) {
     const BakedMesh& mesh = *queryMeshes()[0];
     GpuColliderConfig config = meshConfig();
-    config.max_nodes = mesh.blob.node_count + mesh.blob.node_count / 2;
+    std::uint32_t nodes = 0; // the device's copy of the tree
+    gpu::forEachDeviceNode(mesh.blob, [&](const BvhNode&, bool) { ++nodes; });
+    config.max_nodes = nodes + nodes / 2;
     GpuCollider& collider = makeCollider(config);
     GpuMeshId first, second;
     ASSERT_EQ(collider.uploadMesh(mesh.blob, first), Status::Ok);
@@ -263,7 +256,7 @@ TEST_F(GpuTest, RealMeshesBruteForceEqualsCpuBruteForce) {
     // Brute force on the smaller meshes (n x m), against triTriOverlap over all pairs and the walk.
     GpuCollider& collider = makeCollider(meshConfig());
     const std::vector<GpuMeshId> ids = uploadAll(collider);
-    const auto& meshes = queryMeshes();
+    const Meshes& meshes = gpuMeshes();
     std::vector<GpuJobDesc> jobs;
     for (const GpuJobDesc& job : meshJobs(ids, 3, kSeed + 1))
         if (meshes[job.a.index]->tris.size() * meshes[job.b.index]->tris.size() <= 400000u)
@@ -366,7 +359,7 @@ TEST_F(GpuTest, BatchesReportTheirDeviceTime) {
 // (none left to the host), so an overflowing batch is counted from the device's records.
 TEST_F(GpuTest, OverflowWithNoPairLeftToTheHostIsCountedOnTheDevice) {
     GpuColliderConfig config = meshConfig();
-    const auto& meshes = queryMeshes();
+    const Meshes& meshes = gpuMeshes();
     std::vector<GpuJobDesc> jobs;
     std::uint64_t all_pairs = 0;
     std::vector<GpuPair> expect;
@@ -409,8 +402,8 @@ TEST_F(GpuTest, OverflowWithNoPairLeftToTheHostIsCountedOnTheDevice) {
     EXPECT_LT(small.stats().tested_pairs, all_pairs);
 }
 
-TEST_P(GpuTrees, AnyContactMatchesCpu) {
-    const Meshes& meshes = gpuMeshes(GetParam());
+TEST_F(GpuTest, AnyContactMatchesCpu) {
+    const Meshes& meshes = gpuMeshes();
     GpuCollider& collider = makeCollider(meshConfig());
     const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
     std::vector<GpuJobDesc> jobs = meshJobs(ids, 2, kSeed + 3, meshes);

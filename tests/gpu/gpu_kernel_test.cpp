@@ -406,8 +406,7 @@ TEST(GpuLayout, ConstantsMatchTheCpuKernel) {
     EXPECT_EQ(bits, gpu::kGpuSideFloorBits);
     EXPECT_EQ(sizeof(gpu::GpuJob), 64u);
     EXPECT_EQ(sizeof(gpu::GpuRect), 32u);
-    // The device walk's groups are the CPU walk's, and a walk rectangle's invocations cover a leaf.
-    EXPECT_EQ(gpu::kGpuWalkGroupNodes, kMeshMeshGroupNodes);
+    // A walk rectangle's invocations cover a leaf.
     EXPECT_GE(gpu::kGpuWalkRectStride, kMaxLeafTriangles);
     EXPECT_EQ(gpu::kGpuLocalSize % gpu::kGpuWalkRectStride, 0u);
 }

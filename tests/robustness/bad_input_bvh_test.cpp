@@ -61,27 +61,28 @@ TEST(BadInputBvh, LoaderRefusesBadBytes) {
 TEST(BadInputBvh, EmptyAndDegenerateMeshesLoad) {
     Meshes m;
     EXPECT_EQ(m.empty_baked->blob.triangle_count, 0u);
-    EXPECT_EQ(m.empty_baked->blob.node_count, 0u);
+    EXPECT_EQ(m.empty_baked->blob.wide_node_count, 0u);
     EXPECT_TRUE(isEmpty(m.empty_baked->blob.bounds));
     EXPECT_EQ(m.degenerate->blob.triangle_count, 24u); // all kept, all zero-area
-    // The decoders on every triangle and node of the degenerate mesh: finite, each decoded box
-    // holding its triangles (ids below triangle_count and nodes below node_count are their
-    // precondition; there is no bad input to give them beyond that).
+    // The decoders on every triangle and every node's child of the degenerate mesh: finite, each
+    // decoded box holding its triangles (ids below triangle_count and nodes below wide_node_count
+    // are their precondition; there is no bad input to give them beyond that).
     const MeshBlob& d = m.degenerate->blob;
-    for (std::uint32_t n = 0; n < d.node_count; ++n) {
-        Aabb node_box;
-        nodeBounds(d, d.nodes[n], node_box);
-        EXPECT_TRUE(isFinite(node_box.min) && isFinite(node_box.max));
-        if (!isLeaf(d.nodes[n])) continue;
-        for (std::uint32_t t = leafFirst(d.nodes[n]); t < leafFirst(d.nodes[n]) + leafCount(d.nodes[n]);
-             ++t) {
-            Vec3 a, b, c;
-            triangleVertices(d, t, a, b, c);
-            EXPECT_TRUE(contains(node_box, a) && contains(node_box, b) && contains(node_box, c)) << t;
-            Vec3 normal;
-            EXPECT_FALSE(computeTriangleNormal(a, b, c, normal)) << t; // zero area, every one
+    for (std::uint32_t i = 0; i < d.wide_node_count; ++i)
+        for (std::uint32_t c = 0; c < wideCount(d.wide_nodes[i]); ++c) {
+            const BvhNode n = wideChildNode(d.wide_nodes[i], c);
+            Aabb node_box;
+            nodeBounds(d, n, node_box);
+            EXPECT_TRUE(isFinite(node_box.min) && isFinite(node_box.max));
+            if (!isLeaf(n)) continue;
+            for (std::uint32_t t = leafFirst(n); t < leafFirst(n) + leafCount(n); ++t) {
+                Vec3 a, b, c3;
+                triangleVertices(d, t, a, b, c3);
+                EXPECT_TRUE(contains(node_box, a) && contains(node_box, b) && contains(node_box, c3)) << t;
+                Vec3 normal;
+                EXPECT_FALSE(computeTriangleNormal(a, b, c3, normal)) << t; // zero area, every one
+            }
         }
-    }
 }
 
 TEST(BadInputBvh, SphereQueries) {

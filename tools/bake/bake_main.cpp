@@ -54,8 +54,6 @@ const char* kUsage =
     "                       exact: float vertices as read (12 bytes each, the default); quantized:\n"
     "                       each vertex snapped to the mesh's 16-bit grid (6 bytes; --json and\n"
     "                       inspect print the grid step)\n"
-    "  --wide-nodes         also store the tree as nodes of up to 8 children (128 bytes each),\n"
-    "                       which segment and sphere queries walk\n"
     "  --keep-degenerate    keep zero-area triangles (default: drop and count them)\n"
     "  --allow-empty        write the blob even when no triangle is left (default: an error)\n"
     "  --max-coord X        reject coordinates beyond +-X (default 1e7, at most 2^40 = 1.0995e12)\n"
@@ -225,14 +223,15 @@ int runInspect(int argc, char** argv, bool verify) {
         std::printf("{%s, \"input\": %s, \"ok\": %s, \"triangles\": %u, \"nodes\": %u, \"walls\": %s, "
                     "\"problems\": [%s]}\n",
                     jsonHead().c_str(), jsonText(path).c_str(), problems.empty() ? "true" : "false",
-                    mesh.triangle_count, mesh.node_count, has_walls ? "true" : "false", list.c_str());
+                    mesh.triangle_count, mesh.wide_node_count, has_walls ? "true" : "false", list.c_str());
         return problems.empty() ? 0 : 1;
     }
     for (const std::string& p : problems) std::fprintf(stderr, "flak_bake: verify: %s\n", p.c_str());
     if (!problems.empty()) return fail("'" + path + "' failed the deep check");
     // What was checked beyond the loader's proof (blob_inspect.h: deepVerify).
     std::printf("%s: ok (%u triangles, %u nodes): loads; every box tight; build statistics match%s\n",
-                path.c_str(), mesh.triangle_count, mesh.node_count, has_walls ? "; walls a valid level" : "");
+                path.c_str(), mesh.triangle_count, mesh.wide_node_count,
+                has_walls ? "; walls a valid level" : "");
     return 0;
 }
 
@@ -305,9 +304,7 @@ int runBake(int argc, char** argv) {
             const std::string m = value("--vertices");
             if (m != "exact" && m != "quantized") return usage("--vertices must be exact or quantized");
             write_options.quantize_vertices = m == "quantized";
-        } else if (a == "--wide-nodes")
-            write_options.wide_nodes = true;
-        else if (a == "--keep-degenerate")
+        } else if (a == "--keep-degenerate")
             prepare_options.keep_degenerate = true;
         else if (a == "--allow-empty")
             allow_empty = true;

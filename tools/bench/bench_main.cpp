@@ -4,9 +4,7 @@
 //   flak_bench build --generate icosphere8 [--repeat N] [--json]
 //   flak_bench tree [--frames N] [--rounds N] [--json]
 //   flak_bench sphere|segment|meshmesh --mesh PATH.obj [--count N] [--repeat N] [--json]  (best of N rounds)
-//   flak_bench sphere|segment|meshmesh ... --wide-nodes  (the blob also holds the WideNodes section)
 //   flak_bench shooter --mesh PATH.obj [--count N] [--repeat N] [--json]  (clusters, walls, beams, bullets)
-//   flak_bench trees --mesh PATH.obj [--count N] [--repeat N] [--only QUERY] [--json]  (every query, both trees)
 #include "build_scene.h"
 #include "flak_support/obj_mesh.h"
 #if defined(FLAK_BENCH_IMPORT)
@@ -17,7 +15,6 @@
 #include "shooter_scene.h"
 #include "sphere_scene.h"
 #include "tree_scene.h"
-#include "trees_scene.h"
 
 #include <cstdio>
 #include <cstring>
@@ -31,9 +28,6 @@ int usage() {
                  "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
                  "       flak_bench sphere|segment|meshmesh|shooter (--mesh PATH.obj | --generate "
                  "icosphereN) [--count N] [--repeat N] [--json]\n"
-                 "       flak_bench trees (--mesh PATH.obj | --generate icosphereN) [--count N] [--repeat N] "
-                 "[--only QUERY] [--json]\n"
-                 "       (sphere, segment and meshmesh also take --wide-nodes: bake the WideNodes section)\n"
                  "--json prints one object per line: one per scene (meshmesh: pairs, then any contact)\n");
     return 2;
 }
@@ -88,8 +82,7 @@ int main(int argc, char** argv) {
     std::string mesh_path, generate;
     int repeat = 5;
     long count = -1;
-    bool json = false, wide_nodes = false;
-    std::string only; // trees: the queries whose names contain it
+    bool json = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--mesh" && i + 1 < argc)
@@ -102,10 +95,6 @@ int main(int argc, char** argv) {
             count = std::atol(argv[++i]);
         else if (a == "--json")
             json = true;
-        else if (a == "--wide-nodes" && (scene == "sphere" || scene == "segment" || scene == "meshmesh"))
-            wide_nodes = true;
-        else if (a == "--only" && scene == "trees" && i + 1 < argc)
-            only = argv[++i];
         else
             return usage();
     }
@@ -122,15 +111,12 @@ int main(int argc, char** argv) {
     if (repeat < 1) repeat = 1;
     if (scene == "build") return flak::bench::runBuildScene(name, mesh, repeat, json);
     if (scene == "sphere")
-        return flak::bench::runSphereScene(name, mesh, count > 0 ? count : 1000000, repeat, json, wide_nodes);
+        return flak::bench::runSphereScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
     if (scene == "segment")
-        return flak::bench::runSegmentScene(name, mesh, count > 0 ? count : 1000000, repeat, json,
-                                            wide_nodes);
+        return flak::bench::runSegmentScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
     if (scene == "meshmesh")
-        return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json, wide_nodes);
+        return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json);
     if (scene == "shooter")
         return flak::bench::runShooterScene(name, mesh, count > 0 ? count : 10000, repeat, json);
-    if (scene == "trees")
-        return flak::bench::runTreesScene(name, mesh, count > 0 ? count : 200000, repeat, json, only);
     return usage();
 }

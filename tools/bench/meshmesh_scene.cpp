@@ -15,13 +15,10 @@
 
 namespace flak::bench {
 
-int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
-                     bool wide_nodes) {
+int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json) {
     const SceneMesh s = sceneMesh(mesh);
     BakedScene baked;
-    bake::WriteOptions write;
-    write.wide_nodes = wide_nodes;
-    if (!bakeScene(mesh, baked, write)) return 1;
+    if (!bakeScene(mesh, baked)) return 1;
     const std::vector<Pose> poses = makePoses(s, count);
     std::vector<PeerResult> pairs_rows(3), any_rows(2);
     pairs_rows[0].name = "flak";
@@ -138,10 +135,8 @@ int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count
 #if defined(FLAK_BENCH_BULLET)
     part.unlockChildShapes();
 #endif
-    printQueryScene(wide_nodes ? "meshmesh-pairs-wide" : "meshmesh-pairs", name, mesh.triangleCount(), count,
-                    rounds, "poses", pairs_rows, json);
-    printQueryScene(wide_nodes ? "meshmesh-any-wide" : "meshmesh-any", name, mesh.triangleCount(), count,
-                    rounds, "poses", any_rows, json);
+    printQueryScene("meshmesh-pairs", name, mesh.triangleCount(), count, rounds, "poses", pairs_rows, json);
+    printQueryScene("meshmesh-any", name, mesh.triangleCount(), count, rounds, "poses", any_rows, json);
     return 0;
 }
 

@@ -61,7 +61,7 @@ struct BakedScene {
     std::size_t bytes = 0;
 };
 
-inline bool bakeScene(const test::Mesh& mesh, BakedScene& out, const bake::WriteOptions& write = {}) {
+inline bool bakeScene(const test::Mesh& mesh, BakedScene& out) {
     bake::SourceMesh source;
     source.positions = mesh.positions;
     source.indices = mesh.indices;
@@ -73,7 +73,7 @@ inline bool bakeScene(const test::Mesh& mesh, BakedScene& out, const bake::Write
     }
     const bake::BuiltTree tree = bake::buildBvh(source.positions, source.indices, bake::BuildOptions{});
     std::vector<unsigned char> bytes;
-    if (bake::BakeError e = bake::writeBlob(source, tree, write, bytes); e.failed()) {
+    if (bake::BakeError e = bake::writeBlob(source, tree, bake::WriteOptions{}, bytes); e.failed()) {
         std::fprintf(stderr, "flak_bench: %s\n", e.message.c_str());
         return false;
     }

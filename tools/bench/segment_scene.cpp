@@ -8,13 +8,10 @@
 
 namespace flak::bench {
 
-int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
-                    bool wide_nodes) {
+int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json) {
     const SceneMesh s = sceneMesh(mesh);
     BakedScene baked;
-    bake::WriteOptions write;
-    write.wide_nodes = wide_nodes;
-    if (!bakeScene(mesh, baked, write)) return 1;
+    if (!bakeScene(mesh, baked)) return 1;
     const std::vector<SceneSegment> segments = makeSegments(s, count);
     std::vector<PeerResult> rows(3);
     rows[0].name = "flak";
@@ -78,8 +75,7 @@ int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count,
         timeRound(rows[2], run_bullet);
 #endif
     }
-    printQueryScene(wide_nodes ? "segment-wide" : "segment", name, mesh.triangleCount(), count, rounds,
-                    "queries", rows, json);
+    printQueryScene("segment", name, mesh.triangleCount(), count, rounds, "queries", rows, json);
     return 0;
 }
 

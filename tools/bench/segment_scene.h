@@ -8,7 +8,6 @@
 
 namespace flak::bench {
 
-int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
-                    bool wide_nodes = false);
+int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json);
 
 } // namespace flak::bench

@@ -48,13 +48,10 @@ struct BulletContact : btCollisionWorld::ContactResultCallback {
 
 } // namespace
 
-int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
-                   bool wide_nodes) {
+int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json) {
     const SceneMesh s = sceneMesh(mesh);
     BakedScene baked;
-    bake::WriteOptions write;
-    write.wide_nodes = wide_nodes;
-    if (!bakeScene(mesh, baked, write)) return 1;
+    if (!bakeScene(mesh, baked)) return 1;
     const std::vector<Sphere> spheres = makeSpheres(s, count);
     std::vector<PeerResult> rows(3);
     rows[0].name = "flak";
@@ -112,8 +109,7 @@ int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, 
         timeRound(rows[2], run_bullet);
 #endif
     }
-    printQueryScene(wide_nodes ? "sphere-wide" : "sphere", name, mesh.triangleCount(), count, rounds,
-                    "queries", rows, json);
+    printQueryScene("sphere", name, mesh.triangleCount(), count, rounds, "queries", rows, json);
     return 0;
 }
 

@@ -9,7 +9,6 @@
 
 namespace flak::bench {
 
-int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json,
-                   bool wide_nodes = false);
+int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json);
 
 } // namespace flak::bench

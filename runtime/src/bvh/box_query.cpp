@@ -37,7 +37,7 @@ bool triangleObbOverlap(const Vec3& a, const Vec3& b, const Vec3& c, const Obb& 
 }
 
 Status aabbOverlapTriangles(const MeshBlob& blob, const Aabb& box, OutBuffer<std::uint32_t>& inout_ids) {
-    if (blob.node_count == 0 || !isFinite(box.min) || !isFinite(box.max) || !(box.min.x <= box.max.x) ||
+    if (blob.triangle_count == 0 || !isFinite(box.min) || !isFinite(box.max) || !(box.min.x <= box.max.x) ||
         !(box.min.y <= box.max.y) || !(box.min.z <= box.max.z))
         return Status::Ok;
     const float scale = detail::maxOf(detail::maxAbs(box.min), detail::maxAbs(box.max));
@@ -56,7 +56,7 @@ Status aabbOverlapTriangles(const MeshBlob& blob, const Aabb& box, OutBuffer<std
 }
 
 Status obbOverlapTriangles(const MeshBlob& blob, const Obb& box, OutBuffer<std::uint32_t>& inout_ids) {
-    if (blob.node_count == 0 || !validObb(box)) return Status::Ok;
+    if (blob.triangle_count == 0 || !validObb(box)) return Status::Ok;
     Aabb bounds;
     boundingAabb(box, bounds);
     const float scale = detail::maxAbs(box.center) + detail::maxAbs(box.halfExtents);

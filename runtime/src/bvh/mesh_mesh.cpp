@@ -157,7 +157,7 @@ unsigned overlappingLanes(const LeafBatch& leaf, const Aabb& box, unsigned candi
 template <class Sink>
 void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Sink& sink) {
     LeafBatch leaf;
-    std::uint32_t built_for = 0xFFFFFFFFu; // B leaf node whose triangles `leaf` holds
+    std::uint32_t built_for = 0xFFFFFFFFu; // the key of the B leaf whose triangles `leaf` holds
     // The A leaf's triangles that pass the box filter (declared once: Vec3 zero-fills).
     Vec3 kept_v[kMaxLeafTriangles][3];
     auto visit = [&](const BvhNode& na, const BvhNode& nb, std::uint32_t b_index, float margin) {

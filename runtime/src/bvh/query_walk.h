@@ -1,8 +1,8 @@
-// flak — private helpers shared by the blob queries: the escape-index walk itself, the margin that
-// makes node tests conservative beyond float rounding, and node boxes decoded with that margin.
+// flak — private helpers shared by the blob queries: the margin that makes node tests conservative
+// beyond float rounding, node boxes decoded with that margin, and the query forms the node tests
+// take (a box or a segment in the mesh grid). The walks themselves: wide_walk.h.
 #pragma once
 
-#include <flak/assert.h>
 #include <flak/bvh/mesh_blob.h>
 #include <flak/bvh/mesh_hit.h>
 #include <flak/geom/segment_aabb.h>
@@ -23,37 +23,6 @@ inline float maxOf(float a, float b) { return a > b ? a : b; }
 /// compiled to branches that mispredicted on random queries). The same value for every input,
 /// NaN included: a compare with NaN is false and picks the later operand in both forms.
 inline float maxAbs(const Vec3& v) { return maxOf(maxOf(std::fabs(v.x), std::fabs(v.y)), std::fabs(v.z)); }
-
-/// The escape-index walk every single-mesh query makes (docs/blob_format.md): one forward loop,
-/// no stack. `node_test(node)` decides whether to enter a node; `visit_leaf(first, count)` is
-/// called for every entered leaf (its triangles are first .. first + count - 1) and returns false
-/// to end the walk. Returns false when `visit_leaf` ended it. Both callables may carry state the
-/// other changes (a closest-hit walk shortens its segment from `visit_leaf`).
-template <typename NodeTest, typename VisitLeaf>
-inline bool walkLeaves(const MeshBlob& blob, NodeTest&& node_test, VisitLeaf&& visit_leaf) {
-    std::uint32_t i = 0;
-    while (i < blob.node_count) {
-        const BvhNode& n = blob.nodes[i];
-        if (!node_test(n)) {
-            i += skipOf(n);
-            continue;
-        }
-        if (isLeaf(n) && !visit_leaf(leafFirst(n), leafCount(n))) return false;
-        ++i;
-    }
-    return true;
-}
-
-/// walkLeaves with `visit(triangle)` called for every triangle of an entered leaf, in id order;
-/// visit returns false to end the walk.
-template <typename NodeTest, typename Visit>
-inline bool walkLeafTriangles(const MeshBlob& blob, NodeTest&& node_test, Visit&& visit) {
-    return walkLeaves(blob, node_test, [&](std::uint32_t first, std::uint32_t count) {
-        for (std::uint32_t t = first; t < first + count; ++t)
-            if (!visit(t)) return false;
-        return true;
-    });
-}
 
 /// The growth of node boxes that keeps a walk exact: four tolerance bands (tolerance.h rule 3) at
 /// the larger of the mesh's and the query's scale. The kernels' float decisions can accept a
@@ -380,58 +349,6 @@ struct SegmentNodeTest {
 /// nearest-first walk visits leaves out of id order, so the id is compared, never implied.
 inline bool closerHit(const RayHit& hit, std::uint32_t triangle, const MeshRayHit& best) {
     return hit.t < best.hit.t || (hit.t == best.hit.t && triangle < best.triangle);
-}
-
-/// The nearest-first walk of closest-hit segment queries: at an entered internal node both
-/// children are tested, the nearer one (lower entry parameter; the left on a tie) is entered and
-/// the farther one kept with its entry parameter on a bounded stack; a kept node is dropped when
-/// it is popped beyond the segment's current end (`test.reaches`). The stack holds at most one
-/// node per level of the tree, and the loader refuses trees deeper than kMaxTreeDepth. Leaves are
-/// visited as walkLeaves visits them (`visit_leaf(first, count)`, false ends the walk), but not in
-/// id order: a caller that breaks ties by triangle id must compare ids itself.
-template <typename VisitLeaf>
-inline bool walkLeavesNearestFirst(const MeshBlob& blob, const SegmentNodeTest& test,
-                                   VisitLeaf&& visit_leaf) {
-    struct Pending {
-        std::uint32_t node;
-        float t_enter;
-    };
-    Pending pending[kMaxTreeDepth];
-    std::uint32_t count = 0;
-    float t_root;
-    if (blob.node_count == 0 || !test.enters(blob.nodes[0], t_root)) return true;
-    std::uint32_t i = 0;
-    for (;;) {
-        const BvhNode& n = blob.nodes[i];
-        if (!isLeaf(n)) {
-            const std::uint32_t left = i + 1, right = left + skipOf(blob.nodes[left]);
-            float t_left, t_right;
-            const bool in_left = test.enters(blob.nodes[left], t_left);
-            const bool in_right = test.enters(blob.nodes[right], t_right);
-            if (in_left && in_right) {
-                const bool left_first = t_left <= t_right;
-                FLAK_ASSERT(count < kMaxTreeDepth, "a loaded tree is at most kMaxTreeDepth deep");
-                if (count < kMaxTreeDepth)
-                    pending[count++] = left_first ? Pending{right, t_right} : Pending{left, t_left};
-                i = left_first ? left : right;
-                continue;
-            }
-            if (in_left || in_right) {
-                i = in_left ? left : right;
-                continue;
-            }
-        } else if (!visit_leaf(leafFirst(n), leafCount(n))) {
-            return false;
-        }
-        for (;;) { // the next kept node that the segment still reaches
-            if (count == 0) return true;
-            const Pending next = pending[--count];
-            if (test.reaches(next.t_enter)) {
-                i = next.node;
-                break;
-            }
-        }
-    }
 }
 
 /// Prepares the node test for the segment p0 -> p1 with node boxes grown by `grow`; false when the

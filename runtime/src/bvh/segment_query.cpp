@@ -22,7 +22,7 @@ struct PreparedSegment {
 };
 
 bool prepare(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, PreparedSegment& out) {
-    if (blob.node_count == 0 || !isFinite(p0) || !isFinite(p1)) return false;
+    if (blob.triangle_count == 0 || !isFinite(p0) || !isFinite(p1)) return false;
     Vec3 d;
     sub(p1, p0, d);
     if (!isFinite(d) || lengthSq(d) == 0.0f) return false;

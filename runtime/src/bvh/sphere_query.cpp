@@ -125,7 +125,7 @@ void sphereToMesh(const Transform& mesh_to_world, const Sphere& world, Sphere& o
 } // namespace
 
 bool sphereAnyHit(const MeshBlob& blob, const Sphere& sphere) {
-    if (blob.node_count == 0 || !validSphere(sphere)) return false;
+    if (blob.triangle_count == 0 || !validSphere(sphere)) return false;
     PreparedSphere prep;
     prepareSphere(blob, sphere, prep);
     // A leaf's triangles four at a time: both cheap filters on the quad (quadNear), a hit at once
@@ -159,7 +159,7 @@ bool sphereAnyHit(const MeshBlob& blob, const Transform& mesh_to_world, const Sp
 }
 
 Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, OutBuffer<MeshContact>& inout_hits) {
-    if (blob.node_count == 0 || !validSphere(sphere)) return Status::Ok;
+    if (blob.triangle_count == 0 || !validSphere(sphere)) return Status::Ok;
     PreparedSphere prep;
     prepareSphere(blob, sphere, prep);
     bool full = false;
@@ -179,7 +179,7 @@ Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, OutBuffer<MeshC
 }
 
 bool sphereDeepestHit(const MeshBlob& blob, const Sphere& sphere, MeshContact& out_hit) {
-    if (blob.node_count == 0 || !validSphere(sphere)) return false;
+    if (blob.triangle_count == 0 || !validSphere(sphere)) return false;
     PreparedSphere prep;
     prepareSphere(blob, sphere, prep);
     // A triangle can only reach the best depth so far if its distance is at most the best one's;

@@ -10,7 +10,7 @@ namespace flak {
 
 bool sweptSphereFirstHit(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, float radius,
                          MeshRayHit& out_hit, float t_limit) {
-    if (blob.node_count == 0 || !isFinite(c0) || !isFinite(c1) || !std::isfinite(radius) || radius < 0.0f)
+    if (blob.triangle_count == 0 || !isFinite(c0) || !isFinite(c1) || !std::isfinite(radius) || radius < 0.0f)
         return false;
     // The centre's path against node boxes grown by the radius: a ball touching a triangle has its
     // centre inside the triangle's box grown by the radius (Minkowski sum of a box and a ball).

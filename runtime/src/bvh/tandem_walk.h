@@ -102,21 +102,20 @@ inline void nodeToGrid(const NodeToGrid& m, const BvhNode& n, QuantBox& out) {
 /// leaf overlaps a box only if all its ancestors do: the leaves this test accepts are exactly those
 /// a walk of the group's nodes would reach, in the same order.
 struct GroupLeaves {
-    static constexpr std::uint32_t kCapacity = 64; ///< more than the leaves of any group
+    static constexpr std::uint32_t kCapacity = 64; ///< the most leaves of a group
     alignas(16) float lo[3][kCapacity];            ///< grid coordinates (exact in float)
     alignas(16) float hi[3][kCapacity];
-    std::uint32_t ref[kCapacity]; ///< the binary walk: the leaf's node index; the wide walk: its info word
+    std::uint32_t ref[kCapacity]; ///< the leaf's info word
     std::uint32_t count = 0;
 };
-static_assert(kMeshMeshGroupNodes < GroupLeaves::kCapacity, "a group's leaves fit the table");
 
-/// Files one leaf (its box in grid coordinates, and `ref`) after those filed so far.
-inline void fileGroupLeaf(const BvhNode& leaf, std::uint32_t ref, GroupLeaves& out) {
+/// Files one leaf (its box in grid coordinates and its info word) after those filed so far.
+inline void fileGroupLeaf(const BvhNode& leaf, GroupLeaves& out) {
     for (int c = 0; c < 3; ++c) {
         out.lo[c][out.count] = static_cast<float>(leaf.lo[c]);
         out.hi[c][out.count] = static_cast<float>(leaf.hi[c]);
     }
-    out.ref[out.count++] = ref;
+    out.ref[out.count++] = leaf.info;
 }
 
 /// Files leaf `slot` of a wide node (its box taken from the node, exactly as wideChildNode's).
@@ -138,8 +137,8 @@ inline void closeGroupLeaves(GroupLeaves& out) {
         }
 }
 
-/// Leaf k of a group the wide walk filed, as its binary node (the box and info word filed).
-inline BvhNode wideGroupLeaf(const GroupLeaves& g, std::uint32_t k) {
+/// Leaf k of a group, as the binary node of its box (the box and info word filed).
+inline BvhNode groupLeaf(const GroupLeaves& g, std::uint32_t k) {
     BvhNode n;
     for (int c = 0; c < 3; ++c) {
         n.lo[c] = static_cast<std::uint16_t>(g.lo[c][k]);
@@ -147,14 +146,6 @@ inline BvhNode wideGroupLeaf(const GroupLeaves& g, std::uint32_t k) {
     }
     n.info = g.ref[k];
     return n;
-}
-
-/// Files the leaves of nodes [first, end) of `a`.
-inline void gatherGroupLeaves(const MeshBlob& a, std::uint32_t first, std::uint32_t end, GroupLeaves& out) {
-    out.count = 0;
-    for (std::uint32_t k = first; k < end; ++k)
-        if (isLeaf(a.nodes[k])) fileGroupLeaf(a.nodes[k], k, out);
-    closeGroupLeaves(out);
 }
 
 /// Bit k set when leaf k of `g` overlaps `q` (nodeOverlaps' closed test, on exact grid values).
@@ -190,7 +181,7 @@ struct TandemSetup {
 /// False (nothing to walk) for an empty mesh or a non-finite transform.
 inline bool prepareTandemWalk(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                               TandemSetup& out) {
-    if (a.node_count == 0 || b.node_count == 0 || !isFinite(b_to_a)) return false;
+    if (a.wide_node_count == 0 || b.wide_node_count == 0 || !isFinite(b_to_a)) return false;
     inverse(b_to_a, out.a_to_b);
     Aabb b_root;
     transformAabb(b_to_a, b.bounds, b_root);
@@ -206,9 +197,8 @@ inline bool prepareTandemWalk(const MeshBlob& a, const MeshBlob& b, const Transf
     return true;
 }
 
-/// What both forms of the walk set up besides TandemSetup: A's node decoder (boxes grown by the
-/// margin), both grids, and the map of B's leaf boxes into A's grid. Not copied (the map points at
-/// grid_a).
+/// What the walk sets up besides TandemSetup: A's node decoder (boxes grown by the margin), both
+/// grids, and the map of B's leaf boxes into A's grid. Not copied (the map points at grid_a).
 struct TandemFrames {
     NodeDecoder dec_a;
     QuantGrid grid_a, grid_b;
@@ -299,20 +289,22 @@ inline std::uint32_t wideTriangleSpan(const MeshBlob& m, std::uint32_t node) {
 /// Wuson and the spider (docs/performance.md).
 constexpr std::uint32_t kWideGroupTriangles = 512;
 
-/// walkLeafPairs over both meshes' wide trees: A's tree is walked with B's root box down to the
-/// nodes whose leaves hold at most kWideGroupTriangles triangles (or to a leaf above them); each
-/// such group's box (the union of its children's) goes into B's frame and walks B's tree, and at
-/// every B leaf it enters the B leaf's box comes into A's grid and is tested against the group's
-/// leaves in lanes. The leaves are filed at the group's first B leaf; a group with more leaves
-/// than the table holds (leaves of fewer than four triangles on average) is found out then,
-/// before any of its pairs, and its children are walked instead. Groups are walked against B in
-/// A's id order, B's leaves in B's id order, and the group's leaves in id order. The pairs' key
-/// for the B leaf is its first triangle. Out of line, so that the binary walk's callers keep their
-/// smaller frame.
+/// Calls visit(a_leaf, b_leaf, b_leaf_key, margin) for every (A leaf, B leaf) pair the walk of
+/// mesh_mesh.h reaches; `margin` is the walk's box growth, and b_leaf_key (the B leaf's first
+/// triangle) is the same number for every visit of the same B leaf in one walk. visit returns true
+/// to stop the walk. Nothing happens for empty meshes or a non-finite transform.
+/// A's tree is walked with B's root box down to the nodes whose leaves hold at most
+/// kWideGroupTriangles triangles (or to a leaf above them); each such group's box (the union of
+/// its children's) goes into B's frame and walks B's tree, and at every B leaf it enters the B
+/// leaf's box comes into A's grid and is tested against the group's leaves in lanes. The leaves are
+/// filed at the group's first B leaf; a group with more leaves than the table holds (leaves of
+/// fewer than eight triangles on average) is found out then, before any of its pairs, and its
+/// children are walked instead. Groups are walked against B in A's id order, B's leaves in B's id
+/// order, and the group's leaves in id order.
 template <class Visit>
-__attribute__((noinline)) void walkWideLeafPairs(const MeshBlob& a, const MeshBlob& b,
-                                                 const Transform& b_to_a, const TandemSetup& setup,
-                                                 Visit& visit) {
+void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Visit& visit) {
+    TandemSetup setup;
+    if (!prepareTandemWalk(a, b, b_to_a, setup)) return;
     WideBox b_root;
     makeWideBox(setup.b_root_q, b_root);
     if (b_root.outside) return;
@@ -345,7 +337,7 @@ __attribute__((noinline)) void walkWideLeafPairs(const MeshBlob& a, const MeshBl
                 for (std::uint64_t hits = overlappingLeaves(leaves, b_leaf_q); hits != 0u;
                      hits &= hits - 1u) {
                     const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctzll(hits));
-                    if (visit(wideGroupLeaf(leaves, k), nb, leafFirst(nb), setup.margin)) return true;
+                    if (visit(groupLeaf(leaves, k), nb, leafFirst(nb), setup.margin)) return true;
                 }
                 return false;
             });
@@ -394,72 +386,12 @@ __attribute__((noinline)) void walkWideLeafPairs(const MeshBlob& a, const MeshBl
             const BvhNode leaf = wideChildNode(parent, entry & 7u); // a leaf above every group
             const auto gather = [&] {
                 leaves.count = 0;
-                fileGroupLeaf(leaf, leaf.info, leaves);
+                fileGroupLeaf(leaf, leaves);
                 closeGroupLeaves(leaves);
                 return true;
             };
             if (group(leaf, gather) == GroupEnd::Stop) return;
         }
-    }
-}
-
-/// Calls visit(a_leaf, b_leaf, b_leaf_key, margin) for every (A leaf, B leaf) pair the walk of
-/// mesh_mesh.h reaches; `margin` is the walk's box growth, and b_leaf_key is the same number for
-/// every visit of the same B leaf in one walk. visit returns true to stop the walk. Nothing happens
-/// for empty meshes or a non-finite transform. When both meshes have wide trees the walk takes
-/// them (walkWideLeafPairs); otherwise no recursion, no stack: the A group's leaves are filed once
-/// per group (GroupLeaves) and tested against each B leaf in lanes.
-template <class Visit>
-void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Visit& visit) {
-    TandemSetup setup;
-    if (!prepareTandemWalk(a, b, b_to_a, setup)) return;
-    if (a.wide_nodes != nullptr && b.wide_nodes != nullptr) {
-        walkWideLeafPairs(a, b, b_to_a, setup, visit);
-        return;
-    }
-    const QuantBox& b_root_q = setup.b_root_q;
-    TandemFrames frames;
-    makeTandemFrames(a, b, b_to_a, setup.margin, frames);
-    GroupLeaves leaves;
-
-    std::uint32_t i = 0;
-    while (i < a.node_count) {
-        const BvhNode& group = a.nodes[i];
-        if (!nodeOverlaps(group, b_root_q)) {
-            i += skipOf(group);
-            continue;
-        }
-        if (skipOf(group) > kMeshMeshGroupNodes) {
-            ++i;
-            continue;
-        }
-        const std::uint32_t group_end = i + skipOf(group);
-        QuantBox group_q;
-        groupIntoB(frames, setup, group, group_q);
-        bool gathered = false; // `leaves` holds this group's (filed at its first B leaf)
-        std::uint32_t j = 0;
-        while (j < b.node_count) {
-            const BvhNode& nb = b.nodes[j];
-            if (!nodeOverlaps(nb, group_q)) {
-                j += skipOf(nb);
-                continue;
-            }
-            ++j;
-            if (!isLeaf(nb)) continue;
-            if (!gathered) {
-                gatherGroupLeaves(a, i, group_end, leaves);
-                gathered = true;
-            }
-            QuantBox b_leaf_q;
-            nodeToGrid(frames.b_into_a, nb, b_leaf_q);
-            std::uint64_t hits = overlappingLeaves(leaves, b_leaf_q);
-            while (hits != 0u) {
-                const std::uint32_t k = static_cast<std::uint32_t>(__builtin_ctzll(hits));
-                hits &= hits - 1u;
-                if (visit(a.nodes[leaves.ref[k]], nb, j - 1, setup.margin)) return;
-            }
-        }
-        i = group_end;
     }
 }
 

@@ -1,8 +1,9 @@
-// flak — walks of a blob's wide tree (WideNodes, bvh/blob_format.h): the tests of a node's eight
-// children at once, against a quantized query box or a grid segment, and the two walk orders (id
-// order; nearest first). The box test decides each child exactly as query_walk.h's test decides a
-// binary node whose box is the child's box in the mesh grid; the segment test is the grid slab
-// test with its products taken apart, conservative within the same slack.
+// flak — the walks of a blob's tree (WideNodes, bvh/blob_format.h) that every single-mesh query
+// makes: the tests of a node's eight children at once, against a quantized query box or a grid
+// segment, and the two walk orders (id order; nearest first). The box test decides each child
+// exactly as query_walk.h's nodeOverlaps decides the binary node of the child's box in the mesh
+// grid; the segment test is the grid slab test with its products taken apart, conservative
+// within the same slack.
 #pragma once
 
 #include "bvh/query_walk.h"
@@ -163,8 +164,8 @@ inline void makeWideSegment(const GridSegment& g, WideSegment& out) {
 
 /// The children of `n` the segment enters before t_max, as bits; out_t_enter[c] is child c's
 /// entry parameter for every slot in use. Conservative as nodeEnters is: the slack covers the
-/// rounding of the parameters (a few ulps of the grid coordinates involved, as in the binary
-/// test) besides the walk's margin.
+/// rounding of the parameters (a few ulps of the grid coordinates involved, as in nodeEnters)
+/// besides the walk's margin.
 inline unsigned wideEntersScalar(const WideSegment& s, float t_max, const WideNode& n,
                                  float out_t_enter[kWideChildren]) {
     unsigned mask = 0;
@@ -221,9 +222,10 @@ inline unsigned wideEnters(const WideSegment& s, float t_max, const WideNode& n,
 #endif
 }
 
-/// walkLeaves over the wide tree: `children(node)` gives the bits of a node's children to enter;
-/// `visit_leaf(first, count)` is called for every entered leaf in id order and returns false to
-/// end the walk. Returns false when visit_leaf ended it. The stack holds at most kWideStack
+/// The walk in id order: `children(node)` gives the bits of a node's children to enter;
+/// `visit_leaf(first, count)` is called for every entered leaf (its triangles are first .. first +
+/// count - 1) in id order and returns false to end the walk. Returns false when visit_leaf ended
+/// it. Both callables may carry state the other changes. The stack holds at most kWideStack
 /// references, the bound the loader proves.
 template <typename Children, typename VisitLeaf>
 inline bool walkWideLeaves(const MeshBlob& blob, Children&& children, VisitLeaf&& visit_leaf) {
@@ -254,11 +256,12 @@ inline bool walkWideLeaves(const MeshBlob& blob, Children&& children, VisitLeaf&
     }
 }
 
-/// walkLeavesNearestFirst over the wide tree: `children(node, t)` gives the bits of the children
-/// the segment enters before `test`'s current end and each one's entry parameter t[c]. The
-/// entered children of a node are taken in order of their entry parameter (of equal ones, the
-/// lower slot first), the farther ones kept on the stack with their parameter and dropped when
-/// popped beyond the segment's current end (test.reaches). Leaves are not met in id order.
+/// The nearest-first walk of closest-hit segment queries: `children(node, t)` gives the bits of
+/// the children the segment enters before `test`'s current end and each one's entry parameter
+/// t[c]. The entered children of a node are taken in order of their entry parameter (of equal
+/// ones, the lower slot first), the farther ones kept on the stack with their parameter and
+/// dropped when popped beyond the segment's current end (test.reaches). Leaves are not met in id
+/// order: a caller that breaks ties by triangle id must compare ids itself.
 template <typename Children, typename VisitLeaf>
 inline bool walkWideNearestFirst(const MeshBlob& blob, const SegmentNodeTest& test, Children&& children,
                                  VisitLeaf&& visit_leaf) {
@@ -323,12 +326,11 @@ inline bool walkWideNearestFirst(const MeshBlob& blob, const SegmentNodeTest& te
     }
 }
 
-/// walkLeaves with a test of binary nodes (`node_test(const BvhNode&)`): on the wide tree each
-/// child is tested as the binary node of its box (wideChildNode), one after the other, so the
-/// decisions are the binary walk's. For the tests with no eight-child form.
+/// walkWideLeaves with a test of one box (`node_test(const BvhNode&)`): each child is tested as
+/// the binary node of its box (wideChildNode), one after the other. For the tests with no
+/// eight-child form.
 template <typename NodeTest, typename VisitLeaf>
 inline bool walkNodeTestLeaves(const MeshBlob& blob, NodeTest&& node_test, VisitLeaf&& visit_leaf) {
-    if (blob.wide_nodes == nullptr) return walkLeaves(blob, node_test, visit_leaf);
     return walkWideLeaves(
         blob,
         [&](const WideNode& n) {
@@ -351,14 +353,11 @@ struct ShrinkingBox {
     }
 };
 
-/// The leaves a box in grid form overlaps, in id order (walkLeaves with nodeOverlaps): over the
-/// wide tree where the blob has one, else the binary tree. Each node test reads the box as it is
-/// then, so a visitor that shrinks it (box.set) prunes the rest of the walk.
+/// The leaves a box in grid form overlaps, in id order (walkWideLeaves with wideOverlaps). Each
+/// node test reads the box as it is then, so a visitor that shrinks it (box.set) prunes the rest
+/// of the walk.
 template <typename VisitLeaf>
 inline bool walkBoxLeaves(const MeshBlob& blob, const ShrinkingBox& box, VisitLeaf&& visit_leaf) {
-    if (blob.wide_nodes == nullptr)
-        return walkLeaves(
-            blob, [&](const BvhNode& n) { return nodeOverlaps(n, box.q); }, visit_leaf);
     if (box.wide.outside) return true;
     return walkWideLeaves(
         blob, [&](const WideNode& n) { return wideOverlaps(n, box.wide); }, visit_leaf);
@@ -367,9 +366,6 @@ inline bool walkBoxLeaves(const MeshBlob& blob, const ShrinkingBox& box, VisitLe
 /// walkBoxLeaves for a box that stays as it is.
 template <typename VisitLeaf>
 inline bool walkBoxLeaves(const MeshBlob& blob, const QuantBox& box, VisitLeaf&& visit_leaf) {
-    if (blob.wide_nodes == nullptr)
-        return walkLeaves(
-            blob, [&](const BvhNode& n) { return nodeOverlaps(n, box); }, visit_leaf);
     ShrinkingBox fixed;
     fixed.set(box);
     return walkBoxLeaves(blob, fixed, visit_leaf);
@@ -385,11 +381,11 @@ inline bool walkBoxTriangles(const MeshBlob& blob, const Box& box, Visit&& visit
     });
 }
 
-/// The leaves a segment test enters, in id order (walkLeaves): over the wide tree where the blob
-/// has one, else the binary tree.
+/// The leaves a segment test enters, in id order (walkWideLeaves): eight children at once with a
+/// test in grid form, else each child decoded (SegmentNodeTest).
 template <typename VisitLeaf>
 inline bool walkSegmentLeaves(const MeshBlob& blob, const SegmentNodeTest& test, VisitLeaf&& visit_leaf) {
-    if (blob.wide_nodes == nullptr || !test.use_grid) return walkNodeTestLeaves(blob, test, visit_leaf);
+    if (!test.use_grid) return walkNodeTestLeaves(blob, test, visit_leaf);
     WideSegment segment;
     makeWideSegment(test.grid, segment);
     return walkWideLeaves(
@@ -401,15 +397,13 @@ inline bool walkSegmentLeaves(const MeshBlob& blob, const SegmentNodeTest& test,
         visit_leaf);
 }
 
-/// walkLeavesNearestFirst over the wide tree where the blob has one (after the root's box, which
-/// rejects most segments at once), else over the binary tree. A test in grid form takes eight
-/// children at once (wideEnters); on a grid with a flat axis each child is decoded as a binary
-/// node (SegmentNodeTest::enters).
+/// walkWideNearestFirst after the root's box (the union of the root's children's), which rejects
+/// most segments at once. A test in grid form takes eight children at once (wideEnters); on a grid
+/// with a flat axis each child is decoded (SegmentNodeTest::enters).
 template <typename VisitLeaf>
 inline bool walkSegmentNearestFirst(const MeshBlob& blob, SegmentNodeTest& test, VisitLeaf&& visit_leaf) {
-    if (blob.wide_nodes == nullptr) return walkLeavesNearestFirst(blob, test, visit_leaf);
     float t_root;
-    if (blob.node_count == 0 || !test.enters(blob.nodes[0], t_root)) return true;
+    if (blob.wide_node_count == 0 || !test.enters(wideUnionNode(blob.wide_nodes[0]), t_root)) return true;
     if (!test.use_grid) {
         const auto children = [&](const WideNode& n, float t[kWideChildren]) {
             unsigned bits = 0;

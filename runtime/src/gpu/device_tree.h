@@ -1,12 +1,9 @@
 // flak — the tree a mesh has on the device, for the device walk (shaders/mesh_walk.comp): binary
-// nodes in depth-first order, each internal node's info its subtree's node count (the Nodes
-// section's form), and the groups of mesh A that one walk invocation each takes against B.
+// nodes in depth-first order, each internal node's info its subtree's node count (BvhNode's skip
+// form), and the groups of mesh A that one walk invocation each takes against B.
 //
-// A blob without a wide tree goes up as its Nodes section, its groups those of the CPU's binary
-// walk (the subtrees of at most kMeshMeshGroupNodes nodes whose ancestors all have more).
-//
-// A blob with a wide tree goes up as a binary copy of it, whatever its Nodes section holds, so that
-// the device finds the very leaf pairs of the CPU's wide walk (walkWideLeafPairs):
+// A blob's wide tree goes up as a binary copy of it, so that the device finds the very leaf pairs
+// of the CPU's walk (walkLeafPairs):
 // - each wide node becomes a node whose box is the union of its children's, over a balanced binary
 //   tree of nodes for runs of its children (each box the union of the run's), down to the
 //   children themselves: a leaf keeps its slot's box and leaf info, a wide child is copied the
@@ -53,9 +50,9 @@ inline DeviceSubtree deviceSubtree(const MeshBlob& m, std::uint32_t node) {
     return out;
 }
 
-/// Calls visit(node, group) for every node of the device's copy of `m`'s wide tree, in depth-first
+/// Calls visit(node, group) for every node of the device's copy of `m`'s tree, in depth-first
 /// order; `group` is true at the nodes that are groups.
-template <class Visit> void forEachWideDeviceNode(const MeshBlob& m, Visit&& visit) {
+template <class Visit> void forEachDeviceNode(const MeshBlob& m, Visit&& visit) {
     if (m.wide_node_count == 0) return;
     struct Run {
         std::uint32_t node;
@@ -127,21 +124,6 @@ template <class Visit> void forEachWideDeviceNode(const MeshBlob& m, Visit&& vis
         visit(out, false);
         ++index;
         push_halves(r.node, r.lo, r.hi);
-    }
-}
-
-/// Calls visit(node, group) for every node of the device's copy of `m`'s tree (see above).
-template <class Visit> void forEachDeviceNode(const MeshBlob& m, Visit&& visit) {
-    if (m.wide_nodes != nullptr) {
-        forEachWideDeviceNode(m, visit);
-        return;
-    }
-    std::uint32_t group_end = 0;
-    for (std::uint32_t i = 0; i < m.node_count; ++i) {
-        const std::uint32_t skip = skipOf(m.nodes[i]);
-        const bool group = i >= group_end && skip <= kMeshMeshGroupNodes;
-        if (group) group_end = i + skip;
-        visit(m.nodes[i], group);
     }
 }
 

@@ -34,7 +34,7 @@ constexpr float kMaxBlobCoordinate = 1099511627776.0f;
 /// into 16-bit fields, 4-byte words and single bytes (what a byte swap needs) are fixed per kind:
 /// sectionLayout().
 enum class SectionKind : std::uint32_t {
-    Nodes = 1,              ///< BvhNode[count] (bvh/blob_format.h)
+    Nodes = 1,              ///< retired: the binary tree of earlier builds; loadMeshBlob refuses it
     Vertices = 2,           ///< float[3][count]
     Triangles = 3,          ///< uint8_t[3][count]
     BlockBases = 4,         ///< uint32_t[count]
@@ -61,7 +61,7 @@ struct SectionLayout {
 /// The layout of a section kind; element_bytes 0 for a kind the container does not know.
 constexpr SectionLayout sectionLayout(std::uint32_t kind) {
     switch (kind) {
-    case 1: return {16, 6, 1};    // Nodes: u16 lo[3], hi[3]; u32 info
+    case 1: return {16, 6, 1};    // Nodes (retired, still opened so the mesh loader can name it)
     case 2: return {12, 0, 3};    // Vertices
     case 3: return {3, 0, 0};     // Triangles: three byte offsets
     case 4: return {4, 0, 1};     // BlockBases

@@ -3,8 +3,7 @@
 //
 // Mesh sections (SectionKind):
 //   MeshInfo    MeshInfo                   32 B: the quantization grid, the mesh layout hash, the depth
-//   Nodes       BvhNode[node_count]        16 B each: depth-first order, skip links, quantized bounds
-//   WideNodes   WideNode[wide_node_count] 128 B each: the same tree with up to 8 children a node
+//   WideNodes   WideNode[wide_node_count] 128 B each: the tree, up to 8 children a node, depth-first
 //   Vertices    float[3][vertex_count]     12 B each: exact float positions (copies included), or
 //   QuantizedVertices uint16_t[3][vertex_count] 6 B each: positions on the MeshInfo grid (--vertices quantized)
 //   Triangles   uint8_t[3][triangle_count]  3 B each: three 8-bit vertex offsets in a 256-vertex window
@@ -14,7 +13,8 @@
 //   BuildStats  BuildStats                  optional, what the baker measured
 // The five required sections (one of the two vertex sections) come together: a blob without a
 // mesh (walls or a sphere cluster only) has none of them. A quantized vertex decodes as a node
-// bound does: origin + q * scale per axis, in float.
+// bound does: origin + q * scale per axis, in float. (Section kind 1, Nodes, held the binary tree
+// of earlier builds; a mesh that carries it is refused with BlobLayoutMismatch: bake it again.)
 //
 // Triangle encoding. Triangles are stored in leaf order (a leaf's triangles are contiguous; the
 // index in that order is the triangle's id in every query result). Triangle t's vertices are
@@ -22,11 +22,10 @@
 // (and, where a window cannot reach, copies) vertices so every block of 16 consecutive triangles
 // fits one 256-vertex window.
 //
-// Node bounds are quantized to 16 bits per axis over the mesh's bounding box (MeshInfo fields
-// origin / scale): min rounded down, max rounded up, so a decoded box always contains
-// the exact one. Traversal (the escape-index walk): at node i, if the query overlaps node i's box,
-// go to i + 1 (first child, or next node after a leaf); otherwise go to i + skip(i). A leaf's skip
-// is 1. The walk ends at node_count. No stack, one forward loop.
+// Child boxes are quantized to 16 bits per axis over the mesh's bounding box (MeshInfo fields
+// origin / scale): min rounded down, max rounded up, so a decoded box always contains the exact
+// one. The walks keep a bounded stack of pending children (kWideStack entries, on the call stack);
+// the loader refuses a tree deeper than kMaxTreeDepth, so no walk can overflow it.
 #pragma once
 
 #include <flak/blob/blob.h>
@@ -40,8 +39,9 @@ constexpr std::uint32_t kTriangleBlock = 16;          ///< triangles per BlockBa
 constexpr std::uint32_t kVertexWindow = 256;          ///< vertices one block's 8-bit offsets reach
 constexpr std::uint32_t kMaxLeafTriangles = 16;       ///< most triangles in one leaf
 constexpr std::uint32_t kMaxBlobTriangles = 1u << 26; ///< 67,108,864: 26 bits of leaf info
-/// The deepest tree a blob may hold (root = 1): the walks that keep a stack of pending nodes hold
-/// at most this many on the call stack. The baker builds no deeper tree and the loader refuses one.
+/// The deepest tree a blob may hold, in wide nodes from the root to a leaf's parent (root = 1): the
+/// walks' stacks are sized from it (kWideStack). The baker writes no deeper tree and the loader
+/// refuses one.
 constexpr std::uint32_t kMaxTreeDepth = 64;
 
 /// The MeshInfo section (32 bytes, count 1).
@@ -49,11 +49,15 @@ struct MeshInfo {
     float origin[3];           //  0: quantization origin (the mesh's bounding-box minimum)
     float scale[3];            // 12: grid step per axis: decoded = origin + q * scale
     std::uint32_t layout_hash; // 24: meshLayoutHash() of the writer
-    std::uint32_t depth;       // 28: the tree's depth (root = 1; 0 without nodes), <= kMaxTreeDepth
+    std::uint32_t
+        depth; // 28: the tree's depth in wide nodes (root = 1; 0 without triangles), <= kMaxTreeDepth
 };
 static_assert(sizeof(MeshInfo) == 32 && offsetof(MeshInfo, layout_hash) == 24, "MeshInfo is 32 bytes");
 
-/// BVH node (16 bytes). Leaf when the top bit of `info` is set.
+/// A binary node (16 bytes): a box in the mesh grid and an info word. Not a blob section: the form
+/// in which the walks test one child of a wide node (wideChildNode), the baker builds its tree
+/// before collapsing it into wide nodes, and the GPU back end stages a mesh's tree on the device.
+/// Leaf when the top bit of `info` is set.
 ///   internal: info = skip (nodes in the subtree, itself included), < 2^31
 ///   leaf:     info = 0x80000000 | (triangle_count - 1) << 26 | first_triangle
 struct BvhNode {
@@ -62,14 +66,12 @@ struct BvhNode {
     std::uint32_t info;  // 12
 };
 static_assert(sizeof(BvhNode) == 16 && offsetof(BvhNode, info) == 12, "BvhNode is 16 bytes");
-static_assert(sectionLayout(1).element_bytes == sizeof(BvhNode) && sectionLayout(1).halfwords == 6,
-              "the container swaps a node as six u16 and one u32");
 
 constexpr std::uint32_t kLeafBit = 0x80000000u;
 inline bool isLeaf(const BvhNode& n) { return (n.info & kLeafBit) != 0; }
 inline std::uint32_t skipOf(const BvhNode& n) { return isLeaf(n) ? 1u : n.info; }
-/// A leaf's first triangle and triangle count from its info word (a BvhNode's info, a WideNode's
-/// child reference).
+/// A leaf's first triangle and triangle count from its info word (a WideNode's child reference, a
+/// BvhNode's info).
 inline std::uint32_t leafInfoFirst(std::uint32_t info) { return info & 0x03FFFFFFu; }
 inline std::uint32_t leafInfoCount(std::uint32_t info) { return ((info >> 26) & 0x1Fu) + 1u; }
 inline std::uint32_t leafFirst(const BvhNode& n) { return leafInfoFirst(n.info); }
@@ -94,8 +96,8 @@ static_assert(sectionLayout(5).element_bytes == sizeof(MaterialRun) && sectionLa
 /// The most children a wide node has.
 constexpr std::uint32_t kWideChildren = 8;
 /// The most pending entries a walk of the wide tree keeps on its stack: a walk that descends into
-/// one child of a node and keeps the others keeps at most kWideChildren - 1 per level, plus the
-/// root. The loader refuses a wide tree whose depth-first walk would need more.
+/// one child of a node and keeps the others keeps at most kWideChildren - 1 per level above it,
+/// then pushes at most kWideChildren, so a tree of kMaxTreeDepth levels never needs more.
 constexpr std::uint32_t kWideStack = (kWideChildren - 1u) * kMaxTreeDepth + 1u;
 
 /// Wide BVH node (128 bytes): up to eight children, each child's box in the mesh grid's 16-bit
@@ -125,11 +127,11 @@ struct BuildStats {
     std::uint32_t source_vertices;    //  8: vertices read
     std::uint32_t welded_vertices;    // 12: vertices merged by welding
     std::uint32_t copied_vertices;    // 16: vertex copies made for the 256-vertex windows
-    std::uint32_t depth;              // 20: deepest leaf (root = 1)
-    std::uint32_t leaf_count;         // 24
+    std::uint32_t depth;              // 20: the tree's depth (MeshInfo::depth)
+    std::uint32_t leaf_count;         // 24: leaves of the tree
     std::uint32_t max_leaf_triangles; // 28: the leaf-size option used
-    float sah_cost;                   // 32: SAH cost of the tree (traversal 1, triangle 1)
-    std::uint32_t node_count;         // 36: nodes (times are not stored: blobs are deterministic)
+    float sah_cost;                   // 32: SAH cost of the binary build (traversal 1, triangle 1)
+    std::uint32_t node_count;         // 36: wide nodes (times are not stored: blobs are deterministic)
     std::uint32_t reserved[6];        // 40: zero
 };
 static_assert(sizeof(BuildStats) == 64 && sectionLayout(7).element_bytes == 64, "BuildStats is 64 bytes");
@@ -143,15 +145,19 @@ static_assert(sectionLayout(3).element_bytes == 3 && sectionLayout(3).halfwords 
 /// Hash of the mesh encoding's sizes, offsets and constants, stored in MeshInfo: a reader built
 /// from another encoding refuses the mesh.
 constexpr std::uint32_t meshLayoutHash() {
-    const std::uint32_t facts[] = {sizeof(MeshInfo),    offsetof(MeshInfo, layout_hash),
-                                   sizeof(BvhNode),     offsetof(BvhNode, info),
-                                   sizeof(BuildStats),  kTriangleBlock,
-                                   kVertexWindow,       kMaxLeafTriangles,
-                                   kMaxTreeDepth,       26u /* leaf first bits */,
+    const std::uint32_t facts[] = {sizeof(MeshInfo),
+                                   offsetof(MeshInfo, layout_hash),
+                                   sizeof(BuildStats),
+                                   kTriangleBlock,
+                                   kVertexWindow,
+                                   kMaxLeafTriangles,
+                                   kMaxTreeDepth,
+                                   26u /* leaf first bits */,
                                    sizeof(MaterialRun),
-
-                                   sizeof(WideNode),    offsetof(WideNode, child),
-                                   kWideChildren};
+                                   sizeof(WideNode),
+                                   offsetof(WideNode, child),
+                                   kWideChildren,
+                                   2u /* the wide tree alone */};
     std::uint32_t h = 2166136261u;
     for (std::uint32_t f : facts) {
         for (int i = 0; i < 4; ++i) h = (h ^ ((f >> (8 * i)) & 0xFFu)) * 16777619u;

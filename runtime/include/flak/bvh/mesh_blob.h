@@ -16,8 +16,7 @@ namespace flak {
 /// must outlive the view and stay unchanged. Cheap to copy (pointers and counts). Thread-safe to
 /// read.
 struct MeshBlob {
-    const BvhNode* nodes = nullptr;
-    const WideNode* wide_nodes = nullptr;              ///< null when the blob has no WideNodes section
+    const WideNode* wide_nodes = nullptr;              ///< the tree, root first (none without triangles)
     const float* vertices = nullptr;                   ///< xyz per vertex; null in a quantized mesh
     const std::uint16_t* quantized_vertices = nullptr; ///< grid xyz per vertex; null in an exact mesh
     const std::uint8_t* triangles = nullptr;           ///< three vertex offsets per triangle
@@ -25,12 +24,12 @@ struct MeshBlob {
     const MaterialRun* material_runs = nullptr; ///< null when the blob has no materials (all 0)
     const std::uint32_t* source_ids = nullptr;  ///< null when the blob has none
     const BuildStats* stats = nullptr;          ///< null when the blob has none
-    std::uint32_t node_count = 0;
     std::uint32_t wide_node_count = 0;
     std::uint32_t vertex_count = 0;
     std::uint32_t triangle_count = 0;
     std::uint32_t material_run_count = 0;
-    std::uint32_t depth = 0; ///< the tree's depth (root = 1; 0 without nodes), at most kMaxTreeDepth
+    std::uint32_t depth =
+        0; ///< the tree's depth in wide nodes (root = 1; 0 without triangles), <= kMaxTreeDepth
     Vec3 quant_origin;
     Vec3 quant_scale;
     Aabb bounds; ///< the exact AABB of the mesh's (decoded) vertices
@@ -38,15 +37,16 @@ struct MeshBlob {
 
 /// Validates the mesh sections of an opened blob in one linear pass and, on success, fills
 /// out_blob with views into them. Checks every section's count against the others, the grid and
-/// the mesh layout hash (MeshInfo), and the structure (skip links forward and inside the node
-/// array, leaves covering the triangles in order exactly once, vertex references in range, finite
+/// the mesh layout hash (MeshInfo), and the structure (well-formed wide nodes in depth-first
+/// order, leaves covering the triangles in order exactly once, vertex references in range, finite
 /// vertices and bounds), and proves what the walks rely on: every coordinate within
-/// kMaxBlobCoordinate, a sane quantization grid, a binary tree at most kMaxTreeDepth deep (the
-/// depth MeshInfo records) whose every box contains its children's and whose every leaf box
-/// contains its triangles. So any mesh that loads answers
-/// every mesh query as brute force over the triangles it holds would (docs/blob_format.md).
-/// Never reads outside the blob, never allocates. A blob with none of the mesh sections (walls or
-/// a sphere cluster only) is InvalidArgument; one with some but not all, BlobCorrupt.
+/// kMaxBlobCoordinate, a sane quantization grid, a tree at most kMaxTreeDepth deep (the depth
+/// MeshInfo records) whose every box contains its children's and whose every leaf box contains
+/// its triangles. So any mesh that loads answers every mesh query as brute force over the
+/// triangles it holds would (docs/blob_format.md). Never reads outside the blob, never allocates.
+/// A blob with none of the mesh sections (walls or a sphere cluster only) is InvalidArgument; one
+/// with some but not all, BlobCorrupt; a mesh that holds the binary tree of an earlier format (the
+/// retired Nodes section), BlobLayoutMismatch.
 /// Returns the status (out_error, if given, says what and where); out_blob is left empty on error.
 [[nodiscard]] Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error = nullptr);
 
@@ -94,7 +94,7 @@ inline BvhNode wideChildNode(const WideNode& n, std::uint32_t slot) {
     return out;
 }
 
-/// Decoded (conservative) box of a node.
+/// Decoded (conservative) box of a node (wideChildNode gives a wide node's child as one).
 inline void nodeBounds(const MeshBlob& blob, const BvhNode& node, Aabb& out) {
     decodeGridPoint(blob.quant_origin, blob.quant_scale, node.lo, out.min);
     decodeGridPoint(blob.quant_origin, blob.quant_scale, node.hi, out.max);

@@ -1,31 +1,23 @@
 // flak — baked mesh vs baked mesh: any contact, all intersecting triangle pairs, a contact summary.
 //
-// Both trees are walked in the relative frame with nested forward loops over their depth-first
-// arrays, no recursion and no stack (Tandem walk by groups):
-//   1. Walk A; skip every A node whose box misses B's root box taken into A's frame.
-//   2. At an A node whose subtree has at most kMeshMeshGroupNodes nodes (a "group", or a leaf),
-//      take the node's box into B's frame and walk B with it.
+// Both trees are walked in the relative frame (Tandem walk by groups), with no recursion:
+//   1. Walk A's tree; skip every A child whose box misses B's root box taken into A's frame.
+//   2. At an A node whose leaves hold at most 512 triangles in at most 64 leaves (a "group"), or
+//      at a leaf above every such node, take the group's box into B's frame and walk B with it.
 //   3. At every B leaf that box overlaps, take the B leaf's box into A's frame and test it against
 //      the group's leaves, four at a time (the leaves' boxes are filed once per group; since every
-//      node box contains its children's, these are exactly the leaves a walk of the group's node
-//      range would reach, in its order); at each A leaf it overlaps, test the A leaf's triangles
-//      against the B leaf's triangles (transformed into A's frame once per B leaf and group, and
-//      tested four at a time with triTriOverlapLanes after box filters: the A leaf's box, then
-//      each A triangle's box, against each B triangle's box). Then skip the group.
-// When both blobs carry wide trees (WideNodes) the walk takes those, with the same three steps:
-// A's tree is walked with B's root box down to the nodes whose leaves hold at most 512 triangles
-// in at most 64 leaves (or to a leaf above them), each such group's box walks B's tree, and each
-// B leaf it enters is tested against the group's leaves. The pairs found are the same; their order
-// follows the groups of the tree walked.
-// Extra state beyond the loop indices is fixed: the group's leaves (at most 64, 1.8 KB), one B
-// leaf's triangles in A's frame (at most kMaxLeafTriangles, as 4 TriangleBatch4 with a box per
-// triangle, 1216 bytes) and the A leaf's triangles that pass the box filter (704 bytes), plus for
-// the summary its sums, a small cache of triangle normals and four pairs waiting for
-// triTriIntersection4: at most 6 KB on the call stack (GCC 12 -O3: 4.5 KB for the pair walks,
-// 5.9 KB for the summary), whatever the meshes' sizes. Over wide trees, two stacks of pending
-// slots (A's and B's walks, each of the loader's bound: 1.8 KB) and a group table of their own
-// come on top: at most 13 KB (10.8 KB for the pair walks, 12.2 KB for the summary). Every pair of
-// triangles is tested at most once.
+//      box contains the boxes below it, these are exactly the leaves a walk of the group would
+//      reach, in its order); at each A leaf it overlaps, test the A leaf's triangles against the
+//      B leaf's triangles (transformed into A's frame once per B leaf and group, and tested four
+//      at a time with triTriOverlapLanes after box filters: the A leaf's box, then each A
+//      triangle's box, against each B triangle's box). Then go on after the group.
+// Extra state is fixed: two stacks of pending children (A's and B's walks, each of the loader's
+// bound: 1.8 KB), the group's leaves (at most 64, 1.8 KB), one B leaf's triangles in A's frame (at
+// most kMaxLeafTriangles, as 4 TriangleBatch4 with a box per triangle, 1216 bytes) and the A
+// leaf's triangles that pass the box filter (704 bytes), plus for the summary its sums, a small
+// cache of triangle normals and four pairs waiting for triTriIntersection4: at most 11 KB on the
+// call stack (GCC 12 -O3, -fstack-usage along the deepest calls: 9.2 KB for the pair walks,
+// 10.6 KB for the summary), whatever the meshes' sizes. Every pair of triangles is tested at most once.
 // Boxes are grown by the margin of sphere_query.h (at the scale of both meshes in A's frame), so
 // the pairs are exactly those of triTriOverlap(A triangle, B triangle mapped by b_to_a with
 // transformPoint) over all pairs (the brute-force oracle), argument order included.
@@ -40,9 +32,6 @@
 #include <cstdint>
 
 namespace flak {
-
-/// Largest A subtree (in nodes) walked as one group against B (step 2 of the walk above).
-constexpr std::uint32_t kMeshMeshGroupNodes = 63;
 
 /// What a mesh-mesh contact looks like as a whole, in A's mesh space (40 bytes), after the first
 /// field report: an averaged point and a normal per body.

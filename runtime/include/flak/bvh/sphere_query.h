@@ -1,12 +1,12 @@
-// flak — sphere (bullet) vs baked mesh: any hit and all hits, one forward walk of the blob.
+// flak — sphere (bullet) vs baked mesh: any hit and all hits, one walk of the blob's tree.
 //
-// Every query here is the escape-index walk of blob_format.h: one forward loop over the
-// depth-first node array, no recursion, no stack, no allocation. The node test compares the
-// blob's 16-bit node boxes (conservative: min rounded down, max up) with the query's bounds taken
-// into the blob's quantization grid once per query (integer compares, two cells of slack), after
-// growing the query by a margin of 4 * kToleranceRelative * scale (scale: the largest absolute
-// coordinate of the mesh bounds and of the query, and the radius); segments and sweeps use the
-// slab test of segment_aabb.h in grid coordinates, with the same margin. Triangles are filtered
+// Every query here walks the blob's tree (blob_format.h): the eight children of a node tested at
+// once, the entered ones kept on a bounded stack, no recursion, no allocation. The node test
+// compares the blob's 16-bit child boxes (conservative: min rounded down, max up) with the query's
+// bounds taken into the blob's quantization grid once per query (integer compares, two cells of
+// slack), after growing the query by a margin of 4 * kToleranceRelative * scale (scale: the largest
+// absolute coordinate of the mesh bounds and of the query, and the radius); segments and sweeps use
+// the slab test of segment_aabb.h in grid coordinates, with the same margin. Triangles are filtered
 // by their exact box against the grown query before the kernel runs. Every filter is conservative
 // beyond float rounding, so the walk never skips a triangle the kernel would accept: answers are
 // exactly those of the kernel (here sphereTriangle()) applied to every triangle, the brute-force
