@@ -13,51 +13,72 @@
 
 namespace flak::bake {
 
-// (blob_write.h) The tightest grid bound of v in the runtime's own float decode (origin + k * scale): the largest
-// decoded value at most v (rounding down) or the smallest at least v (rounding up). Far from the
-// origin several k decode to one float; then the lowest such k rounding down and the highest
-// rounding up, so the box of a point never inverts. Decoding is monotone in k: binary searches.
-std::uint16_t quantizeBound(float v, float origin, float scale, bool round_up) {
-    if (scale == 0.0f) return 0;
-    auto decode = [&](std::uint32_t k) { return origin + static_cast<float>(k) * scale; };
-    std::uint32_t lo = 0, hi = 65535;
-    if (round_up) {
-        while (lo < hi) { // the first k decoding to at least v (65535 when none does)
-            const std::uint32_t mid = (lo + hi) / 2;
-            if (decode(mid) >= v)
-                hi = mid;
-            else
-                lo = mid + 1;
+namespace {
+
+// The smallest k in [0, 65535] where pred(k) holds, or 65535 when it holds nowhere; pred is false,
+// then true, along k (the answer of a binary search over the whole grid). Galloping from `guess`
+// to a bracket, then a binary search in it: a few steps when the guess is near.
+template <class Pred> std::uint32_t firstTrue(Pred pred, std::uint32_t guess) {
+    std::uint32_t lo = 0, hi = 65535; // the answer lies in [lo, hi]
+    if (pred(guess)) {
+        hi = guess;
+        for (std::uint32_t step = 1; hi > 0; step *= 2) {
+            const std::uint32_t k = hi > step ? hi - step : 0;
+            if (!pred(k)) {
+                lo = k + 1;
+                break;
+            }
+            hi = k;
         }
-        const float target = decode(lo);
-        hi = 65535;
-        while (lo < hi) { // the last k decoding to that value
-            const std::uint32_t mid = (lo + hi + 1) / 2;
-            if (decode(mid) <= target)
-                lo = mid;
-            else
-                hi = mid - 1;
+    } else {
+        lo = guess + 1; // pred is false below lo
+        for (std::uint32_t step = 1; lo <= 65535; step *= 2) {
+            const std::uint32_t k = lo - 1 + step < 65535 ? lo - 1 + step : 65535;
+            if (pred(k)) {
+                hi = k;
+                break;
+            }
+            lo = k + 1;
         }
-        return static_cast<std::uint16_t>(lo);
+        if (lo > 65535) return 65535;
     }
-    while (lo < hi) { // the last k decoding to at most v (0 when none does)
-        const std::uint32_t mid = (lo + hi + 1) / 2;
-        if (decode(mid) <= v)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    const float target = decode(lo);
-    hi = lo;
-    lo = 0;
-    while (lo < hi) { // the first k decoding to that value
+    while (lo < hi) {
         const std::uint32_t mid = (lo + hi) / 2;
-        if (decode(mid) >= target)
+        if (pred(mid))
             hi = mid;
         else
             lo = mid + 1;
     }
-    return static_cast<std::uint16_t>(lo);
+    return lo;
+}
+
+} // namespace
+
+// (blob_write.h) The tightest grid bound of v in the runtime's own float decode (origin + k * scale): the largest
+// decoded value at most v (rounding down) or the smallest at least v (rounding up). Far from the
+// origin several k decode to one float; then the lowest such k rounding down and the highest
+// rounding up, so the box of a point never inverts. Decoding is monotone in k, so each step is a
+// search for where a test turns true, started at the k that (v - origin) / scale suggests.
+std::uint16_t quantizeBound(float v, float origin, float scale, bool round_up) {
+    if (scale == 0.0f) return 0;
+    auto decode = [&](std::uint32_t k) { return origin + static_cast<float>(k) * scale; };
+    const double g = (double(v) - double(origin)) / double(scale);
+    const std::uint32_t guess = !(g > 0.0) ? 0u : (g >= 65535.0 ? 65535u : static_cast<std::uint32_t>(g));
+    // The last k decoding to at most x (0 when none does), the search started at `from`.
+    const auto last_at_most = [&](float x, std::uint32_t from) {
+        if (decode(65535) <= x) return std::uint32_t{65535};
+        const std::uint32_t first_above = firstTrue([&](std::uint32_t k) { return decode(k) > x; }, from);
+        return first_above > 0 ? first_above - 1 : 0u;
+    };
+    if (round_up) {
+        // The first k decoding to at least v (65535 when none does), then the last decoding to that value.
+        const std::uint32_t k = firstTrue([&](std::uint32_t i) { return decode(i) >= v; }, guess);
+        return static_cast<std::uint16_t>(last_at_most(decode(k), k));
+    }
+    // The last k decoding to at most v (0 when none does), then the first decoding to that value.
+    const std::uint32_t k = last_at_most(v, guess);
+    const float target = decode(k);
+    return static_cast<std::uint16_t>(firstTrue([&](std::uint32_t i) { return decode(i) >= target; }, k));
 }
 
 std::uint16_t snapToGrid(float v, float origin, float scale) {

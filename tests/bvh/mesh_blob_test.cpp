@@ -373,6 +373,78 @@ TEST(MeshBlob, BigEndianBlobIsRejectedThenSwappedToTheNativeBytes) {
     }
 }
 
+// quantizeBound's definition, by two binary searches over the whole grid: the largest decoded
+// value at most v (or the smallest at least v), then the lowest (highest) k decoding to it.
+std::uint16_t quantizeBoundBySearch(float v, float origin, float scale, bool round_up) {
+    if (scale == 0.0f) return 0;
+    auto decode = [&](std::uint32_t k) { return origin + static_cast<float>(k) * scale; };
+    auto first = [&](auto pred, std::uint32_t lo, std::uint32_t hi) {
+        while (lo < hi) {
+            const std::uint32_t mid = (lo + hi) / 2;
+            if (pred(mid))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return lo;
+    };
+    auto last = [&](auto pred, std::uint32_t lo, std::uint32_t hi) {
+        while (lo < hi) {
+            const std::uint32_t mid = (lo + hi + 1) / 2;
+            if (pred(mid))
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return lo;
+    };
+    if (round_up) {
+        const std::uint32_t k = first([&](std::uint32_t i) { return decode(i) >= v; }, 0, 65535);
+        const float target = decode(k);
+        return static_cast<std::uint16_t>(
+            last([&](std::uint32_t i) { return decode(i) <= target; }, k, 65535));
+    }
+    const std::uint32_t k = last([&](std::uint32_t i) { return decode(i) <= v; }, 0, 65535);
+    const float target = decode(k);
+    return static_cast<std::uint16_t>(first([&](std::uint32_t i) { return decode(i) >= target; }, 0, k));
+}
+
+// The baker's bounds (a search started where (v - origin) / scale points) are the definition's,
+// on grids from denormal steps to steps far below the origin's ulp (runs of k decoding to one
+// float), for values on grid points, a float either side of them, inside, and beyond both ends.
+TEST(MeshBlob, QuantizeBoundIsTheDefinitionsTightestBound) {
+    test::SplitMix64 rng(0x5EED0B0Du);
+    long cases = 0, ties = 0;
+    for (int g = 0; g < 4000; ++g) {
+        const float origin = static_cast<float>(rng.range(-1.0, 1.0) * std::pow(10.0, rng.range(-3.0, 9.0)));
+        const float extent = static_cast<float>(std::pow(10.0, rng.range(-36.0, 8.0)));
+        const float scale = std::max(extent / 65535.0f, FLT_MIN);
+        ties += origin + 65535.0f * scale == origin + 65534.0f * scale ? 1 : 0;
+        for (int q = 0; q < 40; ++q) {
+            const std::uint32_t k = static_cast<std::uint32_t>(rng.next() % 65536u);
+            float v = origin + static_cast<float>(k) * scale;
+            switch (rng.next() % 6u) {
+            case 0: break; // on a grid point
+            case 1: v = std::nextafter(v, -INFINITY); break;
+            case 2: v = std::nextafter(v, INFINITY); break;
+            case 3: v = origin - static_cast<float>(rng.range(0.0, 2.0)) * extent; break; // below the grid
+            case 4: v = origin + static_cast<float>(rng.range(1.0, 3.0)) * extent; break; // above it
+            default: v = origin + static_cast<float>(rng.range(0.0, 1.0)) * extent; break;
+            }
+            for (bool up : {false, true}) {
+                ASSERT_EQ(bake::quantizeBound(v, origin, scale, up),
+                          quantizeBoundBySearch(v, origin, scale, up))
+                    << "v " << v << " origin " << origin << " scale " << scale << (up ? " up" : " down");
+                ++cases;
+            }
+        }
+    }
+    std::printf(
+        "  quantizeBound: %ld bounds equal to the definition's, %ld grids with runs of equal points\n", cases,
+        ties);
+    EXPECT_GT(ties, 100);
+}
+
 TEST(MeshBlob, QuantizedVerticesAreTheNearestGridPointsOfTheSource) {
     const std::pair<const char*, test::Mesh> meshes[] = {
         {"icosphere5", test::icosphere(5)}, {"terrain", test::terrain(60)}, {"torus", test::torus(48, 20)}};
