@@ -7,7 +7,7 @@
 // Node boxes contain their children's (the loader proves it), so a group whose box
 // overlaps B's root box has every ancestor overlapping it too: the invocation tests its own group
 // alone. It then walks B's tree (escape indices, no stack) against the group's box taken into B's
-// grid, and at every B leaf tests the group's leaves against that leaf's box taken into A's grid;
+// grid, and at every B leaf walks the group's subtree against that leaf's box taken into A's grid;
 // every overlapping (A leaf, B leaf) is a rectangle for the pair pass (tri_pairs.comp).
 // Every float value is `precise` and spelled in the CPU's order (decodeNode, transformAabb,
 // inflate, quantizeBox); the integer box tests are exact.
@@ -203,10 +203,17 @@ void main() {
         if (!isLeaf(nb.info)) continue;
         ivec3 qlo, qhi;
         nodeToGrid(b_decoder, nb, b0, b1, b2, bt, wj.margin, a, qlo, qhi);
+        // The group's subtree, a subtree its box misses skipped whole: boxes nest, so the leaves
+        // reached are those whose own boxes overlap, in the CPU's (depth-first) order.
         uint i = gi;
-        for (; i < g_end; ++i) {
+        while (i < g_end) {
             Node na = nodeAt(a.node_first + i);
-            if (!isLeaf(na.info) || !overlaps(na, qlo, qhi)) continue;
+            if (!overlaps(na, qlo, qhi)) {
+                i += skipOf(na.info);
+                continue;
+            }
+            ++i;
+            if (!isLeaf(na.info)) continue;
             if (!emit(j, leafFirst(na.info), leafCount(na.info), leafFirst(nb.info), leafCount(nb.info))) return;
         }
         if (i < g_end) {
