@@ -334,7 +334,7 @@ TEST(GroupLeaves, LaneTestReachesTheLeavesOfTheWalkInOrder) {
                 a, i, [](const WideNode& g) { return detail::wideSlots(g); },
                 [&](const WideNode& parent, std::uint32_t slot) {
                     if (leaves.count == detail::GroupLeaves::kCapacity) return true;
-                    detail::fileWideGroupLeaf(parent, slot, leaves);
+                    detail::fileGroupLeaf(parent, slot, leaves);
                     return false;
                 });
             if (too_many) continue;

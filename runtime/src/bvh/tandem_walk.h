@@ -109,17 +109,9 @@ struct GroupLeaves {
     std::uint32_t count = 0;
 };
 
-/// Files one leaf (its box in grid coordinates and its info word) after those filed so far.
-inline void fileGroupLeaf(const BvhNode& leaf, GroupLeaves& out) {
-    for (int c = 0; c < 3; ++c) {
-        out.lo[c][out.count] = static_cast<float>(leaf.lo[c]);
-        out.hi[c][out.count] = static_cast<float>(leaf.hi[c]);
-    }
-    out.ref[out.count++] = leaf.info;
-}
-
-/// Files leaf `slot` of a wide node (its box taken from the node, exactly as wideChildNode's).
-inline void fileWideGroupLeaf(const WideNode& n, std::uint32_t slot, GroupLeaves& out) {
+/// Files leaf `slot` of a wide node (its box in grid coordinates, exactly as wideChildNode's, and
+/// its info word) after those filed so far.
+inline void fileGroupLeaf(const WideNode& n, std::uint32_t slot, GroupLeaves& out) {
     constexpr float bias = static_cast<float>(kWideBias);
     for (int c = 0; c < 3; ++c) {
         out.lo[c][out.count] = static_cast<float>(n.lo[c][slot]) + bias;
@@ -363,7 +355,7 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
                     a, root, stack, pending, [](const WideNode& g) { return wideSlots(g); },
                     [&](const WideNode& parent, std::uint32_t slot) {
                         if (leaves.count == GroupLeaves::kCapacity) return true;
-                        fileWideGroupLeaf(parent, slot, leaves);
+                        fileGroupLeaf(parent, slot, leaves);
                         return false;
                     });
                 closeGroupLeaves(leaves);
@@ -383,14 +375,13 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
                 node = ref;
                 break;
             }
-            const BvhNode leaf = wideChildNode(parent, entry & 7u); // a leaf above every group
-            const auto gather = [&] {
+            const auto gather = [&] { // a leaf above every group
                 leaves.count = 0;
-                fileGroupLeaf(leaf, leaves);
+                fileGroupLeaf(parent, entry & 7u, leaves);
                 closeGroupLeaves(leaves);
                 return true;
             };
-            if (group(leaf, gather) == GroupEnd::Stop) return;
+            if (group(wideChildNode(parent, entry & 7u), gather) == GroupEnd::Stop) return;
         }
     }
 }
