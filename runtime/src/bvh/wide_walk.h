@@ -397,13 +397,10 @@ inline bool walkSegmentLeaves(const MeshBlob& blob, const SegmentNodeTest& test,
         visit_leaf);
 }
 
-/// walkWideNearestFirst after the root's box (the union of the root's children's), which rejects
-/// most segments at once. A test in grid form takes eight children at once (wideEnters); on a grid
-/// with a flat axis each child is decoded (SegmentNodeTest::enters).
+/// walkWideNearestFirst from the root: a test in grid form takes eight children at once
+/// (wideEnters); on a grid with a flat axis each child is decoded (SegmentNodeTest::enters).
 template <typename VisitLeaf>
 inline bool walkSegmentNearestFirst(const MeshBlob& blob, SegmentNodeTest& test, VisitLeaf&& visit_leaf) {
-    float t_root;
-    if (blob.wide_node_count == 0 || !test.enters(wideUnionNode(blob.wide_nodes[0]), t_root)) return true;
     if (!test.use_grid) {
         const auto children = [&](const WideNode& n, float t[kWideChildren]) {
             unsigned bits = 0;
