@@ -2,10 +2,12 @@
 
 #include "blob_write.h"
 #include "wall_build.h"
+#include "wide_collapse.h"
 
 #include <flak/shooter/wall_set.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 
@@ -89,18 +91,6 @@ std::string toText(const BlobSummary& s) {
     return buf;
 }
 
-namespace {
-
-// Whether grid bound q decodes to the tightest value on side lo (round_down) or hi of v, the one
-// the baker picks (quantizeBound); several steps may decode to one float, so values are compared.
-bool tightBound(std::uint16_t q, float v, float origin, float step, bool round_down) {
-    if (step == 0.0f) return q == 0;
-    auto decode = [&](std::uint32_t k) { return origin + static_cast<float>(k) * step; };
-    return decode(q) == decode(quantizeBound(v, origin, step, !round_down));
-}
-
-} // namespace
-
 std::vector<std::string> deepVerify(const Blob& whole, std::size_t limit) {
     std::vector<std::string> problems;
     MeshBlob blob;
@@ -108,46 +98,58 @@ std::vector<std::string> deepVerify(const Blob& whole, std::size_t limit) {
     auto report = [&](const std::string& p) {
         if (problems.size() < limit) problems.push_back(p);
     };
-    // Tight boxes: a leaf's box is the tightest grid box around its triangles, a wide child's the
-    // union of its own children's (the loader proved containment; a loose box costs speed only).
+    // Tight boxes, as the baker writes them: a leaf's grid box is the tightest around its
+    // triangles (quantizeBound), an inner child's the union of its node's children's; each node
+    // stores its children's boxes as the steps of its frame that hold them (setWideBoxes), the
+    // frame being the root's box or the box the parent's slot decodes to. (The loader proved
+    // containment; a loose box costs speed only.)
     std::uint32_t leaves = 0, largest = 0;
-    for (std::uint32_t i = 0; i < blob.wide_node_count; ++i) {
+    std::vector<std::array<BvhNode, kWideChildren>> tight(blob.wide_node_count);
+    std::vector<BvhNode> whole_box(blob.wide_node_count);    // each node's tight box, the union
+    for (std::uint32_t i = blob.wide_node_count; i-- > 0;) { // children after their parent
         const WideNode& n = blob.wide_nodes[i];
+        BvhNode& all = whole_box[i];
+        for (int a = 0; a < 3; ++a) all.lo[a] = 0xFFFF, all.hi[a] = 0;
         for (std::uint32_t c = 0; c < wideCount(n); ++c) {
-            const BvhNode child = wideChildNode(n, c);
-            const std::string where = "node " + std::to_string(i) + " child " + std::to_string(c);
-            if (isLeaf(child)) {
+            BvhNode& box = tight[i][c];
+            if ((n.child[c] & kLeafBit) != 0) {
                 ++leaves;
-                largest = std::max(largest, leafCount(child));
-                Aabb box;
-                setEmpty(box);
-                for (std::uint32_t t = leafFirst(child); t < leafFirst(child) + leafCount(child); ++t) {
+                const std::uint32_t first = leafInfoFirst(n.child[c]), count = leafInfoCount(n.child[c]);
+                largest = std::max(largest, count);
+                Aabb bounds;
+                setEmpty(bounds);
+                for (std::uint32_t t = first; t < first + count; ++t) {
                     Vec3 v[3];
                     triangleVertices(blob, t, v[0], v[1], v[2]);
-                    for (const Vec3& p : v) expand(p, box);
+                    for (const Vec3& p : v) expand(p, bounds);
                 }
-                for (int a = 0; a < 3; ++a)
-                    if (!tightBound(child.lo[a], box.min[a], blob.quant_origin[a], blob.quant_scale[a],
-                                    true) ||
-                        !tightBound(child.hi[a], box.max[a], blob.quant_origin[a], blob.quant_scale[a],
-                                    false)) {
-                        report(where + " (a leaf): box is not the tightest around its triangles");
-                        break;
-                    }
-                continue;
-            }
-            const WideNode& below = blob.wide_nodes[child.info];
-            std::uint16_t lo[3] = {0xFFFF, 0xFFFF, 0xFFFF}, hi[3] = {0, 0, 0};
-            for (std::uint32_t g = 0; g < wideCount(below); ++g) {
-                const BvhNode grand = wideChildNode(below, g);
                 for (int a = 0; a < 3; ++a) {
-                    lo[a] = std::min(lo[a], grand.lo[a]);
-                    hi[a] = std::max(hi[a], grand.hi[a]);
+                    box.lo[a] =
+                        quantizeBound(bounds.min[a], blob.quant_origin[a], blob.quant_scale[a], false);
+                    box.hi[a] = quantizeBound(bounds.max[a], blob.quant_origin[a], blob.quant_scale[a], true);
                 }
+            } else {
+                box = whole_box[n.child[c]];
             }
-            if (std::memcmp(lo, child.lo, sizeof lo) != 0 || std::memcmp(hi, child.hi, sizeof hi) != 0)
-                report(where + ": box is not the union of its children's");
+            for (int a = 0; a < 3; ++a) {
+                all.lo[a] = std::min(all.lo[a], box.lo[a]);
+                all.hi[a] = std::max(all.hi[a], box.hi[a]);
+            }
         }
+    }
+    std::vector<BvhNode> frame(blob.wide_node_count);
+    if (blob.wide_node_count > 0) frame[0] = whole_box[0];
+    for (std::uint32_t i = 0; i < blob.wide_node_count; ++i) {
+        const WideNode& n = blob.wide_nodes[i];
+        WideNode want = n;
+        bake::setWideBoxes(frame[i].lo, frame[i].hi, tight[i].data(), wideCount(n), want);
+        if (std::memcmp(want.base, n.base, sizeof n.base) != 0 ||
+            std::memcmp(want.step, n.step, sizeof n.step) != 0)
+            report("node " + std::to_string(i) + ": frame is not its box in the parent with the least step");
+        else if (std::memcmp(want.lo, n.lo, sizeof n.lo) != 0 || std::memcmp(want.hi, n.hi, sizeof n.hi) != 0)
+            report("node " + std::to_string(i) + ": child boxes are not the tightest in its frame");
+        for (std::uint32_t c = 0; c < wideCount(n); ++c)
+            if ((n.child[c] & kLeafBit) == 0) frame[n.child[c]] = wideChildNode(n, c);
     }
     // The build statistics, where the blob carries them, describe this tree.
     if (blob.stats != nullptr && blob.triangle_count > 0) {

@@ -303,11 +303,14 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         switch (sections[i].kind) {
         case SectionKind::WideNodes:
             for (const WideNode& n : wide) {
-                for (std::size_t k = 0; k < 3; ++k)
+                for (std::size_t k = 0; k < 3; ++k) {
+                    w.put<std::uint16_t>(o + offsetof(WideNode, base) + 2 * k, n.base[k]);
+                    w.put<std::uint16_t>(o + offsetof(WideNode, step) + 2 * k, n.step[k]);
                     for (std::size_t c = 0; c < kWideChildren; ++c) {
-                        w.put<std::int16_t>(o + offsetof(WideNode, lo) + 2 * (8 * k + c), n.lo[k][c]);
-                        w.put<std::int16_t>(o + offsetof(WideNode, hi) + 2 * (8 * k + c), n.hi[k][c]);
+                        w.put<std::uint8_t>(o + offsetof(WideNode, lo) + 8 * k + c, n.lo[k][c]);
+                        w.put<std::uint8_t>(o + offsetof(WideNode, hi) + 8 * k + c, n.hi[k][c]);
                     }
+                }
                 for (std::size_t c = 0; c < kWideChildren; ++c)
                     w.put<std::uint32_t>(o + offsetof(WideNode, child) + 4 * c, n.child[c]);
                 o += sizeof(WideNode);

@@ -114,16 +114,36 @@ std::vector<WideNode> collapseWide(const std::vector<BvhNode>& binary) {
             if (!isLeaf(binary[children[c]]))
                 work.push_back({children[c], index, static_cast<std::uint32_t>(c)});
     }
-    for (std::size_t i = 0; i < wide.size(); ++i) // child boxes: the binary nodes' boxes
-        for (std::size_t c = 0; c < kWideChildren; ++c)
-            for (int k = 0; k < 3; ++k) {
-                const bool used = c < opened[i].size();
-                wide[i].lo[k][c] =
-                    static_cast<std::int16_t>(used ? binary[opened[i][c]].lo[k] - kWideBias : 32767);
-                wide[i].hi[k][c] =
-                    static_cast<std::int16_t>(used ? binary[opened[i][c]].hi[k] - kWideBias : -32768);
-            }
+    // Child boxes, top down (a parent comes before its children): each node's frame is the box
+    // its parent's slot decodes to, the root's the root's own box.
+    std::vector<BvhNode> frames(wide.size());
+    frames[0] = binary[0];
+    for (std::size_t i = 0; i < wide.size(); ++i) {
+        BvhNode boxes[kWideChildren];
+        const std::uint32_t count = static_cast<std::uint32_t>(opened[i].size());
+        for (std::uint32_t c = 0; c < count; ++c) boxes[c] = binary[opened[i][c]];
+        setWideBoxes(frames[i].lo, frames[i].hi, boxes, count, wide[i]);
+        for (std::uint32_t c = 0; c < count; ++c)
+            if ((wide[i].child[c] & kLeafBit) == 0) frames[wide[i].child[c]] = wideChildNode(wide[i], c);
+    }
     return wide;
+}
+
+void setWideBoxes(const std::uint16_t frame_lo[3], const std::uint16_t frame_hi[3], const BvhNode* boxes,
+                  std::uint32_t count, WideNode& out) {
+    for (int k = 0; k < 3; ++k) {
+        const std::int32_t base = frame_lo[k], span = frame_hi[k] - base;
+        std::uint32_t shift = 0;
+        while ((span >> shift) > 255) ++shift;
+        out.base[k] = frame_lo[k];
+        out.step[k] = static_cast<std::uint16_t>(1u << shift);
+        for (std::uint32_t c = 0; c < kWideChildren; ++c) {
+            const bool used = c < count;
+            out.lo[k][c] = static_cast<std::uint8_t>(used ? (boxes[c].lo[k] - base) >> shift : 255);
+            out.hi[k][c] = static_cast<std::uint8_t>(used ? (boxes[c].hi[k] - base) >> shift : 0);
+        }
+    }
+    for (std::uint8_t& p : out.padding) p = 0;
 }
 
 std::uint32_t wideDepth(const std::vector<WideNode>& wide) {

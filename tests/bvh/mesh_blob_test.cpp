@@ -264,19 +264,36 @@ TEST(MeshBlob, LoaderChecksWideTree) {
         expectRefusedWith(good, offset, value, what);
     };
     const auto lo = [&](std::uint32_t node, int k, std::uint32_t c) {
-        return at + node * sizeof(WideNode) + offsetof(WideNode, lo) +
-               2u * (8u * static_cast<unsigned>(k) + c);
+        return at + node * sizeof(WideNode) + offsetof(WideNode, lo) + 8u * static_cast<unsigned>(k) + c;
     };
     const auto hi = [&](std::uint32_t node, int k, std::uint32_t c) {
-        return at + node * sizeof(WideNode) + offsetof(WideNode, hi) +
-               2u * (8u * static_cast<unsigned>(k) + c);
+        return at + node * sizeof(WideNode) + offsetof(WideNode, hi) + 8u * static_cast<unsigned>(k) + c;
+    };
+    const auto field = [&](std::uint32_t node, std::size_t offset) {
+        return at + node * sizeof(WideNode) + offset;
     };
     const auto child = [&](std::uint32_t node, std::uint32_t c) {
         return at + node * sizeof(WideNode) + offsetof(WideNode, child) + 4u * c;
     };
     const WideNode& root = view.wide_nodes[0];
     ASSERT_GE(wideCount(root), 2u);
-    refuse(lo(0, 1, 0), std::int16_t(root.hi[1][0] + 1), "wide child bounds inverted");
+    ASSERT_LT(root.hi[1][0], 255u);
+    refuse(lo(0, 1, 0), std::uint8_t(root.hi[1][0] + 1), "wide child bounds inverted");
+    for (const std::uint16_t step : {0u, 3u, 2u * kWideMaxStep})
+        refuse(field(0, offsetof(WideNode, step) + 4), step, "step not a power of two up to kWideMaxStep");
+    refuse(field(1, offsetof(WideNode, padding) + 3), std::uint8_t{1}, "padding not zero");
+    // A minimum that decodes past the grid's top (65,535): the root's frame moved up to 65,435
+    // on x with its first child at its last step, 255 * 256 cells above.
+    {
+        ASSERT_EQ(root.step[0], kWideMaxStep);
+        WideNode moved = root;
+        moved.base[0] = 65435;
+        moved.lo[0][0] = moved.hi[0][0] = 255;
+        BlobError err;
+        EXPECT_EQ(test::loadResealed(good.data(), good.size(), at, &moved, sizeof moved, err),
+                  Status::BlobCorrupt);
+        EXPECT_STREQ(err.what, "wide child box beyond the grid");
+    }
     refuse(child(1, 0), std::uint32_t{0}, "wide node without children");
     // A node with a free slot, and a leaf and an internal child somewhere in the tree.
     std::uint32_t partial = view.wide_node_count, leaf_node = 0, leaf_slot = kWideChildren, inner_slot = 0;
@@ -292,7 +309,7 @@ TEST(MeshBlob, LoaderChecksWideTree) {
         }
     }
     ASSERT_LT(partial, view.wide_node_count);
-    refuse(lo(partial, 2, wideCount(view.wide_nodes[partial])), std::int16_t{0}, "unused slots not empty");
+    refuse(lo(partial, 2, wideCount(view.wide_nodes[partial])), std::uint8_t{0}, "unused slots not empty");
     // Two children swapped: the leaves (or nodes) are no longer met in order.
     BlobError err;
     std::vector<unsigned char> swapped(good);
@@ -763,8 +780,10 @@ TEST(MeshBlob, TreesDeeperThanTheBoundAreRefused) {
         if (!last) n.child[slot++] = i + 1u;
         for (std::uint32_t c = 0; c < kWideChildren; ++c)
             for (int k = 0; k < 3; ++k) {
-                n.lo[k][c] = c < slot ? std::int16_t{-32768} : std::int16_t{32767};
-                n.hi[k][c] = c < slot ? std::int16_t{32767} : std::int16_t{-32768};
+                n.base[k] = 0;
+                n.step[k] = kWideMaxStep;
+                n.lo[k][c] = c < slot ? std::uint8_t{0} : std::uint8_t{255};
+                n.hi[k][c] = c < slot ? std::uint8_t{255} : std::uint8_t{0};
             }
     }
     ASSERT_EQ(next, tris);
@@ -912,28 +931,25 @@ TEST(MeshBlob, VerifyReportsWhatTheLoaderLeavesOut) {
     MeshBlob view;
     ASSERT_EQ(loadMeshBlob(original.data(), original.size(), view), Status::Ok);
     EXPECT_TRUE(bake::deepVerify(test::opened(original)).empty());
-    // A leaf child whose box can grow inside its node's box (the union of the node's children).
+    // A leaf child whose box can grow by one step inside its node's frame.
     std::uint32_t node = view.wide_node_count, slot = 0;
     for (std::uint32_t i = 0; i < view.wide_node_count && node == view.wide_node_count; ++i) {
         const WideNode& n = view.wide_nodes[i];
-        std::int16_t lowest = 32767;
-        for (std::uint32_t c = 0; c < wideCount(n); ++c) lowest = std::min(lowest, n.lo[0][c]);
         for (std::uint32_t c = 0; c < wideCount(n) && node == view.wide_node_count; ++c)
-            if ((n.child[c] & kLeafBit) != 0 && n.lo[0][c] > lowest) node = i, slot = c;
+            if ((n.child[c] & kLeafBit) != 0 && n.lo[0][c] > 0u) node = i, slot = c;
     }
     ASSERT_LT(node, view.wide_node_count);
-    const std::int16_t looser = static_cast<std::int16_t>(view.wide_nodes[node].lo[0][slot] - 1);
+    const std::uint8_t looser = static_cast<std::uint8_t>(view.wide_nodes[node].lo[0][slot] - 1u);
     AlignedBytes a(test::resealed(
         good.data(), good.size(),
         std::size_t(reinterpret_cast<const unsigned char*>(&view.wide_nodes[node].lo[0][slot]) -
                     original.data()),
-        &looser, 2));
+        &looser, 1));
     MeshBlob loose;
     ASSERT_EQ(loadMeshBlob(a.data(), a.size(), loose), Status::Ok);
     const std::vector<std::string> problems = bake::deepVerify(test::opened(a));
     ASSERT_FALSE(problems.empty());
-    EXPECT_NE(problems[0].find("node " + std::to_string(node) + " child " + std::to_string(slot) +
-                               " (a leaf): box is not the tightest"),
+    EXPECT_NE(problems[0].find("node " + std::to_string(node) + ": child boxes are not the tightest"),
               std::string::npos)
         << problems[0];
 }

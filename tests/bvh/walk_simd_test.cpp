@@ -91,25 +91,60 @@ TEST(GridSegment, SimdFormDecidesAndEntersEveryNodeAsTheScalarSlabTest) {
     EXPECT_LT(overlaps, cases - cases / 10);
 }
 
-// A wide node of 1..8 random children in [0, cells) (unused slots as the baker leaves them), and
-// the same children as binary nodes.
+// A wide node of 1..8 random children (unused slots as the baker leaves them), and the same
+// children decoded as binary nodes. Most frames start in [0, cells / 5) with steps of 2 or 4 cells;
+// one in eight sits at the grid's top with steps of 256, where decoded maxima saturate at 65,535.
 WideNode randomWideNode(SplitMix64& rng, std::uint32_t cells, BvhNode out_children[kWideChildren]) {
     WideNode w{};
+    const bool top = rng.next() % 8u == 0u;
+    for (int k = 0; k < 3; ++k) {
+        w.step[k] = static_cast<std::uint16_t>(top ? kWideMaxStep : 2u << rng.next() % 2u);
+        w.base[k] = static_cast<std::uint16_t>(top ? 65535u - rng.next() % 3000u : rng.next() % (cells / 5u));
+    }
     const std::uint32_t count = 1u + static_cast<std::uint32_t>(rng.next() % kWideChildren);
     for (std::uint32_t c = 0; c < kWideChildren; ++c) {
-        out_children[c] = randomNode(rng, cells);
         w.child[c] = c < count ? (static_cast<std::uint32_t>(rng.next()) | 1u) : 0u;
         for (int k = 0; k < 3; ++k) {
-            w.lo[k][c] = static_cast<std::int16_t>(c < count ? out_children[c].lo[k] - kWideBias : 32767);
-            w.hi[k][c] = static_cast<std::int16_t>(c < count ? out_children[c].hi[k] - kWideBias : -32768);
+            // Minima the loader accepts: decoded within the grid.
+            const std::uint32_t reach = (65535u - w.base[k]) / w.step[k];
+            const std::uint32_t lo_limit = reach < 255u ? reach : 255u;
+            // Boxes of a third of the frame on average, but any from one step to the whole.
+            const auto a = static_cast<std::uint8_t>(rng.next() % (lo_limit + 1u) / (rng.next() % 2u + 1u));
+            const std::uint32_t wide = a + 85u + rng.next() % 86u;
+            const auto b = static_cast<std::uint8_t>(rng.next() % 8u == 0u ? a + rng.next() % (256u - a)
+                                                                           : (wide < 255u ? wide : 255u));
+            w.lo[k][c] = c < count ? a : std::uint8_t{255};
+            w.hi[k][c] = c < count ? b : std::uint8_t{0};
         }
+        out_children[c] = wideChildNode(w, c);
     }
     return w;
 }
 
+// The exact slab test, in double, of the segment p0 + t (p1 - p0), t in [0, t_max], against a
+// closed box in grid coordinates (a unit grid: they are world coordinates): whether it meets the
+// box, and where it enters.
+bool exactlyEnters(const Vec3& p0, const Vec3& p1, float t_max, const BvhNode& box, double& out_t) {
+    double enter = 0.0, exit = t_max;
+    for (int k = 0; k < 3; ++k) {
+        const double o = p0[k], d = static_cast<double>(p1[k]) - o;
+        const double lo = box.lo[k], hi = box.hi[k];
+        if (d == 0.0) {
+            if (o < lo || o > hi) return false;
+            continue;
+        }
+        double t0 = (lo - o) / d, t1 = (hi - o) / d;
+        if (t0 > t1) std::swap(t0, t1);
+        enter = std::max(enter, t0);
+        exit = std::min(exit, t1);
+    }
+    out_t = enter;
+    return enter <= exit;
+}
+
 TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
     const MeshBlob blob = unitGrid();
-    long cases = 0, entered = 0, overlapped = 0, differ = 0;
+    long cases = 0, entered = 0, overlapped = 0, differ = 0, met = 0, missed = 0;
     for (long i = 0; i < 100000; ++i) {
         SplitMix64 rng = caseRng(0x6121D5EAull, static_cast<std::uint64_t>(i) + 1);
         BvhNode children[kWideChildren];
@@ -117,6 +152,8 @@ TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
         const unsigned used = (1u << wideCount(n)) - 1u;
         Vec3 p0, p1;
         randomSegmentEnds(rng, p0, p1);
+        if (rng.next() % 8u == 0u) // a long segment from far away: the parameter's relative slack
+            for (int k = 0; k < 3; ++k) p0[k] = (p0[k] - 500.0f) * rng.rangef(1e3, 1e5) + 500.0f;
         detail::GridSegment g;
         ASSERT_TRUE(detail::makeGridSegment(blob, p0, p1, rng.next() % 2u == 0u ? 0.0f : 0.5f, g));
         const float t_max = rng.next() % 4u == 0u ? rng.rangef(0.0, 1.0) : 1.0f;
@@ -126,12 +163,29 @@ TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
         const unsigned want = detail::wideEntersScalar(s, t_max, n, want_t);
         const unsigned got = detail::wideEnters(s, t_max, n, got_t);
         bool same = want == got && (want & ~used) == 0u;
-        for (unsigned c = 0; c < wideCount(n); ++c)
+        for (unsigned c = 0; c < wideCount(n); ++c) {
             same = same && std::memcmp(&want_t[c], &got_t[c], sizeof(float)) == 0;
+            // Conservative: a segment that meets a child's decoded box is let in, with an entry
+            // parameter the closest-hit walk keeps for any hit in the box (SegmentNodeTest::reaches:
+            // within the exit's 2^-20 allowance of where it enters).
+            double t_exact = 0.0;
+            if (exactlyEnters(p0, p1, t_max, children[c], t_exact)) {
+                ++met;
+                if (((want >> c) & 1u) == 0u || want_t[c] > t_exact * detail::kGridExitRoundUp) {
+                    if (++missed <= 5)
+                        ADD_FAILURE()
+                            << "case " << i << " child " << c << ": the segment meets the box at " << t_exact
+                            << " and the wide test " << (((want >> c) & 1u) ? "enters later" : "rejects it");
+                }
+            }
+        }
         detail::QuantBox q;
         for (int k = 0; k < 3; ++k) {
-            const std::int32_t a = static_cast<std::int32_t>(rng.next() % 1101u) - 50;
-            const std::int32_t b = static_cast<std::int32_t>(rng.next() % 1101u) - 50;
+            // Around the frame, which may reach past the grid's top.
+            const std::int32_t from = static_cast<std::int32_t>(n.base[k]) - 50;
+            const std::uint32_t span = 300u * n.step[k] + 100u;
+            const std::int32_t a = from + static_cast<std::int32_t>(rng.next() % span);
+            const std::int32_t b = from + static_cast<std::int32_t>(rng.next() % span);
             q.lo[k] = a < b ? a : b;
             q.hi[k] = a < b ? b : a;
         }
@@ -146,7 +200,7 @@ TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
             same = same && (box.outside ? binary == 0u : ((box_want >> c) & 1u) == binary);
         }
         // The union of the children's boxes: their smallest lo and largest hi on each axis.
-        std::int16_t union_lo[3], union_hi[3];
+        std::int32_t union_lo[3], union_hi[3];
         detail::wideUnion(n, union_lo, union_hi);
         for (int k = 0; k < 3; ++k) {
             std::int32_t lo = 65536, hi = -1;
@@ -154,17 +208,20 @@ TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
                 lo = std::min<std::int32_t>(lo, children[c].lo[k]);
                 hi = std::max<std::int32_t>(hi, children[c].hi[k]);
             }
-            same = same && union_lo[k] + kWideBias == lo && union_hi[k] + kWideBias == hi;
+            same = same && union_lo[k] == lo && union_hi[k] == hi;
         }
         ++cases;
         entered += __builtin_popcount(want);
         overlapped += __builtin_popcount(box_want);
         if (!same && ++differ <= 5) ADD_FAILURE() << "case " << i << ": the wide node tests differ";
     }
-    std::printf("  wide node tests (%s): %ld nodes, %ld children entered, %ld overlapped, %ld different\n",
-                simdBackendName(), cases, entered, overlapped, differ);
+    std::printf("  wide node tests (%s): %ld nodes, %ld children entered, %ld overlapped, %ld different; "
+                "%ld decoded boxes met, %ld of them missed\n",
+                simdBackendName(), cases, entered, overlapped, differ, met, missed);
     EXPECT_EQ(differ, 0);
-    EXPECT_GT(entered, cases / 2);
+    EXPECT_EQ(missed, 0);
+    EXPECT_GT(met, cases / 4); // the generator's coverage: a child of every fourth node or more
+    EXPECT_GT(entered, cases / 4);
     EXPECT_GT(overlapped, cases / 2);
 }
 

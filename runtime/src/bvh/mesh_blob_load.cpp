@@ -62,12 +62,21 @@ Status checkWideTree(const MeshBlob& b, std::uint64_t at, std::uint32_t& out_dep
         const std::uint32_t count = wideCount(n);
         if (count == 0) return fail(err, Status::BlobCorrupt, "wide node without children", node_at);
         bool clean = true;
+        for (std::uint8_t p : n.padding) clean = clean && p == 0;
+        if (!clean) return fail(err, Status::BlobCorrupt, "wide node padding not zero", node_at);
+        for (int k = 0; k < 3; ++k)
+            if (n.step[k] == 0 || n.step[k] > kWideMaxStep || (n.step[k] & (n.step[k] - 1u)) != 0)
+                return fail(err, Status::BlobCorrupt, "wide node step not a power of two up to kWideMaxStep",
+                            node_at);
         for (std::uint32_t c = 0; c < kWideChildren; ++c) {
             clean = clean && (c < count || n.child[c] == 0);
             for (int k = 0; k < 3; ++k) {
                 if (c < count && n.lo[k][c] > n.hi[k][c])
                     return fail(err, Status::BlobCorrupt, "wide child bounds inverted", node_at);
-                if (c >= count) clean = clean && n.lo[k][c] == 32767 && n.hi[k][c] == -32768;
+                // A decoded minimum beyond the grid would wrap in the walks' 16-bit decode.
+                if (c < count && n.base[k] + std::int32_t{n.lo[k][c]} * n.step[k] > 65535)
+                    return fail(err, Status::BlobCorrupt, "wide child box beyond the grid", node_at);
+                if (c >= count) clean = clean && n.lo[k][c] == 255 && n.hi[k][c] == 0;
             }
         }
         if (!clean) return fail(err, Status::BlobCorrupt, "wide node unused slots not empty", node_at);

@@ -112,10 +112,11 @@ struct GroupLeaves {
 /// Files leaf `slot` of a wide node (its box in grid coordinates, exactly as wideChildNode's, and
 /// its info word) after those filed so far.
 inline void fileGroupLeaf(const WideNode& n, std::uint32_t slot, GroupLeaves& out) {
-    constexpr float bias = static_cast<float>(kWideBias);
+    std::int32_t lo[3], hi[3];
+    wideChildGrid(n, slot, lo, hi);
     for (int c = 0; c < 3; ++c) {
-        out.lo[c][out.count] = static_cast<float>(n.lo[c][slot]) + bias;
-        out.hi[c][out.count] = static_cast<float>(n.hi[c][slot]) + bias;
+        out.lo[c][out.count] = static_cast<float>(lo[c]);
+        out.hi[c][out.count] = static_cast<float>(hi[c]);
     }
     out.ref[out.count++] = n.child[slot];
 }

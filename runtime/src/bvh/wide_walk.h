@@ -1,9 +1,10 @@
 // flak — the walks of a blob's tree (WideNodes, bvh/blob_format.h) that every single-mesh query
 // makes: the tests of a node's eight children at once, against a quantized query box or a grid
-// segment, and the two walk orders (id order; nearest first). The box test decides each child
-// exactly as query_walk.h's nodeOverlaps decides the binary node of the child's box in the mesh
-// grid; the segment test is the grid slab test with its products taken apart, conservative
-// within the same slack.
+// segment, and the two walk orders (id order; nearest first). Both tests take the query into the
+// node's frame rather than the children out of it. The box test decides each child exactly as
+// query_walk.h's nodeOverlaps decides the binary node of the child's decoded box in the mesh grid;
+// the segment test is the grid slab test with its products taken apart, conservative within the
+// same slack.
 #pragma once
 
 #include "bvh/query_walk.h"
@@ -31,57 +32,69 @@ inline unsigned wideSlots(const WideNode& n) {
 #endif
 }
 
-/// The union of the boxes of a wide node's children, in its biased 16-bit coordinates: unused
-/// slots hold empty boxes (lo 32767, hi -32768), which change no minimum or maximum.
-inline void wideUnion(const WideNode& n, std::int16_t out_lo[3], std::int16_t out_hi[3]) {
-    for (int k = 0; k < 3; ++k) {
+/// The union of the boxes of a wide node's children in the mesh grid's coordinates: the decoded
+/// union of their steps (decoding is monotone, so it is the union of the decoded boxes). Unused
+/// slots hold empty boxes (lo 255, hi 0), which change no minimum or maximum.
+inline void wideUnion(const WideNode& n, std::int32_t out_lo[3], std::int32_t out_hi[3]) {
+    std::int32_t lo[3], hi[3];
 #if defined(FLAK_SIMD_SSE2)
-        __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.lo[k]));
-        __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.hi[k]));
-        lo = _mm_min_epi16(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(1, 0, 3, 2)));
-        hi = _mm_max_epi16(hi, _mm_shuffle_epi32(hi, _MM_SHUFFLE(1, 0, 3, 2)));
-        lo = _mm_min_epi16(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(2, 3, 0, 1)));
-        hi = _mm_max_epi16(hi, _mm_shuffle_epi32(hi, _MM_SHUFFLE(2, 3, 0, 1)));
-        lo = _mm_min_epi16(lo, _mm_srli_epi32(lo, 16));
-        hi = _mm_max_epi16(hi, _mm_srli_epi32(hi, 16));
-        out_lo[k] = static_cast<std::int16_t>(_mm_cvtsi128_si32(lo));
-        out_hi[k] = static_cast<std::int16_t>(_mm_cvtsi128_si32(hi));
+    // Each 8-byte half folded to its byte 0 (the least or the greatest of its eight).
+    const auto fold = [](__m128i v, auto op) {
+        v = op(v, _mm_srli_epi64(v, 32));
+        v = op(v, _mm_srli_epi64(v, 16));
+        return op(v, _mm_srli_epi64(v, 8));
+    };
+    const auto least = [](__m128i a, __m128i b) { return _mm_min_epu8(a, b); };
+    const auto most = [](__m128i a, __m128i b) { return _mm_max_epu8(a, b); };
+    const auto low = [](__m128i v) { return _mm_cvtsi128_si32(v) & 0xFF; };     // byte 0
+    const auto high = [](__m128i v) { return _mm_extract_epi16(v, 4) & 0xFF; }; // byte 8
+    const __m128i lo_xy = fold(_mm_loadu_si128(reinterpret_cast<const __m128i*>(n.lo[0])), least);
+    const __m128i lo_z_hi_x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.lo[2]));
+    const __m128i hi_yz = fold(_mm_loadu_si128(reinterpret_cast<const __m128i*>(n.hi[1])), most);
+    lo[0] = low(lo_xy), lo[1] = high(lo_xy), lo[2] = low(fold(lo_z_hi_x, least));
+    hi[0] = high(fold(lo_z_hi_x, most)), hi[1] = low(hi_yz), hi[2] = high(hi_yz);
 #else
-        std::int16_t lo = n.lo[k][0], hi = n.hi[k][0];
-        for (std::uint32_t c = 1; c < kWideChildren; ++c) {
-            lo = n.lo[k][c] < lo ? n.lo[k][c] : lo;
-            hi = n.hi[k][c] > hi ? n.hi[k][c] : hi;
+    for (int k = 0; k < 3; ++k) {
+        lo[k] = 255, hi[k] = 0;
+        for (std::uint32_t c = 0; c < kWideChildren; ++c) {
+            lo[k] = n.lo[k][c] < lo[k] ? n.lo[k][c] : lo[k];
+            hi[k] = n.hi[k][c] > hi[k] ? n.hi[k][c] : hi[k];
         }
-        out_lo[k] = lo;
-        out_hi[k] = hi;
+    }
 #endif
+    for (int k = 0; k < 3; ++k) {
+        const std::int32_t base = n.base[k], step = n.step[k];
+        const std::int32_t top = base + hi[k] * step + step - 1;
+        out_lo[k] = base + lo[k] * step;
+        out_hi[k] = top < 65535 ? top : 65535;
     }
 }
 
 /// The union of the boxes of a wide node's children as a binary node's box (in the mesh grid's
 /// coordinates; info 0).
 inline BvhNode wideUnionNode(const WideNode& n) {
-    std::int16_t lo[3], hi[3];
+    std::int32_t lo[3], hi[3];
     wideUnion(n, lo, hi);
     BvhNode out{};
     for (int k = 0; k < 3; ++k) {
-        out.lo[k] = static_cast<std::uint16_t>(lo[k] + kWideBias);
-        out.hi[k] = static_cast<std::uint16_t>(hi[k] + kWideBias);
+        out.lo[k] = static_cast<std::uint16_t>(lo[k]);
+        out.hi[k] = static_cast<std::uint16_t>(hi[k]);
     }
     return out;
 }
 
-/// A query box in the wide nodes' biased 16-bit coordinates: a child overlaps it when its hi is at
-/// least lo and its lo at most hi on every axis, exactly when its grid box overlaps the QuantBox
-/// (a bound beyond the grid is clamped to its end, which changes no decision, except that a box
-/// wholly beyond the grid overlaps nothing: `outside`, and then it is an empty box).
+/// A query box in the mesh grid, clamped to it: a child overlaps it when its decoded hi is at
+/// least lo and its decoded lo at most hi on every axis, exactly when its grid box overlaps the
+/// QuantBox (a bound beyond the grid is clamped to its end, which changes no decision, except
+/// that a box wholly beyond the grid overlaps nothing: `outside`, and then lo is far beyond every
+/// box and hi below every box).
 struct WideBox {
-    std::int16_t lo[3];
-    std::int16_t hi[3];
+    std::int32_t lo[3];
+    std::int32_t hi[3];
     bool outside;
 #if defined(FLAK_SIMD_SSE2)
-    __m128i lo_lanes[3];
-    __m128i hi_lanes[3];
+    __m128i lo_lanes[3]; ///< lo in eight u16 lanes
+    __m128i hi_lanes[3]; ///< hi in eight u16 lanes
 #endif
 };
 
@@ -90,47 +103,98 @@ inline void makeWideBox(const QuantBox& q, WideBox& out) {
     for (int k = 0; k < 3; ++k) {
         const auto clamp = [](std::int32_t v) { return v < 0 ? 0 : (v > 65535 ? 65535 : v); };
         out.outside = out.outside || q.lo[k] > 65535 || q.hi[k] < 0;
-        out.lo[k] = static_cast<std::int16_t>(clamp(q.lo[k]) - kWideBias);
-        out.hi[k] = static_cast<std::int16_t>(clamp(q.hi[k]) - kWideBias);
+        out.lo[k] = clamp(q.lo[k]);
+        out.hi[k] = clamp(q.hi[k]);
 #if defined(FLAK_SIMD_SSE2)
-        out.lo_lanes[k] = _mm_set1_epi16(out.lo[k]);
-        out.hi_lanes[k] = _mm_set1_epi16(out.hi[k]);
+        out.lo_lanes[k] = _mm_set1_epi16(static_cast<short>(out.lo[k]));
+        out.hi_lanes[k] = _mm_set1_epi16(static_cast<short>(out.hi[k]));
 #endif
     }
     if (!out.outside) return;
     for (int k = 0; k < 3; ++k) { // overlaps nothing, for a walk that reads a box set during it
-        out.lo[k] = 32767;
-        out.hi[k] = -32768;
-#if defined(FLAK_SIMD_SSE2)
-        out.lo_lanes[k] = _mm_set1_epi16(out.lo[k]);
-        out.hi_lanes[k] = _mm_set1_epi16(out.hi[k]);
-#endif
+        out.lo[k] = 1 << 20;
+        out.hi[k] = -1;
     }
 }
 
-/// The children of `n` whose boxes overlap the box (nodeOverlaps on each child's box), as bits.
+/// The children of `n` whose decoded boxes overlap the box (nodeOverlaps on each child's box), as
+/// bits.
 inline unsigned wideOverlapsScalar(const WideNode& n, const WideBox& q) {
     unsigned mask = 0;
     for (std::uint32_t c = 0; c < wideCount(n); ++c) {
+        std::int32_t lo[3], hi[3];
+        wideChildGrid(n, c, lo, hi);
         bool in = true;
-        for (int k = 0; k < 3; ++k) in = in && n.hi[k][c] >= q.lo[k] && n.lo[k][c] <= q.hi[k];
+        for (int k = 0; k < 3; ++k) in = in && hi[k] >= q.lo[k] && lo[k] <= q.hi[k];
         mask |= in ? 1u << c : 0u;
     }
     return mask;
 }
 
-/// wideOverlapsScalar, the eight children in 16-bit lanes.
+#if defined(FLAK_SIMD_SSE2)
+/// u16 lane K of v in all eight lanes.
+template <int K> inline __m128i splatU16(__m128i v) {
+    if constexpr (K < 4)
+        return _mm_shuffle_epi32(_mm_shufflelo_epi16(v, _MM_SHUFFLE(K, K, K, K)), 0x00);
+    else
+        return _mm_shuffle_epi32(_mm_shufflehi_epi16(v, _MM_SHUFFLE(K - 4, K - 4, K - 4, K - 4)), 0xAA);
+}
+
+/// Axis K of a wide node's eight children decoded (wideChildGrid) in u16 lanes, from the node's
+/// first 16 bytes (base, step) and the step counts widened to u16. A step count times the step is
+/// at most 255 * 256 and its low bits are zero, so the last step's end is an or, and the maximum
+/// saturates at 65,535 with the base added. A used child's minimum is within the grid (the loader
+/// proves it), so its sum does not wrap (an unused slot's may: the callers mask those).
+template <int K>
+inline void wideDecodeAxis(__m128i head, __m128i lo8, __m128i hi8, __m128i& out_lo, __m128i& out_hi) {
+    const __m128i base = splatU16<K>(head), step = splatU16<3 + K>(head);
+    const __m128i last = _mm_sub_epi16(step, _mm_set1_epi16(1));
+    out_lo = _mm_add_epi16(_mm_mullo_epi16(lo8, step), base);
+    out_hi = _mm_adds_epu16(base, _mm_or_si128(_mm_mullo_epi16(hi8, step), last));
+}
+
+/// A wide node's step counts, widened to u16 lanes: lo[k] and hi[k] per axis.
+struct WideSteps {
+    __m128i lo[3];
+    __m128i hi[3];
+};
+
+inline void loadWideSteps(const WideNode& n, WideSteps& out) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i lo_xy = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.lo[0]));
+    const __m128i lo_z_hi_x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.lo[2]));
+    const __m128i hi_yz = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.hi[1]));
+    out.lo[0] = _mm_unpacklo_epi8(lo_xy, zero);
+    out.lo[1] = _mm_unpackhi_epi8(lo_xy, zero);
+    out.lo[2] = _mm_unpacklo_epi8(lo_z_hi_x, zero);
+    out.hi[0] = _mm_unpackhi_epi8(lo_z_hi_x, zero);
+    out.hi[1] = _mm_unpacklo_epi8(hi_yz, zero);
+    out.hi[2] = _mm_unpackhi_epi8(hi_yz, zero);
+}
+
+/// One axis of wideOverlaps: the lanes where the decoded children miss the box (nonzero; a
+/// saturated difference is zero where the bound is on the right side).
+template <int K> inline __m128i wideAxisMiss(__m128i head, const WideSteps& steps, const WideBox& q) {
+    __m128i lo, hi;
+    wideDecodeAxis<K>(head, steps.lo[K], steps.hi[K], lo, hi);
+    return _mm_or_si128(_mm_subs_epu16(q.lo_lanes[K], hi), _mm_subs_epu16(lo, q.hi_lanes[K]));
+}
+#endif
+
+/// wideOverlapsScalar, the eight children in u16 lanes: each child's bounds decoded and compared
+/// unsigned.
 inline unsigned wideOverlaps(const WideNode& n, const WideBox& q) {
 #if defined(FLAK_SIMD_SSE2)
-    __m128i miss = _mm_setzero_si128();
-    for (int k = 0; k < 3; ++k) {
-        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.lo[k]));
-        const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.hi[k]));
-        miss = _mm_or_si128(
-            miss, _mm_or_si128(_mm_cmpgt_epi16(q.lo_lanes[k], hi), _mm_cmpgt_epi16(lo, q.hi_lanes[k])));
-    }
-    const unsigned out = static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(miss, _mm_setzero_si128())));
-    return ~out & wideSlots(n);
+    if (q.outside) return 0;
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.base)); // base, step
+    WideSteps steps;
+    loadWideSteps(n, steps);
+    __m128i miss = wideAxisMiss<0>(head, steps, q);
+    miss = _mm_or_si128(miss, wideAxisMiss<1>(head, steps, q));
+    miss = _mm_or_si128(miss, wideAxisMiss<2>(head, steps, q));
+    const __m128i hit = _mm_cmpeq_epi16(miss, zero);
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(hit, zero))) & wideSlots(n);
 #else
     return wideOverlapsScalar(n, q);
 #endif
@@ -139,8 +203,8 @@ inline unsigned wideOverlaps(const WideNode& n, const WideBox& q) {
 /// A grid segment as the wide tests take it. Per axis: the reciprocal span clamped to +-2^100 (an
 /// axis the segment does not move along gets 2^100, not infinity, so no 0 * inf makes a NaN, and
 /// a far node is still rejected), and the slab parameter of a child's near and far bound as
-/// t = q * inv + near (or far), q the stored (biased) coordinate: the parameter
-/// ((q + 32768 +- slack) - origin) * inv of the grid test with its products taken apart.
+/// t = g * inv + near (or far), g the decoded grid coordinate: the parameter
+/// ((g +- slack) - origin) * inv of the grid test with its products taken apart.
 struct WideSegment {
     float inv[3];
     float near[3];
@@ -150,14 +214,13 @@ struct WideSegment {
 
 inline void makeWideSegment(const GridSegment& g, WideSegment& out) {
     constexpr float kLimit = 1.2676506e30f; // 2^100
-    constexpr float bias = static_cast<float>(kWideBias);
     for (int k = 0; k < 3; ++k) {
         const float inv = g.inv_delta[k];
         const float clamped = inv > kLimit ? kLimit : (inv < -kLimit ? -kLimit : inv);
         const float near_slack = g.negative[k] ? g.slack[k] : -g.slack[k];
         out.inv[k] = clamped;
-        out.near[k] = ((bias + near_slack) - g.origin[k]) * clamped;
-        out.far[k] = ((bias - near_slack) - g.origin[k]) * clamped;
+        out.near[k] = (near_slack - g.origin[k]) * clamped;
+        out.far[k] = (-near_slack - g.origin[k]) * clamped;
         out.negative[k] = g.negative[k];
     }
 }
@@ -170,11 +233,13 @@ inline unsigned wideEntersScalar(const WideSegment& s, float t_max, const WideNo
                                  float out_t_enter[kWideChildren]) {
     unsigned mask = 0;
     for (std::uint32_t c = 0; c < wideCount(n); ++c) {
+        std::int32_t lo[3], hi[3];
+        wideChildGrid(n, c, lo, hi);
         float t_enter = 0.0f;
         float t_exit = t_max;
         for (int k = 0; k < 3; ++k) {
-            const float qn = static_cast<float>(s.negative[k] ? n.hi[k][c] : n.lo[k][c]);
-            const float qf = static_cast<float>(s.negative[k] ? n.lo[k][c] : n.hi[k][c]);
+            const float qn = static_cast<float>(s.negative[k] ? hi[k] : lo[k]);
+            const float qf = static_cast<float>(s.negative[k] ? lo[k] : hi[k]);
             const float t_near = qn * s.inv[k] + s.near[k];
             const float t_far = qf * s.inv[k] + s.far[k];
             t_enter = t_near > t_enter ? t_near : t_enter;
@@ -186,31 +251,43 @@ inline unsigned wideEntersScalar(const WideSegment& s, float t_max, const WideNo
     return mask;
 }
 
-/// wideEntersScalar, four children a lane group with the very same operations in the same order,
-/// so both give the same bits and parameters.
+#if defined(FLAK_SIMD_SSE2)
+/// One axis of wideEnters: the children's decoded near and far bounds (wideDecodeAxis) widened to
+/// float (exact), their slab parameters, folded into each half's entry and exit.
+template <int K>
+inline void wideAxisEnters(const WideSegment& s, __m128i head, const WideSteps& steps, __m128 enter[2],
+                           __m128 exit[2]) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128 inv = _mm_set1_ps(s.inv[K]), near = _mm_set1_ps(s.near[K]), far = _mm_set1_ps(s.far[K]);
+    __m128i lo, hi;
+    wideDecodeAxis<K>(head, steps.lo[K], steps.hi[K], lo, hi);
+    const __m128i qn = s.negative[K] ? hi : lo, qf = s.negative[K] ? lo : hi;
+    const __m128i qn32[2] = {_mm_unpacklo_epi16(qn, zero), _mm_unpackhi_epi16(qn, zero)};
+    const __m128i qf32[2] = {_mm_unpacklo_epi16(qf, zero), _mm_unpackhi_epi16(qf, zero)};
+    for (int h = 0; h < 2; ++h) {
+        const __m128 t_near = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(qn32[h]), inv), near);
+        const __m128 t_far = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(qf32[h]), inv), far);
+        // max_ps(a, b) is a > b ? a : b and min_ps(a, b) is a < b ? a : b: the scalar selects.
+        enter[h] = _mm_max_ps(t_near, enter[h]);
+        exit[h] = _mm_min_ps(t_far, exit[h]);
+    }
+}
+#endif
+
+/// wideEntersScalar, four children a lane group with the very same operations in the same order
+/// (the bounds decoded in u16 lanes, exactly as wideChildGrid decodes them), so both give the same
+/// bits and parameters.
 inline unsigned wideEnters(const WideSegment& s, float t_max, const WideNode& n,
                            float out_t_enter[kWideChildren]) {
 #if defined(FLAK_SIMD_SSE2)
+    const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.base)); // base, step
+    WideSteps steps;
+    loadWideSteps(n, steps);
     __m128 enter[2] = {_mm_setzero_ps(), _mm_setzero_ps()};
     __m128 exit[2] = {_mm_set1_ps(t_max), _mm_set1_ps(t_max)};
-    for (int k = 0; k < 3; ++k) {
-        const __m128 inv = _mm_set1_ps(s.inv[k]), near = _mm_set1_ps(s.near[k]), far = _mm_set1_ps(s.far[k]);
-        const __m128i qn =
-            _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.negative[k] ? n.hi[k] : n.lo[k]));
-        const __m128i qf =
-            _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.negative[k] ? n.lo[k] : n.hi[k]));
-        const __m128i qn32[2] = {_mm_srai_epi32(_mm_unpacklo_epi16(qn, qn), 16),
-                                 _mm_srai_epi32(_mm_unpackhi_epi16(qn, qn), 16)};
-        const __m128i qf32[2] = {_mm_srai_epi32(_mm_unpacklo_epi16(qf, qf), 16),
-                                 _mm_srai_epi32(_mm_unpackhi_epi16(qf, qf), 16)};
-        for (int h = 0; h < 2; ++h) {
-            const __m128 t_near = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(qn32[h]), inv), near);
-            const __m128 t_far = _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(qf32[h]), inv), far);
-            // max_ps(a, b) is a > b ? a : b and min_ps(a, b) is a < b ? a : b: the scalar selects.
-            enter[h] = _mm_max_ps(t_near, enter[h]);
-            exit[h] = _mm_min_ps(t_far, exit[h]);
-        }
-    }
+    wideAxisEnters<0>(s, head, steps, enter, exit);
+    wideAxisEnters<1>(s, head, steps, enter, exit);
+    wideAxisEnters<2>(s, head, steps, enter, exit);
     const __m128 round_up = _mm_set1_ps(kGridExitRoundUp);
     const int lo = _mm_movemask_ps(_mm_cmple_ps(enter[0], _mm_mul_ps(exit[0], round_up)));
     const int hi = _mm_movemask_ps(_mm_cmple_ps(enter[1], _mm_mul_ps(exit[1], round_up)));

@@ -61,18 +61,18 @@ struct SectionLayout {
 /// The layout of a section kind; element_bytes 0 for a kind the container does not know.
 constexpr SectionLayout sectionLayout(std::uint32_t kind) {
     switch (kind) {
-    case 1: return {16, 6, 1};    // Nodes (retired, still opened so the mesh loader can name it)
-    case 2: return {12, 0, 3};    // Vertices
-    case 3: return {3, 0, 0};     // Triangles: three byte offsets
-    case 4: return {4, 0, 1};     // BlockBases
-    case 5: return {8, 2, 1};     // Materials: u16 material, reserved; u32 first triangle
-    case 6: return {4, 0, 1};     // SourceIds
-    case 7: return {64, 0, 16};   // BuildStats
-    case 8: return {16, 0, 4};    // SphereCluster
-    case 9: return {4, 0, 1};     // Walls
-    case 10: return {32, 0, 8};   // MeshInfo
-    case 11: return {6, 3, 0};    // QuantizedVertices: u16 x, y, z
-    case 12: return {128, 48, 8}; // WideNodes: i16 lo[3][8], hi[3][8]; u32 child[8]
+    case 1: return {16, 6, 1};  // Nodes (retired, still opened so the mesh loader can name it)
+    case 2: return {12, 0, 3};  // Vertices
+    case 3: return {3, 0, 0};   // Triangles: three byte offsets
+    case 4: return {4, 0, 1};   // BlockBases
+    case 5: return {8, 2, 1};   // Materials: u16 material, reserved; u32 first triangle
+    case 6: return {4, 0, 1};   // SourceIds
+    case 7: return {64, 0, 16}; // BuildStats
+    case 8: return {16, 0, 4};  // SphereCluster
+    case 9: return {4, 0, 1};   // Walls
+    case 10: return {32, 0, 8}; // MeshInfo
+    case 11: return {6, 3, 0};  // QuantizedVertices: u16 x, y, z
+    case 12: return {96, 6, 8}; // WideNodes: u16 base[3], step[3]; u32 child[8]; bytes
     default: return {0, 0, 0};
     }
 }

@@ -3,7 +3,7 @@
 //
 // Mesh sections (SectionKind):
 //   MeshInfo    MeshInfo                   32 B: the quantization grid, the mesh layout hash, the depth
-//   WideNodes   WideNode[wide_node_count] 128 B each: the tree, up to 8 children a node, depth-first
+//   WideNodes   WideNode[wide_node_count]  96 B each: the tree, up to 8 children a node, depth-first
 //   Vertices    float[3][vertex_count]     12 B each: exact float positions (copies included), or
 //   QuantizedVertices uint16_t[3][vertex_count] 6 B each: positions on the MeshInfo grid (--vertices quantized)
 //   Triangles   uint8_t[3][triangle_count]  3 B each: three 8-bit vertex offsets in a 256-vertex window
@@ -22,10 +22,12 @@
 // (and, where a window cannot reach, copies) vertices so every block of 16 consecutive triangles
 // fits one 256-vertex window.
 //
-// Child boxes are quantized to 16 bits per axis over the mesh's bounding box (MeshInfo fields
-// origin / scale): min rounded down, max rounded up, so a decoded box always contains the exact
-// one. The walks keep a bounded stack of pending children (kWideStack entries, on the call stack);
-// the loader refuses a tree deeper than kMaxTreeDepth, so no walk can overflow it.
+// Boxes live in the mesh grid: 16 bits per axis over the mesh's bounding box (MeshInfo fields
+// origin / scale), min rounded down and max rounded up. A wide node stores each child's box as
+// the 8-bit steps of its own frame within that grid that hold it (WideNode), so a decoded box
+// always contains the exact one. The walks keep a bounded stack of pending children (kWideStack
+// entries, on the call stack); the loader refuses a tree deeper than kMaxTreeDepth, so no walk can
+// overflow it.
 #pragma once
 
 #include <flak/blob/blob.h>
@@ -100,25 +102,50 @@ constexpr std::uint32_t kWideChildren = 8;
 /// then pushes at most kWideChildren, so a tree of kMaxTreeDepth levels never needs more.
 constexpr std::uint32_t kWideStack = (kWideChildren - 1u) * kMaxTreeDepth + 1u;
 
-/// Wide BVH node (128 bytes): up to eight children, each child's box in the mesh grid's 16-bit
-/// coordinates (MeshInfo origin / scale), stored minus 32,768 so that signed 16-bit compares order
-/// them. Children are in depth-first order: a walk that takes them in slot order meets the
-/// triangles in id order.
+/// The largest step of a wide node's frame, in grid cells: 256 steps of 256 cells span the whole
+/// grid (65,536 cells). The loader refuses a larger step, or one that is not a power of two.
+constexpr std::uint32_t kWideMaxStep = 256;
+
+/// Wide BVH node (96 bytes): up to eight children, each child's box in 8-bit steps of the node's
+/// frame. The frame is a minimum corner in the mesh grid (`base`) and a power-of-two step per axis
+/// (`step` cells); child c's box on axis k covers its steps lo..hi whole:
+///   lo = base[k] + lo[k][c] * step[k]
+///   hi = min(65535, base[k] + hi[k][c] * step[k] + step[k] - 1)
+/// in the mesh grid's 16-bit coordinates (MeshInfo origin / scale). The baker takes the steps
+/// that hold the child's tight grid box, and takes as a node's frame the decoded box its parent
+/// gives it (the root: the tight box of the mesh) with the smallest step that spans it in 256
+/// steps. Decoded boxes therefore nest: a child's box lies within its node's box in the parent.
+/// Children are in depth-first order: a walk that takes them in slot order meets the triangles in
+/// id order.
 ///   child[c]:  internal: index of the child's WideNode (after this node's)
 ///              leaf:     kLeafBit | (triangle_count - 1) << 26 | first_triangle
 ///              unused:   0 (never a child: the root is node 0), after every used slot, with
-///                        lo 32,767 and hi -32,768 on every axis
+///                        lo 255 and hi 0 on every axis
 struct WideNode {
-    std::int16_t lo[3][kWideChildren];  //   0: child box minimum per axis, grid coordinate - 32,768
-    std::int16_t hi[3][kWideChildren];  //  48: child box maximum per axis, grid coordinate - 32,768
-    std::uint32_t child[kWideChildren]; //  96: child references
+    std::uint16_t base[3];              //  0: the frame's minimum corner in the mesh grid
+    std::uint16_t step[3];              //  6: the frame's step per axis in grid cells, 1..kWideMaxStep
+    std::uint32_t child[kWideChildren]; // 12: child references
+    std::uint8_t lo[3][kWideChildren];  // 44: child box's first step per axis
+    std::uint8_t hi[3][kWideChildren];  // 68: child box's last step per axis
+    std::uint8_t padding[4];            // 92: zero
 };
-static_assert(sizeof(WideNode) == 128 && offsetof(WideNode, hi) == 48 && offsetof(WideNode, child) == 96,
-              "WideNode is 128 bytes");
-static_assert(sectionLayout(12).element_bytes == sizeof(WideNode) && sectionLayout(12).halfwords == 48 &&
+static_assert(sizeof(WideNode) == 96 && offsetof(WideNode, child) == 12 && offsetof(WideNode, lo) == 44 &&
+                  offsetof(WideNode, hi) == 68 && offsetof(WideNode, padding) == 92,
+              "WideNode is 96 bytes");
+static_assert(sectionLayout(12).element_bytes == sizeof(WideNode) && sectionLayout(12).halfwords == 6 &&
                   sectionLayout(12).words == 8,
-              "the container swaps a wide node as 48 u16 and eight u32");
-constexpr std::int32_t kWideBias = 32768;
+              "the container swaps a wide node as six u16 and eight u32, its bytes left alone");
+
+/// Child `slot`'s box of a wide node in the mesh grid's coordinates (see WideNode).
+inline void wideChildGrid(const WideNode& n, std::uint32_t slot, std::int32_t out_lo[3],
+                          std::int32_t out_hi[3]) {
+    for (int k = 0; k < 3; ++k) {
+        const std::int32_t base = n.base[k], step = n.step[k];
+        const std::int32_t hi = base + n.hi[k][slot] * step + step - 1;
+        out_lo[k] = base + n.lo[k][slot] * step;
+        out_hi[k] = hi < 65535 ? hi : 65535;
+    }
+}
 
 /// What the baker measured (64 bytes), optional.
 struct BuildStats {
@@ -156,8 +183,11 @@ constexpr std::uint32_t meshLayoutHash() {
                                    sizeof(MaterialRun),
                                    sizeof(WideNode),
                                    offsetof(WideNode, child),
+                                   offsetof(WideNode, lo),
+                                   offsetof(WideNode, padding),
                                    kWideChildren,
-                                   2u /* the wide tree alone */};
+                                   kWideMaxStep,
+                                   3u /* child boxes in their node's frame */};
     std::uint32_t h = 2166136261u;
     for (std::uint32_t f : facts) {
         for (int i = 0; i < 4; ++i) h = (h ^ ((f >> (8 * i)) & 0xFFu)) * 16777619u;

@@ -71,15 +71,6 @@ inline std::uint32_t wideCount(const WideNode& n) {
     return count;
 }
 
-/// Child `slot`'s box of a wide node in the mesh grid's coordinates.
-inline void wideChildGrid(const WideNode& n, std::uint32_t slot, std::int32_t out_lo[3],
-                          std::int32_t out_hi[3]) {
-    for (int k = 0; k < 3; ++k) {
-        out_lo[k] = n.lo[k][slot] + kWideBias;
-        out_hi[k] = n.hi[k][slot] + kWideBias;
-    }
-}
-
 /// Child `slot` of a wide node as the binary node of the same box, its info the child reference
 /// (for a leaf, the leaf's info word: leafFirst and leafCount read it).
 inline BvhNode wideChildNode(const WideNode& n, std::uint32_t slot) {
