@@ -628,7 +628,8 @@ TEST(MeshBlob, TheBinaryTreeOfAnEarlierFormatIsRefusedWithARebakeMessage) {
     EXPECT_NE(std::string(err.what).find("bake it again"), std::string::npos) << err.what;
 }
 
-// The container's reserved words and the mesh's own layout hash and depth are checked.
+// The container's reserved words, both layout hashes (with advice to bake again) and the mesh's
+// depth are checked.
 TEST(MeshBlob, ReservedWordsTheMeshLayoutHashAndDepthAreChecked) {
     const std::vector<unsigned char> good = bakeBytes(test::icosphere(1));
     AlignedBytes original(good);
@@ -643,7 +644,13 @@ TEST(MeshBlob, ReservedWordsTheMeshLayoutHashAndDepthAreChecked) {
     EXPECT_EQ(test::loadResealed(good.data(), good.size(), info.offset + offsetof(MeshInfo, layout_hash),
                                  &one, 4, err),
               Status::BlobLayoutMismatch);
-    EXPECT_STREQ(err.what, "mesh layout hash");
+    EXPECT_STREQ(
+        err.what,
+        "mesh layout hash: written with another mesh encoding, bake the asset again with this flak_bake");
+    // The container's layout hash: refused before the mesh is read, with the same advice.
+    EXPECT_EQ(test::loadResealed(good.data(), good.size(), offsetof(BlobHeader, layout_hash), &one, 4, err),
+              Status::BlobLayoutMismatch);
+    EXPECT_NE(std::string(err.what).find("bake the asset again"), std::string::npos) << err.what;
     const std::uint32_t depth = static_cast<const MeshInfo*>(info.data)->depth;
     EXPECT_GE(depth, 2u);
     const std::uint32_t deeper = depth + 1;

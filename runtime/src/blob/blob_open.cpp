@@ -33,7 +33,9 @@ Status openContainer(const unsigned char* p, std::size_t size, bool allow_foreig
         return fail(err, Status::BlobWrongEndian, "blob is in the other byte order",
                     offsetof(BlobHeader, endian_marker));
     if (readField<std::uint32_t>(p + offsetof(BlobHeader, layout_hash), f) != blobLayoutHash())
-        return fail(err, Status::BlobLayoutMismatch, "layout hash", offsetof(BlobHeader, layout_hash));
+        return fail(err, Status::BlobLayoutMismatch,
+                    "layout hash: written with another blob layout, bake the asset again with this flak_bake",
+                    offsetof(BlobHeader, layout_hash));
 
     const std::uint64_t total = readField<std::uint64_t>(p + offsetof(BlobHeader, total_bytes), f);
     if (total > size) return fail(err, Status::BlobTruncated, "fewer bytes than total_bytes", size);

@@ -236,7 +236,9 @@ Status loadMeshBlob(const Blob& blob, MeshBlob& out_blob, BlobError* out_error) 
         return fail(out_error, Status::BlobCorrupt, "mesh info count", info_section.offset);
     const MeshInfo& info = *static_cast<const MeshInfo*>(info_section.data);
     if (info.layout_hash != meshLayoutHash())
-        return fail(out_error, Status::BlobLayoutMismatch, "mesh layout hash",
+        return fail(out_error, Status::BlobLayoutMismatch,
+                    "mesh layout hash: written with another mesh encoding, bake the asset again with this "
+                    "flak_bake",
                     info_section.offset + offsetof(MeshInfo, layout_hash));
     for (int i = 0; i < 3; ++i) {
         const float o = info.origin[i], v = info.scale[i];
