@@ -62,12 +62,7 @@ inline void wideUnion(const WideNode& n, std::int32_t out_lo[3], std::int32_t ou
         }
     }
 #endif
-    for (int k = 0; k < 3; ++k) {
-        const std::int32_t base = n.base[k], step = n.step[k];
-        const std::int32_t top = base + hi[k] * step + step - 1;
-        out_lo[k] = base + lo[k] * step;
-        out_hi[k] = top < 65535 ? top : 65535;
-    }
+    for (int k = 0; k < 3; ++k) wideStepsToGrid(n, k, lo[k], hi[k], out_lo[k], out_hi[k]);
 }
 
 /// The union of the boxes of a wide node's children as a binary node's box (in the mesh grid's

@@ -136,15 +136,20 @@ static_assert(sectionLayout(12).element_bytes == sizeof(WideNode) && sectionLayo
                   sectionLayout(12).words == 8,
               "the container swaps a wide node as six u16 and eight u32, its bytes left alone");
 
-/// Child `slot`'s box of a wide node in the mesh grid's coordinates (see WideNode).
+/// The grid cells that steps `first` .. `last` of a wide node's frame cover on axis k, the maximum
+/// saturated at 65,535 (see WideNode): the one scalar decode of a child box.
+inline void wideStepsToGrid(const WideNode& n, int k, std::int32_t first, std::int32_t last,
+                            std::int32_t& out_lo, std::int32_t& out_hi) {
+    const std::int32_t base = n.base[k], step = n.step[k];
+    const std::int32_t hi = base + last * step + step - 1;
+    out_lo = base + first * step;
+    out_hi = hi < 65535 ? hi : 65535;
+}
+
+/// Child `slot`'s box of a wide node in the mesh grid's coordinates.
 inline void wideChildGrid(const WideNode& n, std::uint32_t slot, std::int32_t out_lo[3],
                           std::int32_t out_hi[3]) {
-    for (int k = 0; k < 3; ++k) {
-        const std::int32_t base = n.base[k], step = n.step[k];
-        const std::int32_t hi = base + n.hi[k][slot] * step + step - 1;
-        out_lo[k] = base + n.lo[k][slot] * step;
-        out_hi[k] = hi < 65535 ? hi : 65535;
-    }
+    for (int k = 0; k < 3; ++k) wideStepsToGrid(n, k, n.lo[k][slot], n.hi[k][slot], out_lo[k], out_hi[k]);
 }
 
 /// What the baker measured (64 bytes), optional.
