@@ -9,6 +9,7 @@
 #include "bvh/wide_walk.h"
 
 #include "query_meshes.h"
+#include "support/box_families.h"
 #include "support/oracle.h"
 
 #include <gtest/gtest.h>
@@ -121,27 +122,6 @@ WideNode randomWideNode(SplitMix64& rng, std::uint32_t cells, BvhNode out_childr
     return w;
 }
 
-// The exact slab test, in double, of the segment p0 + t (p1 - p0), t in [0, t_max], against a
-// closed box in grid coordinates (a unit grid: they are world coordinates): whether it meets the
-// box, and where it enters.
-bool exactlyEnters(const Vec3& p0, const Vec3& p1, float t_max, const BvhNode& box, double& out_t) {
-    double enter = 0.0, exit = t_max;
-    for (int k = 0; k < 3; ++k) {
-        const double o = p0[k], d = static_cast<double>(p1[k]) - o;
-        const double lo = box.lo[k], hi = box.hi[k];
-        if (d == 0.0) {
-            if (o < lo || o > hi) return false;
-            continue;
-        }
-        double t0 = (lo - o) / d, t1 = (hi - o) / d;
-        if (t0 > t1) std::swap(t0, t1);
-        enter = std::max(enter, t0);
-        exit = std::min(exit, t1);
-    }
-    out_t = enter;
-    return enter <= exit;
-}
-
 TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
     const MeshBlob blob = unitGrid();
     long cases = 0, entered = 0, overlapped = 0, differ = 0, met = 0, missed = 0;
@@ -168,8 +148,13 @@ TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
             // Conservative: a segment that meets a child's decoded box is let in, with an entry
             // parameter the closest-hit walk keeps for any hit in the box (SegmentNodeTest::reaches:
             // within the exit's 2^-20 allowance of where it enters).
-            double t_exact = 0.0;
-            if (exactlyEnters(p0, p1, t_max, children[c], t_exact)) {
+            // (A unit grid: grid coordinates are world coordinates.)
+            Aabb decoded;
+            set(children[c].lo[0], children[c].lo[1], children[c].lo[2], decoded.min);
+            set(children[c].hi[0], children[c].hi[1], children[c].hi[2], decoded.max);
+            const box::Clip exact = box::clipReference(d3(p0), d3(p1) - d3(p0), t_max, decoded, 0.0);
+            if (exact.hit) {
+                const double t_exact = exact.enter;
                 ++met;
                 if (((want >> c) & 1u) == 0u || want_t[c] > t_exact * detail::kGridExitRoundUp) {
                     if (++missed <= 5)

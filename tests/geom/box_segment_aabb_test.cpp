@@ -34,34 +34,6 @@ std::string describe(const Query& q, const Aabb& box) {
     return "segment {" + hexv(q.p0) + ", " + hexv(q.p1) + "} box " + hexBox(box);
 }
 
-struct Clip {
-    bool hit = false;
-    double enter = 0.0, exit = 0.0;
-};
-
-// Liang-Barsky in double against [lo, hi] grown by s per side (extents floored at zero).
-Clip clipReference(const D3& o, const D3& d, double t_max, const Aabb& box, double s) {
-    Clip c;
-    double enter = 0.0, exit = t_max;
-    for (int i = 0; i < 3; ++i) {
-        double lo = double(box.min[i]) - s, hi = double(box.max[i]) + s;
-        if (lo > hi) lo = hi = 0.5 * (double(box.min[i]) + double(box.max[i]));
-        if (d[i] == 0.0) {
-            if (o[i] < lo || o[i] > hi) return c;
-            continue;
-        }
-        double t0 = (lo - o[i]) / d[i], t1 = (hi - o[i]) / d[i];
-        if (t0 > t1) std::swap(t0, t1);
-        enter = std::fmax(enter, t0);
-        exit = std::fmin(exit, t1);
-        if (enter > exit) return c;
-    }
-    c.hit = true;
-    c.enter = enter;
-    c.exit = exit;
-    return c;
-}
-
 struct Outcome {
     bool reference = false;
     bool kernel = false;

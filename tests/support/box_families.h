@@ -1,5 +1,5 @@
 // Shared helpers of the box-family oracle tests: seeded generators of scales, rotations and
-// adversarial values, and hex-float printing of boxes and matrices. The double vectors, the band,
+// adversarial values, the segment-box clip reference, and hex-float printing of boxes and matrices. The double vectors, the band,
 // caseRng and the tally are support/oracle.h's.
 //
 // Every case draws from its own generator, caseRng(test seed, case index), so a failure printed
@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 
 namespace flak::test::box {
 
@@ -113,6 +114,37 @@ template <typename Hit> double bisect(Hit&& hit, double lo, double hi) {
         (hit(mid) ? hi : lo) = mid;
     }
     return 0.5 * (lo + hi);
+}
+
+/// What clipReference finds.
+struct Clip {
+    bool hit = false;
+    double enter = 0.0, exit = 0.0;
+};
+
+/// Liang-Barsky in double: the segment o + t d, t in [0, t_max], against [lo, hi] grown by s per
+/// side (extents floored at zero); where it enters and leaves when it hits. Zero direction
+/// components take explicit branches.
+inline Clip clipReference(const D3& o, const D3& d, double t_max, const Aabb& box, double s) {
+    Clip c;
+    double enter = 0.0, exit = t_max;
+    for (int i = 0; i < 3; ++i) {
+        double lo = double(box.min[i]) - s, hi = double(box.max[i]) + s;
+        if (lo > hi) lo = hi = 0.5 * (double(box.min[i]) + double(box.max[i]));
+        if (d[i] == 0.0) {
+            if (o[i] < lo || o[i] > hi) return c;
+            continue;
+        }
+        double t0 = (lo - o[i]) / d[i], t1 = (hi - o[i]) / d[i];
+        if (t0 > t1) std::swap(t0, t1);
+        enter = std::fmax(enter, t0);
+        exit = std::fmin(exit, t1);
+        if (enter > exit) return c;
+    }
+    c.hit = true;
+    c.enter = enter;
+    c.exit = exit;
+    return c;
 }
 
 inline std::string hexBox(const Aabb& b) { return "{" + hexv(b.min) + ", " + hexv(b.max) + "}"; }
