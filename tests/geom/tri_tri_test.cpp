@@ -350,6 +350,73 @@ TEST(TriTri, SliverPairs120K) {
     EXPECT_EQ(failures, 0);
 }
 
+// A needle or a cap as triangle 1 (its plane ill-conditioned in float, so the batched tests
+// take their sliver path) against eight lane triangles moved to touch it near a random point of
+// each, as in SliverPairs120K: triTriOverlapLanes, with and without the crossing lanes, and
+// triTriOverlap4 / 8 answer lane for lane what triTriOverlap and classifyTriTri answer alone.
+TEST(TriTri, SliverFirstTriangleBatchedEqualsScalar) {
+    long mismatches = 0, lane_pairs = 0, overlaps = 0, ill = 0;
+    for (long i = 0; i < caseCount<long>(60000); ++i) {
+        SplitMix64 rng = caseRng(kSeed + 79, i + 1);
+        const Placement& where = kPlacements[i % 6];
+        const Tri first = place(where, makeShape(rng, rng.u() < 0.5 ? Shape::Needle : Shape::Cap, 1.0));
+        // The float corner test of the batched path, on the test's side: sin^2 of the corner at a.
+        const Vec3 e1 = vec(first.b.x - first.a.x, first.b.y - first.a.y, first.b.z - first.a.z);
+        const Vec3 e2 = vec(first.c.x - first.a.x, first.c.y - first.a.y, first.c.z - first.a.z);
+        const D3 n = cross(d3(e1), d3(e2));
+        ill += dot(n, n) <= 2.5e-3 * dot(d3(e1), d3(e1)) * dot(d3(e2), d3(e2)) ? 1 : 0;
+        TriangleBatch8 batch;
+        clearBatch(batch.half[0]);
+        clearBatch(batch.half[1]);
+        Tri lanes[8];
+        const int used = (i % 5 == 0) ? static_cast<int>(rng.next() % 9u) : 8;
+        for (int l = 0; l < 8; ++l) {
+            const unsigned kind = static_cast<unsigned>(rng.next() % 3u);
+            Tri t =
+                makeShape(rng, kind == 0u ? Shape::Random : (kind == 1u ? Shape::Needle : Shape::Cap), 1.0);
+            t = place(where, t);
+            const Vec3 ps = randomPointOn(rng, first), pt = randomPointOn(rng, t);
+            const Vec3 jitter = randomPoint(rng, rng.u() < 0.5 ? 1e-3 : 0.05);
+            const double dx = static_cast<double>(ps.x) - pt.x + jitter.x,
+                         dy = static_cast<double>(ps.y) - pt.y + jitter.y,
+                         dz = static_cast<double>(ps.z) - pt.z + jitter.z;
+            for (Vec3* p : {&t.a, &t.b, &t.c}) *p = vec(p->x + dx, p->y + dy, p->z + dz);
+            lanes[l] = t;
+            if (l < used) setBatchTriangle(l % 4, t.a, t.b, t.c, batch.half[l / 4]);
+        }
+        const std::uint32_t asked = (i % 4 == 0) ? 0xFFu : static_cast<std::uint32_t>(rng.next()) & 0xFFu;
+        std::uint32_t expected = 0u, expected_crossing = 0u;
+        for (int l = 0; l < used; ++l) {
+            const Tri& t = lanes[l];
+            const bool hit = triTriOverlap(first.a, first.b, first.c, t.a, t.b, t.c);
+            overlaps += hit ? 1 : 0;
+            expected |= static_cast<std::uint32_t>(hit) << l;
+            if (detail::classifyTriTri(first.a, first.b, first.c, t.a, t.b, t.c) ==
+                detail::TriTriKind::Crossing)
+                expected_crossing |= 1u << l;
+        }
+        lane_pairs += used;
+        std::uint32_t crossing = 0u;
+        const unsigned got = triTriOverlapLanes(first.a, first.b, first.c, batch.half, asked, &crossing);
+        const unsigned lo = triTriOverlap4(first.a, first.b, first.c, batch.half[0]);
+        const unsigned hi = triTriOverlap4(first.a, first.b, first.c, batch.half[1]);
+        const unsigned all8 = triTriOverlap8(first.a, first.b, first.c, batch);
+        const bool same = got == (expected & asked) && crossing == (expected_crossing & asked) &&
+                          triTriOverlapLanes(first.a, first.b, first.c, batch.half, asked) == got &&
+                          (lo | (hi << 4)) == expected && all8 == expected;
+        if (!same && ++mismatches <= 5)
+            ADD_FAILURE() << "batched != scalar at case " << i << ": lanes " << got << " crossing "
+                          << crossing << ", expected " << (expected & asked) << " / "
+                          << (expected_crossing & asked);
+    }
+    std::printf("  sliver first triangle: %ld lane pairs (%ld overlap), %ld of %ld first triangles "
+                "ill-conditioned, %ld mismatches\n",
+                lane_pairs, overlaps, ill, caseCount<long>(60000), mismatches);
+    EXPECT_EQ(mismatches, 0);
+    EXPECT_GT(ill, caseCount<long>(60000) / 2);
+    EXPECT_GT(overlaps, lane_pairs / 10);
+}
+
 // Found by the blob fuzz target: two triangles a hair (2^-109) out of the plane x = y, a unit
 // apart in it. Their float normals are exactly parallel and their plane sides tiny and mixed, so
 // the 3D path in float said "crossing" one way round and "disjoint" the other.

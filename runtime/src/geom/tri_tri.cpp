@@ -39,23 +39,6 @@ Overlap classifyPair(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3&
     return detail::classify(p1, q1, r1, p2, q2, r2);
 }
 
-// Every lane through the scalar path (triangle 1 ill-conditioned): out of line, like classifySlow.
-FLAK_TRI_TRI_COLD unsigned triTriOverlap4Slow(const Vec3& p1, const Vec3& q1, const Vec3& r1,
-                                              const TriangleBatch4& batch) {
-    unsigned mask = 0u;
-    for (int lane = 0; lane < 4; ++lane) {
-        if ((batch.empty_lanes >> lane) & 1u) continue;
-        Vec3 p2, q2, r2;
-        detail::laneVertex(batch, 0, lane, p2);
-        detail::laneVertex(batch, 1, lane, q2);
-        detail::laneVertex(batch, 2, lane, r2);
-        const Overlap kind = detail::classify(p1, q1, r1, p2, q2, r2);
-        if (kind != Overlap::Disjoint) mask |= 1u << lane;
-        if (kind == Overlap::Crossing) mask |= 1u << (static_cast<unsigned>(lane) + detail::kCrossingShift);
-    }
-    return mask;
-}
-
 } // namespace
 
 namespace detail {
@@ -125,15 +108,15 @@ void finishBatch(std::uint32_t count, TriangleBatch4& inout) {
 unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch) {
     detail::Tri1Lanes t1;
     if (!detail::prepareTri1(p1, q1, r1, t1))
-        return triTriOverlap4Slow(p1, q1, r1, batch) & detail::kOverlapBits;
+        return detail::overlapLanesIll(p1, q1, r1, batch, 0xFu) & detail::kOverlapBits;
     return detail::overlapLanes(t1, batch, 0xFu) & detail::kOverlapBits;
 }
 
 unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch) {
     detail::Tri1Lanes t1;
     if (!detail::prepareTri1(p1, q1, r1, t1))
-        return (triTriOverlap4Slow(p1, q1, r1, batch.half[0]) & 0xFu) |
-               ((triTriOverlap4Slow(p1, q1, r1, batch.half[1]) & 0xFu) << 4);
+        return (detail::overlapLanesIll(p1, q1, r1, batch.half[0], 0xFu) & 0xFu) |
+               ((detail::overlapLanesIll(p1, q1, r1, batch.half[1], 0xFu) & 0xFu) << 4);
 #if defined(FLAK_TRI_TRI_AVX2)
     if (haveAvx2())
         return detail::overlapLanes8(t1, batch.half[0], batch.half[1], 0xFFu) & detail::kOverlapBits;
@@ -164,7 +147,7 @@ unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
         }
 #endif
         const unsigned hits = fast ? detail::overlapLanes(t1, batches[q], wanted)
-                                   : triTriOverlap4Slow(p1, q1, r1, batches[q]) & (wanted * 0x10001u);
+                                   : detail::overlapLanesIll(p1, q1, r1, batches[q], wanted);
         mask |= (hits & detail::kOverlapBits) << (4u * q);
         crossing |= (hits >> detail::kCrossingShift) << (4u * q);
     }
@@ -181,9 +164,29 @@ const char* triTriBackend() {
 #else
 const char* triTriBackend() { return "scalar"; }
 
+namespace {
+
+// Every lane through classify().
+unsigned classifyEachLane(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch) {
+    unsigned mask = 0u;
+    for (int lane = 0; lane < 4; ++lane) {
+        if ((batch.empty_lanes >> lane) & 1u) continue;
+        Vec3 p2, q2, r2;
+        detail::laneVertex(batch, 0, lane, p2);
+        detail::laneVertex(batch, 1, lane, q2);
+        detail::laneVertex(batch, 2, lane, r2);
+        const Overlap kind = detail::classify(p1, q1, r1, p2, q2, r2);
+        if (kind != Overlap::Disjoint) mask |= 1u << lane;
+        if (kind == Overlap::Crossing) mask |= 1u << (static_cast<unsigned>(lane) + detail::kCrossingShift);
+    }
+    return mask;
+}
+
+} // namespace
+
 // Scalar back-end: the plain per-lane test (identical by construction).
 unsigned triTriOverlap4(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch) {
-    return triTriOverlap4Slow(p1, q1, r1, batch) & detail::kOverlapBits;
+    return classifyEachLane(p1, q1, r1, batch) & detail::kOverlapBits;
 }
 
 unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch8& batch) {
@@ -196,7 +199,7 @@ unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
     for (unsigned q = 0, rest = lanes; rest != 0u; ++q, rest >>= 4u) {
         const unsigned wanted = rest & 0xFu;
         if (wanted == 0u) continue;
-        const unsigned hits = triTriOverlap4Slow(p1, q1, r1, batches[q]) & (wanted * 0x10001u);
+        const unsigned hits = classifyEachLane(p1, q1, r1, batches[q]) & (wanted * 0x10001u);
         mask |= (hits & detail::kOverlapBits) << (4u * q);
         crossing |= (hits >> detail::kCrossingShift) << (4u * q);
     }

@@ -459,6 +459,39 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned
     return finishSurvivors(t1, batch, survivors, scalar_lanes, nan_lanes, dp1, dq1, dr1, dp2, dq2, dr2, key);
 }
 
+// overlapLanes when triangle 1 is ill-conditioned (prepareTri1 failed). classify() would send
+// every such pair to classifySlow, whose first test, for a lane whose own plane is
+// well-conditioned, is that plane against triangle 1's vertices in float: the test runs here for
+// the four lanes with its operations (overlapLanes' second plane test), and the lanes it rejects
+// are disjoint. The others, lanes with an ill-conditioned plane among them, go to classifySlow,
+// which repeats the float test and takes triangle 1's plane in double.
+unsigned overlapLanesIll(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch,
+                         unsigned wanted) {
+    const __m128 r2x = _mm_load_ps(batch.v[2][0]), r2y = _mm_load_ps(batch.v[2][1]),
+                 r2z = _mm_load_ps(batch.v[2][2]);
+    const __m128 n2x = _mm_load_ps(batch.n[0]), n2y = _mm_load_ps(batch.n[1]), n2z = _mm_load_ps(batch.n[2]);
+    const auto side2 = [&](const Vec3& v) {
+        return dot3(_mm_sub_ps(_mm_set1_ps(v.x), r2x), _mm_sub_ps(_mm_set1_ps(v.y), r2y),
+                    _mm_sub_ps(_mm_set1_ps(v.z), r2z), n2x, n2y, n2z);
+    };
+    const unsigned rejected =
+        static_cast<unsigned>(_mm_movemask_ps(sameSide(side2(p1), side2(q1), side2(r1))));
+    unsigned mask = 0u;
+    for (unsigned todo = wanted & 0xFu & ~batch.empty_lanes & ~(rejected & ~batch.scalar_lanes); todo != 0u;
+         todo &= todo - 1u) {
+        const int lane = lowestBit(todo);
+        Vec3 p2, q2, r2;
+        laneVertex(batch, 0, lane, p2);
+        laneVertex(batch, 1, lane, q2);
+        laneVertex(batch, 2, lane, r2);
+        const Overlap result = classifySlow(p1, q1, r1, p2, q2, r2);
+        mask |= static_cast<unsigned>(result != Overlap::Disjoint) << lane;
+        mask |= static_cast<unsigned>(result == Overlap::Crossing)
+                << (static_cast<unsigned>(lane) + kCrossingShift);
+    }
+    return mask;
+}
+
 // Four lanes at once with setBatchTriangle's very operations (cross and lengthSq in the scalar
 // order), so the planes and flags are bit for bit those it would write; a lane is finite when
 // x - x == 0 for all nine coordinates (NaN for an infinity or a NaN).

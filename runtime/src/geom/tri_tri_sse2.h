@@ -243,6 +243,11 @@ inline unsigned finishSurvivors(const Tri1Lanes& t1, const TriangleBatch4& batch
 /// triTriOverlap4 for the lanes in `wanted` once triangle 1 is prepared (tri_tri_sse2.cpp).
 unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned wanted);
 
+/// overlapLanes for a triangle 1 that prepareTri1 refused (ill-conditioned or not finite): the
+/// lanes' own planes reject in lanes, the other lanes take the scalar test (tri_tri_sse2.cpp).
+unsigned overlapLanesIll(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch,
+                         unsigned wanted);
+
 #if defined(FLAK_TRI_TRI_AVX2)
 /// overlapLanes for two batches at once in 256-bit vectors (tri_tri_avx2.cpp): lanes 0..3 from
 /// `lo`, 4..7 from `hi`. Only for CPUs with AVX2.
