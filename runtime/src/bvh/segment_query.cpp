@@ -1,6 +1,7 @@
 #include <flak/bvh/segment_query.h>
 
 #include "bvh/query_walk.h"
+#include "bvh/triangle_lanes.h"
 #include "bvh/wide_walk.h"
 
 #include <flak/geom/segment_aabb.h>
@@ -33,24 +34,6 @@ bool prepare(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, PreparedSegme
     out.p0 = p0;
     out.p1 = p1;
     return true;
-}
-
-// Triangle `t`'s vertices straight from the blob into lane `lane` (setTriangleLane's layout),
-// and back: the leaf loop keeps no per-lane Vec3 copies (whose zero-initialisation cost a memset
-// per leaf) and makes no call per lane.
-void loadTriangleLane(const MeshBlob& blob, std::uint32_t t, std::uint32_t lane, TriangleLanes& inout) {
-    std::uint32_t idx[3];
-    triangleIndices(blob, t, idx);
-    for (int i = 0; i < 3; ++i) {
-        Vec3 p;
-        vertexPosition(blob, idx[i], p);
-        for (int k = 0; k < 3; ++k) inout.v[i][k][lane] = p[k];
-    }
-}
-
-void laneTriangle(const TriangleLanes& lanes, std::uint32_t lane, Vec3& out_a, Vec3& out_b, Vec3& out_c) {
-    Vec3* out[3] = {&out_a, &out_b, &out_c};
-    for (int i = 0; i < 3; ++i) set(lanes.v[i][0][lane], lanes.v[i][1][lane], lanes.v[i][2][lane], *out[i]);
 }
 
 // One walk for both forms. `closest` walks nearest first (walkSegmentNearestFirst), shrinks the
@@ -92,13 +75,12 @@ bool walk(const MeshBlob& blob, PreparedSegment& s, SegmentTest test, bool close
         for (std::uint32_t group = first; group < first + count; group += 4) {
             const std::uint32_t n = first + count - group < 4 ? first + count - group : 4;
             TriangleLanes lanes;
-            for (std::uint32_t l = 0; l < 4; ++l) // lanes past the leaf repeat the group's first triangle
-                loadTriangleLane(blob, l < n ? group + l : group, l, lanes);
+            detail::loadTriangleQuad(blob, group, n, lanes);
             const unsigned keep = watertightCandidates(s.ray, lanes, (1u << n) - 1u);
             for (std::uint32_t l = 0; l < n; ++l) {
                 if (((keep >> l) & 1u) == 0u) continue;
                 Vec3 a, b, c;
-                laneTriangle(lanes, l, a, b, c);
+                detail::laneTriangle(lanes, l, a, b, c);
                 if (!consider(group + l, a, b, c)) return false;
             }
         }

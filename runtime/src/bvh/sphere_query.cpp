@@ -1,6 +1,7 @@
 #include <flak/bvh/sphere_query.h>
 
 #include "bvh/query_walk.h"
+#include "bvh/triangle_lanes.h"
 #include "bvh/wide_walk.h"
 
 #include <flak/geom/sphere_aabb.h>
@@ -76,11 +77,11 @@ bool planeFar(const Sphere& s, float bound_sq, const Vec3& a, const Vec3& b, con
 // v)), which is clampTo on a box that is not inverted, the sums left to right), so it decides as
 // that function does. The inputs are finite (the loader proves the vertices, validSphere the
 // centre), so no lane is NaN and "d <= r" is "not r < d".
-unsigned quadNear(const Sphere& s, const PreparedSphere& p, const Vec3 (&v)[3][4], unsigned& out_within) {
+unsigned quadNear(const Sphere& s, const PreparedSphere& p, const TriangleLanes& v, unsigned& out_within) {
     F4 box_sq, dist[3];
     for (int k = 0; k < 3; ++k) {
         F4 corner[3], lo, hi, centre, closest, off, sq;
-        for (int i = 0; i < 3; ++i) f4Set(v[i][0][k], v[i][1][k], v[i][2][k], v[i][3][k], corner[i]);
+        for (int i = 0; i < 3; ++i) f4Load(v.v[i][k], corner[i]);
         f4Min(corner[0], corner[1], lo);
         f4Min(lo, corner[2], lo);
         f4Max(corner[0], corner[1], hi);
@@ -134,17 +135,17 @@ bool sphereAnyHit(const MeshBlob& blob, const Sphere& sphere) {
         detail::walkBoxLeaves(blob, prep.qbox, [&](std::uint32_t first, std::uint32_t count) {
             for (std::uint32_t group = first; group < first + count; group += 4) {
                 const std::uint32_t n = first + count - group < 4 ? first + count - group : 4;
-                Vec3 v[3][4];
-                for (std::uint32_t l = 0; l < 4; ++l) // lanes past the leaf repeat the group's first
-                    triangleVertices(blob, l < n ? group + l : group, v[0][l], v[1][l], v[2][l]);
+                TriangleLanes lanes;
+                detail::loadTriangleQuad(blob, group, n, lanes);
                 unsigned within;
-                unsigned near = quadNear(sphere, prep, v, within) & ((1u << n) - 1u);
+                unsigned near = quadNear(sphere, prep, lanes, within) & ((1u << n) - 1u);
                 if ((near & within) != 0) return false;
                 for (; near != 0; near &= near - 1u) {
-                    const int l = __builtin_ctz(near);
-                    if (planeFar(sphere, prep.grown_radius_sq, v[0][l], v[1][l], v[2][l])) continue;
+                    Vec3 a, b, c;
+                    detail::laneTriangle(lanes, static_cast<std::uint32_t>(__builtin_ctz(near)), a, b, c);
+                    if (planeFar(sphere, prep.grown_radius_sq, a, b, c)) continue;
                     Contact contact;
-                    if (sphereTriangle(sphere, v[0][l], v[1][l], v[2][l], contact)) return false;
+                    if (sphereTriangle(sphere, a, b, c, contact)) return false;
                 }
             }
             return true;
