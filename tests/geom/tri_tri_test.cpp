@@ -317,6 +317,25 @@ TEST(TriTri, AdversarialFamilies) {
 
 // Needles and caps (thinness 1e-7 to 1e-1) crossing random triangles and each other, placed
 // across the scales: the inputs where float plane normals lose their direction.
+// Moves t so that a random point of it lands on a random point of s, give or take a jitter of
+// 1e-3 or 0.05: pairs that touch, cross or just miss.
+void moveToTouch(SplitMix64& rng, const Tri& s, Tri& t) {
+    const Vec3 ps = randomPointOn(rng, s), pt = randomPointOn(rng, t);
+    const Vec3 jitter = randomPoint(rng, rng.u() < 0.5 ? 1e-3 : 0.05);
+    const double dx = static_cast<double>(ps.x) - pt.x + jitter.x,
+                 dy = static_cast<double>(ps.y) - pt.y + jitter.y,
+                 dz = static_cast<double>(ps.z) - pt.z + jitter.z;
+    for (Vec3* p : {&t.a, &t.b, &t.c}) *p = vec(p->x + dx, p->y + dy, p->z + dz);
+}
+
+// Two cleared batches of four.
+TriangleBatch8 clearedBatch8() {
+    TriangleBatch8 batch;
+    clearBatch(batch.half[0]);
+    clearBatch(batch.half[1]);
+    return batch;
+}
+
 TEST(TriTri, SliverPairs120K) {
     long failures = 0;
     std::uint64_t seed = kSeed + 50;
@@ -333,12 +352,7 @@ TEST(TriTri, SliverPairs120K) {
             const unsigned other = static_cast<unsigned>(rng.next() % 3u);
             k.t =
                 makeShape(rng, other == 0u ? Shape::Random : (other == 1u ? Shape::Needle : Shape::Cap), 1.0);
-            const Vec3 ps = randomPointOn(rng, k.s), pt = randomPointOn(rng, k.t);
-            const Vec3 jitter = randomPoint(rng, rng.u() < 0.5 ? 1e-3 : 0.05);
-            const double dx = static_cast<double>(ps.x) - pt.x + jitter.x,
-                         dy = static_cast<double>(ps.y) - pt.y + jitter.y,
-                         dz = static_cast<double>(ps.z) - pt.z + jitter.z;
-            for (Vec3* p : {&k.t.a, &k.t.b, &k.t.c}) *p = vec(p->x + dx, p->y + dy, p->z + dz);
+            moveToTouch(rng, k.s, k.t);
             if (rng.u() < 0.5) std::swap(k.s, k.t);
             k.s = place(*w, k.s);
             k.t = place(*w, k.t);
@@ -365,9 +379,7 @@ TEST(TriTri, SliverFirstTriangleBatchedEqualsScalar) {
         const Vec3 e2 = vec(first.c.x - first.a.x, first.c.y - first.a.y, first.c.z - first.a.z);
         const D3 n = cross(d3(e1), d3(e2));
         ill += dot(n, n) <= 2.5e-3 * dot(d3(e1), d3(e1)) * dot(d3(e2), d3(e2)) ? 1 : 0;
-        TriangleBatch8 batch;
-        clearBatch(batch.half[0]);
-        clearBatch(batch.half[1]);
+        TriangleBatch8 batch = clearedBatch8();
         Tri lanes[8];
         const int used = (i % 5 == 0) ? static_cast<int>(rng.next() % 9u) : 8;
         for (int l = 0; l < 8; ++l) {
@@ -375,12 +387,7 @@ TEST(TriTri, SliverFirstTriangleBatchedEqualsScalar) {
             Tri t =
                 makeShape(rng, kind == 0u ? Shape::Random : (kind == 1u ? Shape::Needle : Shape::Cap), 1.0);
             t = place(where, t);
-            const Vec3 ps = randomPointOn(rng, first), pt = randomPointOn(rng, t);
-            const Vec3 jitter = randomPoint(rng, rng.u() < 0.5 ? 1e-3 : 0.05);
-            const double dx = static_cast<double>(ps.x) - pt.x + jitter.x,
-                         dy = static_cast<double>(ps.y) - pt.y + jitter.y,
-                         dz = static_cast<double>(ps.z) - pt.z + jitter.z;
-            for (Vec3* p : {&t.a, &t.b, &t.c}) *p = vec(p->x + dx, p->y + dy, p->z + dz);
+            moveToTouch(rng, first, t);
             lanes[l] = t;
             if (l < used) setBatchTriangle(l % 4, t.a, t.b, t.c, batch.half[l / 4]);
         }
@@ -528,9 +535,7 @@ TEST(TriTri, BatchedEqualsScalar2M) {
         const Pair first = (i % 3 == 0)
                                ? familyPair(rng, static_cast<PairFamily>(i % kFamilies), kPlacements[i % 6])
                                : randomPair(rng);
-        TriangleBatch8 batch;
-        clearBatch(batch.half[0]);
-        clearBatch(batch.half[1]);
+        TriangleBatch8 batch = clearedBatch8();
         Tri lanes[8];
         const int used = (i % 5 == 0) ? static_cast<int>(rng.next() % 9u) : 8;
         for (int l = 0; l < 8; ++l) {
