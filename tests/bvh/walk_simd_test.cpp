@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -208,6 +209,65 @@ TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
     EXPECT_GT(met, cases / 4); // the generator's coverage: a child of every fourth node or more
     EXPECT_GT(entered, cases / 4);
     EXPECT_GT(overlapped, cases / 2);
+}
+
+// The ball test of a wide node's children: in lanes exactly as in scalar code, never missing a child
+// whose decoded box the ball meets (in double), and keeping out some the ball's cube lets in. An
+// anisotropic grid off the origin, so that the decode rounds; balls from a tenth of a step to
+// the whole frame, around and inside it.
+TEST(WideNode, BallTestDecidesEveryChildAsTheScalarTest) {
+    MeshBlob blob;
+    blob.quant_origin = Vec3{-3.7f, 1.2f, 0.5f};
+    blob.quant_scale = Vec3{0.013f, 0.0071f, 0.029f};
+    long cases = 0, in_cube = 0, in_ball = 0, differ = 0, met = 0, missed = 0;
+    for (long i = 0; i < 100000; ++i) {
+        SplitMix64 rng = caseRng(0x6121D5ECull, static_cast<std::uint64_t>(i) + 1);
+        BvhNode children[kWideChildren];
+        const WideNode n = randomWideNode(rng, 1001u, children);
+        Vec3 centre;
+        float reach = 0.0f;
+        for (int k = 0; k < 3; ++k) {
+            const double from =
+                blob.quant_origin[k] + (double(n.base[k]) - 200.0 * n.step[k]) * blob.quant_scale[k];
+            const double span = 656.0 * n.step[k] * blob.quant_scale[k];
+            centre[k] = static_cast<float>(from + rng.u() * span);
+            reach = std::max(reach, static_cast<float>(span));
+        }
+        const float radius = static_cast<float>(reach * std::pow(10.0, -3.0 * rng.u()));
+        const float grow = rng.next() % 2u == 0u ? 0.0f : radius * 1e-5f;
+        detail::WideBall ball;
+        ball.set(blob, centre, radius, grow);
+        const unsigned want = detail::wideBallOverlapsScalar(n, ball);
+        const unsigned got = detail::wideBallOverlaps(n, ball);
+        const unsigned cube = detail::wideOverlapsScalar(n, ball.cube);
+        if ((got != want || (want & ~cube) != 0u) && ++differ <= 5)
+            ADD_FAILURE() << "case " << i << ": lanes " << got << ", scalar " << want << ", cube " << cube;
+        for (unsigned c = 0; c < wideCount(n); ++c) {
+            double sq = 0.0;
+            for (int k = 0; k < 3; ++k) {
+                const double lo = blob.quant_origin[k] + double(children[c].lo[k]) * blob.quant_scale[k];
+                const double hi = blob.quant_origin[k] + double(children[c].hi[k]) * blob.quant_scale[k];
+                const double off = centre[k] < lo ? lo - centre[k] : (centre[k] > hi ? centre[k] - hi : 0.0);
+                sq += off * off;
+            }
+            if (sq > double(radius) * radius) continue;
+            ++met;
+            if (((want >> c) & 1u) == 0u && ++missed <= 5)
+                ADD_FAILURE() << "case " << i << " child " << c
+                              << ": the ball meets its box and the test rejects it";
+        }
+        ++cases;
+        in_cube += __builtin_popcount(cube);
+        in_ball += __builtin_popcount(want);
+    }
+    std::printf(
+        "  wide ball test (%s): %ld nodes, %ld children in the cube, %ld in the ball, %ld met exactly, "
+        "%ld different, %ld missed\n",
+        simdBackendName(), cases, in_cube, in_ball, met, differ, missed);
+    EXPECT_EQ(differ, 0);
+    EXPECT_EQ(missed, 0);
+    EXPECT_GT(met, cases);
+    EXPECT_LT(in_ball, in_cube - in_cube / 20); // the distance keeps out some of the cube's corners
 }
 
 // `usual`, or one time in 16 a value that breaks naive set-up code: zeros of both signs, a

@@ -16,12 +16,12 @@ bool validSphere(const Sphere& s) {
     return isFinite(s.center) && std::isfinite(s.radius) && s.radius >= 0.0f;
 }
 
-// The query's box, grown by the margin, in the quantized grid (integer node tests); each
-// triangle's exact box is then tested with Arvo's distance against the grown radius before the
-// kernel runs. Both filters are conservative beyond rounding, so the kernel sees every triangle
-// it could accept.
+// The query's ball, grown by the margin, for the node tests (its cube in the quantized grid, then
+// the distance to each child's box: detail::WideBall); each triangle's exact box is then tested
+// with Arvo's distance against the grown radius before the kernel runs. The filters are
+// conservative beyond rounding, so the kernel sees every triangle it could accept.
 struct PreparedSphere {
-    detail::QuantBox qbox;
+    detail::WideBall ball;
     float grown_radius_sq;
     float shrunk_radius_sq; ///< (radius - margin)^2, or -1 when the margin is not below the radius
     float margin;           ///< the walk margin the radius was grown by
@@ -30,7 +30,7 @@ struct PreparedSphere {
 void prepareSphere(const MeshBlob& blob, const Sphere& s, PreparedSphere& out) {
     out.margin = detail::walkMargin(blob, detail::maxOf(detail::maxAbs(s.center), s.radius));
     const float r = s.radius + out.margin;
-    detail::quantizeCube(blob, s.center, r, out.qbox);
+    out.ball.set(blob, s.center, r, out.margin);
     out.grown_radius_sq = r * r;
     const float inner = s.radius - out.margin;
     out.shrunk_radius_sq = inner > 0.0f ? inner * inner : -1.0f;
@@ -132,7 +132,7 @@ bool sphereAnyHit(const MeshBlob& blob, const Sphere& sphere) {
     // A leaf's triangles four at a time: both cheap filters on the quad (quadNear), a hit at once
     // where a near triangle has a vertex within, else the plane and the kernel for the near ones.
     const bool walked_all =
-        detail::walkBoxLeaves(blob, prep.qbox, [&](std::uint32_t first, std::uint32_t count) {
+        detail::walkBallLeaves(blob, prep.ball, [&](std::uint32_t first, std::uint32_t count) {
             for (std::uint32_t group = first; group < first + count; group += 4) {
                 const std::uint32_t n = first + count - group < 4 ? first + count - group : 4;
                 TriangleLanes lanes;
@@ -164,7 +164,7 @@ Status sphereAllHits(const MeshBlob& blob, const Sphere& sphere, OutBuffer<MeshC
     PreparedSphere prep;
     prepareSphere(blob, sphere, prep);
     bool full = false;
-    detail::walkBoxTriangles(blob, prep.qbox, [&](std::uint32_t t) {
+    detail::walkBallTriangles(blob, prep.ball, [&](std::uint32_t t) {
         Vec3 a, b, c;
         triangleVertices(blob, t, a, b, c);
         if (!triangleNear(sphere, prep, a, b, c)) return true;
@@ -186,13 +186,11 @@ bool sphereDeepestHit(const MeshBlob& blob, const Sphere& sphere, MeshContact& o
     // A triangle can only reach the best depth so far if its distance is at most the best one's;
     // the kernel's distances are good to one tolerance band (a quarter of the walk margin), so a
     // triangle or node whose box lies more than two margins beyond the best distance cannot win or
-    // tie, and is skipped. `reach_sq` is that bound, squared; the node box shrinks with it.
+    // tie, and is skipped. `reach_sq` is that bound, squared; the walk's ball shrinks with it.
     bool found = false;
     MeshContact best;
     float reach_sq = prep.grown_radius_sq;
-    detail::ShrinkingBox reach_box;
-    reach_box.set(prep.qbox);
-    detail::walkBoxTriangles(blob, reach_box, [&](std::uint32_t t) {
+    detail::walkBallTriangles(blob, prep.ball, [&](std::uint32_t t) {
         Vec3 a, b, c;
         triangleVertices(blob, t, a, b, c);
         if (!(triangleBoxDistanceSq(sphere, a, b, c) <= reach_sq) || planeFar(sphere, reach_sq, a, b, c))
@@ -207,8 +205,7 @@ bool sphereDeepestHit(const MeshBlob& blob, const Sphere& sphere, MeshContact& o
             const float reach = (dist > 0.0f ? dist : 0.0f) + 2.0f * prep.margin;
             if (reach * reach < reach_sq) {
                 reach_sq = reach * reach;
-                detail::quantizeCube(blob, sphere.center, reach + prep.margin, prep.qbox);
-                reach_box.set(prep.qbox);
+                prep.ball.set(blob, sphere.center, reach + prep.margin, prep.margin);
             }
         }
         return true;

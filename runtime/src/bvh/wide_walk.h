@@ -167,12 +167,23 @@ inline void loadWideSteps(const WideNode& n, WideSteps& out) {
     out.hi[2] = _mm_unpackhi_epi8(hi_yz, zero);
 }
 
-/// One axis of wideOverlaps: the lanes where the decoded children miss the box (nonzero; a
-/// saturated difference is zero where the bound is on the right side).
-template <int K> inline __m128i wideAxisMiss(__m128i head, const WideSteps& steps, const WideBox& q) {
-    __m128i lo, hi;
-    wideDecodeAxis<K>(head, steps.lo[K], steps.hi[K], lo, hi);
-    return _mm_or_si128(_mm_subs_epu16(q.lo_lanes[K], hi), _mm_subs_epu16(lo, q.hi_lanes[K]));
+/// wideOverlaps' lanes: the eight children decoded per axis (u16 lanes, out_lo and out_hi) and the
+/// bits of those in the box (a saturated difference is zero where the bound is on the right side).
+inline unsigned wideDecodeOverlaps(const WideNode& n, const WideBox& q, __m128i out_lo[3],
+                                   __m128i out_hi[3]) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.base)); // base, step
+    WideSteps steps;
+    loadWideSteps(n, steps);
+    wideDecodeAxis<0>(head, steps.lo[0], steps.hi[0], out_lo[0], out_hi[0]);
+    wideDecodeAxis<1>(head, steps.lo[1], steps.hi[1], out_lo[1], out_hi[1]);
+    wideDecodeAxis<2>(head, steps.lo[2], steps.hi[2], out_lo[2], out_hi[2]);
+    __m128i miss = zero;
+    for (int k = 0; k < 3; ++k)
+        miss = _mm_or_si128(miss, _mm_or_si128(_mm_subs_epu16(q.lo_lanes[k], out_hi[k]),
+                                               _mm_subs_epu16(out_lo[k], q.hi_lanes[k])));
+    const __m128i hit = _mm_cmpeq_epi16(miss, zero);
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(hit, zero))) & wideSlots(n);
 }
 #endif
 
@@ -181,17 +192,108 @@ template <int K> inline __m128i wideAxisMiss(__m128i head, const WideSteps& step
 inline unsigned wideOverlaps(const WideNode& n, const WideBox& q) {
 #if defined(FLAK_SIMD_SSE2)
     if (q.outside) return 0;
-    const __m128i zero = _mm_setzero_si128();
-    const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.base)); // base, step
-    WideSteps steps;
-    loadWideSteps(n, steps);
-    __m128i miss = wideAxisMiss<0>(head, steps, q);
-    miss = _mm_or_si128(miss, wideAxisMiss<1>(head, steps, q));
-    miss = _mm_or_si128(miss, wideAxisMiss<2>(head, steps, q));
-    const __m128i hit = _mm_cmpeq_epi16(miss, zero);
-    return static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(hit, zero))) & wideSlots(n);
+    __m128i lo[3], hi[3];
+    return wideDecodeOverlaps(n, q, lo, hi);
 #else
     return wideOverlapsScalar(n, q);
+#endif
+}
+
+/// A ball as the sphere walks test a node's children: first the grid cube around it (WideBox), then
+/// the squared distance from the centre to each child's box decoded with the walk margin folded in
+/// (decodeNode on a NodeDecoder grown by `grow`) against the squared radius. The cube alone lets
+/// in the children near its corners; the distance test keeps them out. Conservative as the cube
+/// is: a triangle the kernel accepts lies within radius + its band of the centre, its node's box
+/// grown by the margin comes nearer still, and the float distance is good to a few ulps, far
+/// inside the margin the radius carries. `set` may shrink the ball during a walk.
+struct WideBall {
+    WideBox cube;
+    Vec3 centre;
+    NodeDecoder decoder;
+    float radius_sq = 0.0f;
+#if defined(FLAK_SIMD_SSE2)
+    __m128 centre_lanes[3], lo_origin[3], hi_origin[3], scale[3], radius_sq_lanes;
+#endif
+
+    /// The ball (centre, radius) in blob's grid, node boxes grown by `grow`.
+    void set(const MeshBlob& blob, const Vec3& c, float radius, float grow) {
+        QuantBox q;
+        quantizeCube(blob, c, radius, q);
+        makeWideBox(q, cube);
+        centre = c;
+        makeNodeDecoder(blob, grow, decoder);
+        radius_sq = radius * radius;
+#if defined(FLAK_SIMD_SSE2)
+        for (int k = 0; k < 3; ++k) {
+            centre_lanes[k] = _mm_set1_ps(c[k]);
+            lo_origin[k] = _mm_set1_ps(decoder.lo_origin[k]);
+            hi_origin[k] = _mm_set1_ps(decoder.hi_origin[k]);
+            scale[k] = _mm_set1_ps(decoder.scale[k]);
+        }
+        radius_sq_lanes = _mm_set1_ps(radius_sq);
+#endif
+    }
+};
+
+/// The children of `n` in the ball's cube (wideOverlaps) whose decoded box is within the radius
+/// of the centre, as bits: per axis the box's clamp of the centre, max(lo, min(hi, c)), and the
+/// squares of the offsets summed x, y, z.
+inline unsigned wideBallOverlapsScalar(const WideNode& n, const WideBall& b) {
+    unsigned mask = 0;
+    const unsigned cube = wideOverlapsScalar(n, b.cube);
+    for (std::uint32_t c = 0; c < wideCount(n); ++c) {
+        if (((cube >> c) & 1u) == 0u) continue;
+        Aabb box;
+        decodeNode(b.decoder, wideChildNode(n, c), box);
+        float sq = 0.0f;
+        for (int k = 0; k < 3; ++k) {
+            const float low = box.min[k], high = box.max[k], centre = b.centre[k];
+            const float inside = high < centre ? high : centre;
+            const float closest = low > inside ? low : inside;
+            const float off = centre - closest;
+            sq = k == 0 ? off * off : sq + off * off;
+        }
+        mask |= b.radius_sq < sq ? 0u : 1u << c;
+    }
+    return mask;
+}
+
+#if defined(FLAK_SIMD_SSE2)
+/// One axis of wideBallOverlaps: the children's decoded bounds (u16 lanes) as decodeNode's floats,
+/// the centre clamped to them, the squared offsets added to sq[0] (children 0..3) and sq[1] (4..7).
+template <int K> inline void wideBallAxis(const WideBall& b, __m128i lo, __m128i hi, __m128 sq[2]) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i lo32[2] = {_mm_unpacklo_epi16(lo, zero), _mm_unpackhi_epi16(lo, zero)};
+    const __m128i hi32[2] = {_mm_unpacklo_epi16(hi, zero), _mm_unpackhi_epi16(hi, zero)};
+    for (int h = 0; h < 2; ++h) {
+        const __m128 low = _mm_add_ps(b.lo_origin[K], _mm_mul_ps(_mm_cvtepi32_ps(lo32[h]), b.scale[K]));
+        const __m128 high = _mm_add_ps(b.hi_origin[K], _mm_mul_ps(_mm_cvtepi32_ps(hi32[h]), b.scale[K]));
+        // min_ps(a, b) is a < b ? a : b and max_ps(a, b) is a > b ? a : b: the scalar selects.
+        const __m128 closest = _mm_max_ps(low, _mm_min_ps(high, b.centre_lanes[K]));
+        const __m128 off = _mm_sub_ps(b.centre_lanes[K], closest);
+        sq[h] = K == 0 ? _mm_mul_ps(off, off) : _mm_add_ps(sq[h], _mm_mul_ps(off, off));
+    }
+}
+#endif
+
+/// wideBallOverlapsScalar, the eight children in lanes with its operations in its order: the cube
+/// in u16 lanes (wideOverlaps), then, where a child is in it, the distances in float lanes.
+inline unsigned wideBallOverlaps(const WideNode& n, const WideBall& b) {
+#if defined(FLAK_SIMD_SSE2)
+    if (b.cube.outside) return 0;
+    __m128i lo[3], hi[3];
+    const unsigned cube = wideDecodeOverlaps(n, b.cube, lo, hi);
+    if (cube == 0u) return 0u;
+    __m128 sq[2];
+    wideBallAxis<0>(b, lo[0], hi[0], sq);
+    wideBallAxis<1>(b, lo[1], hi[1], sq);
+    wideBallAxis<2>(b, lo[2], hi[2], sq);
+    const unsigned near = static_cast<unsigned>(_mm_movemask_ps(_mm_cmpnlt_ps(b.radius_sq_lanes, sq[0]))) |
+                          static_cast<unsigned>(_mm_movemask_ps(_mm_cmpnlt_ps(b.radius_sq_lanes, sq[1])))
+                              << 4;
+    return cube & near;
+#else
+    return wideBallOverlapsScalar(n, b);
 #endif
 }
 
@@ -414,43 +516,45 @@ inline bool walkNodeTestLeaves(const MeshBlob& blob, NodeTest&& node_test, Visit
         visit_leaf);
 }
 
-/// A query box that the walk's visitor may shrink as the walk goes (sphereDeepestHit narrows its
-/// reach at each deeper contact): the box in grid form and its wide form, set together.
-struct ShrinkingBox {
-    QuantBox q;
-    WideBox wide;
-    void set(const QuantBox& box) {
-        q = box;
-        makeWideBox(box, wide);
-    }
-};
-
-/// The leaves a box in grid form overlaps, in id order (walkWideLeaves with wideOverlaps). Each
-/// node test reads the box as it is then, so a visitor that shrinks it (box.set) prunes the rest
-/// of the walk.
-template <typename VisitLeaf>
-inline bool walkBoxLeaves(const MeshBlob& blob, const ShrinkingBox& box, VisitLeaf&& visit_leaf) {
-    if (box.wide.outside) return true;
-    return walkWideLeaves(
-        blob, [&](const WideNode& n) { return wideOverlaps(n, box.wide); }, visit_leaf);
-}
-
-/// walkBoxLeaves for a box that stays as it is.
+/// The leaves a box in grid form overlaps, in id order (walkWideLeaves with wideOverlaps).
 template <typename VisitLeaf>
 inline bool walkBoxLeaves(const MeshBlob& blob, const QuantBox& box, VisitLeaf&& visit_leaf) {
-    ShrinkingBox fixed;
-    fixed.set(box);
-    return walkBoxLeaves(blob, fixed, visit_leaf);
+    WideBox wide;
+    makeWideBox(box, wide);
+    if (wide.outside) return true;
+    return walkWideLeaves(
+        blob, [&](const WideNode& n) { return wideOverlaps(n, wide); }, visit_leaf);
 }
 
-/// walkBoxLeaves with `visit(triangle)` for every triangle of an entered leaf, in id order.
-template <typename Box, typename Visit>
-inline bool walkBoxTriangles(const MeshBlob& blob, const Box& box, Visit&& visit) {
-    return walkBoxLeaves(blob, box, [&](std::uint32_t first, std::uint32_t count) {
+/// The leaves a ball reaches (wideBallOverlaps), in id order. Each node test reads the ball as it
+/// is then, so a visitor that shrinks it (ball.set) prunes the rest of the walk.
+template <typename VisitLeaf>
+inline bool walkBallLeaves(const MeshBlob& blob, const WideBall& ball, VisitLeaf&& visit_leaf) {
+    if (ball.cube.outside) return true;
+    return walkWideLeaves(
+        blob, [&](const WideNode& n) { return wideBallOverlaps(n, ball); }, visit_leaf);
+}
+
+/// A leaf visitor that calls `visit(triangle)` for each triangle of the leaf, in id order, and
+/// ends the walk when visit returns false.
+template <typename Visit> inline auto eachTriangle(Visit& visit) {
+    return [&visit](std::uint32_t first, std::uint32_t count) {
         for (std::uint32_t t = first; t < first + count; ++t)
             if (!visit(t)) return false;
         return true;
-    });
+    };
+}
+
+/// walkBoxLeaves with `visit(triangle)` for every triangle of an entered leaf, in id order.
+template <typename Visit>
+inline bool walkBoxTriangles(const MeshBlob& blob, const QuantBox& box, Visit&& visit) {
+    return walkBoxLeaves(blob, box, eachTriangle(visit));
+}
+
+/// walkBallLeaves with `visit(triangle)` for every triangle of an entered leaf, in id order.
+template <typename Visit>
+inline bool walkBallTriangles(const MeshBlob& blob, const WideBall& ball, Visit&& visit) {
+    return walkBallLeaves(blob, ball, eachTriangle(visit));
 }
 
 /// The leaves a segment test enters, in id order (walkWideLeaves): eight children at once with a
