@@ -270,6 +270,85 @@ TEST(WideNode, BallTestDecidesEveryChildAsTheScalarTest) {
     EXPECT_LT(in_ball, in_cube - in_cube / 20); // the distance keeps out some of the cube's corners
 }
 
+#if defined(FLAK_SIMD_SSE2)
+// The second test of a group's walk of B (ChildrenIntoA, tandem_walk.h): it keeps every child whose
+// box, turned into A's frame exactly (in double), reaches the group's box, and keeps out some of
+// the others. Random nodes on an anisotropic grid, random rotations, group boxes from a hundredth
+// of the node's frame to all of it, placed around the image of a point of the frame.
+TEST(TandemWalk, ChildrenIntoAKeepEveryChildThatReachesTheGroup) {
+    MeshBlob b;
+    b.quant_origin = Vec3{-3.7f, 1.2f, 0.5f};
+    b.quant_scale = Vec3{0.013f, 0.0071f, 0.029f};
+    detail::QuantBox everything{{0, 0, 0}, {65535, 65535, 65535}};
+    detail::WideBox all;
+    detail::makeWideBox(everything, all);
+    long cases = 0, used = 0, kept = 0, reach = 0, missed = 0;
+    for (long i = 0; i < 50000; ++i) {
+        SplitMix64 rng = caseRng(0x6121D5EDull, static_cast<std::uint64_t>(i) + 1);
+        BvhNode children[kWideChildren];
+        const WideNode n = randomWideNode(rng, 1001u, children);
+        Transform t;
+        randomTransform(rng, 10.0f, t);
+        double frame_span = 0.0;
+        Vec3 point;
+        for (int k = 0; k < 3; ++k) {
+            const double span = 256.0 * n.step[k] * b.quant_scale[k];
+            point[k] =
+                static_cast<float>(b.quant_origin[k] + n.base[k] * double(b.quant_scale[k]) + rng.u() * span);
+            frame_span = std::max(frame_span, span);
+        }
+        Vec3 image;
+        transformPoint(t, point, image);
+        Aabb group;
+        for (int k = 0; k < 3; ++k) {
+            const float half = static_cast<float>(frame_span * std::pow(10.0, -2.0 * rng.u()) * rng.u());
+            const float at = image[k] + static_cast<float>((2.0 * rng.u() - 1.0) * frame_span * 0.5);
+            group.min[k] = at - half;
+            group.max[k] = at + half;
+        }
+        // The walk's margin is 4e-5 of the meshes' scale; here 1e-6 or 1e-5 of the frame's span.
+        const float margin = static_cast<float>(frame_span * (rng.next() % 2u == 0u ? 1e-6 : 1e-5));
+        detail::ChildrenIntoA into_a;
+        detail::makeChildrenIntoA(b, t, margin, into_a);
+        detail::setChildrenIntoAGroup(group, into_a);
+        __m128i lo[3], hi[3];
+        const unsigned bits = detail::wideDecodeOverlaps(n, all, lo, hi);
+        const unsigned in_a = detail::childrenInA(into_a, lo, hi, bits);
+        const Vec3* columns[3] = {&t.rotation.c0, &t.rotation.c1, &t.rotation.c2};
+        for (unsigned c = 0; c < wideCount(n); ++c) {
+            double centre[3], extent[3];
+            for (int k = 0; k < 3; ++k) {
+                const double low = b.quant_origin[k] + double(children[c].lo[k]) * b.quant_scale[k];
+                const double high = b.quant_origin[k] + double(children[c].hi[k]) * b.quant_scale[k];
+                centre[k] = (low + high) / 2.0;
+                extent[k] = (high - low) / 2.0;
+            }
+            bool meets = true;
+            for (int j = 0; j < 3; ++j) {
+                double tc = t.translation[j], te = 0.0;
+                for (int k = 0; k < 3; ++k) {
+                    tc += double((*columns[k])[j]) * centre[k];
+                    te += std::fabs(double((*columns[k])[j])) * extent[k];
+                }
+                meets = meets && tc - te <= group.max[j] && group.min[j] <= tc + te;
+            }
+            reach += meets ? 1 : 0;
+            if (meets && ((in_a >> c) & 1u) == 0u && ++missed <= 5)
+                ADD_FAILURE() << "case " << i << " child " << c << ": reaches the group and is left out";
+        }
+        ++cases;
+        used += __builtin_popcount(bits);
+        kept += __builtin_popcount(in_a);
+    }
+    std::printf("  children into A's frame: %ld nodes, %ld children, %ld reach the group exactly, %ld kept, "
+                "%ld missed\n",
+                cases, used, reach, kept, missed);
+    EXPECT_EQ(missed, 0);
+    EXPECT_GT(reach, used / 10);
+    EXPECT_LT(kept, used - used / 10);
+}
+#endif
+
 // `usual`, or one time in 16 a value that breaks naive set-up code: zeros of both signs, a
 // negative, tiny, huge, infinite, NaN, near-overflow or subnormal value.
 float pick(SplitMix64& rng, float usual) {

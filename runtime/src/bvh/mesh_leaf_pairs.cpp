@@ -7,9 +7,10 @@
 namespace flak {
 
 // The tandem walk of mesh_mesh.cpp (tandem_walk.h), stopping at the leaf pairs instead of testing
-// their triangles: the same walk, hence the same leaf pairs. The per-triangle box filter of
-// walkPairs is only a filter (it never drops an intersecting pair), so it is left to the
-// consumer's triangle test.
+// their triangles, without its second test of B's nodes in A's frame (the device walk finds these
+// leaf pairs, not that subset of them). That test and the per-triangle box filter of walkPairs are
+// only filters (neither drops an intersecting pair), so they are left to the consumer's triangle
+// test.
 Status meshMeshLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                          OutBuffer<MeshLeafPair>& inout_pairs) {
     bool full = false;
@@ -22,7 +23,7 @@ Status meshMeshLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& 
         if (!inout_pairs.append(p)) full = true;
         return false;
     };
-    detail::walkLeafPairs(a, b, b_to_a, visit);
+    detail::walkLeafPairs<false>(a, b, b_to_a, visit);
     return full ? Status::BufferFull : Status::Ok;
 }
 

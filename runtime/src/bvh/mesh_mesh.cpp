@@ -204,7 +204,7 @@ void walkPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Si
         }
         return false;
     };
-    detail::walkLeafPairs(a, b, b_to_a, visit);
+    detail::walkLeafPairs<true>(a, b, b_to_a, visit);
 }
 
 struct AnySink {

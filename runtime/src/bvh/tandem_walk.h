@@ -1,7 +1,8 @@
 // flak — the tandem walk of two baked meshes in A's frame (mesh_mesh.h describes it): every pair of
 // leaves whose grown boxes overlap, in walk order, each at most once. Shared by the triangle
-// tests of mesh_mesh.cpp and the leaf-pair export of mesh_leaf_pairs.cpp, so both see exactly
-// the same leaf pairs.
+// tests of mesh_mesh.cpp and the leaf-pair export of mesh_leaf_pairs.cpp; the triangle tests also
+// test B's nodes in A's frame (walkLeafPairs' kBothFrames), which leaves out leaf pairs that hold
+// no intersecting triangles.
 #pragma once
 
 #include "bvh/query_walk.h"
@@ -10,6 +11,7 @@
 #include <flak/bvh/mesh_mesh.h>
 #include <flak/math/simd.h>
 
+#include <cmath>
 #include <cstdint>
 
 namespace flak::detail {
@@ -94,6 +96,102 @@ inline void nodeToGrid(const NodeToGrid& m, const BvhNode& n, QuantBox& out) {
     quantizeLanes(qmin, qmax, m.origin, m.inv_step, out);
 #else
     nodeToGridScalar(m, n, out);
+#endif
+}
+
+/// The second test of a group's walk of B: the children of a B node that its box test lets in (B's
+/// axes: the group's box taken into B's grid) taken into A's frame, as boxes around their own
+/// boxes turned by b_to_a, against the group's box (A's axes). Children whose boxes grown by the
+/// margin miss the group's grown box on one of A's axes hold no triangle within the margin of the
+/// group's triangles: leaving them out drops leaf pairs whose triangles every later filter and
+/// test would reject, and no pair those find. With SSE2 only (elsewhere every child is kept).
+struct ChildrenIntoA {
+#if defined(FLAK_SIMD_SSE2)
+    __m128 lo_origin[3], hi_origin[3], scale[3]; ///< B's node decoder, grown by the margin
+    __m128 r[3][3], abs_r[3][3], t[3];           ///< b_to_a: r[j][k] is row j, column k
+    __m128 group_lo[3], group_hi[3];             ///< the group's box in A's frame, grown by the margin
+#endif
+};
+
+inline void makeChildrenIntoA(const MeshBlob& b, const Transform& b_to_a, float margin, ChildrenIntoA& out) {
+#if defined(FLAK_SIMD_SSE2)
+    NodeDecoder dec;
+    makeNodeDecoder(b, margin, dec);
+    const Vec3* columns[3] = {&b_to_a.rotation.c0, &b_to_a.rotation.c1, &b_to_a.rotation.c2};
+    for (int j = 0; j < 3; ++j) {
+        out.lo_origin[j] = _mm_set1_ps(dec.lo_origin[j]);
+        out.hi_origin[j] = _mm_set1_ps(dec.hi_origin[j]);
+        out.scale[j] = _mm_set1_ps(dec.scale[j]);
+        out.t[j] = _mm_set1_ps(b_to_a.translation[j]);
+        for (int k = 0; k < 3; ++k) {
+            out.r[j][k] = _mm_set1_ps((*columns[k])[j]);
+            out.abs_r[j][k] = _mm_set1_ps(std::fabs((*columns[k])[j]));
+        }
+    }
+#else
+    (void)b, (void)b_to_a, (void)margin, (void)out;
+#endif
+}
+
+/// The group's box (decoded and grown in A's frame) for the test.
+inline void setChildrenIntoAGroup(const Aabb& group, ChildrenIntoA& out) {
+#if defined(FLAK_SIMD_SSE2)
+    for (int j = 0; j < 3; ++j) {
+        out.group_lo[j] = _mm_set1_ps(group.min[j]);
+        out.group_hi[j] = _mm_set1_ps(group.max[j]);
+    }
+#else
+    (void)group, (void)out;
+#endif
+}
+
+#if defined(FLAK_SIMD_SSE2)
+/// Of the children `bits` of a B node decoded in u16 lanes (wideDecodeOverlaps), those whose boxes
+/// taken into A's frame reach the group's box.
+inline unsigned childrenInA(const ChildrenIntoA& m, const __m128i lo[3], const __m128i hi[3], unsigned bits) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128 half = _mm_set1_ps(0.5f);
+    unsigned keep = 0u;
+    for (int h = 0; h < 2; ++h) {
+        if (((bits >> (4 * h)) & 0xFu) == 0u) continue;
+        __m128 c[3], e[3];
+        for (int k = 0; k < 3; ++k) {
+            const __m128i lo32 = h == 0 ? _mm_unpacklo_epi16(lo[k], zero) : _mm_unpackhi_epi16(lo[k], zero);
+            const __m128i hi32 = h == 0 ? _mm_unpacklo_epi16(hi[k], zero) : _mm_unpackhi_epi16(hi[k], zero);
+            const __m128 low = _mm_add_ps(m.lo_origin[k], _mm_mul_ps(_mm_cvtepi32_ps(lo32), m.scale[k]));
+            const __m128 high = _mm_add_ps(m.hi_origin[k], _mm_mul_ps(_mm_cvtepi32_ps(hi32), m.scale[k]));
+            c[k] = _mm_mul_ps(_mm_add_ps(low, high), half);
+            e[k] = _mm_mul_ps(_mm_sub_ps(high, low), half);
+        }
+        __m128 in = _mm_castsi128_ps(_mm_set1_epi32(-1));
+        for (int j = 0; j < 3; ++j) {
+            const __m128 tc =
+                _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(m.r[j][0], c[0]), _mm_mul_ps(m.r[j][1], c[1])),
+                                      _mm_mul_ps(m.r[j][2], c[2])),
+                           m.t[j]);
+            const __m128 te =
+                _mm_add_ps(_mm_add_ps(_mm_mul_ps(m.abs_r[j][0], e[0]), _mm_mul_ps(m.abs_r[j][1], e[1])),
+                           _mm_mul_ps(m.abs_r[j][2], e[2]));
+            in = _mm_and_ps(in, _mm_and_ps(_mm_cmple_ps(_mm_sub_ps(tc, te), m.group_hi[j]),
+                                           _mm_cmple_ps(m.group_lo[j], _mm_add_ps(tc, te))));
+        }
+        keep |= static_cast<unsigned>(_mm_movemask_ps(in)) << (4 * h);
+    }
+    return bits & keep;
+}
+#endif
+
+/// The children of B node `n` a group's walk enters: those in the group's box in B's grid, then
+/// (with SSE2) of those the ones whose boxes reach the group's in A's frame (ChildrenIntoA).
+inline unsigned groupChildren(const WideNode& n, const WideBox& group_in_b, const ChildrenIntoA& into_a) {
+#if defined(FLAK_SIMD_SSE2)
+    if (group_in_b.outside) return 0u;
+    __m128i lo[3], hi[3];
+    const unsigned bits = wideDecodeOverlaps(n, group_in_b, lo, hi);
+    return bits == 0u ? 0u : childrenInA(into_a, lo, hi, bits);
+#else
+    (void)into_a;
+    return wideOverlaps(n, group_in_b);
 #endif
 }
 
@@ -294,7 +392,12 @@ constexpr std::uint32_t kWideGroupTriangles = 512;
 /// fewer than eight triangles on average) is found out then, before any of its pairs, and its
 /// children are walked instead. Groups are walked against B in A's id order, B's leaves in B's id
 /// order, and the group's leaves in id order.
-template <class Visit>
+/// kBothFrames: a group's walk of B also takes the children it enters into A's frame, against the
+/// group's box there (ChildrenIntoA), so that both meshes' axes separate boxes. The pairs it
+/// leaves out hold no triangles within the margin of each other. The triangle tests of
+/// mesh_mesh.cpp walk so, meeting a subset of the leaf pairs that holds the same triangle pairs;
+/// the leaf-pair export, which the device walk reproduces, walks without it.
+template <bool kBothFrames, class Visit>
 void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a, Visit& visit) {
     TandemSetup setup;
     if (!prepareTandemWalk(a, b, b_to_a, setup)) return;
@@ -303,6 +406,8 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
     if (b_root.outside) return;
     TandemFrames frames;
     makeTandemFrames(a, b, b_to_a, setup.margin, frames);
+    ChildrenIntoA into_a;
+    if constexpr (kBothFrames) makeChildrenIntoA(b, b_to_a, setup.margin, into_a);
     GroupLeaves leaves;
 
     // One group, `box` its box in A's grid (info unused) and `gather` filing its leaves (false
@@ -314,10 +419,19 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
         WideBox group_wide;
         makeWideBox(group_q, group_wide);
         if (group_wide.outside) return GroupEnd::Walked;
+        if constexpr (kBothFrames) {
+            Aabb group_a;
+            decodeNode(frames.dec_a, box, group_a);
+            setChildrenIntoAGroup(group_a, into_a);
+        }
         bool gathered = false; // `leaves` holds this group's (filed at its first B leaf)
         bool too_big = false;
         const bool stopped = walkWideLeafSlots(
-            b, 0, [&](const WideNode& n) { return wideOverlaps(n, group_wide); },
+            b, 0,
+            [&](const WideNode& n) {
+                if constexpr (kBothFrames) return groupChildren(n, group_wide, into_a);
+                return wideOverlaps(n, group_wide);
+            },
             [&](const WideNode& parent, std::uint32_t slot) {
                 if (!gathered) {
                     too_big = !gather();

@@ -21,11 +21,12 @@ struct MeshLeafPair {
 };
 static_assert(sizeof(MeshLeafPair) == 16, "MeshLeafPair layout");
 
-/// Every leaf pair that meshMeshPairs' walk (mesh_mesh.h: same tandem walk, same grown boxes)
-/// tests triangle by triangle, in walk order, each at most once. Every intersecting triangle
-/// pair triTriOverlap(A triangle, B triangle mapped by b_to_a with transformPoint) lies in
-/// exactly one of them, so testing all triangle pairs of all leaf pairs gives exactly the pairs of
-/// meshMeshPairs. Returns Ok, or BufferFull when some did not fit (counted in dropped). Empty
+/// Every leaf pair of meshMeshPairs' tandem walk (mesh_mesh.h, same grown boxes) without its
+/// second test of B's nodes in A's frame, in walk order, each at most once: the pairs that walk
+/// tests triangle by triangle and those it leaves out for holding no intersecting pair. Every
+/// intersecting triangle pair triTriOverlap(A triangle, B triangle mapped by b_to_a with
+/// transformPoint) lies in exactly one of them, so testing all triangle pairs of all leaf pairs
+/// gives exactly the pairs of meshMeshPairs. Returns Ok, or BufferFull when some did not fit (counted in dropped). Empty
 /// meshes or a non-finite transform: nothing, Ok. Thread-safe on shared blobs; no allocation.
 [[nodiscard]] Status meshMeshLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                                        OutBuffer<MeshLeafPair>& inout_pairs);

@@ -3,7 +3,9 @@
 // Both trees are walked in the relative frame (Tandem walk by groups), with no recursion:
 //   1. Walk A's tree; skip every A child whose box misses B's root box taken into A's frame.
 //   2. At an A node whose leaves hold at most 512 triangles in at most 64 leaves (a "group"), or
-//      at a leaf above every such node, take the group's box into B's frame and walk B with it.
+//      at a leaf above every such node, take the group's box into B's frame and walk B with it,
+//      entering a B child when its box overlaps that box and also when, taken into A's frame, it
+//      reaches the group's box there (both meshes' axes separate).
 //   3. At every B leaf that box overlaps, take the B leaf's box into A's frame and test it against
 //      the group's leaves, four at a time (the leaves' boxes are filed once per group; since every
 //      box contains the boxes below it, these are exactly the leaves a walk of the group would
