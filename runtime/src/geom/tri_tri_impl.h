@@ -198,6 +198,26 @@ Overlap classifyWellConditioned(const Vec3& p1, const Vec3& q1, const Vec3& r1, 
 FLAK_TRI_TRI_COLD Overlap classifyNearlyParallel(const Vec3& p1, const Vec3& q1, const Vec3& r1,
                                                  const Vec3& p2, const Vec3& q2, const Vec3& r2);
 
+/// A triangle's plane in double, as the ill-conditioned paths take it: through o with normal
+/// (p - o) x (q - o), the float values of o, p, q widened, and that normal as a float direction
+/// (its largest component scaled to 1; zero for exactly zero area).
+struct PlaneInDouble {
+    double o[3];
+    double n[3];
+    Vec3 n_float;
+};
+
+void makePlaneInDouble(const Vec3& o, const Vec3& p, const Vec3& q, PlaneInDouble& out);
+
+/// The sides of x, y, z against the plane, in double, as floats that keep their signs.
+void planeSides(const PlaneInDouble& plane, const Vec3& x, const Vec3& y, const Vec3& z, float& out_dx,
+                float& out_dy, float& out_dz);
+
+/// classifySlow for a triangle 1 whose plane is ill-conditioned in float, given that plane in
+/// double (makePlaneInDouble(p1, q1, r1)): the same answer, the plane made once for many pairs.
+Overlap classifySlowPlane1(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                           const Vec3& r2, const PlaneInDouble& plane1);
+
 /// The whole test when a plane is ill-conditioned, that plane's sides in double; restarted from
 /// the inputs.
 FLAK_TRI_TRI_COLD Overlap classifySlow(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,

@@ -204,12 +204,38 @@ float signCarrying(double d) {
 // triangle has exactly zero area).
 void planeSidesDouble(const Vec3& o, const Vec3& p, const Vec3& q, const Vec3& x, const Vec3& y,
                       const Vec3& z, Vec3& out_n, float& out_dx, float& out_dy, float& out_dz) {
-    const D3 O = toLocal(o, Vec3{});
-    const D3 n = dcross(dsub(toLocal(p, Vec3{}), O), dsub(toLocal(q, Vec3{}), O));
-    out_dx = signCarrying(ddot(dsub(toLocal(x, Vec3{}), O), n));
-    out_dy = signCarrying(ddot(dsub(toLocal(y, Vec3{}), O), n));
-    out_dz = signCarrying(ddot(dsub(toLocal(z, Vec3{}), O), n));
-    floatDirection(n, out_n);
+    PlaneInDouble plane;
+    makePlaneInDouble(o, p, q, plane);
+    planeSides(plane, x, y, z, out_dx, out_dy, out_dz);
+    out_n = plane.n_float;
+}
+
+// The sides of x, y, z against the plane through o with normal n, in float: dot(v - o, n).
+void floatSides(const Vec3& o, const Vec3& n, const Vec3& x, const Vec3& y, const Vec3& z, float& out_dx,
+                float& out_dy, float& out_dz) {
+    Vec3 v;
+    sub(x, o, v);
+    out_dx = dot(v, n);
+    sub(y, o, v);
+    out_dy = dot(v, n);
+    sub(z, o, v);
+    out_dz = dot(v, n);
+}
+
+// The sides of p1, q1, r1 against the plane of triangle 2 as classify() takes them: in float
+// when that plane is well-conditioned, else in double. Returns whether they were taken in double.
+bool plane2Sides(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                 const Vec3& r2, Vec3& out_n2, float& out_dp1, float& out_dq1, float& out_dr1) {
+    Vec3 v1, v2;
+    sub(p2, r2, v1);
+    sub(q2, r2, v2);
+    cross(v1, v2, out_n2);
+    if (!wellConditioned(v1, v2, out_n2)) {
+        planeSidesDouble(r2, p2, q2, p1, q1, r1, out_n2, out_dp1, out_dq1, out_dr1);
+        return true;
+    }
+    floatSides(r2, out_n2, p1, q1, r1, out_dp1, out_dq1, out_dr1);
+    return false;
 }
 
 // Everything after the two plane-side rejection tests, from their float values. Shared by the
@@ -335,38 +361,47 @@ FLAK_TRI_TRI_COLD Overlap classifySlow(const Vec3& p1, const Vec3& q1, const Vec
                                        const Vec3& q2, const Vec3& r2) {
     Vec3 v1, v2, n1, n2;
     float dp1, dq1, dr1, dp2, dq2, dr2;
-    sub(p2, r2, v1);
-    sub(q2, r2, v2);
-    cross(v1, v2, n2);
-    const bool in_double2 = !wellConditioned(v1, v2, n2);
-    if (!in_double2) {
-        sub(p1, r2, v1);
-        dp1 = dot(v1, n2);
-        sub(q1, r2, v1);
-        dq1 = dot(v1, n2);
-        sub(r1, r2, v1);
-        dr1 = dot(v1, n2);
-    } else {
-        planeSidesDouble(r2, p2, q2, p1, q1, r1, n2, dp1, dq1, dr1);
-    }
+    const bool in_double2 = plane2Sides(p1, q1, r1, p2, q2, r2, n2, dp1, dq1, dr1);
     if (allPositive(dp1, dq1, dr1) || allNegative(dp1, dq1, dr1)) return Overlap::Disjoint;
     sub(q1, p1, v1);
     sub(r1, p1, v2);
     cross(v1, v2, n1);
     const bool in_double1 = !wellConditioned(v1, v2, n1);
-    if (!in_double1) {
-        sub(p2, r1, v1);
-        dp2 = dot(v1, n1);
-        sub(q2, r1, v1);
-        dq2 = dot(v1, n1);
-        sub(r2, r1, v1);
-        dr2 = dot(v1, n1);
-    } else {
+    if (!in_double1)
+        floatSides(r1, n1, p2, q2, r2, dp2, dq2, dr2);
+    else
         planeSidesDouble(p1, q1, r1, p2, q2, r2, n1, dp2, dq2, dr2);
-    }
     if (allPositive(dp2, dq2, dr2) || allNegative(dp2, dq2, dr2)) return Overlap::Disjoint;
     return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, n1, n2, dp1, dq1, dr1, dp2, dq2, dr2, in_double1,
                                in_double2);
+}
+
+Overlap classifySlowPlane1(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
+                           const Vec3& r2, const PlaneInDouble& plane1) {
+    Vec3 n2;
+    float dp1, dq1, dr1, dp2, dq2, dr2;
+    const bool in_double2 = plane2Sides(p1, q1, r1, p2, q2, r2, n2, dp1, dq1, dr1);
+    if (allPositive(dp1, dq1, dr1) || allNegative(dp1, dq1, dr1)) return Overlap::Disjoint;
+    planeSides(plane1, p2, q2, r2, dp2, dq2, dr2);
+    if (allPositive(dp2, dq2, dr2) || allNegative(dp2, dq2, dr2)) return Overlap::Disjoint;
+    return classifyAfterPlanes(p1, q1, r1, p2, q2, r2, plane1.n_float, n2, dp1, dq1, dr1, dp2, dq2, dr2, true,
+                               in_double2);
+}
+
+void makePlaneInDouble(const Vec3& o, const Vec3& p, const Vec3& q, PlaneInDouble& out) {
+    const D3 O = toLocal(o, Vec3{});
+    const D3 n = dcross(dsub(toLocal(p, Vec3{}), O), dsub(toLocal(q, Vec3{}), O));
+    out.o[0] = O.x, out.o[1] = O.y, out.o[2] = O.z;
+    out.n[0] = n.x, out.n[1] = n.y, out.n[2] = n.z;
+    floatDirection(n, out.n_float);
+}
+
+void planeSides(const PlaneInDouble& plane, const Vec3& x, const Vec3& y, const Vec3& z, float& out_dx,
+                float& out_dy, float& out_dz) {
+    const D3 O{plane.o[0], plane.o[1], plane.o[2]}, n{plane.n[0], plane.n[1], plane.n[2]};
+    out_dx = signCarrying(ddot(dsub(toLocal(x, Vec3{}), O), n));
+    out_dy = signCarrying(ddot(dsub(toLocal(y, Vec3{}), O), n));
+    out_dz = signCarrying(ddot(dsub(toLocal(z, Vec3{}), O), n));
 }
 
 #if !defined(FLAK_SIMD_SSE2)

@@ -463,8 +463,9 @@ unsigned overlapLanes(const Tri1Lanes& t1, const TriangleBatch4& batch, unsigned
 // every such pair to classifySlow, whose first test, for a lane whose own plane is
 // well-conditioned, is that plane against triangle 1's vertices in float: the test runs here for
 // the four lanes with its operations (overlapLanes' second plane test), and the lanes it rejects
-// are disjoint. The others, lanes with an ill-conditioned plane among them, go to classifySlow,
-// which repeats the float test and takes triangle 1's plane in double.
+// are disjoint. The others, lanes with an ill-conditioned plane among them, take classifySlow's
+// steps (classifySlowPlane1), which repeat the float test and take triangle 1's plane in double,
+// made once for the four lanes.
 unsigned overlapLanesIll(const Vec3& p1, const Vec3& q1, const Vec3& r1, const TriangleBatch4& batch,
                          unsigned wanted) {
     const __m128 r2x = _mm_load_ps(batch.v[2][0]), r2y = _mm_load_ps(batch.v[2][1]),
@@ -476,15 +477,18 @@ unsigned overlapLanesIll(const Vec3& p1, const Vec3& q1, const Vec3& r1, const T
     };
     const unsigned rejected =
         static_cast<unsigned>(_mm_movemask_ps(sameSide(side2(p1), side2(q1), side2(r1))));
+    const unsigned left = wanted & 0xFu & ~batch.empty_lanes & ~(rejected & ~batch.scalar_lanes);
+    if (left == 0u) return 0u;
+    PlaneInDouble plane1; // triangle 1's plane as classifySlow takes it, made once for the lanes
+    makePlaneInDouble(p1, q1, r1, plane1);
     unsigned mask = 0u;
-    for (unsigned todo = wanted & 0xFu & ~batch.empty_lanes & ~(rejected & ~batch.scalar_lanes); todo != 0u;
-         todo &= todo - 1u) {
+    for (unsigned todo = left; todo != 0u; todo &= todo - 1u) {
         const int lane = lowestBit(todo);
         Vec3 p2, q2, r2;
         laneVertex(batch, 0, lane, p2);
         laneVertex(batch, 1, lane, q2);
         laneVertex(batch, 2, lane, r2);
-        const Overlap result = classifySlow(p1, q1, r1, p2, q2, r2);
+        const Overlap result = classifySlowPlane1(p1, q1, r1, p2, q2, r2, plane1);
         mask |= static_cast<unsigned>(result != Overlap::Disjoint) << lane;
         mask |= static_cast<unsigned>(result == Overlap::Crossing)
                 << (static_cast<unsigned>(lane) + kCrossingShift);
