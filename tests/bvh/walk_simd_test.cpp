@@ -310,7 +310,7 @@ TEST(TandemWalk, ChildrenIntoAKeepEveryChildThatReachesTheGroup) {
         const float margin = static_cast<float>(frame_span * (rng.next() % 2u == 0u ? 1e-6 : 1e-5));
         detail::ChildrenIntoA into_a;
         detail::makeChildrenIntoA(b, t, margin, into_a);
-        detail::setChildrenIntoAGroup(group, into_a);
+        into_a.group = group;
         __m128i lo[3], hi[3];
         const unsigned bits = detail::wideDecodeOverlaps(n, all, lo, hi);
         const unsigned in_a = detail::childrenInA(into_a, lo, hi, bits);

@@ -11,7 +11,6 @@
 #include <flak/bvh/mesh_mesh.h>
 #include <flak/math/simd.h>
 
-#include <cmath>
 #include <cstdint>
 
 namespace flak::detail {
@@ -105,43 +104,24 @@ inline void nodeToGrid(const NodeToGrid& m, const BvhNode& n, QuantBox& out) {
 /// margin miss the group's grown box on one of A's axes hold no triangle within the margin of the
 /// group's triangles: leaving them out drops leaf pairs whose triangles every later filter and
 /// test would reject, and no pair those find. With SSE2 only (elsewhere every child is kept).
+/// Kept small (216 bytes: the walks' stack bound of mesh_mesh.h counts it): only the rotation is
+/// kept in lanes, the other values are splatted where they are used.
 struct ChildrenIntoA {
 #if defined(FLAK_SIMD_SSE2)
-    __m128 lo_origin[3], hi_origin[3], scale[3]; ///< B's node decoder, grown by the margin
-    __m128 r[3][3], abs_r[3][3], t[3];           ///< b_to_a: r[j][k] is row j, column k
-    __m128 group_lo[3], group_hi[3];             ///< the group's box in A's frame, grown by the margin
+    __m128 r[3][3]; ///< b_to_a's rotation: r[j][k] is row j, column k, in every lane
 #endif
+    NodeDecoder decoder; ///< B's, grown by the margin
+    Vec3 t;              ///< b_to_a's translation
+    Aabb group;          ///< the group's box in A's frame, grown by the margin
 };
 
 inline void makeChildrenIntoA(const MeshBlob& b, const Transform& b_to_a, float margin, ChildrenIntoA& out) {
+    makeNodeDecoder(b, margin, out.decoder);
+    out.t = b_to_a.translation;
 #if defined(FLAK_SIMD_SSE2)
-    NodeDecoder dec;
-    makeNodeDecoder(b, margin, dec);
     const Vec3* columns[3] = {&b_to_a.rotation.c0, &b_to_a.rotation.c1, &b_to_a.rotation.c2};
-    for (int j = 0; j < 3; ++j) {
-        out.lo_origin[j] = _mm_set1_ps(dec.lo_origin[j]);
-        out.hi_origin[j] = _mm_set1_ps(dec.hi_origin[j]);
-        out.scale[j] = _mm_set1_ps(dec.scale[j]);
-        out.t[j] = _mm_set1_ps(b_to_a.translation[j]);
-        for (int k = 0; k < 3; ++k) {
-            out.r[j][k] = _mm_set1_ps((*columns[k])[j]);
-            out.abs_r[j][k] = _mm_set1_ps(std::fabs((*columns[k])[j]));
-        }
-    }
-#else
-    (void)b, (void)b_to_a, (void)margin, (void)out;
-#endif
-}
-
-/// The group's box (decoded and grown in A's frame) for the test.
-inline void setChildrenIntoAGroup(const Aabb& group, ChildrenIntoA& out) {
-#if defined(FLAK_SIMD_SSE2)
-    for (int j = 0; j < 3; ++j) {
-        out.group_lo[j] = _mm_set1_ps(group.min[j]);
-        out.group_hi[j] = _mm_set1_ps(group.max[j]);
-    }
-#else
-    (void)group, (void)out;
+    for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) out.r[j][k] = _mm_set1_ps((*columns[k])[j]);
 #endif
 }
 
@@ -150,7 +130,7 @@ inline void setChildrenIntoAGroup(const Aabb& group, ChildrenIntoA& out) {
 /// taken into A's frame reach the group's box.
 inline unsigned childrenInA(const ChildrenIntoA& m, const __m128i lo[3], const __m128i hi[3], unsigned bits) {
     const __m128i zero = _mm_setzero_si128();
-    const __m128 half = _mm_set1_ps(0.5f);
+    const __m128 half = _mm_set1_ps(0.5f), sign = _mm_set1_ps(-0.0f);
     unsigned keep = 0u;
     for (int h = 0; h < 2; ++h) {
         if (((bits >> (4 * h)) & 0xFu) == 0u) continue;
@@ -158,8 +138,11 @@ inline unsigned childrenInA(const ChildrenIntoA& m, const __m128i lo[3], const _
         for (int k = 0; k < 3; ++k) {
             const __m128i lo32 = h == 0 ? _mm_unpacklo_epi16(lo[k], zero) : _mm_unpackhi_epi16(lo[k], zero);
             const __m128i hi32 = h == 0 ? _mm_unpacklo_epi16(hi[k], zero) : _mm_unpackhi_epi16(hi[k], zero);
-            const __m128 low = _mm_add_ps(m.lo_origin[k], _mm_mul_ps(_mm_cvtepi32_ps(lo32), m.scale[k]));
-            const __m128 high = _mm_add_ps(m.hi_origin[k], _mm_mul_ps(_mm_cvtepi32_ps(hi32), m.scale[k]));
+            const __m128 scale = _mm_set1_ps(m.decoder.scale[k]);
+            const __m128 low =
+                _mm_add_ps(_mm_set1_ps(m.decoder.lo_origin[k]), _mm_mul_ps(_mm_cvtepi32_ps(lo32), scale));
+            const __m128 high =
+                _mm_add_ps(_mm_set1_ps(m.decoder.hi_origin[k]), _mm_mul_ps(_mm_cvtepi32_ps(hi32), scale));
             c[k] = _mm_mul_ps(_mm_add_ps(low, high), half);
             e[k] = _mm_mul_ps(_mm_sub_ps(high, low), half);
         }
@@ -168,12 +151,12 @@ inline unsigned childrenInA(const ChildrenIntoA& m, const __m128i lo[3], const _
             const __m128 tc =
                 _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(m.r[j][0], c[0]), _mm_mul_ps(m.r[j][1], c[1])),
                                       _mm_mul_ps(m.r[j][2], c[2])),
-                           m.t[j]);
-            const __m128 te =
-                _mm_add_ps(_mm_add_ps(_mm_mul_ps(m.abs_r[j][0], e[0]), _mm_mul_ps(m.abs_r[j][1], e[1])),
-                           _mm_mul_ps(m.abs_r[j][2], e[2]));
-            in = _mm_and_ps(in, _mm_and_ps(_mm_cmple_ps(_mm_sub_ps(tc, te), m.group_hi[j]),
-                                           _mm_cmple_ps(m.group_lo[j], _mm_add_ps(tc, te))));
+                           _mm_set1_ps(m.t[j]));
+            const __m128 te = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_andnot_ps(sign, m.r[j][0]), e[0]),
+                                                    _mm_mul_ps(_mm_andnot_ps(sign, m.r[j][1]), e[1])),
+                                         _mm_mul_ps(_mm_andnot_ps(sign, m.r[j][2]), e[2]));
+            in = _mm_and_ps(in, _mm_and_ps(_mm_cmple_ps(_mm_sub_ps(tc, te), _mm_set1_ps(m.group.max[j])),
+                                           _mm_cmple_ps(_mm_set1_ps(m.group.min[j]), _mm_add_ps(tc, te))));
         }
         keep |= static_cast<unsigned>(_mm_movemask_ps(in)) << (4 * h);
     }
@@ -419,11 +402,7 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
         WideBox group_wide;
         makeWideBox(group_q, group_wide);
         if (group_wide.outside) return GroupEnd::Walked;
-        if constexpr (kBothFrames) {
-            Aabb group_a;
-            decodeNode(frames.dec_a, box, group_a);
-            setChildrenIntoAGroup(group_a, into_a);
-        }
+        if constexpr (kBothFrames) decodeNode(frames.dec_a, box, into_a.group);
         bool gathered = false; // `leaves` holds this group's (filed at its first B leaf)
         bool too_big = false;
         const bool stopped = walkWideLeafSlots(
