@@ -172,9 +172,7 @@ unsigned classifyEachLane(const Vec3& p1, const Vec3& q1, const Vec3& r1, const 
     for (int lane = 0; lane < 4; ++lane) {
         if ((batch.empty_lanes >> lane) & 1u) continue;
         Vec3 p2, q2, r2;
-        detail::laneVertex(batch, 0, lane, p2);
-        detail::laneVertex(batch, 1, lane, q2);
-        detail::laneVertex(batch, 2, lane, r2);
+        detail::laneTriangle(batch, lane, p2, q2, r2);
         const Overlap kind = detail::classify(p1, q1, r1, p2, q2, r2);
         if (kind != Overlap::Disjoint) mask |= 1u << lane;
         if (kind == Overlap::Crossing) mask |= 1u << (static_cast<unsigned>(lane) + detail::kCrossingShift);

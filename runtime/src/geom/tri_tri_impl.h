@@ -175,9 +175,10 @@ inline bool planeSidesCertain(const Vec3& p1, const Vec3& q1, const Vec3& r1, co
 FLAK_TRI_TRI_COLD Overlap classifyExact(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2,
                                         const Vec3& q2, const Vec3& r2, const Vec3& n1);
 
-// Lane `lane`'s vertex `vertex` (0: p, 1: q, 2: r) of a batch.
-inline void laneVertex(const TriangleBatch4& batch, int vertex, int lane, Vec3& out) {
-    set(batch.v[vertex][0][lane], batch.v[vertex][1][lane], batch.v[vertex][2][lane], out);
+// Lane `lane`'s triangle of a batch.
+inline void laneTriangle(const TriangleBatch4& batch, int lane, Vec3& out_p, Vec3& out_q, Vec3& out_r) {
+    Vec3* out[3] = {&out_p, &out_q, &out_r};
+    for (int i = 0; i < 3; ++i) set(batch.v[i][0][lane], batch.v[i][1][lane], batch.v[i][2][lane], *out[i]);
 }
 
 // The scalar kernel (tri_tri_scalar.cpp).

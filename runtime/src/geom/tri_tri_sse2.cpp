@@ -273,9 +273,7 @@ FLAK_TRI_TRI_COLD unsigned finishCoplanarLanes(const Tri1Lanes& t1, const Triang
     for (unsigned todo = lanes; todo != 0u; todo &= todo - 1u) {
         const int lane = lowestBit(todo);
         Vec3 p2, q2, r2;
-        laneVertex(batch, 0, lane, p2);
-        laneVertex(batch, 1, lane, q2);
-        laneVertex(batch, 2, lane, r2);
+        laneTriangle(batch, lane, p2, q2, r2);
         mask |= static_cast<unsigned>(coplanarOverlap(*t1.p1, *t1.q1, *t1.r1, p2, q2, r2, n1)) << lane;
     }
     return mask;
@@ -347,9 +345,7 @@ FLAK_TRI_TRI_COLD unsigned finishLanesSlow(const Tri1Lanes& t1, const TriangleBa
     for (unsigned todo = survivors | scalar_lanes; todo != 0u; todo &= todo - 1u) {
         const int lane = lowestBit(todo);
         Vec3 p2, q2, r2;
-        laneVertex(batch, 0, lane, p2);
-        laneVertex(batch, 1, lane, q2);
-        laneVertex(batch, 2, lane, r2);
+        laneTriangle(batch, lane, p2, q2, r2);
         Vec3 n2; // the lane's plane, written by setBatchTriangle or finishBatch with classify()'s operations
         set(batch.n[0][lane], batch.n[1][lane], batch.n[2][lane], n2);
         const Overlap result =
@@ -485,9 +481,7 @@ unsigned overlapLanesIll(const Vec3& p1, const Vec3& q1, const Vec3& r1, const T
     for (unsigned todo = left; todo != 0u; todo &= todo - 1u) {
         const int lane = lowestBit(todo);
         Vec3 p2, q2, r2;
-        laneVertex(batch, 0, lane, p2);
-        laneVertex(batch, 1, lane, q2);
-        laneVertex(batch, 2, lane, r2);
+        laneTriangle(batch, lane, p2, q2, r2);
         const Overlap result = classifySlowPlane1(p1, q1, r1, p2, q2, r2, plane1);
         mask |= static_cast<unsigned>(result != Overlap::Disjoint) << lane;
         mask |= static_cast<unsigned>(result == Overlap::Crossing)
