@@ -1,10 +1,10 @@
 // flak — the walks of a blob's tree (WideNodes, bvh/blob_format.h) that every single-mesh query
-// makes: the tests of a node's eight children at once, against a quantized query box or a grid
-// segment, and the two walk orders (id order; nearest first). Both tests decode the children's
+// makes: the tests of a node's eight children at once, against a quantized query box, a ball or a
+// grid segment, and the two walk orders (id order; nearest first). The tests decode the children's
 // boxes from the node's 8-bit steps into 16-bit lanes first. The box test then decides each child
 // exactly as query_walk.h's nodeOverlaps decides the binary node of the child's decoded box in the
-// mesh grid; the segment test is the grid slab test with its products taken apart, conservative
-// within the same slack.
+// mesh grid; the ball test adds the distance to each child's box in float lanes; the segment test
+// is the grid slab test with its products taken apart, conservative within the same slack.
 #pragma once
 
 #include "bvh/query_walk.h"

@@ -5,8 +5,10 @@
 // compares the blob's 16-bit child boxes (conservative: min rounded down, max up) with the query's
 // bounds taken into the blob's quantization grid once per query (integer compares, two cells of
 // slack), after growing the query by a margin of 4 * kToleranceRelative * scale (scale: the largest
-// absolute coordinate of the mesh bounds and of the query, and the radius); segments and sweeps use
-// the slab test of segment_aabb.h in grid coordinates, with the same margin. Triangles are filtered
+// absolute coordinate of the mesh bounds and of the query, and the radius); the children that
+// pass are then tested against the grown ball itself (the distance from the centre to each one's
+// box, decoded with the margin). Segments and sweeps use the slab test of segment_aabb.h in grid
+// coordinates, with the same margin. Triangles are filtered
 // by their exact box against the grown query before the kernel runs. Every filter is conservative
 // beyond float rounding, so the walk never skips a triangle the kernel would accept: answers are
 // exactly those of the kernel (here sphereTriangle()) applied to every triangle, the brute-force
