@@ -308,8 +308,12 @@ TEST(TandemWalk, ChildrenIntoAKeepEveryChildThatReachesTheGroup) {
         }
         // The walk's margin is 4e-5 of the meshes' scale; here 1e-6 or 1e-5 of the frame's span.
         const float margin = static_cast<float>(frame_span * (rng.next() % 2u == 0u ? 1e-6 : 1e-5));
+        detail::QuantGrid grid;
+        detail::makeQuantGrid(b, grid);
+        detail::NodeToGrid b_into_a;
+        detail::makeNodeToGrid(b, t, grid, margin, b_into_a);
         detail::ChildrenIntoA into_a;
-        detail::makeChildrenIntoA(b, t, margin, into_a);
+        detail::makeChildrenIntoA(b_into_a, into_a);
         into_a.group = group;
         __m128i lo[3], hi[3];
         const unsigned bits = detail::wideDecodeOverlaps(n, all, lo, hi);

@@ -104,22 +104,22 @@ inline void nodeToGrid(const NodeToGrid& m, const BvhNode& n, QuantBox& out) {
 /// margin miss the group's grown box on one of A's axes hold no triangle within the margin of the
 /// group's triangles: leaving them out drops leaf pairs whose triangles every later filter and
 /// test would reject, and no pair those find. With SSE2 only (elsewhere every child is kept).
-/// Kept small (216 bytes: the walks' stack bound of mesh_mesh.h counts it): only the rotation is
-/// kept in lanes, the other values are splatted where they are used.
+/// Kept small (176 bytes: the walks' stack bound of mesh_mesh.h counts it): B's decoder and b_to_a
+/// are those the walk takes B's leaves into A's grid with (NodeToGrid); only the rotation is kept
+/// in lanes, the other values are splatted where they are used.
 struct ChildrenIntoA {
 #if defined(FLAK_SIMD_SSE2)
     __m128 r[3][3]; ///< b_to_a's rotation: r[j][k] is row j, column k, in every lane
 #endif
-    NodeDecoder decoder; ///< B's, grown by the margin
-    Vec3 t;              ///< b_to_a's translation
-    Aabb group;          ///< the group's box in A's frame, grown by the margin
+    const NodeToGrid* b_into_a = nullptr; ///< B's decoder (grown by the margin) and b_to_a
+    Aabb group;                           ///< the group's box in A's frame, grown by the margin
 };
 
-inline void makeChildrenIntoA(const MeshBlob& b, const Transform& b_to_a, float margin, ChildrenIntoA& out) {
-    makeNodeDecoder(b, margin, out.decoder);
-    out.t = b_to_a.translation;
+inline void makeChildrenIntoA(const NodeToGrid& b_into_a, ChildrenIntoA& out) {
+    out.b_into_a = &b_into_a;
 #if defined(FLAK_SIMD_SSE2)
-    const Vec3* columns[3] = {&b_to_a.rotation.c0, &b_to_a.rotation.c1, &b_to_a.rotation.c2};
+    const Mat33& rotation = b_into_a.transform->rotation;
+    const Vec3* columns[3] = {&rotation.c0, &rotation.c1, &rotation.c2};
     for (int j = 0; j < 3; ++j)
         for (int k = 0; k < 3; ++k) out.r[j][k] = _mm_set1_ps((*columns[k])[j]);
 #endif
@@ -129,20 +129,17 @@ inline void makeChildrenIntoA(const MeshBlob& b, const Transform& b_to_a, float 
 /// Of the children `bits` of a B node decoded in u16 lanes (wideDecodeOverlaps), those whose boxes
 /// taken into A's frame reach the group's box.
 inline unsigned childrenInA(const ChildrenIntoA& m, const __m128i lo[3], const __m128i hi[3], unsigned bits) {
-    const __m128i zero = _mm_setzero_si128();
     const __m128 half = _mm_set1_ps(0.5f), sign = _mm_set1_ps(-0.0f);
+    const NodeDecoder& dec = m.b_into_a->decoder;
+    const Vec3& t = m.b_into_a->transform->translation;
     unsigned keep = 0u;
     for (int h = 0; h < 2; ++h) {
         if (((bits >> (4 * h)) & 0xFu) == 0u) continue;
         __m128 c[3], e[3];
         for (int k = 0; k < 3; ++k) {
-            const __m128i lo32 = h == 0 ? _mm_unpacklo_epi16(lo[k], zero) : _mm_unpackhi_epi16(lo[k], zero);
-            const __m128i hi32 = h == 0 ? _mm_unpacklo_epi16(hi[k], zero) : _mm_unpackhi_epi16(hi[k], zero);
-            const __m128 scale = _mm_set1_ps(m.decoder.scale[k]);
-            const __m128 low =
-                _mm_add_ps(_mm_set1_ps(m.decoder.lo_origin[k]), _mm_mul_ps(_mm_cvtepi32_ps(lo32), scale));
-            const __m128 high =
-                _mm_add_ps(_mm_set1_ps(m.decoder.hi_origin[k]), _mm_mul_ps(_mm_cvtepi32_ps(hi32), scale));
+            const __m128 scale = _mm_set1_ps(dec.scale[k]);
+            const __m128 low = decodeLaneHalf(lo[k], h, _mm_set1_ps(dec.lo_origin[k]), scale);
+            const __m128 high = decodeLaneHalf(hi[k], h, _mm_set1_ps(dec.hi_origin[k]), scale);
             c[k] = _mm_mul_ps(_mm_add_ps(low, high), half);
             e[k] = _mm_mul_ps(_mm_sub_ps(high, low), half);
         }
@@ -151,7 +148,7 @@ inline unsigned childrenInA(const ChildrenIntoA& m, const __m128i lo[3], const _
             const __m128 tc =
                 _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(m.r[j][0], c[0]), _mm_mul_ps(m.r[j][1], c[1])),
                                       _mm_mul_ps(m.r[j][2], c[2])),
-                           _mm_set1_ps(m.t[j]));
+                           _mm_set1_ps(t[j]));
             const __m128 te = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_andnot_ps(sign, m.r[j][0]), e[0]),
                                                     _mm_mul_ps(_mm_andnot_ps(sign, m.r[j][1]), e[1])),
                                          _mm_mul_ps(_mm_andnot_ps(sign, m.r[j][2]), e[2]));
@@ -288,12 +285,18 @@ inline void makeTandemFrames(const MeshBlob& a, const MeshBlob& b, const Transfo
 }
 
 /// A group's box (in A's grid) taken into B's frame and grown by the margin, on B's grid.
-inline void groupIntoB(const TandemFrames& f, const TandemSetup& setup, const BvhNode& group, QuantBox& out) {
-    Aabb box, in_b;
-    decodeNode(f.dec_a, group, box);
-    transformAabb(setup.a_to_b, box, in_b);
+inline void groupIntoB(const TandemFrames& f, const TandemSetup& setup, const Aabb& group, QuantBox& out) {
+    Aabb in_b;
+    transformAabb(setup.a_to_b, group, in_b);
     inflate(in_b, setup.margin, in_b);
     quantizeBox(f.grid_b, in_b, out);
+}
+
+/// groupIntoB for the group's box in A's grid (decoded with the frames' A decoder, grown).
+inline void groupIntoB(const TandemFrames& f, const TandemSetup& setup, const BvhNode& group, QuantBox& out) {
+    Aabb box;
+    decodeNode(f.dec_a, group, box);
+    groupIntoB(f, setup, box, out);
 }
 
 /// A slot of a wide node as one stack word: the node's index times 8 plus the slot.
@@ -390,19 +393,19 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
     TandemFrames frames;
     makeTandemFrames(a, b, b_to_a, setup.margin, frames);
     ChildrenIntoA into_a;
-    if constexpr (kBothFrames) makeChildrenIntoA(b, b_to_a, setup.margin, into_a);
+    if constexpr (kBothFrames) makeChildrenIntoA(frames.b_into_a, into_a);
     GroupLeaves leaves;
 
     // One group, `box` its box in A's grid (info unused) and `gather` filing its leaves (false
     // when they do not fit): Stop when visit stopped the walk, TooBig when gather returned false.
     enum class GroupEnd { Walked, Stop, TooBig };
     const auto group = [&](const BvhNode& box, auto&& gather) {
+        decodeNode(frames.dec_a, box, into_a.group); // the group's box in A's frame, grown
         QuantBox group_q;
-        groupIntoB(frames, setup, box, group_q);
+        groupIntoB(frames, setup, into_a.group, group_q);
         WideBox group_wide;
         makeWideBox(group_q, group_wide);
         if (group_wide.outside) return GroupEnd::Walked;
-        if constexpr (kBothFrames) decodeNode(frames.dec_a, box, into_a.group);
         bool gathered = false; // `leaves` holds this group's (filed at its first B leaf)
         bool too_big = false;
         const bool stopped = walkWideLeafSlots(

@@ -259,15 +259,20 @@ inline unsigned wideBallOverlapsScalar(const WideNode& n, const WideBall& b) {
 }
 
 #if defined(FLAK_SIMD_SSE2)
+/// Half h of eight decoded bounds in u16 lanes (children 0..3 for h = 0, 4..7 for h = 1) as
+/// decodeNode's floats: origin + q * scale.
+inline __m128 decodeLaneHalf(__m128i q, int h, __m128 origin, __m128 scale) {
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i q32 = h == 0 ? _mm_unpacklo_epi16(q, zero) : _mm_unpackhi_epi16(q, zero);
+    return _mm_add_ps(origin, _mm_mul_ps(_mm_cvtepi32_ps(q32), scale));
+}
+
 /// One axis of wideBallOverlaps: the children's decoded bounds (u16 lanes) as decodeNode's floats,
 /// the centre clamped to them, the squared offsets added to sq[0] (children 0..3) and sq[1] (4..7).
 template <int K> inline void wideBallAxis(const WideBall& b, __m128i lo, __m128i hi, __m128 sq[2]) {
-    const __m128i zero = _mm_setzero_si128();
-    const __m128i lo32[2] = {_mm_unpacklo_epi16(lo, zero), _mm_unpackhi_epi16(lo, zero)};
-    const __m128i hi32[2] = {_mm_unpacklo_epi16(hi, zero), _mm_unpackhi_epi16(hi, zero)};
     for (int h = 0; h < 2; ++h) {
-        const __m128 low = _mm_add_ps(b.lo_origin[K], _mm_mul_ps(_mm_cvtepi32_ps(lo32[h]), b.scale[K]));
-        const __m128 high = _mm_add_ps(b.hi_origin[K], _mm_mul_ps(_mm_cvtepi32_ps(hi32[h]), b.scale[K]));
+        const __m128 low = decodeLaneHalf(lo, h, b.lo_origin[K], b.scale[K]);
+        const __m128 high = decodeLaneHalf(hi, h, b.hi_origin[K], b.scale[K]);
         // min_ps(a, b) is a < b ? a : b and max_ps(a, b) is a > b ? a : b: the scalar selects.
         const __m128 closest = _mm_max_ps(low, _mm_min_ps(high, b.centre_lanes[K]));
         const __m128 off = _mm_sub_ps(b.centre_lanes[K], closest);

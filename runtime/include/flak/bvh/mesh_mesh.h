@@ -17,9 +17,9 @@
 // bound: 1.8 KB), the group's leaves (at most 64, 1.8 KB), one B leaf's triangles in A's frame (at
 // most kMaxLeafTriangles, as 4 TriangleBatch4 with a box per triangle, 1216 bytes) and the A
 // leaf's triangles that pass the box filter (704 bytes), b_to_a and the group's box for the test
-// in A's frame (216 bytes), plus for the summary its sums, a small cache of triangle normals and
+// in A's frame (176 bytes), plus for the summary its sums, a small cache of triangle normals and
 // four pairs waiting for triTriIntersection4: at most 11 KB on the call stack (GCC 12 -O3,
-// -fstack-usage along the deepest calls: 9.5 KB for the pair walks, 10.9 KB for the summary),
+// -fstack-usage along the deepest calls: 9.4 KB for the pair walks, 10.8 KB for the summary),
 // whatever the meshes' sizes. Every pair of triangles is tested at most once.
 // Boxes are grown by the margin of sphere_query.h (at the scale of both meshes in A's frame), so
 // the pairs are exactly those of triTriOverlap(A triangle, B triangle mapped by b_to_a with
