@@ -177,6 +177,26 @@ void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& orde
     }
 }
 
+// The tree's leaf order with each leaf's triangles grouped by material: the material that ended
+// the leaf before first, then the others by id, each group in tree order. A leaf's triangles may
+// come in any order, and this one makes fewer runs in the Materials section.
+std::vector<std::uint32_t> materialGroupedOrder(const SourceMesh& mesh, const BuiltTree& tree) {
+    std::vector<std::uint32_t> order = tree.order;
+    if (mesh.materials.empty()) return order;
+    std::uint32_t previous = 0xFFFFFFFFu;
+    for (const BuiltNode& n : tree.nodes) {
+        if (n.count == 0) continue;
+        const auto key = [&](std::uint32_t t) {
+            const std::uint32_t m = mesh.materials[t];
+            return m == previous ? 0u : m + 1u;
+        };
+        std::stable_sort(order.begin() + n.first, order.begin() + n.first + n.count,
+                         [&](std::uint32_t a, std::uint32_t b) { return key(a) < key(b); });
+        previous = mesh.materials[order[n.first + n.count - 1]];
+    }
+    return order;
+}
+
 } // namespace
 
 BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOptions& options,
@@ -187,7 +207,8 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     std::vector<std::uint32_t> bases;
     std::vector<std::uint8_t> corner_offsets;
     std::uint32_t copies = 0;
-    if (options.mesh) buildWindows(mesh, tree.order, vertices, bases, corner_offsets, copies);
+    const std::vector<std::uint32_t> order = materialGroupedOrder(mesh, tree); // the blob's triangles
+    if (options.mesh) buildWindows(mesh, order, vertices, bases, corner_offsets, copies);
 
     Vec3 origin, scale;
     Aabb root;
@@ -218,7 +239,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
                     for (std::uint32_t k = 0; k < 3; ++k) {
                         Vec3 p;
                         decodeGridPoint(origin, scale,
-                                        &snapped[3 * std::size_t{mesh.indices[3 * tree.order[t] + k]}], p);
+                                        &snapped[3 * std::size_t{mesh.indices[3 * order[t] + k]}], p);
                         expand(p, box);
                     }
             } else {
@@ -232,8 +253,8 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     std::vector<MaterialRun> runs; // the triangles' materials in leaf order, one entry per change
     if (options.mesh)
         for (std::uint32_t t = 0; t < tris && !mesh.materials.empty(); ++t)
-            if (runs.empty() || runs.back().material != mesh.materials[tree.order[t]])
-                runs.push_back(MaterialRun{mesh.materials[tree.order[t]], 0, t});
+            if (runs.empty() || runs.back().material != mesh.materials[order[t]])
+                runs.push_back(MaterialRun{mesh.materials[order[t]], 0, t});
     std::vector<BvhNode> nodes(options.mesh ? tree.nodes.size() : 0u); // the built tree, quantized
     for (std::size_t node = 0; node < nodes.size(); ++node) {
         const BuiltNode& n = tree.nodes[node];
@@ -345,7 +366,7 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
             }
             break;
         case SectionKind::SourceIds:
-            for (std::uint32_t t : tree.order) w.put<std::uint32_t>(o, t), o += 4;
+            for (std::uint32_t t : order) w.put<std::uint32_t>(o, t), o += 4;
             break;
         case SectionKind::BuildStats: {
             const std::uint32_t fields[] = {mesh.source_triangles,

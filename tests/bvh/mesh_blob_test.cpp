@@ -207,7 +207,25 @@ TEST(MeshBlob, EveryTriangleReadsBackItsMaterial) {
             if (t > 0 && want != source.materials[blob.source_ids[t - 1]]) ++changes;
         }
         EXPECT_EQ(blob.material_run_count, changes + 1u);
-        std::printf("[ materials ] %u triangles in %u runs\n", blob.triangle_count, blob.material_run_count);
+        // Within a leaf (the same build again: it is deterministic) each material is one group,
+        // and the material that ended the leaf before, where the leaf has it, comes first.
+        const bake::BuiltTree tree = bake::buildBvh(source.positions, source.indices, bake::BuildOptions{});
+        std::uint32_t leaves = 0, previous = 0xFFFFFFFFu;
+        for (const bake::BuiltNode& n : tree.nodes) {
+            if (n.count == 0) continue;
+            ++leaves;
+            std::vector<std::uint16_t> seen;
+            for (std::uint32_t t = n.first; t < n.first + n.count; ++t) {
+                const std::uint16_t m = source.materials[blob.source_ids[t]];
+                if (t > n.first && m == seen.back()) continue;
+                ASSERT_EQ(std::find(seen.begin(), seen.end(), m), seen.end()) << "material split in a leaf";
+                ASSERT_TRUE(t == n.first || m != previous) << "the previous leaf's material not first";
+                seen.push_back(m);
+            }
+            previous = seen.back();
+        }
+        std::printf("[ materials ] %u triangles in %u leaves, %u runs\n", blob.triangle_count, leaves,
+                    blob.material_run_count);
     }
     AlignedBytes plain(bakeBytes(mesh));
     MeshBlob blob;
