@@ -22,6 +22,25 @@ struct BuildOptions {
     std::function<void(std::uint32_t done, std::uint32_t total)> progress; ///< optional
 };
 
+/// The tree of the smallest blobs, the default with quantized vertices: leaves of up to 16
+/// triangles and a node visit costed as 8 triangle tests make fewer, fuller nodes
+/// (docs/performance.md, Memory per triangle, gives what they cost the queries).
+inline BuildOptions compactBuildOptions() {
+    BuildOptions o;
+    o.max_leaf = 16;
+    o.traversal_cost = 8.0f;
+    return o;
+}
+
+/// A bake's build options: its vertex mode's defaults (compactBuildOptions() with quantized
+/// vertices), then the leaf size and node cost its caller gave (0: not given).
+inline BuildOptions bakeBuildOptions(bool quantized_vertices, std::uint32_t max_leaf, float traversal_cost) {
+    BuildOptions o = quantized_vertices ? compactBuildOptions() : BuildOptions{};
+    if (max_leaf != 0) o.max_leaf = max_leaf;
+    if (traversal_cost != 0.0f) o.traversal_cost = traversal_cost;
+    return o;
+}
+
 /// One node of the built tree in depth-first order.
 struct BuiltNode {
     Aabb bounds;

@@ -47,13 +47,15 @@ const char* kUsage =
     "  --axes A,B,C         output axes as signed input axes, e.g. x,-z,y (Y-up to Z-up)\n"
     "  --mesh NAME|INDEX    bake only this mesh (repeatable)\n"
     "  --node NAME          bake only this node's subtree\n"
-    "  --leaf-size N        most triangles per leaf, 1..16 (default 8)\n"
-    "  --node-cost C        SAH cost of a node visit relative to a triangle test (default 4)\n"
+    "  --leaf-size N        most triangles per leaf, 1..16 (default 8; 16 with quantized vertices)\n"
+    "  --node-cost C        SAH cost of a node visit relative to a triangle test (default 4; 8 with\n"
+    "                       quantized vertices)\n"
     "  --endian little|big  byte order of the blob (default: this machine's)\n"
     "  --vertices exact|quantized\n"
     "                       exact: float vertices as read (12 bytes each, the default); quantized:\n"
     "                       each vertex snapped to the mesh's 16-bit grid (6 bytes; --json and\n"
-    "                       inspect print the grid step)\n"
+    "                       inspect print the grid step), and by default fewer, fuller nodes: the\n"
+    "                       smallest blobs, slower queries (docs/performance.md)\n"
     "  --keep-degenerate    keep zero-area triangles (default: drop and count them)\n"
     "  --allow-empty        write the blob even when no triangle is left (default: an error)\n"
     "  --max-coord X        reject coordinates beyond +-X (default 1e7, at most 2^40 = 1.0995e12)\n"
@@ -242,7 +244,8 @@ int runBake(int argc, char** argv) {
     ImportOptions import_options;
     ImportLimits import_limits;
     PrepareOptions prepare_options;
-    BuildOptions build_options;
+    std::uint32_t max_leaf = 0;  // 0: the vertex mode's default
+    float traversal_cost = 0.0f; // likewise
     WriteOptions write_options;
     write_options.big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
     ClusterFitOptions fit_options;
@@ -291,10 +294,10 @@ int runBake(int argc, char** argv) {
         else if (a == "--leaf-size") {
             const double n = number("--leaf-size");
             if (n < 1 || n > 16 || n != static_cast<int>(n)) return usage("--leaf-size must be 1..16");
-            build_options.max_leaf = static_cast<std::uint32_t>(n);
+            max_leaf = static_cast<std::uint32_t>(n);
         } else if (a == "--node-cost") {
-            build_options.traversal_cost = static_cast<float>(number("--node-cost"));
-            if (!(build_options.traversal_cost > 0.0f) || build_options.traversal_cost > 1000.0f)
+            traversal_cost = static_cast<float>(number("--node-cost"));
+            if (!(traversal_cost > 0.0f) || traversal_cost > 1000.0f)
                 return usage("--node-cost must be in (0, 1000]");
         } else if (a == "--endian") {
             const std::string e = value("--endian");
@@ -351,6 +354,7 @@ int runBake(int argc, char** argv) {
     g_report.output = output;
     if (!(import_options.scale > 0.0) || !std::isfinite(import_options.scale))
         return usage("--scale must be positive");
+    BuildOptions build_options = bakeBuildOptions(write_options.quantize_vertices, max_leaf, traversal_cost);
     write_options.max_leaf = build_options.max_leaf;
     wall_options.max_abs_coordinate = prepare_options.max_abs_coordinate;
     const bool level_input = isLevelFile(input);

@@ -4,6 +4,7 @@
 //   flak_bench build --generate icosphere8 [--repeat N] [--json]
 //   flak_bench tree [--frames N] [--rounds N] [--json]
 //   flak_bench sphere|segment|meshmesh --mesh PATH.obj [--count N] [--repeat N] [--json]  (best of N rounds)
+//       [--vertices exact|quantized] [--leaf-size N] [--node-cost C]  (the bake, as flak_bake takes them)
 //   flak_bench shooter --mesh PATH.obj [--count N] [--repeat N] [--json]  (clusters, walls, beams, bullets)
 #include "build_scene.h"
 #include "flak_support/obj_mesh.h"
@@ -28,6 +29,9 @@ int usage() {
                  "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
                  "       flak_bench sphere|segment|meshmesh|shooter (--mesh PATH.obj | --generate "
                  "icosphereN) [--count N] [--repeat N] [--json]\n"
+                 "       sphere, segment and meshmesh also take the bake's --vertices exact|quantized,\n"
+                 "       --leaf-size N (1..16) and --node-cost C, with flak_bake's defaults (the peers\n"
+                 "       are given the decoded triangles of a quantized bake)\n"
                  "--json prints one object per line: one per scene (meshmesh: pairs, then any contact)\n");
     return 2;
 }
@@ -83,9 +87,24 @@ int main(int argc, char** argv) {
     int repeat = 5;
     long count = -1;
     bool json = false;
+    flak::bench::SceneBake how;
+    std::uint32_t max_leaf = 0;  // 0: the vertex mode's default, as flak_bake
+    float traversal_cost = 0.0f; // likewise
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--mesh" && i + 1 < argc)
+        if (a == "--vertices" && i + 1 < argc) {
+            const std::string m = argv[++i];
+            if (m != "exact" && m != "quantized") return usage();
+            how.quantized = m == "quantized";
+        } else if (a == "--leaf-size" && i + 1 < argc) {
+            const int n = std::atoi(argv[++i]);
+            if (n < 1 || n > 16) return usage();
+            max_leaf = static_cast<std::uint32_t>(n);
+        } else if (a == "--node-cost" && i + 1 < argc) {
+            const double c = std::atof(argv[++i]);
+            if (!(c > 0.0 && c <= 1000.0)) return usage();
+            traversal_cost = static_cast<float>(c);
+        } else if (a == "--mesh" && i + 1 < argc)
             mesh_path = argv[++i];
         else if (a == "--generate" && i + 1 < argc)
             generate = argv[++i];
@@ -98,6 +117,7 @@ int main(int argc, char** argv) {
         else
             return usage();
     }
+    how.build = flak::bake::bakeBuildOptions(how.quantized, max_leaf, traversal_cost);
     flak::test::Mesh mesh;
     std::string name = mesh_path;
     if (!mesh_path.empty()) {
@@ -111,11 +131,11 @@ int main(int argc, char** argv) {
     if (repeat < 1) repeat = 1;
     if (scene == "build") return flak::bench::runBuildScene(name, mesh, repeat, json);
     if (scene == "sphere")
-        return flak::bench::runSphereScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
+        return flak::bench::runSphereScene(name, mesh, how, count > 0 ? count : 1000000, repeat, json);
     if (scene == "segment")
-        return flak::bench::runSegmentScene(name, mesh, count > 0 ? count : 1000000, repeat, json);
+        return flak::bench::runSegmentScene(name, mesh, how, count > 0 ? count : 1000000, repeat, json);
     if (scene == "meshmesh")
-        return flak::bench::runMeshMeshScene(name, mesh, count > 0 ? count : 10000, repeat, json);
+        return flak::bench::runMeshMeshScene(name, mesh, how, count > 0 ? count : 10000, repeat, json);
     if (scene == "shooter")
         return flak::bench::runShooterScene(name, mesh, count > 0 ? count : 10000, repeat, json);
     return usage();

@@ -15,10 +15,12 @@
 
 namespace flak::bench {
 
-int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json) {
+int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, const SceneBake& how, long count,
+                     int rounds, bool json) {
     const SceneMesh s = sceneMesh(mesh);
     BakedScene baked;
-    if (!bakeScene(mesh, baked)) return 1;
+    if (!bakeScene(mesh, how, baked)) return 1;
+    [[maybe_unused]] const test::Mesh peer = peerMesh(mesh, how, baked.blob);
     const std::vector<Pose> poses = makePoses(s, count);
     std::vector<PeerResult> pairs_rows(3), any_rows(2);
     pairs_rows[0].name = "flak";
@@ -45,7 +47,7 @@ int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count
     // GImpact's own path for two trimeshes (btGImpactCollisionAlgorithm::collide_sat_triangles):
     // quantized box-tree pairs, then per pair the conservative plane test and the clip method.
     // Margin 0, so that it answers the same question (touching = contact).
-    BulletMesh bm(mesh);
+    BulletMesh bm(peer);
     btGImpactMeshShapePart part(bm.array.get(), 0);
     part.setMargin(0.0f);
     part.updateBound();
@@ -87,9 +89,9 @@ int runMeshMeshScene(const std::string& name, const test::Mesh& mesh, long count
     {
         std::vector<fcl::Vector3d> points;
         std::vector<fcl::Triangle> tris;
-        for (const Vec3& v : mesh.positions) points.emplace_back(v.x, v.y, v.z);
-        for (std::size_t t = 0; t < mesh.indices.size(); t += 3)
-            tris.emplace_back(mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]);
+        for (const Vec3& v : peer.positions) points.emplace_back(v.x, v.y, v.z);
+        for (std::size_t t = 0; t < peer.indices.size(); t += 3)
+            tris.emplace_back(peer.indices[t], peer.indices[t + 1], peer.indices[t + 2]);
         model->beginModel();
         model->addSubModel(points, tris);
         model->endModel();

@@ -9,11 +9,13 @@
 
 #include <flak/bvh/mesh_blob.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -53,15 +55,22 @@ inline SceneMesh sceneMesh(const test::Mesh& mesh) {
     return s;
 }
 
-/// The mesh baked with the baker's defaults, zero-area triangles kept (docs/bench_scenes.md: they are
-/// part of real data), in 16-byte aligned storage, and its in-place view.
+/// How a scene bakes its mesh for flak: the baker's defaults unless the command says otherwise
+/// (--vertices, --leaf-size, --node-cost, as flak_bake takes them).
+struct SceneBake {
+    bool quantized = false;
+    bake::BuildOptions build;
+};
+
+/// The mesh baked as `how` says, zero-area triangles kept (docs/bench_scenes.md: they are part of
+/// real data), in 16-byte aligned storage, and its in-place view.
 struct BakedScene {
     std::vector<unsigned char> storage;
     MeshBlob blob;
     std::size_t bytes = 0;
 };
 
-inline bool bakeScene(const test::Mesh& mesh, BakedScene& out) {
+inline bool bakeScene(const test::Mesh& mesh, const SceneBake& how, BakedScene& out) {
     bake::SourceMesh source;
     source.positions = mesh.positions;
     source.indices = mesh.indices;
@@ -71,9 +80,12 @@ inline bool bakeScene(const test::Mesh& mesh, BakedScene& out) {
         std::fprintf(stderr, "flak_bench: %s\n", e.message.c_str());
         return false;
     }
-    const bake::BuiltTree tree = bake::buildBvh(source.positions, source.indices, bake::BuildOptions{});
+    const bake::BuiltTree tree = bake::buildBvh(source.positions, source.indices, how.build);
+    bake::WriteOptions write;
+    write.quantize_vertices = how.quantized;
+    write.max_leaf = how.build.max_leaf;
     std::vector<unsigned char> bytes;
-    if (bake::BakeError e = bake::writeBlob(source, tree, bake::WriteOptions{}, bytes); e.failed()) {
+    if (bake::BakeError e = bake::writeBlob(source, tree, write, bytes); e.failed()) {
         std::fprintf(stderr, "flak_bench: %s\n", e.message.c_str());
         return false;
     }
@@ -86,6 +98,30 @@ inline bool bakeScene(const test::Mesh& mesh, BakedScene& out) {
         return false;
     }
     return true;
+}
+
+inline bool bakeScene(const test::Mesh& mesh, BakedScene& out) { return bakeScene(mesh, SceneBake{}, out); }
+
+/// The mesh the peers are given: `mesh` itself, or with quantized vertices the triangles the blob
+/// answers on (welded by exact position), so that every library answers the same question.
+inline test::Mesh peerMesh(const test::Mesh& mesh, const SceneBake& how, const MeshBlob& blob) {
+    if (!how.quantized) return mesh;
+    test::Mesh out;
+    std::map<std::array<std::uint32_t, 3>, std::uint32_t> index;
+    for (std::uint32_t t = 0; t < blob.triangle_count; ++t) {
+        Vec3 v[3];
+        triangleVertices(blob, t, v[0], v[1], v[2]);
+        for (const Vec3& p : v) {
+            std::array<std::uint32_t, 3> key;
+            std::memcpy(key.data(), &p.x, 4);
+            std::memcpy(key.data() + 1, &p.y, 4);
+            std::memcpy(key.data() + 2, &p.z, 4);
+            const auto it = index.emplace(key, static_cast<std::uint32_t>(out.positions.size())).first;
+            if (it->second == out.positions.size()) out.positions.push_back(p);
+            out.indices.push_back(it->second);
+        }
+    }
+    return out;
 }
 
 inline double secondsSince(std::chrono::steady_clock::time_point t0) {

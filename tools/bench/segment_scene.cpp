@@ -8,10 +8,12 @@
 
 namespace flak::bench {
 
-int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json) {
+int runSegmentScene(const std::string& name, const test::Mesh& mesh, const SceneBake& how, long count,
+                    int rounds, bool json) {
     const SceneMesh s = sceneMesh(mesh);
     BakedScene baked;
-    if (!bakeScene(mesh, baked)) return 1;
+    if (!bakeScene(mesh, how, baked)) return 1;
+    [[maybe_unused]] const test::Mesh peer = peerMesh(mesh, how, baked.blob);
     const std::vector<SceneSegment> segments = makeSegments(s, count);
     std::vector<PeerResult> rows(3);
     rows[0].name = "flak";
@@ -26,7 +28,7 @@ int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count,
         return hits;
     };
 #if defined(FLAK_BENCH_EMBREE)
-    EmbreeMesh em(mesh);
+    EmbreeMesh em(peer);
     auto run_embree = [&] {
         long hits = 0;
         for (const SceneSegment& q : segments) {
@@ -54,7 +56,7 @@ int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count,
     };
 #endif
 #if defined(FLAK_BENCH_BULLET)
-    BulletMesh bm(mesh);
+    BulletMesh bm(peer);
     auto run_bullet = [&] {
         long hits = 0;
         for (const SceneSegment& q : segments) {

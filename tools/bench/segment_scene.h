@@ -3,11 +3,13 @@
 #pragma once
 
 #include "flak_support/mesh_gen.h"
+#include "scene_mesh.h"
 
 #include <string>
 
 namespace flak::bench {
 
-int runSegmentScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json);
+int runSegmentScene(const std::string& name, const test::Mesh& mesh, const SceneBake& how, long count,
+                    int rounds, bool json);
 
 } // namespace flak::bench

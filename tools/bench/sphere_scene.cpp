@@ -48,10 +48,12 @@ struct BulletContact : btCollisionWorld::ContactResultCallback {
 
 } // namespace
 
-int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, int rounds, bool json) {
+int runSphereScene(const std::string& name, const test::Mesh& mesh, const SceneBake& how, long count,
+                   int rounds, bool json) {
     const SceneMesh s = sceneMesh(mesh);
     BakedScene baked;
-    if (!bakeScene(mesh, baked)) return 1;
+    if (!bakeScene(mesh, how, baked)) return 1;
+    [[maybe_unused]] const test::Mesh peer = peerMesh(mesh, how, baked.blob);
     const std::vector<Sphere> spheres = makeSpheres(s, count);
     std::vector<PeerResult> rows(3);
     rows[0].name = "flak";
@@ -63,7 +65,7 @@ int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, 
         return hits;
     };
 #if defined(FLAK_BENCH_EMBREE)
-    EmbreeMesh em(mesh);
+    EmbreeMesh em(peer);
     auto run_embree = [&] {
         long hits = 0;
         for (const Sphere& q : spheres) {
@@ -75,7 +77,7 @@ int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, 
             pq.radius = q.radius;
             RTCPointQueryContext ctx;
             rtcInitPointQueryContext(&ctx);
-            EmbreeSphereUser user{&mesh, &q, false};
+            EmbreeSphereUser user{&peer, &q, false};
             rtcPointQuery(em.scene, &pq, &ctx, embreeSphereCallback, &user);
             hits += user.hit ? 1 : 0;
         }
@@ -83,7 +85,7 @@ int runSphereScene(const std::string& name, const test::Mesh& mesh, long count, 
     };
 #endif
 #if defined(FLAK_BENCH_BULLET)
-    BulletMesh bm(mesh);
+    BulletMesh bm(peer);
     btSphereShape ball(1.0f);
     btCollisionObject obj;
     obj.setCollisionShape(&ball);
