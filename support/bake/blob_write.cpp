@@ -131,9 +131,11 @@ void makeGrid(const Aabb& bounds, Vec3& out_origin, Vec3& out_scale) {
 
 // Orders vertices by first use in leaf order and copies a vertex when a block of kTriangleBlock
 // triangles can no longer reach its latest copy with 8-bit offsets.
-void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& order,
-                  std::vector<std::uint32_t>& out_vertices, std::vector<std::uint32_t>& out_bases,
-                  std::vector<std::uint8_t>& out_offsets, std::uint32_t& out_copies) {
+// `corners`: three vertex indices per triangle, as the blob stores them (blobCorners).
+void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& corners,
+                  const std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& out_vertices,
+                  std::vector<std::uint32_t>& out_bases, std::vector<std::uint8_t>& out_offsets,
+                  std::uint32_t& out_copies) {
     constexpr std::uint32_t kNone = 0xFFFFFFFFu;
     std::vector<std::uint32_t> latest(mesh.positions.size(), kNone);
     const std::uint32_t n = static_cast<std::uint32_t>(order.size());
@@ -147,7 +149,7 @@ void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& orde
         std::uint32_t nd = 0;
         for (std::uint32_t t = t0; t < t1; ++t)
             for (int k = 0; k < 3; ++k) {
-                const std::uint32_t v = mesh.indices[3 * order[t] + static_cast<std::uint32_t>(k)];
+                const std::uint32_t v = corners[3 * order[t] + static_cast<std::uint32_t>(k)];
                 if (std::find(distinct, distinct + nd, v) == distinct + nd) distinct[nd++] = v;
             }
         const std::uint32_t cursor = static_cast<std::uint32_t>(out_vertices.size());
@@ -173,8 +175,52 @@ void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& orde
         for (std::uint32_t t = t0; t < t1; ++t)
             for (std::uint32_t k = 0; k < 3; ++k)
                 out_offsets[3u * std::size_t{t} + k] =
-                    static_cast<std::uint8_t>(latest[mesh.indices[3 * order[t] + k]] - base);
+                    static_cast<std::uint8_t>(latest[corners[3 * order[t] + k]] - base);
     }
+}
+
+// sin^2 of the triangle's angle at a, in double from the float inputs (0 for a zero-length edge).
+double cornerSinSq(const Vec3& a, const Vec3& b, const Vec3& c) {
+    const double ux = double(b.x) - a.x, uy = double(b.y) - a.y, uz = double(b.z) - a.z;
+    const double vx = double(c.x) - a.x, vy = double(c.y) - a.y, vz = double(c.z) - a.z;
+    const double cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+    const double lengths = (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz);
+    return lengths > 0.0 ? (cx * cx + cy * cy + cz * cz) / lengths : 0.0;
+}
+
+// Below this sin^2 (sin 0.1, about 5.7 degrees) a corner counts as sharp: well above the
+// triangle tests' own bound (tri_tri_impl.h, kMinSinSq: sin 0.05, in float), so that an end
+// corner that is not sharp here is never one they take the slow way, in any frame.
+constexpr double kSharpSinSq = 1e-2;
+
+// How many places to turn triangle (p, q, r) so that its first and last corners are not sharp.
+// The triangle tests take a triangle's plane from one of those corners (the first for the
+// triangle held still, the last for the triangles in lanes) and decide a sharp one the slow way,
+// in double. A needle has one sharp corner, which a turn puts in the middle; the triangle, its
+// winding and its normal stay the same. 0 when neither end is sharp or no turn does better.
+std::uint32_t turnForPlanes(const Vec3& p, const Vec3& q, const Vec3& r) {
+    const double s[3] = {cornerSinSq(p, q, r), cornerSinSq(q, r, p), cornerSinSq(r, p, q)};
+    const auto ends = [&s](std::uint32_t k) { return std::min(s[k], s[(k + 2) % 3]); };
+    if (ends(0) >= kSharpSinSq) return 0;
+    std::uint32_t best = 0;
+    for (std::uint32_t k = 1; k < 3; ++k)
+        if (ends(k) > ends(best)) best = k;
+    return best;
+}
+
+// The corners as the blob stores them: each triangle turned by turnForPlanes, or every one as
+// the source has it when the blob keeps source ids (so that a hit's barycentrics apply to the
+// source triangle's corners).
+std::vector<std::uint32_t> blobCorners(const SourceMesh& mesh, bool source_order) {
+    std::vector<std::uint32_t> corners = mesh.indices;
+    if (source_order) return corners;
+    for (std::size_t t = 0; t + 3 <= corners.size(); t += 3) {
+        const auto first = corners.begin() + static_cast<std::ptrdiff_t>(t);
+        const std::uint32_t turn =
+            turnForPlanes(mesh.positions[first[0]], mesh.positions[first[1]], mesh.positions[first[2]]);
+        std::rotate(first, first + turn, first + 3);
+    }
+    return corners;
 }
 
 // The tree's leaf order with each leaf's triangles grouped by material: the material that ended
@@ -208,7 +254,8 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     std::vector<std::uint8_t> corner_offsets;
     std::uint32_t copies = 0;
     const std::vector<std::uint32_t> order = materialGroupedOrder(mesh, tree); // the blob's triangles
-    if (options.mesh) buildWindows(mesh, order, vertices, bases, corner_offsets, copies);
+    const std::vector<std::uint32_t> corners = blobCorners(mesh, options.source_ids);
+    if (options.mesh) buildWindows(mesh, corners, order, vertices, bases, corner_offsets, copies);
 
     Vec3 origin, scale;
     Aabb root;
@@ -238,8 +285,8 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
                 for (std::uint32_t t = n.first; t < n.first + n.count; ++t)
                     for (std::uint32_t k = 0; k < 3; ++k) {
                         Vec3 p;
-                        decodeGridPoint(origin, scale,
-                                        &snapped[3 * std::size_t{mesh.indices[3 * order[t] + k]}], p);
+                        decodeGridPoint(origin, scale, &snapped[3 * std::size_t{corners[3 * order[t] + k]}],
+                                        p);
                         expand(p, box);
                     }
             } else {

@@ -234,6 +234,103 @@ TEST(MeshBlob, EveryTriangleReadsBackItsMaterial) {
     EXPECT_EQ(triangleMaterial(blob, 17), 0u);
 }
 
+// sin^2 of the angle at a, in double.
+double angleSinSq(const Vec3& a, const Vec3& b, const Vec3& c) {
+    const double u[3] = {double(b.x) - a.x, double(b.y) - a.y, double(b.z) - a.z};
+    const double v[3] = {double(c.x) - a.x, double(c.y) - a.y, double(c.z) - a.z};
+    const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    return (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) /
+           ((u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+}
+
+// The corner test of the triangle tests (tri_tri_impl.h wellConditioned), in float as they make
+// it: the first corner for the triangle held still, the last for a triangle in a lane.
+bool cornerConditioned(const Vec3& o, const Vec3& x, const Vec3& y) {
+    Vec3 e1, e2, n;
+    sub(x, o, e1);
+    sub(y, o, e2);
+    cross(e1, e2, n);
+    return lengthSq(n) > 2.5e-3f * (lengthSq(e1) * lengthSq(e2));
+}
+
+// The writer turns a triangle whose first or last corner is sharp so that the sharp corner is the
+// middle one, from which the triangle tests never take a plane: the same corners in the same cyclic
+// order (winding and normal kept). Needles with the tip at each corner become well-conditioned at
+// both ends; caps (two sharp corners) are turned at most; well-shaped triangles keep the source's
+// order; with source ids every triangle does.
+TEST(MeshBlob, SharpCornersAreTurnedIntoTheMiddle) {
+    test::Mesh mesh;
+    test::SplitMix64 rng(0x7E3D1E5u);
+    std::vector<int> kind; // 0 well-shaped, 1 needle, 2 cap; per source triangle
+    for (int i = 0; i < 600; ++i) {
+        const float x = static_cast<float>(rng.range(-50, 50)), y = static_cast<float>(rng.range(-50, 50)),
+                    z = static_cast<float>(rng.range(-50, 50));
+        const float w = static_cast<float>(rng.range(0.02, 0.2));
+        Vec3 v[3];
+        const int k = i % 3;
+        if (k == 0) { // well-shaped
+            v[0] = Vec3{x, y, z};
+            v[1] = Vec3{x + 3.0f, y + w, z};
+            v[2] = Vec3{x + 1.0f, y + 2.5f, z + w};
+        } else if (k == 1) { // a needle: tip 5 away from a base of width w
+            v[0] = Vec3{x, y, z};
+            v[1] = Vec3{x + w, y, z + w};
+            v[2] = Vec3{x + 0.5f * w, y + 5.0f, z};
+        } else { // a cap: a corner w / 10 off the middle of a long edge
+            v[0] = Vec3{x, y, z};
+            v[1] = Vec3{x + 5.0f, y, z};
+            v[2] = Vec3{x + 2.5f, y + 0.1f * w, z + 0.1f * w};
+        }
+        const std::uint32_t turn = static_cast<std::uint32_t>(i / 3 % 3); // the odd corner at 0, 1 or 2
+        const std::uint32_t base = static_cast<std::uint32_t>(mesh.positions.size());
+        for (std::uint32_t c = 0; c < 3; ++c) mesh.positions.push_back(v[(c + turn) % 3]);
+        mesh.indices.insert(mesh.indices.end(), {base, base + 1, base + 2});
+        kind.push_back(k);
+    }
+    for (bool source_ids : {false, true}) {
+        SCOPED_TRACE(source_ids ? "with source ids" : "without source ids");
+        test::BakeSettings settings;
+        settings.write.source_ids = true; // to find each triangle's source; then baked again below
+        bake::SourceMesh source;
+        AlignedBytes with_ids(bakeBytes(mesh, settings, &source));
+        settings.write.source_ids = source_ids;
+        AlignedBytes a(bakeBytes(mesh, settings));
+        MeshBlob ids, blob;
+        ASSERT_EQ(loadMeshBlob(with_ids.data(), with_ids.size(), ids), Status::Ok);
+        ASSERT_EQ(loadMeshBlob(a.data(), a.size(), blob), Status::Ok);
+        ASSERT_EQ(blob.triangle_count, 600u);
+        int turned = 0, needles = 0;
+        for (std::uint32_t t = 0; t < blob.triangle_count; ++t) {
+            const std::uint32_t src = ids.source_ids[t]; // the same tree: triangle t is the same one
+            Vec3 s[3], b[3];
+            for (int c = 0; c < 3; ++c)
+                s[c] = mesh.positions[mesh.indices[3 * src + static_cast<std::uint32_t>(c)]];
+            triangleVertices(blob, t, b[0], b[1], b[2]);
+            int turn = -1;
+            for (int r = 0; r < 3 && turn < 0; ++r)
+                if (equal(b[0], s[r]) && equal(b[1], s[(r + 1) % 3]) && equal(b[2], s[(r + 2) % 3])) turn = r;
+            ASSERT_GE(turn, 0) << "triangle " << t << " is not its source's corners in cyclic order";
+            turned += turn != 0 ? 1 : 0;
+            if (source_ids || kind[src] == 0) {
+                ASSERT_EQ(turn, 0) << "triangle " << t << " (kind " << kind[src] << ") turned";
+            } else if (kind[src] == 1) {
+                ++needles;
+                ASSERT_TRUE(cornerConditioned(b[0], b[1], b[2]) && cornerConditioned(b[2], b[0], b[1]))
+                    << "needle " << t << ": sin^2 " << angleSinSq(b[0], b[1], b[2]) << ", "
+                    << angleSinSq(b[2], b[0], b[1]);
+            }
+        }
+        if (!source_ids) {
+            EXPECT_EQ(needles, 200);
+            EXPECT_GE(turned, 2 * 200 / 3); // the needles with the tip at an end
+        } else {
+            EXPECT_EQ(turned, 0);
+        }
+        std::printf("[ corners ] %s: %d of 600 triangles turned\n", source_ids ? "source ids" : "default",
+                    turned);
+    }
+}
+
 // `good` with the field at `offset` set to `value` (host order) and resealed is refused as corrupt,
 // with a message that says `what`.
 template <typename T>

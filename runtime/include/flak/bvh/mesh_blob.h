@@ -126,7 +126,8 @@ inline std::uint16_t triangleMaterial(const MeshBlob& blob, std::uint32_t tri) {
     return blob.material_runs[lo].material;
 }
 
-/// Vertex positions of triangle `tri` (leaf order). tri < triangle_count.
+/// Vertex positions of triangle `tri` (leaf order), its corners in the blob's order: the source's,
+/// in the same cyclic order (docs/blob_format.md, Corner order). tri < triangle_count.
 inline void triangleVertices(const MeshBlob& blob, std::uint32_t tri, Vec3& out_a, Vec3& out_b, Vec3& out_c) {
     std::uint32_t idx[3];
     triangleIndices(blob, tri, idx);

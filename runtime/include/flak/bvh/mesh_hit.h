@@ -17,8 +17,9 @@ struct MeshContact {
 static_assert(sizeof(MeshContact) == 32, "MeshContact is a Contact and an id");
 
 /// A segment or swept-sphere hit on one triangle of a baked mesh (40 bytes): the kernel's RayHit
-/// (t along the query, barycentrics u/v of the triangle's vertices 1/2, point, unit normal facing
-/// against the motion) and the triangle id.
+/// (t along the query, barycentrics u/v of the triangle's vertices 1/2 as triangleVertices gives
+/// them, point, unit normal facing against the motion) and the triangle id. The baker may turn a
+/// triangle's corners (docs/blob_format.md, Corner order), unless the blob keeps source ids.
 struct MeshRayHit {
     RayHit hit;                 ///< the kernel's hit (t, u, v, point, normal)
     std::uint32_t triangle = 0; ///< triangle id (leaf order)
