@@ -85,7 +85,8 @@ std::uint32_t binIndex(float t, std::uint32_t last) {
 }
 
 // Bin of a reference's centroid (times two) along axis a: the same float operations, lane by lane,
-// as the vectorised binning pass, so binning and partition always agree.
+// as the vectorised binning pass, whose clamp in lanes gives binIndex's result, so binning and
+// partition always agree.
 std::uint32_t binOf(const PrimRef& r, int a, float cmin, float scale, std::uint32_t nbins) {
     const float cen = r.lo[a] + r.hi[a];
     return binIndex((cen - cmin) * scale, nbins - 1);
@@ -138,10 +139,12 @@ void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, 
         }
         std::fill(count + s, count + s + 3 * nb, 0u);
     }
-    F4 scale4;
+    F4 scale4, zero, last4;
     f4Load(scale, scale4);
     const std::uint32_t set_mask = sets - 1;
     const std::uint32_t last = nb - 1;
+    f4Splat(0.0f, zero);
+    f4Splat(static_cast<float>(last), last4);
     for (std::uint32_t i = begin; i < end; ++i) {
         F4 l, h, t;
         f4Load(refs[i].lo, l);
@@ -149,11 +152,15 @@ void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, 
         f4Add(l, h, t);
         f4Sub(t, cmin, t);
         f4Mul(t, scale4, t);
+        // binIndex's clamp in lanes, no branch: f4Max(t, 0) is t > 0 ? t : 0 (0 for NaN), then
+        // f4Min(, last) is t < last ? t : last, so the truncation below gives binIndex(t, last).
+        f4Max(t, zero, t);
+        f4Min(t, last4, t);
         alignas(16) float tk[4];
         f4Store(t, tk);
         const std::uint32_t set = (i & set_mask) * stride;
         for (std::uint32_t a = 0; a < 3; ++a) {
-            const std::uint32_t b = set + a * nb + binIndex(tk[a], last);
+            const std::uint32_t b = set + a * nb + static_cast<std::uint32_t>(tk[a]);
             f4Min(box[b].lo, l, box[b].lo);
             f4Max(box[b].hi, h, box[b].hi);
             ++count[b];
