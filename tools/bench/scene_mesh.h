@@ -9,13 +9,11 @@
 
 #include <flak/bvh/mesh_blob.h>
 
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -103,24 +101,26 @@ inline bool bakeScene(const test::Mesh& mesh, const SceneBake& how, BakedScene& 
 inline bool bakeScene(const test::Mesh& mesh, BakedScene& out) { return bakeScene(mesh, SceneBake{}, out); }
 
 /// The mesh the peers are given: `mesh` itself, or with quantized vertices the triangles the blob
-/// answers on (welded by exact position), so that every library answers the same question.
+/// answers on (welded by prepareMesh, as the baker welds), so that every library answers the same
+/// question.
 inline test::Mesh peerMesh(const test::Mesh& mesh, const SceneBake& how, const MeshBlob& blob) {
     if (!how.quantized) return mesh;
-    test::Mesh out;
-    std::map<std::array<std::uint32_t, 3>, std::uint32_t> index;
+    bake::SourceMesh decoded;
     for (std::uint32_t t = 0; t < blob.triangle_count; ++t) {
         Vec3 v[3];
         triangleVertices(blob, t, v[0], v[1], v[2]);
         for (const Vec3& p : v) {
-            std::array<std::uint32_t, 3> key;
-            std::memcpy(key.data(), &p.x, 4);
-            std::memcpy(key.data() + 1, &p.y, 4);
-            std::memcpy(key.data() + 2, &p.z, 4);
-            const auto it = index.emplace(key, static_cast<std::uint32_t>(out.positions.size())).first;
-            if (it->second == out.positions.size()) out.positions.push_back(p);
-            out.indices.push_back(it->second);
+            decoded.indices.push_back(static_cast<std::uint32_t>(decoded.positions.size()));
+            decoded.positions.push_back(p);
         }
     }
+    bake::PrepareOptions weld;
+    weld.keep_degenerate = true;
+    weld.max_abs_coordinate = kMaxBlobCoordinate; // the loader proved every vertex within it
+    (void)bake::prepareMesh(decoded, weld);
+    test::Mesh out;
+    out.positions = std::move(decoded.positions);
+    out.indices = std::move(decoded.indices);
     return out;
 }
 
