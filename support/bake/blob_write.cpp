@@ -1,5 +1,7 @@
 #include "blob_write.h"
 
+#include "prepare.h"
+
 #include "wide_collapse.h"
 
 #include <flak/align.h>
@@ -177,15 +179,6 @@ void buildWindows(const SourceMesh& mesh, const std::vector<std::uint32_t>& corn
                 out_offsets[3u * std::size_t{t} + k] =
                     static_cast<std::uint8_t>(latest[corners[3 * order[t] + k]] - base);
     }
-}
-
-// sin^2 of the triangle's angle at a, in double from the float inputs (0 for a zero-length edge).
-double cornerSinSq(const Vec3& a, const Vec3& b, const Vec3& c) {
-    const double ux = double(b.x) - a.x, uy = double(b.y) - a.y, uz = double(b.z) - a.z;
-    const double vx = double(c.x) - a.x, vy = double(c.y) - a.y, vz = double(c.z) - a.z;
-    const double cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    const double lengths = (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz);
-    return lengths > 0.0 ? (cx * cx + cy * cy + cz * cz) / lengths : 0.0;
 }
 
 // Below this sin^2 (sin 0.1, about 5.7 degrees) a corner counts as sharp: well above the

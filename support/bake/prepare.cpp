@@ -31,15 +31,15 @@ PositionKey keyOf(const Vec3& p) {
     return k;
 }
 
-// Zero area decided in double from the float inputs: |(b - a) x (c - a)| == 0.
-bool zeroArea(const Vec3& a, const Vec3& b, const Vec3& c) {
+} // namespace
+
+double cornerSinSq(const Vec3& a, const Vec3& b, const Vec3& c) {
     const double ux = double(b.x) - a.x, uy = double(b.y) - a.y, uz = double(b.z) - a.z;
     const double vx = double(c.x) - a.x, vy = double(c.y) - a.y, vz = double(c.z) - a.z;
     const double cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    return cx == 0.0 && cy == 0.0 && cz == 0.0;
+    const double lengths = (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz);
+    return lengths > 0.0 ? (cx * cx + cy * cy + cz * cz) / lengths : 0.0;
 }
-
-} // namespace
 
 BakeError prepareMesh(SourceMesh& mesh, const PrepareOptions& options) {
     mesh.source_vertices = static_cast<std::uint32_t>(mesh.positions.size());
@@ -88,7 +88,8 @@ BakeError prepareMesh(SourceMesh& mesh, const PrepareOptions& options) {
     for (std::uint32_t t = 0; t < mesh.triangleCount(); ++t) {
         const std::uint32_t a = remap[mesh.indices[3 * t]], b = remap[mesh.indices[3 * t + 1]],
                             c = remap[mesh.indices[3 * t + 2]];
-        if (!options.keep_degenerate && zeroArea(welded[a], welded[b], welded[c])) {
+        // Zero area, decided in double from the float inputs.
+        if (!options.keep_degenerate && cornerSinSq(welded[a], welded[b], welded[c]) == 0.0) {
             ++dropped;
             continue;
         }

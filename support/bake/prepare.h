@@ -15,4 +15,9 @@ struct PrepareOptions {
 /// to keep them, and removes vertices no triangle uses. Counts go into the mesh's fields.
 BakeError prepareMesh(SourceMesh& mesh, const PrepareOptions& options);
 
+/// sin^2 of triangle (a, b, c)'s angle at a, in double from the float inputs: |ab x ac|^2 /
+/// (|ab|^2 |ac|^2), 0 for a zero-length edge. Exactly 0 when the triangle has zero area (finite
+/// inputs: the squares of float differences cannot underflow in double).
+double cornerSinSq(const Vec3& a, const Vec3& b, const Vec3& c);
+
 } // namespace flak::bake
