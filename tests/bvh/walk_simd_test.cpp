@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -389,8 +390,9 @@ TEST(WalkHelpers, MaxAbsEqualsTheNestedTernary) {
 }
 
 // makeGridSegment (two SSE divisions) against its scalar loop: same answer and, when it succeeds,
-// the same bits in every field, on grids with random, tiny, huge, zero, negative, NaN and inf
-// steps and segments with random, equal, huge and non-finite ends.
+// the same bits in every field, and the same wide form (makeWideSegment, in lanes with no branch
+// on the direction, against makeWideSegmentScalar), on grids with random, tiny, huge, zero,
+// negative, NaN and inf steps and segments with random, equal, huge and non-finite ends.
 TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
     long cases = 0, made = 0, differ = 0;
     for (long i = 0; i < 200000; ++i) {
@@ -420,6 +422,22 @@ TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
 #if defined(FLAK_SIMD_SSE2)
             same = same && _mm_movemask_ps(want.negative_mask) == _mm_movemask_ps(got.negative_mask);
 #endif
+            detail::WideSegment wide_want, wide_got;
+            detail::makeWideSegmentScalar(want, wide_want);
+            detail::makeWideSegment(got, wide_got);
+            same = same && std::memcmp(wide_want.inv, wide_got.inv, sizeof(wide_want.inv)) == 0 &&
+                   std::memcmp(wide_want.near, wide_got.near, sizeof(wide_want.near)) == 0 &&
+                   std::memcmp(wide_want.far, wide_got.far, sizeof(wide_want.far)) == 0;
+            for (int k = 0; k < 3; ++k) {
+                same = same && wide_want.negative[k] == wide_got.negative[k] &&
+                       wide_want.negative[k] == want.negative[k] &&
+                       wide_want.near_byte[k] == wide_got.near_byte[k] &&
+                       wide_want.far_byte[k] == wide_got.far_byte[k];
+                const std::uint32_t lo = static_cast<std::uint32_t>(offsetof(WideNode, lo)) + 8u * k;
+                const std::uint32_t hi = static_cast<std::uint32_t>(offsetof(WideNode, hi)) + 8u * k;
+                same = same && wide_got.near_byte[k] == (want.negative[k] ? hi : lo) &&
+                       wide_got.far_byte[k] == (want.negative[k] ? lo : hi);
+            }
         }
         if (!same && ++differ <= 5) ADD_FAILURE() << "case " << i << ": the set-ups differ";
     }

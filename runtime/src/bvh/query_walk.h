@@ -12,6 +12,7 @@
 #include <flak/math/vec3.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -311,11 +312,87 @@ inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
     return nodeEnters(s, n, t_enter);
 }
 
+/// A grid segment as the wide tests take it (wide_walk.h). Per axis: the reciprocal span clamped
+/// to +-2^100 (an axis the segment does not move along gets 2^100, not infinity, so no 0 * inf
+/// makes a NaN, and a far node is still rejected), and the slab parameter of a child's near and
+/// far bound as t = g * inv + near (or far), g the decoded grid coordinate: the parameter
+/// ((g +- slack) - origin) * inv of the grid test with its products taken apart. The near bound
+/// is a child's upper one on an axis the segment runs down (`negative`); the SSE test reads its
+/// steps at near_byte (the offset of WideNode::lo or ::hi for the axis) and adds the last step's
+/// end where near_high (or, for the far bound, its complement) says, so it never branches on the
+/// direction.
+struct WideSegment {
+    float inv[4]; ///< lane 3 unused (0)
+    float near[4];
+    float far[4];
+    bool negative[3];
+    std::uint32_t near_byte[3];
+    std::uint32_t far_byte[3];
+#if defined(FLAK_SIMD_SSE2)
+    __m128i near_high[3]; ///< all ones in every u16 lane on a `negative` axis
+#endif
+};
+
+/// The byte offsets of a wide node's step counts: lower bounds, then upper ones, eight per axis.
+constexpr std::uint32_t kWideLoByte = offsetof(WideNode, lo);
+constexpr std::uint32_t kWideHiByte = offsetof(WideNode, hi);
+
+/// The bound offsets and masks of WideSegment from its `negative` flags, as arithmetic.
+inline void setWideSegmentSides(unsigned negative_bits, WideSegment& out) {
+    for (std::uint32_t k = 0; k < 3; ++k) {
+        const std::uint32_t down = (negative_bits >> k) & 1u;
+        out.negative[k] = down != 0u;
+        out.near_byte[k] = kWideLoByte + kWideChildren * k + (kWideHiByte - kWideLoByte) * down;
+        out.far_byte[k] = kWideLoByte + kWideChildren * k + (kWideHiByte - kWideLoByte) * (down ^ 1u);
+#if defined(FLAK_SIMD_SSE2)
+        out.near_high[k] = _mm_set1_epi16(static_cast<short>(-static_cast<int>(down)));
+#endif
+    }
+}
+
+inline void makeWideSegmentScalar(const GridSegment& g, WideSegment& out) {
+    constexpr float kLimit = 1.2676506e30f; // 2^100
+    unsigned negative_bits = 0;
+    for (int k = 0; k < 3; ++k) {
+        const float inv = g.inv_delta[k];
+        const float clamped = inv > kLimit ? kLimit : (inv < -kLimit ? -kLimit : inv);
+        const float near_slack = g.negative[k] ? g.slack[k] : -g.slack[k];
+        out.inv[k] = clamped;
+        out.near[k] = (near_slack - g.origin[k]) * clamped;
+        out.far[k] = (-near_slack - g.origin[k]) * clamped;
+        negative_bits |= g.negative[k] ? 1u << k : 0u;
+    }
+    out.inv[3] = out.near[3] = out.far[3] = 0.0f;
+    setWideSegmentSides(negative_bits, out);
+}
+
+/// makeWideSegmentScalar; the SSE form runs the three axes in lanes with the same operations (the
+/// clamp as max(inv, -2^100) then min(, 2^100), which is the scalar selects for every value but
+/// NaN, and a span's reciprocal is never NaN; the slack's sign flipped by a mask), so both give
+/// the same bits, with no branch on the segment's direction.
+inline void makeWideSegment(const GridSegment& g, WideSegment& out) {
+#if defined(FLAK_SIMD_SSE2)
+    const __m128 limit = _mm_set1_ps(1.2676506e30f), sign = _mm_set1_ps(-0.0f);
+    const __m128 inv = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(g.inv_delta), _mm_xor_ps(limit, sign)), limit);
+    const __m128 origin = _mm_loadu_ps(g.origin);
+    const __m128 near_slack = _mm_xor_ps(_mm_loadu_ps(g.slack), _mm_andnot_ps(g.negative_mask, sign));
+    const __m128 lanes012 = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)); // lane 3 left 0
+    _mm_storeu_ps(out.inv, inv);
+    _mm_storeu_ps(out.near, _mm_and_ps(_mm_mul_ps(_mm_sub_ps(near_slack, origin), inv), lanes012));
+    _mm_storeu_ps(out.far,
+                  _mm_and_ps(_mm_mul_ps(_mm_sub_ps(_mm_xor_ps(near_slack, sign), origin), inv), lanes012));
+    setWideSegmentSides(static_cast<unsigned>(_mm_movemask_ps(g.negative_mask)) & 7u, out);
+#else
+    makeWideSegmentScalar(g, out);
+#endif
+}
+
 /// The node test of segment-shaped walks (segments, swept spheres): the slab test in the blob's grid
 /// where the grid allows it, else decoded boxes (grown by the walk's margin) against the slab form.
 /// shorten() lowers both forms' t_max together as a closest-hit walk finds hits.
 struct SegmentNodeTest {
     GridSegment grid;
+    WideSegment wide; ///< the grid form as the wide tests take it (with use_grid)
     SlabSegment slab;
     NodeDecoder decoder;
     bool use_grid = false;
@@ -360,6 +437,7 @@ inline bool makeSegmentNodeTest(const MeshBlob& blob, const Vec3& p0, const Vec3
     sub(p1, p0, delta);
     if (!isFinite(p0) || !isFinite(delta)) return false; // prepareSegment's validity
     out.use_grid = makeGridSegment(blob, p0, p1, grow, out.grid);
+    if (out.use_grid) makeWideSegment(out.grid, out.wide);
     if (!out.use_grid) {
         prepareSegment(p0, p1, out.slab);
         makeNodeDecoder(blob, grow, out.decoder);

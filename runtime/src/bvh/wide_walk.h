@@ -302,31 +302,6 @@ inline unsigned wideBallOverlaps(const WideNode& n, const WideBall& b) {
 #endif
 }
 
-/// A grid segment as the wide tests take it. Per axis: the reciprocal span clamped to +-2^100 (an
-/// axis the segment does not move along gets 2^100, not infinity, so no 0 * inf makes a NaN, and
-/// a far node is still rejected), and the slab parameter of a child's near and far bound as
-/// t = g * inv + near (or far), g the decoded grid coordinate: the parameter
-/// ((g +- slack) - origin) * inv of the grid test with its products taken apart.
-struct WideSegment {
-    float inv[3];
-    float near[3];
-    float far[3];
-    bool negative[3];
-};
-
-inline void makeWideSegment(const GridSegment& g, WideSegment& out) {
-    constexpr float kLimit = 1.2676506e30f; // 2^100
-    for (int k = 0; k < 3; ++k) {
-        const float inv = g.inv_delta[k];
-        const float clamped = inv > kLimit ? kLimit : (inv < -kLimit ? -kLimit : inv);
-        const float near_slack = g.negative[k] ? g.slack[k] : -g.slack[k];
-        out.inv[k] = clamped;
-        out.near[k] = (near_slack - g.origin[k]) * clamped;
-        out.far[k] = (-near_slack - g.origin[k]) * clamped;
-        out.negative[k] = g.negative[k];
-    }
-}
-
 /// The children of `n` the segment enters before t_max, as bits; out_t_enter[c] is child c's
 /// entry parameter for every slot in use. Conservative as nodeEnters is: the slack covers the
 /// rounding of the parameters (a few ulps of the grid coordinates involved, as in nodeEnters)
@@ -354,16 +329,27 @@ inline unsigned wideEntersScalar(const WideSegment& s, float t_max, const WideNo
 }
 
 #if defined(FLAK_SIMD_SSE2)
-/// One axis of wideEnters: the children's decoded near and far bounds (wideDecodeAxis) widened to
-/// float (exact), their slab parameters, folded into each half's entry and exit.
+/// One axis of wideEnters: the children's near and far bounds decoded as wideDecodeAxis decodes
+/// them (the steps read where the segment's offsets point, the last step's end added to the upper
+/// bound by the segment's mask, so no branch on its direction), widened to float (exact), their
+/// slab parameters folded into each half's entry and exit. A lower bound takes the saturating add
+/// too: a used child's minimum is within the grid (the loader proves it), so it never saturates.
 template <int K>
-inline void wideAxisEnters(const WideSegment& s, __m128i head, const WideSteps& steps, __m128 enter[2],
+inline void wideAxisEnters(const WideSegment& s, const WideNode& n, __m128i head, __m128 enter[2],
                            __m128 exit[2]) {
     const __m128i zero = _mm_setzero_si128();
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(&n);
+    const __m128i near8 =
+        _mm_unpacklo_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes + s.near_byte[K])), zero);
+    const __m128i far8 =
+        _mm_unpacklo_epi8(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes + s.far_byte[K])), zero);
+    const __m128i base = splatU16<K>(head), step = splatU16<3 + K>(head);
+    const __m128i last = _mm_sub_epi16(step, _mm_set1_epi16(1));
+    const __m128i qn =
+        _mm_adds_epu16(base, _mm_or_si128(_mm_mullo_epi16(near8, step), _mm_and_si128(last, s.near_high[K])));
+    const __m128i qf = _mm_adds_epu16(
+        base, _mm_or_si128(_mm_mullo_epi16(far8, step), _mm_andnot_si128(s.near_high[K], last)));
     const __m128 inv = _mm_set1_ps(s.inv[K]), near = _mm_set1_ps(s.near[K]), far = _mm_set1_ps(s.far[K]);
-    __m128i lo, hi;
-    wideDecodeAxis<K>(head, steps.lo[K], steps.hi[K], lo, hi);
-    const __m128i qn = s.negative[K] ? hi : lo, qf = s.negative[K] ? lo : hi;
     const __m128i qn32[2] = {_mm_unpacklo_epi16(qn, zero), _mm_unpackhi_epi16(qn, zero)};
     const __m128i qf32[2] = {_mm_unpacklo_epi16(qf, zero), _mm_unpackhi_epi16(qf, zero)};
     for (int h = 0; h < 2; ++h) {
@@ -383,13 +369,11 @@ inline unsigned wideEnters(const WideSegment& s, float t_max, const WideNode& n,
                            float out_t_enter[kWideChildren]) {
 #if defined(FLAK_SIMD_SSE2)
     const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.base)); // base, step
-    WideSteps steps;
-    loadWideSteps(n, steps);
     __m128 enter[2] = {_mm_setzero_ps(), _mm_setzero_ps()};
     __m128 exit[2] = {_mm_set1_ps(t_max), _mm_set1_ps(t_max)};
-    wideAxisEnters<0>(s, head, steps, enter, exit);
-    wideAxisEnters<1>(s, head, steps, enter, exit);
-    wideAxisEnters<2>(s, head, steps, enter, exit);
+    wideAxisEnters<0>(s, n, head, enter, exit);
+    wideAxisEnters<1>(s, n, head, enter, exit);
+    wideAxisEnters<2>(s, n, head, enter, exit);
     const __m128 round_up = _mm_set1_ps(kGridExitRoundUp);
     const int lo = _mm_movemask_ps(_mm_cmple_ps(enter[0], _mm_mul_ps(exit[0], round_up)));
     const int hi = _mm_movemask_ps(_mm_cmple_ps(enter[1], _mm_mul_ps(exit[1], round_up)));
@@ -567,13 +551,11 @@ inline bool walkBallTriangles(const MeshBlob& blob, const WideBall& ball, Visit&
 template <typename VisitLeaf>
 inline bool walkSegmentLeaves(const MeshBlob& blob, const SegmentNodeTest& test, VisitLeaf&& visit_leaf) {
     if (!test.use_grid) return walkNodeTestLeaves(blob, test, visit_leaf);
-    WideSegment segment;
-    makeWideSegment(test.grid, segment);
     return walkWideLeaves(
         blob,
         [&](const WideNode& n) {
             float t[kWideChildren];
-            return wideEnters(segment, test.grid.t_max, n, t);
+            return wideEnters(test.wide, test.grid.t_max, n, t);
         },
         visit_leaf);
 }
@@ -591,10 +573,8 @@ inline bool walkSegmentNearestFirst(const MeshBlob& blob, SegmentNodeTest& test,
         };
         return walkWideNearestFirst(blob, test, children, visit_leaf);
     }
-    WideSegment segment;
-    makeWideSegment(test.grid, segment);
     const auto children = [&](const WideNode& n, float t[kWideChildren]) {
-        return wideEnters(segment, test.grid.t_max, n, t);
+        return wideEnters(test.wide, test.grid.t_max, n, t);
     };
     return walkWideNearestFirst(blob, test, children, visit_leaf);
 }
