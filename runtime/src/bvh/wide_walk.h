@@ -233,6 +233,7 @@ struct WideBall {
         radius_sq_lanes = _mm_set1_ps(radius_sq);
 #endif
     }
+
 };
 
 /// The children of `n` in the ball's cube (wideOverlaps) whose decoded box is within the radius
@@ -388,34 +389,40 @@ inline unsigned wideEnters(const WideSegment& s, float t_max, const WideNode& n,
 /// The walk in id order: `children(node)` gives the bits of a node's children to enter;
 /// `visit_leaf(first, count)` is called for every entered leaf (its triangles are first .. first +
 /// count - 1) in id order and returns false to end the walk. Returns false when visit_leaf ended
-/// it. Both callables may carry state the other changes. The stack holds at most kWideStack
-/// references, the bound the loader proves.
+/// it. Both callables may carry state the other changes. The node at hand and the bits of its
+/// children still to take are kept in registers; descending into a child keeps them on the stack
+/// (one entry a level, only while children remain), so the stack holds at most one entry per
+/// level below the root, fewer than kMaxTreeDepth, the depth the loader proves. Children are
+/// taken lowest slot first, so leaves are met in id order.
 template <typename Children, typename VisitLeaf>
 inline bool walkWideLeaves(const MeshBlob& blob, Children&& children, VisitLeaf&& visit_leaf) {
+    struct Kept {
+        const WideNode* node;
+        unsigned rest; ///< its children still to take, never 0
+    };
     if (blob.wide_node_count == 0) return true;
-    std::uint32_t stack[kWideStack + kWideChildren]; // the pushes write one past the kept entries
-    std::uint32_t pending = 0;
-    std::uint32_t node = 0;
+    Kept stack[kMaxTreeDepth];
+    std::uint32_t kept = 0;
+    const WideNode* n = blob.wide_nodes;
+    unsigned rest = children(*n);
     for (;;) {
-        const WideNode& n = blob.wide_nodes[node];
-        unsigned hits = children(n);
-        FLAK_ASSERT(pending + static_cast<std::uint32_t>(__builtin_popcount(hits)) <= kWideStack,
-                    "the loader bounds the wide walk's stack");
-        // Every slot written, the entered ones kept (no branch per child), last slot first:
-        // popped in slot order, so in id order.
-        for (std::uint32_t c = kWideChildren; c-- > 0;) {
-            stack[pending] = n.child[c];
-            pending += (hits >> c) & 1u;
+        if (rest == 0u) {
+            if (kept == 0) return true;
+            --kept;
+            n = stack[kept].node;
+            rest = stack[kept].rest;
         }
-        for (;;) {
-            if (pending == 0) return true;
-            const std::uint32_t ref = stack[--pending];
-            if ((ref & kLeafBit) == 0) {
-                node = ref;
-                break;
-            }
+        const std::uint32_t ref = n->child[__builtin_ctz(rest)];
+        rest &= rest - 1u;
+        if ((ref & kLeafBit) != 0) {
             if (!visit_leaf(leafInfoFirst(ref), leafInfoCount(ref))) return false;
+            continue;
         }
+        FLAK_ASSERT(kept < kMaxTreeDepth - 1u, "the loader bounds the tree's depth");
+        stack[kept] = Kept{n, rest}; // kept only if children remain: no branch
+        kept += rest != 0u ? 1u : 0u;
+        n = &blob.wide_nodes[ref];
+        rest = children(*n);
     }
 }
 

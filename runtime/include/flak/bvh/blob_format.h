@@ -25,9 +25,9 @@
 // Boxes live in the mesh grid: 16 bits per axis over the mesh's bounding box (MeshInfo fields
 // origin / scale), min rounded down and max rounded up. A wide node stores each child's box as
 // the 8-bit steps of its own frame within that grid that hold it (WideNode), so a decoded box
-// always contains the exact one. The walks keep a bounded stack of pending children (kWideStack
-// entries, on the call stack); the loader refuses a tree deeper than kMaxTreeDepth, so no walk can
-// overflow it.
+// always contains the exact one. The walks keep a bounded stack of pending children (at most
+// kWideStack entries, on the call stack); the loader refuses a tree deeper than kMaxTreeDepth, so
+// no walk can overflow it.
 #pragma once
 
 #include <flak/blob/blob.h>
@@ -42,7 +42,7 @@ constexpr std::uint32_t kVertexWindow = 256;          ///< vertices one block's 
 constexpr std::uint32_t kMaxLeafTriangles = 16;       ///< most triangles in one leaf
 constexpr std::uint32_t kMaxBlobTriangles = 1u << 26; ///< 67,108,864: 26 bits of leaf info
 /// The deepest tree a blob may hold, in wide nodes from the root to a leaf's parent (root = 1): the
-/// walks' stacks are sized from it (kWideStack). The baker writes no deeper tree and the loader
+/// walks' stacks are sized from it (kWideStack, or one entry a level). The baker writes no deeper tree and the loader
 /// refuses one.
 constexpr std::uint32_t kMaxTreeDepth = 64;
 
