@@ -448,11 +448,39 @@ TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
     EXPECT_LT(made, cases - cases / 10);
 }
 
+// WideBall::set (in lanes where the grid allows) against setScalar (quantizeCube, makeWideBox,
+// makeNodeDecoder): the same bits in every field.
+bool sameBall(const detail::WideBall& want, const detail::WideBall& got) {
+    bool same = want.cube.outside == got.cube.outside;
+    for (int k = 0; k < 3; ++k) {
+        same = same && want.cube.lo[k] == got.cube.lo[k] && want.cube.hi[k] == got.cube.hi[k];
+#if defined(FLAK_SIMD_SSE2)
+        const auto lanes_equal = [](__m128i a, __m128i b) {
+            return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xFFFF;
+        };
+        const auto floats_equal = [&](__m128 a, __m128 b) {
+            return lanes_equal(_mm_castps_si128(a), _mm_castps_si128(b));
+        };
+        same = same && lanes_equal(want.cube.lo_lanes[k], got.cube.lo_lanes[k]) &&
+               lanes_equal(want.cube.hi_lanes[k], got.cube.hi_lanes[k]) &&
+               floats_equal(want.centre_lanes[k], got.centre_lanes[k]) &&
+               floats_equal(want.lo_origin[k], got.lo_origin[k]) &&
+               floats_equal(want.hi_origin[k], got.hi_origin[k]) &&
+               floats_equal(want.scale[k], got.scale[k]) &&
+               floats_equal(want.radius_sq_lanes, got.radius_sq_lanes);
+#endif
+    }
+    return same && std::memcmp(&want.centre, &got.centre, sizeof(Vec3)) == 0 &&
+           std::memcmp(&want.decoder, &got.decoder, sizeof(detail::NodeDecoder)) == 0 &&
+           std::memcmp(&want.radius_sq, &got.radius_sq, sizeof(float)) == 0;
+}
+
 // quantizeCube (the sphere queries' box, one SSE division and branch-free clamps) against
-// quantizeBox of the same cube: the same QuantBox on grids with flat, tiny and huge steps and
-// cubes inside, across and beyond both ends of the grid, empty, infinite or NaN.
+// quantizeBox of the same cube: the same QuantBox; and the sphere walks' whole ball set-up in lanes
+// against its scalar composition (sameBall); on grids with flat, tiny and huge steps and cubes
+// inside, across and beyond both ends of the grid, empty, infinite or NaN.
 TEST(QuantizeCube, SimdFormGivesQuantizeBoxsQuantBox) {
-    long cases = 0, clamped = 0, differ = 0;
+    long cases = 0, clamped = 0, differ = 0, outside = 0, balls_differ = 0;
     for (long i = 0; i < 200000; ++i) {
         SplitMix64 rng = caseRng(0x6121D5E8ull, static_cast<std::uint64_t>(i) + 1);
         MeshBlob blob;
@@ -473,11 +501,47 @@ TEST(QuantizeCube, SimdFormGivesQuantizeBoxsQuantBox) {
         clamped += want.lo[0] == -4 || want.hi[0] == 70002;
         if (std::memcmp(&want, &got, sizeof(want)) != 0 && ++differ <= 5)
             ADD_FAILURE() << "case " << i << ": the QuantBoxes differ";
+        const float grow = rng.next() % 2u == 0u ? 0.0f : rng.rangef(0.0, 1.0);
+        detail::WideBall ball_want, ball_got;
+        ball_want.setScalar(blob, c, r, grow);
+        ball_got.set(blob, c, r, grow);
+        outside += ball_want.cube.outside ? 1 : 0;
+        if (!sameBall(ball_want, ball_got) && ++balls_differ <= 5)
+            ADD_FAILURE() << "case " << i << ": the ball set-ups differ";
     }
-    std::printf("  quantized sphere cube (%s): %ld cases, %ld clamped at a grid end, %ld different\n",
-                simdBackendName(), cases, clamped, differ);
+    // The clamps' edges: on a grid of unit steps, cubes whose lower or upper grid bound is within
+    // a few cells of the ends, in quarter steps, on one axis at a time.
+    MeshBlob unit;
+    unit.quant_origin = Vec3{0.0f, 0.0f, 0.0f};
+    unit.quant_scale = Vec3{1.0f, 1.0f, 1.0f};
+    long edges = 0;
+    for (int k = 0; k < 3; ++k) {
+        for (const float edge : {-2.0f, 0.0f, 2.0f, 65533.0f, 65535.0f, 65537.0f, 65538.0f, 70000.0f}) {
+            for (int quarter = -12; quarter <= 12; ++quarter) {
+                const float at = edge + 0.25f * static_cast<float>(quarter);
+                for (const bool upper : {false, true}) {
+                    Vec3 c{100.0f, 100.0f, 100.0f};
+                    c[k] = upper ? at - 3.0f : at + 3.0f; // the cube's bound on axis k at `at`
+                    detail::WideBall ball_want, ball_got;
+                    ball_want.setScalar(unit, c, 3.0f, 0.0f);
+                    ball_got.set(unit, c, 3.0f, 0.0f);
+                    ++edges;
+                    if (!sameBall(ball_want, ball_got) && ++balls_differ <= 5)
+                        ADD_FAILURE() << "axis " << k << (upper ? " upper" : " lower") << " bound at " << at
+                                      << ": the ball set-ups differ";
+                }
+            }
+        }
+    }
+    std::printf("  quantized sphere cube (%s): %ld cases and %ld at the clamps' edges, %ld clamped at a grid "
+                "end, %ld "
+                "outside the grid, %ld "
+                "different, %ld balls different\n",
+                simdBackendName(), cases, edges, clamped, outside, differ, balls_differ);
     EXPECT_EQ(differ, 0);
+    EXPECT_EQ(balls_differ, 0);
     EXPECT_GT(clamped, cases / 10);
+    EXPECT_GT(outside, cases / 20);
 }
 
 TEST(NodeToGrid, SimdChainGivesTheScalarChainsQuantBox) {

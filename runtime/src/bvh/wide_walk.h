@@ -215,8 +215,18 @@ struct WideBall {
     __m128 centre_lanes[3], lo_origin[3], hi_origin[3], scale[3], radius_sq_lanes;
 #endif
 
-    /// The ball (centre, radius) in blob's grid, node boxes grown by `grow`.
+    /// The ball (centre, radius) in blob's grid, node boxes grown by `grow`: setLanes where the
+    /// grid has no flat axis and the cube is ordered (no NaN), else setScalar. Both give the same
+    /// bits in every field.
     void set(const MeshBlob& blob, const Vec3& c, float radius, float grow) {
+#if defined(FLAK_SIMD_SSE2)
+        if (setLanes(blob, c, radius, grow)) return;
+#endif
+        setScalar(blob, c, radius, grow);
+    }
+
+    /// set() as the composition of quantizeCube, makeWideBox and makeNodeDecoder.
+    void setScalar(const MeshBlob& blob, const Vec3& c, float radius, float grow) {
         QuantBox q;
         quantizeCube(blob, c, radius, q);
         makeWideBox(q, cube);
@@ -234,6 +244,68 @@ struct WideBall {
 #endif
     }
 
+#if defined(FLAK_SIMD_SSE2)
+    /// setScalar's values computed in lanes, with no branch on the ball's place: the cube's grid
+    /// box as quantizeLanes makes it, then makeWideBox's clamps to the grid taken in float before
+    /// the truncation (the grid coordinate g is within [-2, 70000], so trunc(max(min(g, 65537), 2))
+    /// - 2 is clamp(trunc(g) - 2, 0, 65535) and trunc(min(g, 65533)) + 2 is clamp(trunc(g) + 2, 0,
+    /// 65535)), a bound beyond the grid's top (trunc(g) - 2 > 65535, so g >= 65538) making the cube
+    /// `outside`; the origins and lanes from the same operations. False, with nothing set, where
+    /// quantizeCube would not use its lanes (a flat or non-finite step, a cube not ordered).
+    bool setLanes(const MeshBlob& blob, const Vec3& c, float radius, float grow) {
+        const __m128 step = _mm_setr_ps(blob.quant_scale.x, blob.quant_scale.y, blob.quant_scale.z, 1.0f);
+        const __m128 usable =
+            _mm_and_ps(_mm_cmpgt_ps(step, _mm_setzero_ps()),
+                       _mm_cmplt_ps(step, _mm_set1_ps(std::numeric_limits<float>::infinity())));
+        const __m128 c4 = _mm_setr_ps(c.x, c.y, c.z, 0.0f), r4 = _mm_set1_ps(radius);
+        const __m128 qmin = _mm_sub_ps(c4, r4), qmax = _mm_add_ps(c4, r4);
+        if (_mm_movemask_ps(_mm_and_ps(usable, _mm_cmple_ps(qmin, qmax))) != 15) return false;
+        const __m128 origin =
+            _mm_setr_ps(blob.quant_origin.x, blob.quant_origin.y, blob.quant_origin.z, 0.0f);
+        const __m128 inv_step = _mm_div_ps(_mm_set1_ps(1.0f), step);
+        const __m128 low = _mm_set1_ps(-2.0f), high = _mm_set1_ps(70000.0f);
+        const __m128 glo = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(qmin, origin), inv_step), low), high);
+        const __m128 ghi = _mm_max_ps(_mm_min_ps(_mm_mul_ps(_mm_sub_ps(qmax, origin), inv_step), high), low);
+        const __m128i lo = _mm_sub_epi32(
+            _mm_cvttps_epi32(_mm_max_ps(_mm_min_ps(glo, _mm_set1_ps(65537.0f)), _mm_set1_ps(2.0f))),
+            _mm_set1_epi32(2));
+        const __m128i hi =
+            _mm_add_epi32(_mm_cvttps_epi32(_mm_min_ps(ghi, _mm_set1_ps(65533.0f))), _mm_set1_epi32(2));
+        cube.outside = (_mm_movemask_ps(_mm_cmpge_ps(glo, _mm_set1_ps(65538.0f))) & 7) != 0;
+        // u16 lane 2k is the low half of lane k: the bounds as makeWideBox's lanes.
+        cube.lo_lanes[0] = splatU16<0>(lo), cube.lo_lanes[1] = splatU16<2>(lo),
+        cube.lo_lanes[2] = splatU16<4>(lo);
+        cube.hi_lanes[0] = splatU16<0>(hi), cube.hi_lanes[1] = splatU16<2>(hi),
+        cube.hi_lanes[2] = splatU16<4>(hi);
+        alignas(16) std::int32_t ilo[4], ihi[4];
+        _mm_store_si128(reinterpret_cast<__m128i*>(ilo), lo);
+        _mm_store_si128(reinterpret_cast<__m128i*>(ihi), hi);
+        for (int k = 0; k < 3; ++k) { // overlaps nothing when outside, as makeWideBox leaves it
+            cube.lo[k] = cube.outside ? 1 << 20 : ilo[k];
+            cube.hi[k] = cube.outside ? -1 : ihi[k];
+        }
+        const __m128 g = _mm_set1_ps(grow);
+        const __m128 lo_o = _mm_sub_ps(origin, g), hi_o = _mm_add_ps(origin, g);
+        alignas(16) float lo_f[4], hi_f[4];
+        _mm_store_ps(lo_f, lo_o);
+        _mm_store_ps(hi_f, hi_o);
+        centre = c;
+        flak::set(lo_f[0], lo_f[1], lo_f[2], decoder.lo_origin);
+        flak::set(hi_f[0], hi_f[1], hi_f[2], decoder.hi_origin);
+        decoder.scale = blob.quant_scale;
+        radius_sq = radius * radius;
+        centre_lanes[0] = _mm_shuffle_ps(c4, c4, 0x00), centre_lanes[1] = _mm_shuffle_ps(c4, c4, 0x55),
+        centre_lanes[2] = _mm_shuffle_ps(c4, c4, 0xAA);
+        lo_origin[0] = _mm_shuffle_ps(lo_o, lo_o, 0x00), lo_origin[1] = _mm_shuffle_ps(lo_o, lo_o, 0x55),
+        lo_origin[2] = _mm_shuffle_ps(lo_o, lo_o, 0xAA);
+        hi_origin[0] = _mm_shuffle_ps(hi_o, hi_o, 0x00), hi_origin[1] = _mm_shuffle_ps(hi_o, hi_o, 0x55),
+        hi_origin[2] = _mm_shuffle_ps(hi_o, hi_o, 0xAA);
+        scale[0] = _mm_shuffle_ps(step, step, 0x00), scale[1] = _mm_shuffle_ps(step, step, 0x55),
+        scale[2] = _mm_shuffle_ps(step, step, 0xAA);
+        radius_sq_lanes = _mm_set1_ps(radius_sq);
+        return true;
+    }
+#endif
 };
 
 /// The children of `n` in the ball's cube (wideOverlaps) whose decoded box is within the radius
