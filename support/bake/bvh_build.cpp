@@ -79,9 +79,13 @@ float cl_of(const Task& t, int a) {
 
 // A bin position truncated to a bin index, at most `last`: 0 for a position below 1 and for NaN
 // (a centroid span so small that its reciprocal overflows gives 0 * inf), never a float-to-integer
-// conversion out of range.
+// conversion out of range. Clamped as selects (maxss and minss, no branch: the partition's
+// references near a node's ends would mispredict them), then truncated; `last` is below 2^24, so
+// it converts exactly both ways.
 std::uint32_t binIndex(float t, std::uint32_t last) {
-    return t > 0.0f ? (t < static_cast<float>(last) ? static_cast<std::uint32_t>(t) : last) : 0u;
+    const float low = t > 0.0f ? t : 0.0f; // NaN: 0
+    const float high = static_cast<float>(last);
+    return static_cast<std::uint32_t>(low < high ? low : high);
 }
 
 // Bin of a reference's centroid (times two) along axis a: the same float operations, lane by lane,
@@ -179,6 +183,10 @@ void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, 
 // costs area(left) * count(left) + area(right) * count(right); the first lowest cost wins, axes
 // and bins in ascending order (determinism). Leaves best_axis at -1 when no plane has references
 // on both sides. The prefix boxes are folded in the same order as childBounds folds them.
+// The sweeps run over all of the node's bins and planes, whatever the references' spread (the
+// planes outside [first non-empty bin, last non-empty bin) get boxes and costs that are never
+// read), and the choice among the candidates is made with selects: sweeps that stopped at those
+// bins and a branch per candidate mispredicted on most nodes.
 void findBestSplit(const Bins& bins, std::uint32_t nb, const float* scale, Sweep& sw, int& best_axis,
                    std::uint32_t& best_bin, float& best_cost) {
     const float inf = std::numeric_limits<float>::infinity();
@@ -188,15 +196,16 @@ void findBestSplit(const Bins& bins, std::uint32_t nb, const float* scale, Sweep
         const BinBox* box = &bins.box[static_cast<std::uint32_t>(a) * nb];
         const std::uint32_t* count = &bins.count[static_cast<std::uint32_t>(a) * nb];
         // Planes with references on both sides: from the first non-empty bin to before the last.
-        std::int32_t first = 0, last = planes;
-        while (count[first] == 0) ++first;
-        while (count[last] == 0) --last;
+        std::uint64_t used = 0;
+        for (std::int32_t k = 0; k <= planes; ++k) used |= static_cast<std::uint64_t>(count[k] != 0u) << k;
+        const std::int32_t first = __builtin_ctzll(used);
+        const std::int32_t last = 63 - __builtin_clzll(used);
         if (first >= last) continue;
         F4 lo, hi, e;
         f4Set(inf, inf, inf, inf, lo);
         f4Set(-inf, -inf, -inf, -inf, hi);
         std::int32_t c = 0;
-        for (std::int32_t k = planes; k > first; --k) { // plane k - 1 has bins k..nb-1 on its right
+        for (std::int32_t k = planes; k > 0; --k) { // plane k - 1 has bins k..nb-1 on its right
             f4Min(lo, box[k].lo, lo);
             f4Max(hi, box[k].hi, hi);
             c += static_cast<std::int32_t>(count[k]);
@@ -207,7 +216,7 @@ void findBestSplit(const Bins& bins, std::uint32_t nb, const float* scale, Sweep
         f4Set(inf, inf, inf, inf, lo);
         f4Set(-inf, -inf, -inf, -inf, hi);
         c = 0;
-        for (std::int32_t k = 0; k < last; ++k) { // plane k has bins 0..k on its left
+        for (std::int32_t k = 0; k < planes; ++k) { // plane k has bins 0..k on its left
             f4Min(lo, box[k].lo, lo);
             f4Max(hi, box[k].hi, hi);
             c += static_cast<std::int32_t>(count[k]);
@@ -215,22 +224,30 @@ void findBestSplit(const Bins& bins, std::uint32_t nb, const float* scale, Sweep
             f4Store(e, sw.left_extent[k]);
             sw.left_count[k] = c;
         }
-        for (std::int32_t p = first; p < last; ++p) {
+        for (std::int32_t p = 0; p < planes; ++p) {
             const float* l = sw.left_extent[p];
             const float* r = sw.right_extent[p];
             sw.left_area[p] = l[0] * l[1] + l[1] * l[2] + l[2] * l[0];
             sw.right_area[p] = r[0] * r[1] + r[1] * r[2] + r[2] * r[0];
         }
-        for (std::int32_t p = first; p < last; ++p)
+        for (std::int32_t p = 0; p < planes; ++p)
             sw.cost[p] = sw.left_area[p] * static_cast<float>(sw.left_count[p]) +
                          sw.right_area[p] * static_cast<float>(sw.right_count[p]);
+        // Strict: ties keep the first axis and bin. Compared as bits, which keeps the compiler's
+        // selects free of branches: a cost is +0 to +inf or NaN (an area is a sum of products of
+        // extents >= 0, times counts >= 1), and best_cost starts at +inf, so for these the
+        // unsigned order of the bits is the float order and a NaN (either sign) is never below.
+        std::uint32_t best_bits;
+        std::memcpy(&best_bits, &best_cost, 4);
         for (std::int32_t p = first; p < last; ++p) {
-            if (sw.cost[p] < best_cost) { // strict: ties keep the first axis and bin
-                best_cost = sw.cost[p];
-                best_axis = a;
-                best_bin = static_cast<std::uint32_t>(p);
-            }
+            std::uint32_t bits;
+            std::memcpy(&bits, &sw.cost[p], 4);
+            const bool take = bits < best_bits;
+            best_bits = take ? bits : best_bits;
+            best_axis = take ? a : best_axis;
+            best_bin = take ? static_cast<std::uint32_t>(p) : best_bin;
         }
+        std::memcpy(&best_cost, &best_bits, 4);
     }
 }
 
@@ -308,7 +325,8 @@ std::uint32_t gatherPartition(PrimRef* refs, std::uint32_t n, int a, float cmin,
     }
     std::uint32_t c = cy - left[mid]; // left-going positions above m
     for (std::uint32_t m = mid; m < n; ++m) {
-        const PrimRef* src = left[m + 1] ? &saved[c] : &refs[m + 1];
+        const PrimRef* const from[2] = {&refs[m + 1], &saved[c]}; // an index, not a branch
+        const PrimRef* src = from[left[m + 1]];
         c -= left[m + 1];
         F4 l, h, cen;
         f4Load(src->lo, l);
