@@ -433,8 +433,10 @@ TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
                        wide_want.negative[k] == want.negative[k] &&
                        wide_want.near_byte[k] == wide_got.near_byte[k] &&
                        wide_want.far_byte[k] == wide_got.far_byte[k];
-                const std::uint32_t lo = static_cast<std::uint32_t>(offsetof(WideNode, lo)) + 8u * k;
-                const std::uint32_t hi = static_cast<std::uint32_t>(offsetof(WideNode, hi)) + 8u * k;
+                const std::uint32_t lo =
+                    static_cast<std::uint32_t>(offsetof(WideNode, lo)) + 8u * static_cast<std::uint32_t>(k);
+                const std::uint32_t hi =
+                    static_cast<std::uint32_t>(offsetof(WideNode, hi)) + 8u * static_cast<std::uint32_t>(k);
                 same = same && wide_got.near_byte[k] == (want.negative[k] ? hi : lo) &&
                        wide_got.far_byte[k] == (want.negative[k] ? lo : hi);
             }
