@@ -429,16 +429,17 @@ inline bool closerHit(const RayHit& hit, std::uint32_t triangle, const MeshRayHi
 }
 
 /// Prepares the node test for the segment p0 -> p1 with node boxes grown by `grow`; false when the
-/// segment has no valid slab form (non-finite input). The slab form and the decoder are prepared
-/// only when the grid form cannot be used.
+/// segment has no valid slab form (non-finite input). The grid form's wide form is made with it;
+/// the slab form and the decoder only when the grid form cannot be used.
 inline bool makeSegmentNodeTest(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, float grow,
                                 SegmentNodeTest& out) {
     Vec3 delta;
     sub(p1, p0, delta);
     if (!isFinite(p0) || !isFinite(delta)) return false; // prepareSegment's validity
     out.use_grid = makeGridSegment(blob, p0, p1, grow, out.grid);
-    if (out.use_grid) makeWideSegment(out.grid, out.wide);
-    if (!out.use_grid) {
+    if (out.use_grid) {
+        makeWideSegment(out.grid, out.wide);
+    } else {
         prepareSegment(p0, p1, out.slab);
         makeNodeDecoder(blob, grow, out.decoder);
     }

@@ -42,8 +42,8 @@ constexpr std::uint32_t kVertexWindow = 256;          ///< vertices one block's 
 constexpr std::uint32_t kMaxLeafTriangles = 16;       ///< most triangles in one leaf
 constexpr std::uint32_t kMaxBlobTriangles = 1u << 26; ///< 67,108,864: 26 bits of leaf info
 /// The deepest tree a blob may hold, in wide nodes from the root to a leaf's parent (root = 1): the
-/// walks' stacks are sized from it (kWideStack, or one entry a level). The baker writes no deeper tree and the loader
-/// refuses one.
+/// walks' stacks are sized from it (kWideStack, or one entry a level). The baker writes no deeper
+/// tree and the loader refuses one.
 constexpr std::uint32_t kMaxTreeDepth = 64;
 
 /// The MeshInfo section (32 bytes, count 1).
