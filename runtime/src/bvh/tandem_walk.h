@@ -299,55 +299,6 @@ inline void groupIntoB(const TandemFrames& f, const TandemSetup& setup, const Bv
     groupIntoB(f, setup, box, out);
 }
 
-/// A slot of a wide node as one stack word: the node's index times 8 plus the slot.
-constexpr std::uint32_t wideSlotRef(std::uint32_t node, std::uint32_t slot) { return node << 3 | slot; }
-
-/// Pushes the slots of `node` set in `hits`, last slot first (so they pop in slot order, hence in
-/// id order): every slot written, the entered ones kept, no branch per child.
-inline void pushWideSlots(std::uint32_t* stack, std::uint32_t& pending, std::uint32_t node, unsigned hits) {
-    FLAK_ASSERT(pending + static_cast<std::uint32_t>(__builtin_popcount(hits)) <= kWideStack,
-                "the loader bounds the wide walk's stack");
-    for (std::uint32_t c = kWideChildren; c-- > 0;) {
-        stack[pending] = wideSlotRef(node, c);
-        pending += (hits >> c) & 1u;
-    }
-}
-
-/// Calls visit(parent, slot) for every leaf slot under wide node `root` that the walk enters, in
-/// id order: `children(node)` gives the bits of a node's children to enter. visit returns true to
-/// stop the walk, and then so does this. The stack keeps a slot rather than a reference, so that
-/// visit has the leaf's box. The walk uses the entries of `stack` past the first `base`: another
-/// walk of the same tree may keep its own below them, and the loader's bound holds for both
-/// together when `root` is a node that walk reached (a walk from there keeps references among
-/// those a walk from the tree's root keeps).
-template <typename Children, typename Visit>
-inline bool walkWideLeafSlots(const MeshBlob& m, std::uint32_t root, std::uint32_t* stack, std::uint32_t base,
-                              Children&& children, Visit&& visit) {
-    std::uint32_t pending = base;
-    std::uint32_t node = root;
-    for (;;) {
-        pushWideSlots(stack, pending, node, children(m.wide_nodes[node]));
-        for (;;) {
-            if (pending == base) return false;
-            const std::uint32_t entry = stack[--pending];
-            const WideNode& parent = m.wide_nodes[entry >> 3];
-            const std::uint32_t ref = parent.child[entry & 7u];
-            if ((ref & kLeafBit) == 0) {
-                node = ref;
-                break;
-            }
-            if (visit(parent, entry & 7u)) return true;
-        }
-    }
-}
-
-/// walkWideLeafSlots on a stack of its own.
-template <typename Children, typename Visit>
-inline bool walkWideLeafSlots(const MeshBlob& m, std::uint32_t root, Children&& children, Visit&& visit) {
-    std::uint32_t stack[kWideStack + kWideChildren]; // the pushes write one past the kept entries
-    return walkWideLeafSlots(m, root, stack, 0, children, visit);
-}
-
 /// How many triangles the leaves under wide node `node` hold (they are consecutive: from its
 /// first leaf's first triangle to its last leaf's end).
 inline std::uint32_t wideTriangleSpan(const MeshBlob& m, std::uint32_t node) {
@@ -433,8 +384,10 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
         return too_big ? GroupEnd::TooBig : (stopped ? GroupEnd::Stop : GroupEnd::Walked);
     };
 
-    std::uint32_t stack[kWideStack + kWideChildren]; // the pushes write one past the kept entries
-    std::uint32_t pending = 0;
+    // A's walk on frames as walkWideLeafSlots keeps them; a group's gather walks the group's
+    // subtree on the frames above A's.
+    WideFrame stack[kMaxTreeDepth];
+    std::uint32_t kept = 0;
     std::uint32_t node = 0;
     for (;;) {
         const WideNode& n = a.wide_nodes[node];
@@ -449,7 +402,7 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
             const auto gather = [&] {
                 leaves.count = 0;
                 const bool full = walkWideLeafSlots(
-                    a, root, stack, pending, [](const WideNode& g) { return wideSlots(g); },
+                    a, root, stack, kept, [](const WideNode& g) { return wideSlots(g); },
                     [&](const WideNode& parent, std::uint32_t slot) {
                         if (leaves.count == GroupLeaves::kCapacity) return true;
                         fileGroupLeaf(parent, slot, leaves);
@@ -462,23 +415,25 @@ void walkLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a
             if (end == GroupEnd::Stop) return;
             walk_children = end == GroupEnd::TooBig;
         }
-        if (walk_children) pushWideSlots(stack, pending, node, wideOverlaps(n, b_root));
+        unsigned rest = walk_children ? wideOverlaps(n, b_root) : 0u;
+        std::uint32_t at = node; // the node whose children are taken
         for (;;) {
-            if (pending == 0) return;
-            const std::uint32_t entry = stack[--pending];
-            const WideNode& parent = a.wide_nodes[entry >> 3];
-            const std::uint32_t ref = parent.child[entry & 7u];
+            std::uint32_t slot;
+            if (!nextWideSlot(stack, 0, kept, at, rest, slot)) return;
+            const WideNode& parent = a.wide_nodes[at];
+            const std::uint32_t ref = parent.child[slot];
             if ((ref & kLeafBit) == 0) {
+                keepWideFrame(stack, kept, at, rest);
                 node = ref;
                 break;
             }
             const auto gather = [&] { // a leaf above every group
                 leaves.count = 0;
-                fileGroupLeaf(parent, entry & 7u, leaves);
+                fileGroupLeaf(parent, slot, leaves);
                 closeGroupLeaves(leaves);
                 return true;
             };
-            if (group(wideChildNode(parent, entry & 7u), gather) == GroupEnd::Stop) return;
+            if (group(wideChildNode(parent, slot), gather) == GroupEnd::Stop) return;
         }
     }
 }

@@ -458,44 +458,83 @@ inline unsigned wideEnters(const WideSegment& s, float t_max, const WideNode& n,
 #endif
 }
 
-/// The walk in id order: `children(node)` gives the bits of a node's children to enter;
-/// `visit_leaf(first, count)` is called for every entered leaf (its triangles are first .. first +
-/// count - 1) in id order and returns false to end the walk. Returns false when visit_leaf ended
-/// it. Both callables may carry state the other changes. The node at hand and the bits of its
-/// children still to take are kept in registers; descending into a child keeps them on the stack
-/// (one entry a level, only while children remain), so the stack holds at most one entry per
-/// level below the root, fewer than kMaxTreeDepth, the depth the loader proves. Children are
-/// taken lowest slot first, so leaves are met in id order.
-template <typename Children, typename VisitLeaf>
-inline bool walkWideLeaves(const MeshBlob& blob, Children&& children, VisitLeaf&& visit_leaf) {
-    struct Kept {
-        const WideNode* node;
-        unsigned rest; ///< its children still to take, never 0
-    };
-    if (blob.wide_node_count == 0) return true;
-    Kept stack[kMaxTreeDepth];
-    std::uint32_t kept = 0;
-    const WideNode* n = blob.wide_nodes;
-    unsigned rest = children(*n);
+/// A level of a walk of the wide tree kept on its stack: a node and the bits of its entered
+/// children not yet taken (never 0 on the stack). The walks in id order keep the node at hand and
+/// its children still to take, and stack that pair when they descend while children remain: one
+/// frame a level, fewer than kMaxTreeDepth in all (the depth the loader proves).
+struct WideFrame {
+    std::uint32_t node;
+    unsigned rest;
+};
+
+/// The next child of a walk on frames: the lowest slot of `rest` (of `node`), or, when rest is
+/// empty, of the frame popped from above `base`. False when none is left.
+inline bool nextWideSlot(const WideFrame* stack, std::uint32_t base, std::uint32_t& kept, std::uint32_t& node,
+                         unsigned& rest, std::uint32_t& out_slot) {
+    if (rest == 0u) {
+        if (kept == base) return false;
+        --kept;
+        node = stack[kept].node;
+        rest = stack[kept].rest;
+    }
+    out_slot = static_cast<std::uint32_t>(__builtin_ctz(rest));
+    rest &= rest - 1u;
+    return true;
+}
+
+/// Keeps (node, rest) before the walk descends into one of node's children: stored always, kept
+/// only if children remain (no branch).
+inline void keepWideFrame(WideFrame* stack, std::uint32_t& kept, std::uint32_t node, unsigned rest) {
+    FLAK_ASSERT(kept < kMaxTreeDepth - 1u, "the loader bounds the tree's depth");
+    stack[kept] = WideFrame{node, rest};
+    kept += rest != 0u ? 1u : 0u;
+}
+
+/// Calls visit(parent, slot) for every leaf slot under wide node `root` that the walk enters, in
+/// id order (children taken lowest slot first, each subtree finished before the next slot):
+/// `children(node)` gives the bits of a node's children to enter. visit returns true to stop the
+/// walk, and then so does this. It keeps its frames in `stack` past the first `base`: another
+/// walk of the same tree may keep its own below them, for the levels above `root`, so the two
+/// together keep fewer than kMaxTreeDepth.
+template <typename Children, typename Visit>
+inline bool walkWideLeafSlots(const MeshBlob& m, std::uint32_t root, WideFrame* stack, std::uint32_t base,
+                              Children&& children, Visit&& visit) {
+    std::uint32_t kept = base;
+    std::uint32_t node = root;
+    unsigned rest = children(m.wide_nodes[node]);
     for (;;) {
-        if (rest == 0u) {
-            if (kept == 0) return true;
-            --kept;
-            n = stack[kept].node;
-            rest = stack[kept].rest;
-        }
-        const std::uint32_t ref = n->child[__builtin_ctz(rest)];
-        rest &= rest - 1u;
+        std::uint32_t slot;
+        if (!nextWideSlot(stack, base, kept, node, rest, slot)) return false;
+        const WideNode& parent = m.wide_nodes[node];
+        const std::uint32_t ref = parent.child[slot];
         if ((ref & kLeafBit) != 0) {
-            if (!visit_leaf(leafInfoFirst(ref), leafInfoCount(ref))) return false;
+            if (visit(parent, slot)) return true;
             continue;
         }
-        FLAK_ASSERT(kept < kMaxTreeDepth - 1u, "the loader bounds the tree's depth");
-        stack[kept] = Kept{n, rest}; // kept only if children remain: no branch
-        kept += rest != 0u ? 1u : 0u;
-        n = &blob.wide_nodes[ref];
-        rest = children(*n);
+        keepWideFrame(stack, kept, node, rest);
+        node = ref;
+        rest = children(m.wide_nodes[node]);
     }
+}
+
+/// walkWideLeafSlots on a stack of its own.
+template <typename Children, typename Visit>
+inline bool walkWideLeafSlots(const MeshBlob& m, std::uint32_t root, Children&& children, Visit&& visit) {
+    WideFrame stack[kMaxTreeDepth];
+    return walkWideLeafSlots(m, root, stack, 0, children, visit);
+}
+
+/// The walk in id order from the root (walkWideLeafSlots): `children(node)` gives the bits of a
+/// node's children to enter; `visit_leaf(first, count)` is called for every entered leaf (its
+/// triangles are first .. first + count - 1) in id order and returns false to end the walk.
+/// Returns false when visit_leaf ended it. Both callables may carry state the other changes.
+template <typename Children, typename VisitLeaf>
+inline bool walkWideLeaves(const MeshBlob& blob, Children&& children, VisitLeaf&& visit_leaf) {
+    if (blob.wide_node_count == 0) return true;
+    return !walkWideLeafSlots(blob, 0, children, [&](const WideNode& parent, std::uint32_t slot) {
+        const std::uint32_t ref = parent.child[slot];
+        return !visit_leaf(leafInfoFirst(ref), leafInfoCount(ref));
+    });
 }
 
 /// The nearest-first walk of closest-hit segment queries: `children(node, t)` gives the bits of

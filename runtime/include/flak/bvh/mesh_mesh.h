@@ -13,14 +13,14 @@
 //      B leaf's triangles (transformed into A's frame once per B leaf and group, and tested four
 //      at a time with triTriOverlapLanes after box filters: the A leaf's box, then each A
 //      triangle's box, against each B triangle's box). Then go on after the group.
-// Extra state is fixed: two stacks of pending children (A's and B's walks, each of the loader's
-// bound: 1.8 KB), the group's leaves (at most 64, 1.8 KB), one B leaf's triangles in A's frame (at
-// most kMaxLeafTriangles, as 4 TriangleBatch4 with a box per triangle, 1216 bytes) and the A
-// leaf's triangles that pass the box filter (704 bytes), b_to_a and the group's box for the test
-// in A's frame (176 bytes), plus for the summary its sums, a small cache of triangle normals and
-// four pairs waiting for triTriIntersection4: at most 11 KB on the call stack (GCC 12 -O3,
-// -fstack-usage along the deepest calls: 9.4 KB for the pair walks, 10.8 KB for the summary),
-// whatever the meshes' sizes. Every pair of triangles is tested at most once.
+// Extra state is fixed: two stacks of walk frames (A's and B's walks, a node and its children
+// still to take per level: kMaxTreeDepth frames, 512 bytes each), the group's leaves (at most 64,
+// 1.8 KB), one B leaf's triangles in A's frame (at most kMaxLeafTriangles, as 4 TriangleBatch4
+// with a box per triangle, 1216 bytes) and the A leaf's triangles that pass the box filter (704
+// bytes), b_to_a and the group's box for the test in A's frame (176 bytes), plus for the summary
+// its sums, a small cache of triangle normals and four pairs waiting for triTriIntersection4: at
+// most 8.3 KB on the call stack (GCC 12 -O3, -fstack-usage along the deepest calls: 6.9 KB for
+// the pair walks, 8.3 KB for the summary), whatever the meshes' sizes. Every pair of triangles is tested at most once.
 // Boxes are grown by the margin of sphere_query.h (at the scale of both meshes in A's frame), so
 // the pairs are exactly those of triTriOverlap(A triangle, B triangle mapped by b_to_a with
 // transformPoint) over all pairs (the brute-force oracle), argument order included.
