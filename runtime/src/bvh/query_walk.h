@@ -108,15 +108,20 @@ inline void quantizeBox(const QuantGrid& grid, const Aabb& box, QuantBox& out) {
 }
 
 #if defined(FLAK_SIMD_SSE2)
-/// quantizeBox's arithmetic on (x, y, z) lanes, for a box with qmin <= qmax on every axis (not
-/// empty, not NaN) in a grid with no flat axis (inv_step non-zero); lane 3 is ignored. The clamps
-/// are the scalar ones, NaN included: SSE max/min return their second operand on NaN, so
-/// max(x, -2) then min(.., 70000) is `x > -2 ? min(x, 70000) : -2`, and likewise for hi. Branch
+/// quantizeBox's grid coordinates on (x, y, z) lanes, clamped, for a box with qmin <= qmax on every
+/// axis (not empty, not NaN) in a grid with no flat axis (inv_step non-zero); lane 3 is ignored.
+/// The clamps are the scalar ones, NaN included: SSE max/min return their second operand on NaN,
+/// so max(x, -2) then min(.., 70000) is `x > -2 ? min(x, 70000) : -2`, and likewise for hi. Branch
 /// free: the scalar clamps mispredict on queries near the grid's ends.
-inline void quantizeLanes(__m128 qmin, __m128 qmax, __m128 origin, __m128 inv_step, QuantBox& out) {
+inline void gridCoordLanes(__m128 qmin, __m128 qmax, __m128 origin, __m128 inv_step, __m128& out_glo,
+                           __m128& out_ghi) {
     const __m128 low = _mm_set1_ps(-2.0f), high = _mm_set1_ps(70000.0f);
-    const __m128 glo = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(qmin, origin), inv_step), low), high);
-    const __m128 ghi = _mm_max_ps(_mm_min_ps(_mm_mul_ps(_mm_sub_ps(qmax, origin), inv_step), high), low);
+    out_glo = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(qmin, origin), inv_step), low), high);
+    out_ghi = _mm_max_ps(_mm_min_ps(_mm_mul_ps(_mm_sub_ps(qmax, origin), inv_step), high), low);
+}
+
+/// The clamped grid coordinates truncated with two cells of slack, as quantizeBox does.
+inline void storeQuantLanes(__m128 glo, __m128 ghi, QuantBox& out) {
     alignas(16) std::int32_t ilo[4], ihi[4];
     _mm_store_si128(reinterpret_cast<__m128i*>(ilo), _mm_sub_epi32(_mm_cvttps_epi32(glo), _mm_set1_epi32(2)));
     _mm_store_si128(reinterpret_cast<__m128i*>(ihi), _mm_add_epi32(_mm_cvttps_epi32(ghi), _mm_set1_epi32(2)));
@@ -124,6 +129,34 @@ inline void quantizeLanes(__m128 qmin, __m128 qmax, __m128 origin, __m128 inv_st
         out.lo[k] = ilo[k];
         out.hi[k] = ihi[k];
     }
+}
+
+/// quantizeBox on (x, y, z) lanes: gridCoordLanes, then storeQuantLanes.
+inline void quantizeLanes(__m128 qmin, __m128 qmax, __m128 origin, __m128 inv_step, QuantBox& out) {
+    __m128 glo, ghi;
+    gridCoordLanes(qmin, qmax, origin, inv_step, glo, ghi);
+    storeQuantLanes(glo, ghi, out);
+}
+
+/// The cube [centre - r, centre + r] in the blob's grid, in lanes (x, y, z; lane 3: step 1, origin
+/// and centre 0): the grid's step and origin, the centre, and the cube's clamped grid
+/// coordinates (gridCoordLanes). False where quantizeBox must decide instead (the lanes are then
+/// set but mean nothing): a flat or non-finite step, or a cube that is empty or NaN.
+struct CubeLanes {
+    __m128 step, origin, centre, glo, ghi;
+};
+
+inline bool cubeLanes(const MeshBlob& blob, const Vec3& centre, float r, CubeLanes& out) {
+    const __m128 step = _mm_setr_ps(blob.quant_scale.x, blob.quant_scale.y, blob.quant_scale.z, 1.0f);
+    const __m128 usable = _mm_and_ps(_mm_cmpgt_ps(step, _mm_setzero_ps()),
+                                     _mm_cmplt_ps(step, _mm_set1_ps(std::numeric_limits<float>::infinity())));
+    const __m128 c4 = _mm_setr_ps(centre.x, centre.y, centre.z, 0.0f), r4 = _mm_setr_ps(r, r, r, 0.0f);
+    const __m128 qmin = _mm_sub_ps(c4, r4), qmax = _mm_add_ps(c4, r4); // quantizeCube's box
+    out.step = step;
+    out.origin = _mm_setr_ps(blob.quant_origin.x, blob.quant_origin.y, blob.quant_origin.z, 0.0f);
+    out.centre = c4;
+    gridCoordLanes(qmin, qmax, out.origin, _mm_div_ps(_mm_set1_ps(1.0f), step), out.glo, out.ghi);
+    return _mm_movemask_ps(_mm_and_ps(usable, _mm_cmple_ps(qmin, qmax))) == 15;
 }
 #endif
 
@@ -135,24 +168,18 @@ inline void quantizeBox(const MeshBlob& blob, const Aabb& box, QuantBox& out) {
 
 /// The cube of half-size r around `center` in the blob's grid: quantizeBox of [center - r,
 /// center + r] (the same QuantBox), with the grid's reciprocal steps in one SSE division and the
-/// lanes of quantizeLanes where the grid has no flat axis and the cube is not empty or NaN.
+/// lanes of cubeLanes where the grid has no flat axis and the cube is not empty or NaN.
 inline void quantizeCube(const MeshBlob& blob, const Vec3& center, float r, QuantBox& out) {
-    Aabb box;
-    set(center.x - r, center.y - r, center.z - r, box.min);
-    set(center.x + r, center.y + r, center.z + r, box.max);
 #if defined(FLAK_SIMD_SSE2)
-    const __m128 step = _mm_setr_ps(blob.quant_scale.x, blob.quant_scale.y, blob.quant_scale.z, 1.0f);
-    const __m128 usable = _mm_and_ps(_mm_cmpgt_ps(step, _mm_setzero_ps()),
-                                     _mm_cmplt_ps(step, _mm_set1_ps(std::numeric_limits<float>::infinity())));
-    const __m128 qmin = _mm_setr_ps(box.min.x, box.min.y, box.min.z, 0.0f);
-    const __m128 qmax = _mm_setr_ps(box.max.x, box.max.y, box.max.z, 0.0f);
-    if (_mm_movemask_ps(_mm_and_ps(usable, _mm_cmple_ps(qmin, qmax))) == 15) {
-        const __m128 origin =
-            _mm_setr_ps(blob.quant_origin.x, blob.quant_origin.y, blob.quant_origin.z, 0.0f);
-        quantizeLanes(qmin, qmax, origin, _mm_div_ps(_mm_set1_ps(1.0f), step), out);
+    CubeLanes lanes;
+    if (cubeLanes(blob, center, r, lanes)) {
+        storeQuantLanes(lanes.glo, lanes.ghi, out);
         return;
     }
 #endif
+    Aabb box;
+    set(center.x - r, center.y - r, center.z - r, box.min);
+    set(center.x + r, center.y + r, center.z + r, box.max);
     quantizeBox(blob, box, out);
 }
 

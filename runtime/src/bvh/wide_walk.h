@@ -246,26 +246,18 @@ struct WideBall {
 
 #if defined(FLAK_SIMD_SSE2)
     /// setScalar's values computed in lanes, with no branch on the ball's place: the cube's grid
-    /// box as quantizeLanes makes it, then makeWideBox's clamps to the grid taken in float before
-    /// the truncation (the grid coordinate g is within [-2, 70000], so trunc(max(min(g, 65537), 2))
-    /// - 2 is clamp(trunc(g) - 2, 0, 65535) and trunc(min(g, 65533)) + 2 is clamp(trunc(g) + 2, 0,
-    /// 65535)), a bound beyond the grid's top (trunc(g) - 2 > 65535, so g >= 65538) making the cube
-    /// `outside`; the origins and lanes from the same operations. False, with nothing set, where
-    /// quantizeCube would not use its lanes (a flat or non-finite step, a cube not ordered).
+    /// coordinates as quantizeCube takes them (cubeLanes), then makeWideBox's clamps to the grid
+    /// taken in float before the truncation (the grid coordinate g is within [-2, 70000], so
+    /// trunc(max(min(g, 65537), 2)) - 2 is clamp(trunc(g) - 2, 0, 65535) and trunc(min(g, 65533))
+    /// + 2 is clamp(trunc(g) + 2, 0, 65535)), a bound beyond the grid's top (trunc(g) - 2 > 65535,
+    /// so g >= 65538) making the cube `outside`; the origins and lanes from the same operations.
+    /// False, with nothing set, where cubeLanes is false (a flat or non-finite step, a cube not
+    /// ordered).
     bool setLanes(const MeshBlob& blob, const Vec3& c, float radius, float grow) {
-        const __m128 step = _mm_setr_ps(blob.quant_scale.x, blob.quant_scale.y, blob.quant_scale.z, 1.0f);
-        const __m128 usable =
-            _mm_and_ps(_mm_cmpgt_ps(step, _mm_setzero_ps()),
-                       _mm_cmplt_ps(step, _mm_set1_ps(std::numeric_limits<float>::infinity())));
-        const __m128 c4 = _mm_setr_ps(c.x, c.y, c.z, 0.0f), r4 = _mm_set1_ps(radius);
-        const __m128 qmin = _mm_sub_ps(c4, r4), qmax = _mm_add_ps(c4, r4);
-        if (_mm_movemask_ps(_mm_and_ps(usable, _mm_cmple_ps(qmin, qmax))) != 15) return false;
-        const __m128 origin =
-            _mm_setr_ps(blob.quant_origin.x, blob.quant_origin.y, blob.quant_origin.z, 0.0f);
-        const __m128 inv_step = _mm_div_ps(_mm_set1_ps(1.0f), step);
-        const __m128 low = _mm_set1_ps(-2.0f), high = _mm_set1_ps(70000.0f);
-        const __m128 glo = _mm_min_ps(_mm_max_ps(_mm_mul_ps(_mm_sub_ps(qmin, origin), inv_step), low), high);
-        const __m128 ghi = _mm_max_ps(_mm_min_ps(_mm_mul_ps(_mm_sub_ps(qmax, origin), inv_step), high), low);
+        CubeLanes lanes;
+        if (!cubeLanes(blob, c, radius, lanes)) return false;
+        const __m128 glo = lanes.glo, ghi = lanes.ghi, c4 = lanes.centre, step = lanes.step,
+                     origin = lanes.origin;
         const __m128i lo = _mm_sub_epi32(
             _mm_cvttps_epi32(_mm_max_ps(_mm_min_ps(glo, _mm_set1_ps(65537.0f)), _mm_set1_ps(2.0f))),
             _mm_set1_epi32(2));
