@@ -2,10 +2,12 @@
 // bit: the segment node test in the blob's grid (query_walk.h), the wide nodes' box and segment
 // tests of eight children (wide_walk.h), NaN cases (a zero direction
 // component with the origin on a slab plane) included, and the mesh-vs-mesh walk's B leaf taken
-// into A's grid (tandem_walk.h), clamps at the grid's ends included, and its lane test of an A
-// group's leaves against the walk of the group's node range it stands for.
+// into A's grid (tandem_walk.h), clamps at the grid's ends included, its lane test of an A group's
+// leaves against the walk of the group's node range it stands for, and the leaves' triangles
+// loaded four at a time into lanes (triangle_lanes.h).
 #include "bvh/query_walk.h"
 #include "bvh/tandem_walk.h"
+#include "bvh/triangle_lanes.h"
 #include "bvh/wide_walk.h"
 
 #include "query_meshes.h"
@@ -448,6 +450,37 @@ TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
     EXPECT_EQ(differ, 0);
     EXPECT_GT(made, cases / 4);
     EXPECT_LT(made, cases - cases / 10);
+}
+
+// loadTriangleQuad (each vertex read as one vector, the corners transposed into lanes) against
+// the blob's triangles one by one (triangleVertices): the same bits in every lane, for every
+// first triangle and count of 1..4 (the lanes past the count repeat the first), on every query
+// mesh, quantized vertices included.
+TEST(TriangleQuad, LanesHoldTheBlobsTriangles) {
+    long quads = 0, differ = 0;
+    for (const auto& mp : queryMeshes()) {
+        const MeshBlob& blob = mp->blob;
+        for (std::uint32_t first = 0; first < blob.triangle_count; ++first) {
+            const std::uint32_t most = std::min<std::uint32_t>(4u, blob.triangle_count - first);
+            for (std::uint32_t n = 1; n <= most; ++n) {
+                TriangleLanes lanes;
+                detail::loadTriangleQuad(blob, first, n, lanes);
+                bool same = true;
+                for (std::uint32_t l = 0; l < 4; ++l) {
+                    Vec3 want[3], got[3];
+                    triangleVertices(blob, l < n ? first + l : first, want[0], want[1], want[2]);
+                    detail::laneTriangle(lanes, l, got[0], got[1], got[2]);
+                    same = same && std::memcmp(want, got, sizeof(want)) == 0;
+                }
+                ++quads;
+                if (!same && ++differ <= 5)
+                    ADD_FAILURE() << mp->name << ": triangles " << first << " + " << n << " differ";
+            }
+        }
+    }
+    std::printf("  triangle quads (%s): %ld loaded, %ld different\n", simdBackendName(), quads, differ);
+    EXPECT_EQ(differ, 0);
+    EXPECT_GT(quads, 10000);
 }
 
 // WideBall::set (in lanes where the grid allows) against setScalar (quantizeCube, makeWideBox,

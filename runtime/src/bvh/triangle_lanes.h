@@ -5,6 +5,7 @@
 
 #include <flak/bvh/mesh_blob.h>
 #include <flak/geom/segment_triangle.h>
+#include <flak/math/simd.h>
 
 #include <cstdint>
 
@@ -22,10 +23,60 @@ inline void loadTriangleLane(const MeshBlob& blob, std::uint32_t t, std::uint32_
     }
 }
 
+#if defined(FLAK_SIMD_SSE2)
+/// A blob's vertices read as (x, y, z, 0) lanes: the floats of an exact mesh loaded as they are
+/// stored (eight bytes and four, nothing read past the vertex), or a quantized mesh's grid point
+/// decoded with decodeGridPoint's operations (origin + q * scale per lane).
+struct VertexLanes {
+    const float* exact;
+    const std::uint16_t* quantized;
+    __m128 origin, scale;
+
+    explicit VertexLanes(const MeshBlob& blob)
+        : exact(blob.vertices), quantized(blob.quantized_vertices),
+          origin(_mm_setr_ps(blob.quant_origin.x, blob.quant_origin.y, blob.quant_origin.z, 0.0f)),
+          scale(_mm_setr_ps(blob.quant_scale.x, blob.quant_scale.y, blob.quant_scale.z, 0.0f)) {}
+
+    __m128 operator()(std::uint32_t index) const {
+        if (quantized == nullptr) {
+            const float* v = exact + 3u * index;
+            return _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(v))),
+                                 _mm_load_ss(v + 2));
+        }
+        const std::uint16_t* q = quantized + 3u * index;
+        const __m128i q16 = _mm_setr_epi16(static_cast<short>(q[0]), static_cast<short>(q[1]),
+                                           static_cast<short>(q[2]), 0, 0, 0, 0, 0);
+        const __m128 qf = _mm_cvtepi32_ps(_mm_unpacklo_epi16(q16, _mm_setzero_si128()));
+        return _mm_add_ps(origin, _mm_mul_ps(qf, scale));
+    }
+};
+#endif
+
 /// Triangles first .. first + n - 1 (n 1..4) into lanes 0..n-1; the lanes past n repeat the
-/// first triangle, so every lane holds real vertices.
+/// first triangle, so every lane holds real vertices. The SSE form reads each vertex as one
+/// vector and transposes each corner's four into the x, y and z lanes: the same values, with no
+/// scalar stores for the queries' vector loads to wait on.
 inline void loadTriangleQuad(const MeshBlob& blob, std::uint32_t first, std::uint32_t n, TriangleLanes& out) {
+#if defined(FLAK_SIMD_SSE2)
+    const VertexLanes vertex(blob);
+    __m128 corner[3][4];
+    for (std::uint32_t l = 0; l < 4; ++l) {
+        std::uint32_t idx[3];
+        triangleIndices(blob, l < n ? first + l : first, idx);
+        for (int i = 0; i < 3; ++i) corner[i][l] = vertex(idx[i]);
+    }
+    for (int i = 0; i < 3; ++i) {
+        const __m128 xy01 = _mm_unpacklo_ps(corner[i][0], corner[i][1]); // x0 x1 y0 y1
+        const __m128 xy23 = _mm_unpacklo_ps(corner[i][2], corner[i][3]);
+        const __m128 z01 = _mm_unpackhi_ps(corner[i][0], corner[i][1]); // z0 z1 0 0
+        const __m128 z23 = _mm_unpackhi_ps(corner[i][2], corner[i][3]);
+        _mm_storeu_ps(out.v[i][0], _mm_movelh_ps(xy01, xy23));
+        _mm_storeu_ps(out.v[i][1], _mm_movehl_ps(xy23, xy01));
+        _mm_storeu_ps(out.v[i][2], _mm_movelh_ps(z01, z23));
+    }
+#else
     for (std::uint32_t l = 0; l < 4; ++l) loadTriangleLane(blob, l < n ? first + l : first, l, out);
+#endif
 }
 
 /// The triangle in lane `lane`.
