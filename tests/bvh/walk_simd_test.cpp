@@ -1,10 +1,10 @@
 // The SIMD forms of the walks' node work against their scalar forms, which they must match bit for
-// bit: the segment node test in the blob's grid (query_walk.h), the wide nodes' box and segment
-// tests of eight children (wide_walk.h), NaN cases (a zero direction
-// component with the origin on a slab plane) included, and the mesh-vs-mesh walk's B leaf taken
-// into A's grid (tandem_walk.h), clamps at the grid's ends included, its lane test of an A group's
-// leaves against the walk of the group's node range it stands for, and the leaves' triangles
-// loaded four at a time into lanes (triangle_lanes.h).
+// bit: the segment's set-up in the blob's grid (query_walk.h), the wide nodes' box, ball and
+// segment tests of eight children (wide_walk.h), segments that do not move along an axis
+// included, and the mesh-vs-mesh walk's B leaf taken into A's grid (tandem_walk.h), clamps at the
+// grid's ends included, its lane test of an A group's leaves against the walk of the group's node
+// range it stands for, and the leaves' triangles loaded four at a time into lanes
+// (triangle_lanes.h).
 #include "bvh/query_walk.h"
 #include "bvh/tandem_walk.h"
 #include "bvh/triangle_lanes.h"
@@ -66,36 +66,6 @@ void randomSegmentEnds(SplitMix64& rng, Vec3& p0, Vec3& p1) {
     if (p0.x == p1.x && p0.y == p1.y && p0.z == p1.z) p1.x += 1.0f;
 }
 
-TEST(GridSegment, SimdFormDecidesAndEntersEveryNodeAsTheScalarSlabTest) {
-    const MeshBlob blob = unitGrid();
-    long cases = 0, overlaps = 0, differ = 0;
-    for (long i = 0; i < 400000; ++i) {
-        SplitMix64 rng = caseRng(0x6121D5E6ull, static_cast<std::uint64_t>(i) + 1);
-        Vec3 p0, p1;
-        randomSegmentEnds(rng, p0, p1);
-        detail::GridSegment s;
-        ASSERT_TRUE(detail::makeGridSegment(blob, p0, p1, rng.next() % 2u == 0u ? 0.0f : 0.5f, s));
-        if (rng.next() % 4u == 0u) s.t_max = rng.rangef(0.0, 1.0); // a closest-hit walk shortened it
-        const BvhNode n = randomNode(rng, 1001u);
-        float want_t = -1.0f, got_t = -2.0f;
-        const bool want = detail::nodeEntersScalar(s, n, want_t);
-        const bool got = detail::nodeEnters(s, n, got_t);
-        ++cases;
-        overlaps += want;
-        // The same decision, and where both enter, the same entry parameter (the ordered walk's key).
-        const bool same = got == want && detail::nodeOverlaps(s, n) == want &&
-                          (!want || std::memcmp(&want_t, &got_t, sizeof(float)) == 0);
-        if (!same && ++differ <= 5)
-            ADD_FAILURE() << "case " << i << ": scalar form " << want << " at " << want_t << ", node test "
-                          << got << " at " << got_t;
-    }
-    std::printf("  grid segment node test (%s): %ld cases, %ld overlapping, %ld decided differently\n",
-                simdBackendName(), cases, overlaps, differ);
-    EXPECT_EQ(differ, 0);
-    EXPECT_GT(overlaps, cases / 10);
-    EXPECT_LT(overlaps, cases - cases / 10);
-}
-
 // A wide node of 1..8 random children (unused slots as the baker leaves them), and the same
 // children decoded as binary nodes. Most frames start in [0, cells / 5) with steps of 2 or 4 cells;
 // one in eight sits at the grid's top with steps of 256, where decoded maxima saturate at 65,535.
@@ -138,14 +108,14 @@ TEST(WideNode, SimdTestsDecideEveryChildAsTheScalarTests) {
         randomSegmentEnds(rng, p0, p1);
         if (rng.next() % 8u == 0u) // a long segment from far away: the parameter's relative slack
             for (int k = 0; k < 3; ++k) p0[k] = (p0[k] - 500.0f) * rng.rangef(1e3, 1e5) + 500.0f;
-        detail::GridSegment g;
-        ASSERT_TRUE(detail::makeGridSegment(blob, p0, p1, rng.next() % 2u == 0u ? 0.0f : 0.5f, g));
-        const float t_max = rng.next() % 4u == 0u ? rng.rangef(0.0, 1.0) : 1.0f;
         detail::WideSegment s;
-        detail::makeWideSegment(g, s);
+        ASSERT_TRUE(detail::makeWideSegment(blob, p0, p1, rng.next() % 2u == 0u ? 0.0f : 0.5f, s));
+        const float t_max =
+            rng.next() % 4u == 0u ? rng.rangef(0.0, 1.0) : 1.0f; // a closest-hit walk shortened it
+        s.t_max = t_max;
         float want_t[kWideChildren], got_t[kWideChildren];
-        const unsigned want = detail::wideEntersScalar(s, t_max, n, want_t);
-        const unsigned got = detail::wideEnters(s, t_max, n, got_t);
+        const unsigned want = detail::wideEntersScalar(s, n, want_t);
+        const unsigned got = detail::wideEnters(s, n, got_t);
         bool same = want == got && (want & ~used) == 0u;
         for (unsigned c = 0; c < wideCount(n); ++c) {
             same = same && std::memcmp(&want_t[c], &got_t[c], sizeof(float)) == 0;
@@ -391,11 +361,11 @@ TEST(WalkHelpers, MaxAbsEqualsTheNestedTernary) {
     EXPECT_EQ(differ, 0);
 }
 
-// makeGridSegment (two SSE divisions) against its scalar loop: same answer and, when it succeeds,
-// the same bits in every field, and the same wide form (makeWideSegment, in lanes with no branch
-// on the direction, against makeWideSegmentScalar), on grids with random, tiny, huge, zero,
+// makeWideSegment (two SSE divisions, no branch on the direction) against its scalar loop: the
+// same answer and, when it succeeds, the same bits in every field, each axis's bound offsets and
+// mask on the side its reciprocal span's sign says, on grids with random, tiny, huge, zero,
 // negative, NaN and inf steps and segments with random, equal, huge and non-finite ends.
-TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
+TEST(WideSegment, SimdSetUpEqualsTheScalarSetUp) {
     long cases = 0, made = 0, differ = 0;
     for (long i = 0; i < 200000; ++i) {
         SplitMix64 rng = caseRng(0x6121D5E7ull, static_cast<std::uint64_t>(i) + 1);
@@ -410,42 +380,36 @@ TEST(GridSegment, SimdSetUpEqualsTheScalarSetUp) {
             p1[k] = rng.next() % 3u == 0u ? p0[k] : pick(rng, rng.rangef(-1e4, 1e4));
         }
         const float grow = pick(rng, rng.rangef(0.0, 1.0));
-        detail::GridSegment want, got;
-        const bool want_ok = detail::makeGridSegmentScalar(blob, p0, p1, grow, want);
-        const bool got_ok = detail::makeGridSegment(blob, p0, p1, grow, got);
+        detail::WideSegment want, got;
+        const bool want_ok = detail::makeWideSegmentScalar(blob, p0, p1, grow, want);
+        const bool got_ok = detail::makeWideSegment(blob, p0, p1, grow, got);
         ++cases;
         made += want_ok;
         bool same = want_ok == got_ok;
         if (same && want_ok) {
-            same = std::memcmp(want.origin, got.origin, sizeof(want.origin)) == 0 &&
-                   std::memcmp(want.inv_delta, got.inv_delta, sizeof(want.inv_delta)) == 0 &&
-                   std::memcmp(want.slack, got.slack, sizeof(want.slack)) == 0 && want.t_max == got.t_max;
-            for (int k = 0; k < 3; ++k) same = same && want.negative[k] == got.negative[k];
-#if defined(FLAK_SIMD_SSE2)
-            same = same && _mm_movemask_ps(want.negative_mask) == _mm_movemask_ps(got.negative_mask);
-#endif
-            detail::WideSegment wide_want, wide_got;
-            detail::makeWideSegmentScalar(want, wide_want);
-            detail::makeWideSegment(got, wide_got);
-            same = same && std::memcmp(wide_want.inv, wide_got.inv, sizeof(wide_want.inv)) == 0 &&
-                   std::memcmp(wide_want.near, wide_got.near, sizeof(wide_want.near)) == 0 &&
-                   std::memcmp(wide_want.far, wide_got.far, sizeof(wide_want.far)) == 0;
+            same = std::memcmp(want.inv, got.inv, sizeof(want.inv)) == 0 &&
+                   std::memcmp(want.near, got.near, sizeof(want.near)) == 0 &&
+                   std::memcmp(want.far, got.far, sizeof(want.far)) == 0 && want.t_max == 1.0f &&
+                   got.t_max == 1.0f;
             for (int k = 0; k < 3; ++k) {
-                same = same && wide_want.negative[k] == wide_got.negative[k] &&
-                       wide_want.negative[k] == want.negative[k] &&
-                       wide_want.near_byte[k] == wide_got.near_byte[k] &&
-                       wide_want.far_byte[k] == wide_got.far_byte[k];
+                same = same && want.near_byte[k] == got.near_byte[k] && want.far_byte[k] == got.far_byte[k];
+                const bool down = want.inv[k] < 0.0f;
                 const std::uint32_t lo =
                     static_cast<std::uint32_t>(offsetof(WideNode, lo)) + 8u * static_cast<std::uint32_t>(k);
                 const std::uint32_t hi =
                     static_cast<std::uint32_t>(offsetof(WideNode, hi)) + 8u * static_cast<std::uint32_t>(k);
-                same = same && wide_got.near_byte[k] == (want.negative[k] ? hi : lo) &&
-                       wide_got.far_byte[k] == (want.negative[k] ? lo : hi);
+                same = same && detail::runsDown(got, k) == down && got.near_byte[k] == (down ? hi : lo) &&
+                       got.far_byte[k] == (down ? lo : hi);
+#if defined(FLAK_SIMD_SSE2)
+                const __m128i mask = _mm_set1_epi16(static_cast<short>(down ? -1 : 0));
+                same = same && _mm_movemask_epi8(_mm_cmpeq_epi8(got.near_high[k], mask)) == 0xFFFF &&
+                       _mm_movemask_epi8(_mm_cmpeq_epi8(want.near_high[k], mask)) == 0xFFFF;
+#endif
             }
         }
         if (!same && ++differ <= 5) ADD_FAILURE() << "case " << i << ": the set-ups differ";
     }
-    std::printf("  grid segment set-up (%s): %ld cases, %ld with a grid form, %ld different\n",
+    std::printf("  wide segment set-up (%s): %ld cases, %ld with a grid form, %ld different\n",
                 simdBackendName(), cases, made, differ);
     EXPECT_EQ(differ, 0);
     EXPECT_GT(made, cases / 4);

@@ -189,28 +189,79 @@ inline bool nodeOverlaps(const BvhNode& n, const QuantBox& q) {
            static_cast<std::int32_t>(n.hi[2]) >= q.lo[2] && static_cast<std::int32_t>(n.lo[2]) <= q.hi[2];
 }
 
-/// A segment in the blob's quantized grid, for the node tests of segment and sweep walks: the
-/// slab test of segment_aabb.h (Williams et al. 2005 with Ize 2013's rounded-up exit), applied to
-/// the 16-bit node boxes without decoding them, each grown by `slack` cells per axis. The
-/// parameter t is the segment's own (the grid map is affine per axis), so a closest-hit walk
+/// A segment in the blob's quantized grid as the wide node tests take it (wide_walk.h): the slab
+/// test of segment_aabb.h (Williams et al. 2005 with Ize 2013's rounded-up exit) on the children's
+/// decoded grid boxes, each grown by a slack of cells per axis, without decoding them to floats.
+/// The parameter t is the segment's own (the grid map is affine per axis), so a closest-hit walk
 /// lowers t_max as it does with a SlabSegment. Conservative: the slack covers the growth the
-/// caller asks for plus two cells for the rounding of the grid coordinates.
-struct GridSegment {
-    float origin[4];    ///< lane 3 unused (0)
-    float inv_delta[4]; ///< per grid cell; +-inf for a zero component; lane 3 unused (0)
-    float slack[4];     ///< cells added on both sides of every node box; lane 3 unused (0)
-    bool negative[3];
+/// caller asks for plus two cells for the rounding of the grid coordinates and of the parameters.
+///
+/// Per axis, with g0 and g1 the ends in grid cells and `slack` the cells added on both sides: the
+/// reciprocal span 1 / (g1 - g0) clamped to +-2^100 (an axis the segment does not move along gets
+/// 2^100, not infinity, so no 0 * inf makes a NaN, and a far child is still rejected), and the
+/// slab parameter of a child's near and far bound as t = g * inv + near (or far), g the decoded
+/// grid coordinate: ((g -+ slack) - g0) * inv with its products taken apart. The near bound is a
+/// child's upper one on an axis the segment runs down; the SSE test reads its steps at near_byte
+/// (the offset of WideNode::lo or ::hi for the axis) and adds the last step's end where near_high
+/// (or, for the far bound, its complement) says, so it never branches on the direction.
+struct WideSegment {
+    float inv[4]; ///< lane 3 unused (0)
+    float near[4];
+    float far[4];
+    std::uint32_t near_byte[4]; ///< lane 3 unused
+    std::uint32_t far_byte[4];  ///< lane 3 unused
     float t_max;
 #if defined(FLAK_SIMD_SSE2)
-    __m128 negative_mask; ///< all ones in the lanes of `negative` axes
+    __m128i near_high[3]; ///< all ones in every u16 lane on an axis the segment runs down
 #endif
 };
+
+/// The byte offsets of a wide node's step counts: lower bounds, then upper ones, eight per axis.
+constexpr std::uint32_t kWideLoByte = offsetof(WideNode, lo);
+constexpr std::uint32_t kWideHiByte = offsetof(WideNode, hi);
+
+/// Whether the segment runs down axis k (its near bound is a child's upper one).
+inline bool runsDown(const WideSegment& s, int k) { return s.near_byte[k] >= kWideHiByte; }
+
+/// The bound offsets and masks of WideSegment from the axes the segment runs down (bit k of
+/// down_bits), as arithmetic.
+inline void setWideSegmentSides(unsigned down_bits, WideSegment& out) {
+    for (std::uint32_t k = 0; k < 4; ++k) {
+        const std::uint32_t down = (down_bits >> k) & 1u;
+        out.near_byte[k] = kWideLoByte + kWideChildren * k + (kWideHiByte - kWideLoByte) * down;
+        out.far_byte[k] = kWideLoByte + kWideChildren * k + (kWideHiByte - kWideLoByte) * (down ^ 1u);
+#if defined(FLAK_SIMD_SSE2)
+        if (k < 3) out.near_high[k] = _mm_set1_epi16(static_cast<short>(-static_cast<int>(down)));
+#endif
+    }
+}
+
+#if defined(FLAK_SIMD_SSE2)
+/// setWideSegmentSides in lanes, from `down`: all ones in lane k where the segment runs down axis
+/// k (lane 3 clear).
+inline void setWideSegmentSides(__m128i down, WideSegment& out) {
+    constexpr int kLo = static_cast<int>(kWideLoByte), kAxis = static_cast<int>(kWideChildren);
+    const __m128i lo = _mm_setr_epi32(kLo, kLo + kAxis, kLo + 2 * kAxis, kLo + 3 * kAxis);
+    const __m128i flip = _mm_set1_epi32(static_cast<int>(kWideHiByte - kWideLoByte));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out.near_byte), _mm_add_epi32(lo, _mm_and_si128(down, flip)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out.far_byte),
+                     _mm_add_epi32(lo, _mm_andnot_si128(down, flip)));
+    // A lane of all ones (or zeros) is eight u16 lanes of them once copied to every lane.
+    out.near_high[0] = _mm_shuffle_epi32(down, 0x00);
+    out.near_high[1] = _mm_shuffle_epi32(down, 0x55);
+    out.near_high[2] = _mm_shuffle_epi32(down, 0xAA);
+}
+#endif
+
+/// The reciprocal spans' clamp.
+constexpr float kWideInvLimit = 1.2676506e30f; // 2^100
 
 /// False when an axis of the blob's grid is flat (zero quantization step) or the segment is not
 /// finite in grid cells (its ends, or the span between them, which overflows for a long segment
 /// over a grid of tiny steps): the caller then uses decoded boxes and a SlabSegment instead.
-inline bool makeGridSegmentScalar(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, float grow,
-                                  GridSegment& out) {
+inline bool makeWideSegmentScalar(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, float grow,
+                                  WideSegment& out) {
+    unsigned down_bits = 0;
     for (int k = 0; k < 3; ++k) {
         const float step = blob.quant_scale[k];
         if (!(step > 0.0f) || !std::isfinite(step)) return false;
@@ -222,52 +273,61 @@ inline bool makeGridSegmentScalar(const MeshBlob& blob, const Vec3& p0, const Ve
         // over a grid of tiny steps) overflow it, and 1 / inf = 0 would close the slab.
         if (!std::isfinite(g0) || !std::isfinite(g1) || !std::isfinite(g1 - g0) || !std::isfinite(slack))
             return false;
-        out.origin[k] = g0;
-        out.inv_delta[k] = 1.0f / (g1 - g0);
-        out.negative[k] = out.inv_delta[k] < 0.0f;
-        out.slack[k] = slack;
+        const float inv = 1.0f / (g1 - g0);
+        const bool down = inv < 0.0f;
+        const float clamped =
+            inv > kWideInvLimit ? kWideInvLimit : (inv < -kWideInvLimit ? -kWideInvLimit : inv);
+        const float near_slack = down ? slack : -slack;
+        out.inv[k] = clamped;
+        out.near[k] = (near_slack - g0) * clamped;
+        out.far[k] = (-near_slack - g0) * clamped;
+        down_bits |= down ? 1u << k : 0u;
     }
-    out.origin[3] = out.inv_delta[3] = out.slack[3] = 0.0f;
-#if defined(FLAK_SIMD_SSE2)
-    out.negative_mask = _mm_castsi128_ps(
-        _mm_set_epi32(0, out.negative[2] ? -1 : 0, out.negative[1] ? -1 : 0, out.negative[0] ? -1 : 0));
-#endif
+    out.inv[3] = out.near[3] = out.far[3] = 0.0f;
     out.t_max = 1.0f;
+    setWideSegmentSides(down_bits, out);
     return true;
 }
 
-/// makeGridSegmentScalar; the SSE form computes the same values (each lane the same IEEE
-/// operations, two divisions instead of six) and the same answer.
-inline bool makeGridSegment(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, float grow,
-                            GridSegment& out) {
+/// makeWideSegmentScalar; the SSE form runs the three axes in lanes with the same operations (two
+/// divisions instead of six; the clamp as max(inv, -2^100) then min(, 2^100), which is the scalar
+/// selects for every value but NaN, and a span's reciprocal is never NaN; the slack's sign
+/// flipped by a mask), so both give the same answer and the same bits, with no branch on the
+/// segment's direction.
+inline bool makeWideSegment(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, float grow,
+                            WideSegment& out) {
 #if defined(FLAK_SIMD_SSE2)
     // Lane 3 is made harmless (step 1, both ends 0) and then cleared as the scalar form leaves it.
     const __m128 step = _mm_setr_ps(blob.quant_scale.x, blob.quant_scale.y, blob.quant_scale.z, 1.0f);
     const __m128 origin = _mm_setr_ps(blob.quant_origin.x, blob.quant_origin.y, blob.quant_origin.z, 0.0f);
     const __m128 inf = _mm_set1_ps(std::numeric_limits<float>::infinity());
-    const __m128 zero = _mm_setzero_ps();
+    const __m128 zero = _mm_setzero_ps(), sign = _mm_set1_ps(-0.0f);
     const __m128 inv_step = _mm_div_ps(_mm_set1_ps(1.0f), step);
     const __m128 g0 = _mm_mul_ps(_mm_sub_ps(_mm_setr_ps(p0.x, p0.y, p0.z, 0.0f), origin), inv_step);
     const __m128 g1 = _mm_mul_ps(_mm_sub_ps(_mm_setr_ps(p1.x, p1.y, p1.z, 0.0f), origin), inv_step);
     const __m128 slack = _mm_add_ps(_mm_set1_ps(2.0f), _mm_mul_ps(_mm_set1_ps(grow), inv_step));
-    const auto finite = [&](__m128 v) { return _mm_cmplt_ps(_mm_andnot_ps(_mm_set1_ps(-0.0f), v), inf); };
+    const auto finite = [&](__m128 v) { return _mm_cmplt_ps(_mm_andnot_ps(sign, v), inf); };
     const __m128 span = _mm_sub_ps(g1, g0);
     const __m128 ok =
         _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(step, zero), _mm_cmplt_ps(step, inf)),
                    _mm_and_ps(_mm_and_ps(finite(g0), finite(g1)), _mm_and_ps(finite(span), finite(slack))));
     if (_mm_movemask_ps(ok) != 15) return false;
     const __m128 inv_delta = _mm_div_ps(_mm_set1_ps(1.0f), span);
-    const __m128 lanes012 = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
-    _mm_storeu_ps(out.origin, _mm_and_ps(g0, lanes012));
-    _mm_storeu_ps(out.inv_delta, _mm_and_ps(inv_delta, lanes012));
-    _mm_storeu_ps(out.slack, _mm_and_ps(slack, lanes012));
-    out.negative_mask = _mm_and_ps(_mm_cmplt_ps(inv_delta, zero), lanes012);
-    const int neg = _mm_movemask_ps(out.negative_mask);
-    for (int k = 0; k < 3; ++k) out.negative[k] = ((neg >> k) & 1) != 0;
+    const __m128 lanes012 = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)); // lane 3 left 0
+    const __m128 down = _mm_cmplt_ps(inv_delta, zero);
+    const __m128 limit = _mm_set1_ps(kWideInvLimit);
+    const __m128 inv =
+        _mm_and_ps(_mm_min_ps(_mm_max_ps(inv_delta, _mm_xor_ps(limit, sign)), limit), lanes012);
+    const __m128 near_slack = _mm_xor_ps(slack, _mm_andnot_ps(down, sign));
+    _mm_storeu_ps(out.inv, inv);
+    _mm_storeu_ps(out.near, _mm_and_ps(_mm_mul_ps(_mm_sub_ps(near_slack, g0), inv), lanes012));
+    _mm_storeu_ps(out.far,
+                  _mm_and_ps(_mm_mul_ps(_mm_sub_ps(_mm_xor_ps(near_slack, sign), g0), inv), lanes012));
     out.t_max = 1.0f;
+    setWideSegmentSides(_mm_and_si128(_mm_castps_si128(down), _mm_castps_si128(lanes012)), out);
     return true;
 #else
-    return makeGridSegmentScalar(blob, p0, p1, grow, out);
+    return makeWideSegmentScalar(blob, p0, p1, grow, out);
 #endif
 }
 
@@ -286,153 +346,24 @@ inline void nodeBoundLanes(const BvhNode& n, __m128& out_lo, __m128& out_hi) {
 /// The exit parameter's rounding allowance of the slab test (segment_aabb.cpp explains it).
 constexpr float kGridExitRoundUp = 1.0f + 1.0f / 1048576.0f;
 
-/// The slab test of a segment against a node box in grid cells, one axis after the other; on a
-/// hit, out_t_enter is the parameter where the segment enters the grown box (0 inside it).
-inline bool nodeEntersScalar(const GridSegment& s, const BvhNode& n, float& out_t_enter) {
-    float t_enter = 0.0f;
-    float t_exit = s.t_max;
-    for (int k = 0; k < 3; ++k) {
-        const float lo = static_cast<float>(n.lo[k]) - s.slack[k];
-        const float hi = static_cast<float>(n.hi[k]) + s.slack[k];
-        const float t_near = ((s.negative[k] ? hi : lo) - s.origin[k]) * s.inv_delta[k];
-        const float t_far = ((s.negative[k] ? lo : hi) - s.origin[k]) * s.inv_delta[k];
-        t_enter = t_near > t_enter ? t_near : t_enter; // NaN (0 * inf) leaves the bound alone
-        t_exit = t_far < t_exit ? t_far : t_exit;
-    }
-    out_t_enter = t_enter;
-    return t_enter <= t_exit * kGridExitRoundUp;
-}
-
-/// nodeEntersScalar; the SSE form runs the three axes in lanes with the very same operations,
-/// reduced in the same order, so both decide every node identically (NaN from 0 * inf included)
-/// and give the same entry parameter.
-inline bool nodeEnters(const GridSegment& s, const BvhNode& n, float& out_t_enter) {
-#if defined(FLAK_SIMD_SSE2)
-    __m128 lo_q, hi_q;
-    nodeBoundLanes(n, lo_q, hi_q);
-    const __m128 slack = _mm_loadu_ps(s.slack);
-    const __m128 lo = _mm_sub_ps(lo_q, slack);
-    const __m128 hi = _mm_add_ps(hi_q, slack);
-    const __m128 neg = s.negative_mask;
-    const __m128 near_bound = _mm_or_ps(_mm_and_ps(neg, hi), _mm_andnot_ps(neg, lo));
-    const __m128 far_bound = _mm_or_ps(_mm_and_ps(neg, lo), _mm_andnot_ps(neg, hi));
-    const __m128 origin = _mm_loadu_ps(s.origin);
-    const __m128 inv = _mm_loadu_ps(s.inv_delta);
-    const __m128 t_near = _mm_mul_ps(_mm_sub_ps(near_bound, origin), inv);
-    const __m128 t_far = _mm_mul_ps(_mm_sub_ps(far_bound, origin), inv);
-    // max_ss(a, b) is a > b ? a : b and min_ss(a, b) is a < b ? a : b: the scalar form's selects.
-    __m128 enter = _mm_max_ss(t_near, _mm_setzero_ps());
-    enter = _mm_max_ss(_mm_shuffle_ps(t_near, t_near, 1), enter);
-    enter = _mm_max_ss(_mm_shuffle_ps(t_near, t_near, 2), enter);
-    __m128 exit = _mm_min_ss(t_far, _mm_set_ss(s.t_max));
-    exit = _mm_min_ss(_mm_shuffle_ps(t_far, t_far, 1), exit);
-    exit = _mm_min_ss(_mm_shuffle_ps(t_far, t_far, 2), exit);
-    out_t_enter = _mm_cvtss_f32(enter);
-    return out_t_enter <= _mm_cvtss_f32(exit) * kGridExitRoundUp;
-#else
-    return nodeEntersScalar(s, n, out_t_enter);
-#endif
-}
-
-inline bool nodeOverlaps(const GridSegment& s, const BvhNode& n) {
-    float t_enter;
-    return nodeEnters(s, n, t_enter);
-}
-
-/// A grid segment as the wide tests take it (wide_walk.h). Per axis: the reciprocal span clamped
-/// to +-2^100 (an axis the segment does not move along gets 2^100, not infinity, so no 0 * inf
-/// makes a NaN, and a far node is still rejected), and the slab parameter of a child's near and
-/// far bound as t = g * inv + near (or far), g the decoded grid coordinate: the parameter
-/// ((g +- slack) - origin) * inv of the grid test with its products taken apart. The near bound
-/// is a child's upper one on an axis the segment runs down (`negative`); the SSE test reads its
-/// steps at near_byte (the offset of WideNode::lo or ::hi for the axis) and adds the last step's
-/// end where near_high (or, for the far bound, its complement) says, so it never branches on the
-/// direction.
-struct WideSegment {
-    float inv[4]; ///< lane 3 unused (0)
-    float near[4];
-    float far[4];
-    bool negative[3];
-    std::uint32_t near_byte[3];
-    std::uint32_t far_byte[3];
-#if defined(FLAK_SIMD_SSE2)
-    __m128i near_high[3]; ///< all ones in every u16 lane on a `negative` axis
-#endif
-};
-
-/// The byte offsets of a wide node's step counts: lower bounds, then upper ones, eight per axis.
-constexpr std::uint32_t kWideLoByte = offsetof(WideNode, lo);
-constexpr std::uint32_t kWideHiByte = offsetof(WideNode, hi);
-
-/// The bound offsets and masks of WideSegment from its `negative` flags, as arithmetic.
-inline void setWideSegmentSides(unsigned negative_bits, WideSegment& out) {
-    for (std::uint32_t k = 0; k < 3; ++k) {
-        const std::uint32_t down = (negative_bits >> k) & 1u;
-        out.negative[k] = down != 0u;
-        out.near_byte[k] = kWideLoByte + kWideChildren * k + (kWideHiByte - kWideLoByte) * down;
-        out.far_byte[k] = kWideLoByte + kWideChildren * k + (kWideHiByte - kWideLoByte) * (down ^ 1u);
-#if defined(FLAK_SIMD_SSE2)
-        out.near_high[k] = _mm_set1_epi16(static_cast<short>(-static_cast<int>(down)));
-#endif
-    }
-}
-
-inline void makeWideSegmentScalar(const GridSegment& g, WideSegment& out) {
-    constexpr float kLimit = 1.2676506e30f; // 2^100
-    unsigned negative_bits = 0;
-    for (int k = 0; k < 3; ++k) {
-        const float inv = g.inv_delta[k];
-        const float clamped = inv > kLimit ? kLimit : (inv < -kLimit ? -kLimit : inv);
-        const float near_slack = g.negative[k] ? g.slack[k] : -g.slack[k];
-        out.inv[k] = clamped;
-        out.near[k] = (near_slack - g.origin[k]) * clamped;
-        out.far[k] = (-near_slack - g.origin[k]) * clamped;
-        negative_bits |= g.negative[k] ? 1u << k : 0u;
-    }
-    out.inv[3] = out.near[3] = out.far[3] = 0.0f;
-    setWideSegmentSides(negative_bits, out);
-}
-
-/// makeWideSegmentScalar; the SSE form runs the three axes in lanes with the same operations (the
-/// clamp as max(inv, -2^100) then min(, 2^100), which is the scalar selects for every value but
-/// NaN, and a span's reciprocal is never NaN; the slack's sign flipped by a mask), so both give
-/// the same bits, with no branch on the segment's direction.
-inline void makeWideSegment(const GridSegment& g, WideSegment& out) {
-#if defined(FLAK_SIMD_SSE2)
-    const __m128 limit = _mm_set1_ps(1.2676506e30f), sign = _mm_set1_ps(-0.0f);
-    const __m128 inv = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(g.inv_delta), _mm_xor_ps(limit, sign)), limit);
-    const __m128 origin = _mm_loadu_ps(g.origin);
-    const __m128 near_slack = _mm_xor_ps(_mm_loadu_ps(g.slack), _mm_andnot_ps(g.negative_mask, sign));
-    const __m128 lanes012 = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)); // lane 3 left 0
-    _mm_storeu_ps(out.inv, inv);
-    _mm_storeu_ps(out.near, _mm_and_ps(_mm_mul_ps(_mm_sub_ps(near_slack, origin), inv), lanes012));
-    _mm_storeu_ps(out.far,
-                  _mm_and_ps(_mm_mul_ps(_mm_sub_ps(_mm_xor_ps(near_slack, sign), origin), inv), lanes012));
-    setWideSegmentSides(static_cast<unsigned>(_mm_movemask_ps(g.negative_mask)) & 7u, out);
-#else
-    makeWideSegmentScalar(g, out);
-#endif
-}
-
-/// The node test of segment-shaped walks (segments, swept spheres): the slab test in the blob's grid
-/// where the grid allows it, else decoded boxes (grown by the walk's margin) against the slab form.
-/// shorten() lowers both forms' t_max together as a closest-hit walk finds hits.
+/// The node test of segment-shaped walks (segments, swept spheres): the grid form (WideSegment,
+/// eight children at once) where the grid allows it, else each child's box decoded (grown by the
+/// walk's margin) against the slab form. shorten() lowers both forms' t_max together as a
+/// closest-hit walk finds hits.
 struct SegmentNodeTest {
-    GridSegment grid;
-    WideSegment wide; ///< the grid form as the wide tests take it (with use_grid)
-    SlabSegment slab;
+    WideSegment wide; ///< with use_grid
+    SlabSegment slab; ///< without use_grid, with the decoder
     NodeDecoder decoder;
     bool use_grid = false;
 
+    /// The decoded form's decision on one box (without use_grid).
     bool operator()(const BvhNode& n) const {
-        if (use_grid) return nodeOverlaps(grid, n);
         Aabb box;
         decodeNode(decoder, n, box);
         return segmentAabbOverlap(slab, box);
     }
     /// The same decision, with the parameter where the segment enters the (grown) node box.
     bool enters(const BvhNode& n, float& out_t_enter) const {
-        if (use_grid) return nodeEnters(grid, n, out_t_enter);
         Aabb box;
         decodeNode(decoder, n, box);
         float t_exit;
@@ -441,11 +372,11 @@ struct SegmentNodeTest {
     /// Whether a node entered at t_enter may still hold a hit once the segment ends at t_max
     /// (the exit's rounding allowance included, so a node the test would take is never dropped).
     bool reaches(float t_enter) const {
-        return t_enter <= (use_grid ? grid.t_max : slab.t_max) * kGridExitRoundUp;
+        return t_enter <= (use_grid ? wide.t_max : slab.t_max) * kGridExitRoundUp;
     }
     void shorten(float t) {
         slab.t_max = t;
-        grid.t_max = t;
+        wide.t_max = t;
     }
 };
 
@@ -456,17 +387,15 @@ inline bool closerHit(const RayHit& hit, std::uint32_t triangle, const MeshRayHi
 }
 
 /// Prepares the node test for the segment p0 -> p1 with node boxes grown by `grow`; false when the
-/// segment has no valid slab form (non-finite input). The grid form's wide form is made with it;
-/// the slab form and the decoder only when the grid form cannot be used.
+/// segment has no valid slab form (non-finite input). The slab form and the decoder are made only
+/// when the grid form cannot be used.
 inline bool makeSegmentNodeTest(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, float grow,
                                 SegmentNodeTest& out) {
     Vec3 delta;
     sub(p1, p0, delta);
     if (!isFinite(p0) || !isFinite(delta)) return false; // prepareSegment's validity
-    out.use_grid = makeGridSegment(blob, p0, p1, grow, out.grid);
-    if (out.use_grid) {
-        makeWideSegment(out.grid, out.wide);
-    } else {
+    out.use_grid = makeWideSegment(blob, p0, p1, grow, out.wide);
+    if (!out.use_grid) {
         prepareSegment(p0, p1, out.slab);
         makeNodeDecoder(blob, grow, out.decoder);
     }

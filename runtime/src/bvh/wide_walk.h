@@ -367,21 +367,21 @@ inline unsigned wideBallOverlaps(const WideNode& n, const WideBall& b) {
 #endif
 }
 
-/// The children of `n` the segment enters before t_max, as bits; out_t_enter[c] is child c's
-/// entry parameter for every slot in use. Conservative as nodeEnters is: the slack covers the
-/// rounding of the parameters (a few ulps of the grid coordinates involved, as in nodeEnters)
-/// besides the walk's margin.
-inline unsigned wideEntersScalar(const WideSegment& s, float t_max, const WideNode& n,
-                                 float out_t_enter[kWideChildren]) {
+/// The children of `n` the segment enters before its t_max, as bits; out_t_enter[c] is child c's
+/// entry parameter for every slot in use: the slab test on each child's decoded grid box grown by
+/// the slack, one axis after the other. Conservative: the slack covers the rounding of the
+/// parameters (a few ulps of the grid coordinates involved) besides the walk's margin.
+inline unsigned wideEntersScalar(const WideSegment& s, const WideNode& n, float out_t_enter[kWideChildren]) {
     unsigned mask = 0;
     for (std::uint32_t c = 0; c < wideCount(n); ++c) {
         std::int32_t lo[3], hi[3];
         wideChildGrid(n, c, lo, hi);
         float t_enter = 0.0f;
-        float t_exit = t_max;
+        float t_exit = s.t_max;
         for (int k = 0; k < 3; ++k) {
-            const float qn = static_cast<float>(s.negative[k] ? hi[k] : lo[k]);
-            const float qf = static_cast<float>(s.negative[k] ? lo[k] : hi[k]);
+            const bool down = runsDown(s, k);
+            const float qn = static_cast<float>(down ? hi[k] : lo[k]);
+            const float qf = static_cast<float>(down ? lo[k] : hi[k]);
             const float t_near = qn * s.inv[k] + s.near[k];
             const float t_far = qf * s.inv[k] + s.far[k];
             t_enter = t_near > t_enter ? t_near : t_enter;
@@ -430,12 +430,11 @@ inline void wideAxisEnters(const WideSegment& s, const WideNode& n, __m128i head
 /// wideEntersScalar, four children a lane group with the very same operations in the same order
 /// (the bounds decoded in u16 lanes, exactly as wideChildGrid decodes them), so both give the same
 /// bits and parameters.
-inline unsigned wideEnters(const WideSegment& s, float t_max, const WideNode& n,
-                           float out_t_enter[kWideChildren]) {
+inline unsigned wideEnters(const WideSegment& s, const WideNode& n, float out_t_enter[kWideChildren]) {
 #if defined(FLAK_SIMD_SSE2)
     const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(n.base)); // base, step
     __m128 enter[2] = {_mm_setzero_ps(), _mm_setzero_ps()};
-    __m128 exit[2] = {_mm_set1_ps(t_max), _mm_set1_ps(t_max)};
+    __m128 exit[2] = {_mm_set1_ps(s.t_max), _mm_set1_ps(s.t_max)};
     wideAxisEnters<0>(s, n, head, enter, exit);
     wideAxisEnters<1>(s, n, head, enter, exit);
     wideAxisEnters<2>(s, n, head, enter, exit);
@@ -446,7 +445,7 @@ inline unsigned wideEnters(const WideSegment& s, float t_max, const WideNode& n,
     _mm_storeu_ps(out_t_enter + 4, enter[1]);
     return (static_cast<unsigned>(lo) | static_cast<unsigned>(hi) << 4) & wideSlots(n);
 #else
-    return wideEntersScalar(s, t_max, n, out_t_enter);
+    return wideEntersScalar(s, n, out_t_enter);
 #endif
 }
 
@@ -665,7 +664,7 @@ inline bool walkSegmentLeaves(const MeshBlob& blob, const SegmentNodeTest& test,
         blob,
         [&](const WideNode& n) {
             float t[kWideChildren];
-            return wideEnters(test.wide, test.grid.t_max, n, t);
+            return wideEnters(test.wide, n, t);
         },
         visit_leaf);
 }
@@ -684,7 +683,7 @@ inline bool walkSegmentNearestFirst(const MeshBlob& blob, SegmentNodeTest& test,
         return walkWideNearestFirst(blob, test, children, visit_leaf);
     }
     const auto children = [&](const WideNode& n, float t[kWideChildren]) {
-        return wideEnters(test.wide, test.grid.t_max, n, t);
+        return wideEnters(test.wide, n, t);
     };
     return walkWideNearestFirst(blob, test, children, visit_leaf);
 }
