@@ -32,6 +32,14 @@ inline BuildOptions compactBuildOptions() {
     return o;
 }
 
+/// Whether `n` is a leaf size a bake takes (`--leaf-size`): a whole number of 1..16.
+inline bool validLeafSize(double n) {
+    return n >= 1.0 && n <= 16.0 && n == static_cast<double>(static_cast<int>(n));
+}
+
+/// Whether `c` is a node cost a bake takes (`--node-cost`): above 0 (as a float) and at most 1,000.
+inline bool validNodeCost(float c) { return c > 0.0f && c <= 1000.0f; }
+
 /// A bake's build options: its vertex mode's defaults (compactBuildOptions() with quantized
 /// vertices), then the leaf size and node cost its caller gave (0: not given).
 inline BuildOptions bakeBuildOptions(bool quantized_vertices, std::uint32_t max_leaf, float traversal_cost) {

@@ -194,6 +194,10 @@ else()
   expect_run(1 ${BAKE} ${WORK}/missing.obj -o ${WORK}/missing.blob)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --leaf-size 99)
+  expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --leaf-size 2.5)
+  expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 0)
+  expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1e-50) # 0 as a float
+  expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1001)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --axes x,x,y)
   # Y-up to Z-up and doubled: the tetrahedron (0..1 on each axis) becomes x in [0, 2], y in
   # [-2, 0], z in [0, 2].

@@ -294,12 +294,11 @@ int runBake(int argc, char** argv) {
             import_options.node = value("--node");
         else if (a == "--leaf-size") {
             const double n = number("--leaf-size");
-            if (n < 1 || n > 16 || n != static_cast<int>(n)) return usage("--leaf-size must be 1..16");
+            if (!bake::validLeafSize(n)) return usage("--leaf-size must be 1..16");
             max_leaf = static_cast<std::uint32_t>(n);
         } else if (a == "--node-cost") {
             traversal_cost = static_cast<float>(number("--node-cost"));
-            if (!(traversal_cost > 0.0f) || traversal_cost > 1000.0f)
-                return usage("--node-cost must be in (0, 1000]");
+            if (!bake::validNodeCost(traversal_cost)) return usage("--node-cost must be in (0, 1000]");
         } else if (a == "--endian") {
             const std::string e = value("--endian");
             if (e != "little" && e != "big") return usage("--endian must be little or big");

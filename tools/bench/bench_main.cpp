@@ -97,13 +97,12 @@ int main(int argc, char** argv) {
             if (m != "exact" && m != "quantized") return usage();
             how.quantized = m == "quantized";
         } else if (a == "--leaf-size" && i + 1 < argc) {
-            const int n = std::atoi(argv[++i]);
-            if (n < 1 || n > 16) return usage();
+            const double n = std::atof(argv[++i]);
+            if (!flak::bake::validLeafSize(n)) return usage();
             max_leaf = static_cast<std::uint32_t>(n);
         } else if (a == "--node-cost" && i + 1 < argc) {
-            const double c = std::atof(argv[++i]);
-            if (!(c > 0.0 && c <= 1000.0)) return usage();
-            traversal_cost = static_cast<float>(c);
+            traversal_cost = static_cast<float>(std::atof(argv[++i]));
+            if (!flak::bake::validNodeCost(traversal_cost)) return usage();
         } else if (a == "--mesh" && i + 1 < argc)
             mesh_path = argv[++i];
         else if (a == "--generate" && i + 1 < argc)
