@@ -40,8 +40,9 @@ struct VertexLanes {
     __m128 operator()(std::uint32_t index) const {
         if (quantized == nullptr) {
             const float* v = exact + 3u * index;
-            return _mm_movelh_ps(_mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(v))),
-                                 _mm_load_ss(v + 2));
+            const __m128 xy =
+                _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(v))); // x y 0 0
+            return _mm_movelh_ps(xy, _mm_load_ss(v + 2));
         }
         const std::uint16_t* q = quantized + 3u * index;
         const __m128i q16 = _mm_setr_epi16(static_cast<short>(q[0]), static_cast<short>(q[1]),
