@@ -191,10 +191,11 @@ inline bool nodeOverlaps(const BvhNode& n, const QuantBox& q) {
 
 /// A segment in the blob's quantized grid as the wide node tests take it (wide_walk.h): the slab
 /// test of segment_aabb.h (Williams et al. 2005 with Ize 2013's rounded-up exit) on the children's
-/// decoded grid boxes, each grown by a slack of cells per axis, without decoding them to floats.
-/// The parameter t is the segment's own (the grid map is affine per axis), so a closest-hit walk
-/// lowers t_max as it does with a SlabSegment. Conservative: the slack covers the growth the
-/// caller asks for plus two cells for the rounding of the grid coordinates and of the parameters.
+/// boxes in grid cells (decoded from their steps, never to the mesh's coordinates), each grown by
+/// a slack of cells per axis. The parameter t is the segment's own (the grid map is affine per
+/// axis), so a closest-hit walk lowers t_max as it does with a SlabSegment. Conservative: the
+/// slack covers the growth the caller asks for plus two cells for the rounding of the grid
+/// coordinates and of the parameters.
 ///
 /// Per axis, with g0 and g1 the ends in grid cells and `slack` the cells added on both sides: the
 /// reciprocal span 1 / (g1 - g0) clamped to +-2^100 (an axis the segment does not move along gets
