@@ -20,7 +20,8 @@
 // bytes), b_to_a and the group's box for the test in A's frame (176 bytes), plus for the summary
 // its sums, a small cache of triangle normals and four pairs waiting for triTriIntersection4: at
 // most 8.3 KB on the call stack (GCC 12 -O3, -fstack-usage along the deepest calls: 6.9 KB for
-// the pair walks, 8.3 KB for the summary), whatever the meshes' sizes. Every pair of triangles is tested at most once.
+// the pair walks, 8.3 KB for the summary), whatever the meshes' sizes. Every pair of triangles is
+// tested at most once.
 // Boxes are grown by the margin of sphere_query.h (at the scale of both meshes in A's frame), so
 // the pairs are exactly those of triTriOverlap(A triangle, B triangle mapped by b_to_a with
 // transformPoint) over all pairs (the brute-force oracle), argument order included.
