@@ -186,9 +186,9 @@ void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, 
 // The sweeps run over all of the node's bins and planes, whatever the references' spread (the
 // planes outside [first non-empty bin, last non-empty bin) get boxes and costs that are never
 // read), and the choice among the candidates is made with selects: sweeps that stopped at those
-// bins and a branch per candidate mispredicted on most nodes.
-void findBestSplit(const Bins& bins, std::uint32_t nb, const float* scale, Sweep& sw, int& best_axis,
-                   std::uint32_t& best_bin, float& best_cost) {
+// bins and a branch per candidate mispredicted on most nodes. `plain`: see buildBvh.
+void findBestSplit(const Bins& bins, std::uint32_t nb, const float* scale, bool plain, Sweep& sw,
+                   int& best_axis, std::uint32_t& best_bin, float& best_cost) {
     const float inf = std::numeric_limits<float>::infinity();
     const std::int32_t planes = static_cast<std::int32_t>(nb) - 1;
     for (int a = 0; a < 3; ++a) {
@@ -196,11 +196,19 @@ void findBestSplit(const Bins& bins, std::uint32_t nb, const float* scale, Sweep
         const BinBox* box = &bins.box[static_cast<std::uint32_t>(a) * nb];
         const std::uint32_t* count = &bins.count[static_cast<std::uint32_t>(a) * nb];
         // Planes with references on both sides: from the first non-empty bin to before the last.
-        std::uint64_t used = 0;
-        for (std::int32_t k = 0; k <= planes; ++k) used |= static_cast<std::uint64_t>(count[k] != 0u) << k;
-        const std::int32_t first = __builtin_ctzll(used);
-        const std::int32_t last = 63 - __builtin_clzll(used);
-        if (first >= last) continue;
+        // With plain coordinates those are bins 0 and nb - 1: the node's centroid bounds are then
+        // the least and greatest of its references' centroids, added as binReferences adds them,
+        // so the least is at offset 0 and the greatest at offset extent, which times scale
+        // (nb (1 - 1e-6) / extent, three roundings in all) is above nb - 1.
+        std::int32_t first = 0, last = planes;
+        if (!plain) {
+            std::uint64_t used = 0;
+            for (std::int32_t k = 0; k <= planes; ++k)
+                used |= static_cast<std::uint64_t>(count[k] != 0u) << k;
+            first = __builtin_ctzll(used);
+            last = 63 - __builtin_clzll(used);
+            if (first >= last) continue;
+        }
         F4 lo, hi, e;
         f4Set(inf, inf, inf, inf, lo);
         f4Set(-inf, -inf, -inf, -inf, hi);
@@ -456,7 +464,7 @@ void chooseSplit(Builder& b, const Task& task, SplitChoice& out) {
     }
     const std::uint32_t sets = b.plain && count <= kOneSetMax ? 1u : kSets;
     binReferences(b.refs.data(), task.begin, task.end, task.clo, out.scale, out.nb, sets, b.bins);
-    findBestSplit(b.bins, out.nb, out.scale, *b.sweep, out.axis, out.bin, out.cost);
+    findBestSplit(b.bins, out.nb, out.scale, b.plain, *b.sweep, out.axis, out.bin, out.cost);
 }
 
 // The node becomes a leaf of the task's triangles, which join the tree's order.
