@@ -368,7 +368,8 @@ bool bruteSegment(const BakedMesh& m, const Vec3& p0, const Vec3& p1, SegmentTes
     WatertightRay ray;
     Vec3 d;
     sub(p1, p0, d);
-    if (!isFinite(p0) || !isFinite(p1) || !isFinite(d) || lengthSq(d) == 0.0f) return false;
+    if (!isFinite(p0) || !isFinite(p1) || !isFinite(d) || (d.x == 0.0f && d.y == 0.0f && d.z == 0.0f))
+        return false;
     if (test == SegmentTest::Watertight && !makeWatertightRay(p0, d, 1.0f, ray)) return false;
     Aabb q;
     min(p0, p1, q.min);
@@ -538,6 +539,35 @@ TEST(SegmentQuery, NonFiniteAndDegenerateSegmentsHitNothing) {
     EXPECT_FALSE(segmentClosestHit(m.blob, Vec3{3e38f, 0, 0}, Vec3{-3e38f, 0, 0}, hit)); // overflows
     EXPECT_FALSE(segmentClosestHit(m.blob, m.tris[0][0], m.tris[0][0], hit, SegmentTest::Fast));
     EXPECT_EQ(hit.triangle, 12345u);
+}
+
+// Segments near the origin too short for their squared length (it underflows to 0 below about
+// 1e-23) are not zero-length: the kernels test them, and so must the walks. A square in z = 0
+// crossed by segments of length 2e-30 to 2e-20 through points near the origin.
+TEST(SegmentQuery, SegmentsTooShortToSquareStillHit) {
+    Mesh square;
+    square.positions = {Vec3{-1, -1, 0}, Vec3{1, -1, 0}, Vec3{1, 1, 0}, Vec3{-1, 1, 0}};
+    square.indices = {0, 1, 2, 0, 2, 3};
+    const auto m = bakeMesh("square", square, false);
+    SplitMix64 rng(0x5EED0204u);
+    int hits = 0;
+    for (const float h : {1e-30f, 1e-25f, 1e-20f}) {
+        for (int i = 0; i < 100; ++i) {
+            const float x = h * rng.rangef(-4.0f, 4.0f), y = h * rng.rangef(-4.0f, 4.0f);
+            const Vec3 p0{x, y, -h}, p1{x, y, h};
+            for (const SegmentTest test : {SegmentTest::Watertight, SegmentTest::Fast}) {
+                MeshRayHit tree, brute;
+                ASSERT_TRUE(bruteSegment(*m, p0, p1, test, true, brute)) << h << " query " << i;
+                ASSERT_TRUE(segmentClosestHit(m->blob, p0, p1, tree, test)) << h << " query " << i;
+                EXPECT_EQ(tree.triangle, brute.triangle);
+                EXPECT_TRUE(rayHitEqual(tree.hit, brute.hit)) << h << " query " << i;
+                EXPECT_EQ(tree.hit.t, 0.5f);
+                ASSERT_TRUE(segmentAnyHit(m->blob, p0, p1, tree, test)) << h << " query " << i;
+                hits += 2;
+            }
+        }
+    }
+    std::printf("[segment tiny] %d hits of segments 2e-30 to 2e-20 long, all found\n", hits);
 }
 
 TEST(SegmentQuery, WorldSpaceFormsTransformTheQueryOnce) {

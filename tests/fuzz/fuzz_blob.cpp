@@ -3,17 +3,15 @@
 // stop at the first check, so each input is also loaded "re-sealed": its checksum field
 // recomputed, as a buggy or hostile pipeline would, to reach the structural validation. Every
 // blob that loads must also answer like brute force over its own triangles (the loader's
-// guarantee, docs/blob_format.md): sphere, segment, box and, for small blobs, mesh against
-// mesh; a disagreement aborts, so the fuzzer reports it.
+// guarantee, docs/blob_format.md; fuzz::checkAgainstBruteForce); a disagreement aborts, so the
+// fuzzer reports it.
 #include "fuzz_queries.h"
-#include "support/blob_brute_force.h"
 
 #include "blob_inspect.h"
 
 #include <flak/bvh/mesh_blob.h>
 
 #include <cstddef>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -26,20 +24,7 @@ void runAndCheck(const flak::Blob& whole, const flak::MeshBlob& blob, const std:
                  std::size_t size) {
     flak::fuzz::Params params(data, size);
     flak::fuzz::runAllQueries(whole, blob, params);
-    const flak::Aabb& b = blob.bounds;
-    const float lo = flak::isEmpty(b) ? -10.0f : b.min.x - 1.0f,
-                hi = flak::isEmpty(b) ? 10.0f : b.max.x + 1.0f;
-    flak::Vec3 c0, c1;
-    flak::set(params.next(lo, hi), params.next(lo, hi), params.next(lo, hi), c0);
-    flak::set(params.next(lo, hi), params.next(lo, hi), params.next(lo, hi), c1);
-    flak::Transform xf;
-    flak::setIdentity(xf);
-    flak::set(params.next(-1, 1), params.next(-1, 1), params.next(-1, 1), xf.translation);
-    const char* wrong = flak::test::blobDisagreement(blob, c0, c1, params.next(0.0f, hi - lo), xf);
-    if (wrong != nullptr) {
-        std::fprintf(stderr, "a blob that loads disagrees with brute force: %s\n", wrong);
-        std::abort();
-    }
+    flak::fuzz::checkAgainstBruteForce(blob, params);
 }
 
 // Opens the bytes and loads their mesh: true when the container opens and the mesh loads or is

@@ -1,5 +1,6 @@
 // libFuzzer target: the baker's import path on OBJ text (Assimp from memory, then the baker's
-// own preparation, BVH build and blob writer), then the loader and every query over the blob.
+// own preparation, BVH build and blob writer), then the loader and every query over the blob,
+// and the blob's answers against brute force over its triangles (fuzz::checkAgainstBruteForce).
 #include "fuzz_queries.h"
 
 #include "blob_write.h"
@@ -32,5 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         __builtin_trap();
     flak::fuzz::Params params(data, size);
     flak::fuzz::runAllQueries(whole, blob, params);
+    flak::fuzz::checkAgainstBruteForce(blob, params);
     return 0;
 }

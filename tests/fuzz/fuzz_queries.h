@@ -14,7 +14,11 @@
 #include <flak/shooter/swept_bullet.h>
 #include <flak/shooter/wall_set.h>
 
+#include "support/blob_brute_force.h"
+
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace flak::fuzz {
@@ -111,6 +115,25 @@ inline void runAllQueries(const Blob& whole, const MeshBlob& blob, Params& p) {
     (void)sweptBulletFirstHit(c0, c1, r, targets, shot);
     const Vec3 beam[3] = {c0, c1, c0};
     (void)castBeam(beam, 3, targets, shot);
+}
+
+/// The loader's guarantee (docs/blob_format.md) at a placement drawn from the input: the mesh
+/// answers as brute force over its own triangles (test::blobDisagreement), else the run aborts
+/// with the query's name, so the fuzzer reports it.
+inline void checkAgainstBruteForce(const MeshBlob& blob, Params& p) {
+    const Aabb& b = blob.bounds;
+    const float lo = isEmpty(b) ? -10.0f : b.min.x - 1.0f, hi = isEmpty(b) ? 10.0f : b.max.x + 1.0f;
+    Vec3 c0, c1;
+    set(p.next(lo, hi), p.next(lo, hi), p.next(lo, hi), c0);
+    set(p.next(lo, hi), p.next(lo, hi), p.next(lo, hi), c1);
+    Transform xf;
+    setIdentity(xf);
+    set(p.next(-1, 1), p.next(-1, 1), p.next(-1, 1), xf.translation);
+    const char* wrong = test::blobDisagreement(blob, c0, c1, p.next(0.0f, hi - lo), xf);
+    if (wrong != nullptr) {
+        std::fprintf(stderr, "a blob that loads disagrees with brute force: %s\n", wrong);
+        std::abort();
+    }
 }
 
 } // namespace flak::fuzz

@@ -1,6 +1,6 @@
 // Test support: the loader's guarantee (docs/blob_format.md) as a check. Any blob that loads,
 // however it was made, must answer every query kind exactly as its kernel applied by brute force
-// to every triangle the blob holds. Used by the resealed-corruption test and the blob fuzz target.
+// to every triangle the blob holds. Used by the blob tests and the blob and OBJ fuzz targets.
 #pragma once
 
 #include <flak/bvh/box_query.h>
@@ -21,41 +21,84 @@ namespace flak::test {
 /// Triangles up to which blobDisagreement also checks mesh against mesh (brute force is quadratic).
 constexpr std::uint32_t kBruteMeshMeshTriangles = 256;
 
+/// The first hit of a segment by brute force: the lowest t, and of equal t the lowest triangle id
+/// (segmentClosestHit's order), and the lowest id hit at all (segmentAnyHit's).
+struct BruteSegment {
+    std::uint32_t closest = 0xFFFFFFFFu;
+    float t = 0.0f;
+    std::uint32_t first = 0xFFFFFFFFu;
+
+    void add(std::uint32_t triangle, const RayHit& hit) {
+        if (first == 0xFFFFFFFFu) first = triangle;
+        if (closest == 0xFFFFFFFFu || hit.t < t)
+            closest = triangle, t = hit.t; // ids ascend: ties keep the first
+    }
+    /// Whether the walk's closest hit is this one (the same triangle and t).
+    bool sameClosest(bool found, const MeshRayHit& hit) const {
+        return found == (closest != 0xFFFFFFFFu) && (!found || (hit.triangle == closest && hit.hit.t == t));
+    }
+    /// Whether the walk's any hit is this one (the lowest id).
+    bool sameFirst(bool found, const MeshRayHit& hit) const {
+        return found == (first != 0xFFFFFFFFu) && (!found || hit.triangle == first);
+    }
+};
+
 /// Null when every query below agrees with brute force over the blob's own triangles, else the
-/// name of the first one that does not. The queries: sphere any-hit (sphere c0, r), segment
-/// any-hit with the fast kernel (c0 -> c1: the lowest triangle id it hits), the box overlap
-/// (the box spanned by c0 and c1: the ids in increasing order) and, with `mesh_mesh` and for
-/// blobs of at most kBruteMeshMeshTriangles triangles, mesh against itself moved by `b_to_a`.
+/// name of the first one that does not. The queries: sphere any-hit and all hits (sphere c0, r:
+/// the ids in increasing order), segment closest-hit and any-hit with both kernels (c0 -> c1:
+/// the triangle and t of the lowest t, the lowest id hit), the box overlap (the box spanned by
+/// c0 and c1: the ids in increasing order) and, with `mesh_mesh` and for blobs of at most
+/// kBruteMeshMeshTriangles triangles, mesh against itself moved by `b_to_a`.
 inline const char* blobDisagreement(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, float r,
                                     const Transform& b_to_a, bool mesh_mesh = true) {
     const Sphere sphere{c0, r};
     bool brute_sphere = false;
-    std::uint32_t brute_segment = 0xFFFFFFFFu;
+    BruteSegment fast, watertight;
     Aabb box;
     min(c0, c1, box.min);
     max(c0, c1, box.max);
-    std::uint32_t box_ids[64];
-    std::uint32_t box_brute = 0, box_mismatch = 0;
-    OutBuffer<std::uint32_t> box_out = OutBuffer<std::uint32_t>::over(box_ids, 64);
-    (void)aabbOverlapTriangles(blob, box, box_out);
+    // Each id list checked as it is filled: the query's ids (at most 64 kept) against brute force's.
+    struct Ids {
+        std::uint32_t ids[64];
+        OutBuffer<std::uint32_t> out = OutBuffer<std::uint32_t>::over(ids, 64);
+        std::uint32_t brute = 0, mismatch = 0;
+        void add(std::uint32_t t) {
+            if (brute < out.count && ids[brute] != t) ++mismatch;
+            ++brute;
+        }
+        bool agrees() const { return mismatch == 0 && out.count + out.dropped == brute; }
+    } box_ids, sphere_ids;
+    (void)aabbOverlapTriangles(blob, box, box_ids.out);
+    MeshContact contacts[64];
+    OutBuffer<MeshContact> contact_out = OutBuffer<MeshContact>::over(contacts, 64);
+    (void)sphereAllHits(blob, sphere, contact_out);
+    for (std::uint32_t i = 0; i < contact_out.count; ++i) sphere_ids.out.append(contacts[i].triangle);
+    sphere_ids.out.dropped = contact_out.dropped;
     for (std::uint32_t t = 0; t < blob.triangle_count; ++t) {
         Vec3 a, b, c;
         triangleVertices(blob, t, a, b, c);
         Contact contact;
-        brute_sphere = brute_sphere || sphereTriangle(sphere, a, b, c, contact);
-        RayHit hit;
-        if (brute_segment == 0xFFFFFFFFu && segmentTriangle(c0, c1, a, b, c, hit)) brute_segment = t;
-        if (triangleAabbOverlap(a, b, c, box)) {
-            if (box_brute < box_out.count && box_ids[box_brute] != t) ++box_mismatch;
-            ++box_brute;
+        if (sphereTriangle(sphere, a, b, c, contact)) {
+            brute_sphere = true;
+            sphere_ids.add(t);
         }
+        RayHit hit;
+        if (segmentTriangle(c0, c1, a, b, c, hit)) fast.add(t, hit);
+        if (segmentTriangleWatertight(c0, c1, a, b, c, hit)) watertight.add(t, hit);
+        if (triangleAabbOverlap(a, b, c, box)) box_ids.add(t);
     }
     if (sphereAnyHit(blob, sphere) != brute_sphere) return "sphereAnyHit";
+    if (!sphere_ids.agrees()) return "sphereAllHits";
     MeshRayHit hit;
-    const bool any = segmentAnyHit(blob, c0, c1, hit, SegmentTest::Fast);
-    if (any != (brute_segment != 0xFFFFFFFFu) || (any && hit.triangle != brute_segment))
-        return "segmentAnyHit";
-    if (box_mismatch != 0 || box_out.count + box_out.dropped != box_brute) return "aabbOverlapTriangles";
+    if (!fast.sameFirst(segmentAnyHit(blob, c0, c1, hit, SegmentTest::Fast), hit))
+        return "segmentAnyHit (fast)";
+    if (!watertight.sameFirst(segmentAnyHit(blob, c0, c1, hit, SegmentTest::Watertight), hit))
+        return "segmentAnyHit (watertight)";
+    if (!fast.sameClosest(segmentClosestHit(blob, c0, c1, hit, SegmentTest::Fast), hit))
+        return "segmentClosestHit (fast)";
+    if (!watertight.sameClosest(segmentClosestHit(blob, c0, c1, hit, SegmentTest::Watertight), hit))
+        return "segmentClosestHit";
+    if (!box_ids.agrees()) return "aabbOverlapTriangles";
     if (mesh_mesh && blob.triangle_count <= kBruteMeshMeshTriangles) {
         bool brute_pair = false;
         for (std::uint32_t i = 0; i < blob.triangle_count && !brute_pair; ++i) {

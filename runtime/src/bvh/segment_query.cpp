@@ -26,9 +26,11 @@ bool prepare(const MeshBlob& blob, const Vec3& p0, const Vec3& p1, PreparedSegme
     if (blob.triangle_count == 0 || !isFinite(p0) || !isFinite(p1)) return false;
     Vec3 d;
     sub(p1, p0, d);
-    if (!isFinite(d) || lengthSq(d) == 0.0f) return false;
-    const float scale =
-        detail::maxOf(detail::maxOf(detail::maxAbs(p0), detail::maxAbs(p1)), detail::maxAbs(d));
+    // Zero length: every component zero, as the kernels see it (lengthSq(d) underflows to 0 for
+    // segments shorter than about 1e-23, which the kernels still test).
+    const float length = detail::maxAbs(d);
+    if (!isFinite(d) || length == 0.0f) return false;
+    const float scale = detail::maxOf(detail::maxOf(detail::maxAbs(p0), detail::maxAbs(p1)), length);
     if (!detail::makeSegmentNodeTest(blob, p0, p1, detail::walkMargin(blob, scale), out.nodes)) return false;
     // makeWatertightRay(p0, d, 1) cannot fail from here: p0 and d are finite and d is not zero.
     out.p0 = p0;
