@@ -8,8 +8,10 @@
 #include <flak/bvh/mesh_mesh.h>
 #include <flak/bvh/segment_query.h>
 #include <flak/bvh/sphere_query.h>
+#include <flak/bvh/swept_query.h>
 #include <flak/geom/segment_triangle.h>
 #include <flak/geom/sphere_triangle.h>
+#include <flak/geom/swept_sphere_triangle.h>
 #include <flak/geom/tri_tri.h>
 #include <flak/geom/triangle_aabb.h>
 #include <flak/math/transform.h>
@@ -44,16 +46,21 @@ struct BruteSegment {
 };
 
 /// Null when every query below agrees with brute force over the blob's own triangles, else the
-/// name of the first one that does not. The queries: sphere any-hit and all hits (sphere c0, r:
-/// the ids in increasing order), segment closest-hit and any-hit with both kernels (c0 -> c1:
-/// the triangle and t of the lowest t, the lowest id hit), the box overlap (the box spanned by
-/// c0 and c1: the ids in increasing order) and, with `mesh_mesh` and for blobs of at most
-/// kBruteMeshMeshTriangles triangles, mesh against itself moved by `b_to_a`.
+/// name of the first one that does not. The queries: sphere any-hit, all hits and deepest hit
+/// (sphere c0, r: the ids in increasing order; the triangle and depth of the greatest depth),
+/// segment closest-hit and any-hit with both kernels (c0 -> c1: the triangle and t of the
+/// lowest t, the lowest id hit), the first hit of the sphere of radius r / 8 swept from c0 to c1
+/// (the triangle and t of the lowest t), the box overlap (the box spanned by c0 and c1: the ids
+/// in increasing order) and, with `mesh_mesh` and for blobs of at most kBruteMeshMeshTriangles
+/// triangles, mesh against itself moved by `b_to_a`.
 inline const char* blobDisagreement(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, float r,
                                     const Transform& b_to_a, bool mesh_mesh = true) {
     const Sphere sphere{c0, r};
     bool brute_sphere = false;
-    BruteSegment fast, watertight;
+    BruteSegment fast, watertight, swept;
+    const float swept_radius = r * 0.125f;
+    std::uint32_t deepest = 0xFFFFFFFFu;
+    float deepest_depth = 0.0f;
     Aabb box;
     min(c0, c1, box.min);
     max(c0, c1, box.max);
@@ -81,15 +88,25 @@ inline const char* blobDisagreement(const MeshBlob& blob, const Vec3& c0, const 
         if (sphereTriangle(sphere, a, b, c, contact)) {
             brute_sphere = true;
             sphere_ids.add(t);
+            if (deepest == 0xFFFFFFFFu || contact.depth > deepest_depth)
+                deepest = t, deepest_depth = contact.depth;
         }
         RayHit hit;
+        if (sweptSphereTriangle(c0, c1, swept_radius, a, b, c, hit)) swept.add(t, hit);
         if (segmentTriangle(c0, c1, a, b, c, hit)) fast.add(t, hit);
         if (segmentTriangleWatertight(c0, c1, a, b, c, hit)) watertight.add(t, hit);
         if (triangleAabbOverlap(a, b, c, box)) box_ids.add(t);
     }
     if (sphereAnyHit(blob, sphere) != brute_sphere) return "sphereAnyHit";
     if (!sphere_ids.agrees()) return "sphereAllHits";
+    MeshContact deepest_hit;
+    const bool deep = sphereDeepestHit(blob, sphere, deepest_hit);
+    if (deep != (deepest != 0xFFFFFFFFu) ||
+        (deep && (deepest_hit.triangle != deepest || deepest_hit.contact.depth != deepest_depth)))
+        return "sphereDeepestHit";
     MeshRayHit hit;
+    if (!swept.sameClosest(sweptSphereFirstHit(blob, c0, c1, swept_radius, hit), hit))
+        return "sweptSphereFirstHit";
     if (!fast.sameFirst(segmentAnyHit(blob, c0, c1, hit, SegmentTest::Fast), hit))
         return "segmentAnyHit (fast)";
     if (!watertight.sameFirst(segmentAnyHit(blob, c0, c1, hit, SegmentTest::Watertight), hit))

@@ -17,13 +17,25 @@ bool sphereTriangle(const Sphere& sphere, const Vec3& a, const Vec3& b, const Ve
     sub(b, a, ab);
     sub(c, a, ac);
     sub(sphere.center, a, ap);
-    const float r = sphere.radius;
+    float r = sphere.radius;
     // Farther than r from the triangle's box on some axis: no contact (rounding of the box test
-    // is a few ulps of the scale, inside the band).
+    // is a few ulps of the scale, inside the band). On the way, the largest magnitude of ab, ac
+    // and ap: max(hi, -lo, |ap|) per axis.
+    float largest = r;
     for (int k = 0; k < 3; ++k) {
         const float lo = ab[k] < ac[k] ? (ab[k] < 0.0f ? ab[k] : 0.0f) : (ac[k] < 0.0f ? ac[k] : 0.0f);
         const float hi = ab[k] > ac[k] ? (ab[k] > 0.0f ? ab[k] : 0.0f) : (ac[k] > 0.0f ? ac[k] : 0.0f);
         if (lo - ap[k] > r || ap[k] - hi > r) return false;
+        largest = detail::maxOf(detail::maxOf(largest, std::fabs(ap[k])), detail::maxOf(hi, -lo));
+    }
+    // Far from unit scale the squared distances below would underflow or overflow: the local
+    // frame is rescaled by a power of two, and the point and depth scaled back.
+    const float unit = detail::unitScaleFactor(largest);
+    if (unit != 1.0f) {
+        scale(ab, unit, ab);
+        scale(ac, unit, ac);
+        scale(ap, unit, ap);
+        r *= unit;
     }
     detail::LazyNormal normal(a, b, c);
     normal.compute(); // now: its double sqrt overlaps the vertex-region tests (measured faster)
@@ -40,8 +52,8 @@ bool sphereTriangle(const Sphere& sphere, const Vec3& a, const Vec3& b, const Ve
         normal.compute();
         detail::degenerateOrFaceNormal(normal.n, normal.has_area, ab, ac, out_contact.normal);
     }
-    add(a, q, out_contact.point);
-    out_contact.depth = r - dist;
+    addScaled(a, q, 1.0f / unit, out_contact.point);
+    out_contact.depth = (r - dist) / unit;
     return true;
 }
 

@@ -113,9 +113,22 @@ bool sweptSphereTriangle(const Vec3& c0, const Vec3& c1, float radius, const Vec
     sub(c, a, ac);
     sub(c0, a, p0);
     sub(c1, a, p1);
+    // Far from unit scale the fourth powers below (entryTime's |m x d|^2) would underflow or
+    // overflow: the local frame is rescaled by a power of two, and the point scaled back.
+    float r = radius;
+    const float unit = detail::unitScaleFactor(
+        detail::maxOf(detail::maxOf(detail::maxOf(detail::maxAbsCoord(ab), detail::maxAbsCoord(ac)),
+                                    detail::maxOf(detail::maxAbsCoord(p0), detail::maxAbsCoord(p1))),
+                      r));
+    if (unit != 1.0f) {
+        scale(ab, unit, ab);
+        scale(ac, unit, ac);
+        scale(p0, unit, p0);
+        scale(p1, unit, p1);
+        r *= unit;
+    }
     sub(p1, p0, d);
     const bool has_area = computeTriangleNormal(a, b, c, n);
-    const float r = radius;
     const float rr = r * r;
 
     // The whole sweep stays beyond r on one side of the plane: nothing to touch.
@@ -132,7 +145,7 @@ bool sweptSphereTriangle(const Vec3& c0, const Vec3& c1, float radius, const Vec
         out_hit.t = 0.0f;
         out_hit.u = u;
         out_hit.v = v;
-        add(a, q, out_hit.point);
+        addScaled(a, q, 1.0f / unit, out_hit.point);
         if (in_face && s0 != 0.0f) // the gap is along n: n itself on c0's side
             scale(n, s0 < 0.0f ? -1.0f : 1.0f, out_hit.normal);
         else if (in_face || !detail::normalizeAccurate(gap, out_hit.normal))
@@ -161,7 +174,7 @@ bool sweptSphereTriangle(const Vec3& c0, const Vec3& c1, float radius, const Vec
                 out_hit.t = t;
                 out_hit.u = sum > 0.0f ? vb / sum : 0.0f;
                 out_hit.v = sum > 0.0f ? vc / sum : 0.0f;
-                add(a, contact, out_hit.point);
+                addScaled(a, contact, 1.0f / unit, out_hit.point);
                 scale(n, side, out_hit.normal);
                 return true;
             }
@@ -188,7 +201,7 @@ bool sweptSphereTriangle(const Vec3& c0, const Vec3& c1, float radius, const Vec
     out_hit.t = best.t;
     out_hit.u = best.u;
     out_hit.v = best.v;
-    add(a, best.point, out_hit.point);
+    addScaled(a, best.point, 1.0f / unit, out_hit.point);
     if (!detail::normalizeAccurate(to_centre, out_hit.normal))
         onTriangleNormal(n, has_area, ab, ac, d, out_hit.normal);
     return true;

@@ -10,6 +10,7 @@
 #include <flak/math/vec3.h>
 
 #include "geom/tri_tri_classify.h"
+#include "geom/triangle_local.h"
 
 #include <cmath>
 #include <cstdint>
@@ -136,9 +137,6 @@ inline float norm1(const Vec3& v) { return (std::fabs(v.x) + std::fabs(v.y)) + s
 inline float planeSideUnit(float norm_e1, float norm_e2, float error = kSideError) {
     return (norm_e1 * norm_e2) * error + kSideUnderflow;
 }
-
-/// The larger of two values, as SSE's maxps writes it.
-inline float maxOf(float a, float b) { return a > b ? a : b; }
 
 /// True when the six plane sides of a pair (float values as classify() computes them, or double
 /// values rounded to float) are each farther from zero than their rounding error can reach. One

@@ -1,5 +1,7 @@
 #include <flak/geom/triangle_aabb.h>
 
+#include "geom/triangle_local.h"
+
 #include <cmath>
 
 namespace flak {
@@ -43,6 +45,17 @@ bool triangleAabbOverlap(const Vec3& v0, const Vec3& v1, const Vec3& v2, const A
     sub(v0, c, a);
     sub(v1, c, b);
     sub(v2, c, d);
+    // Far from unit scale the products below would underflow or overflow: the frame around the
+    // box centre is rescaled by a power of two (the signs of the tests do not change).
+    const float unit =
+        detail::unitScaleFactor(detail::maxOf(detail::maxOf(detail::maxAbsCoord(a), detail::maxAbsCoord(b)),
+                                              detail::maxOf(detail::maxAbsCoord(d), detail::maxAbsCoord(h))));
+    if (unit != 1.0f) {
+        scale(a, unit, a);
+        scale(b, unit, b);
+        scale(d, unit, d);
+        scale(h, unit, h);
+    }
 
     // Nine edge axes e_k x f. Each axis is a permutation of f's components with one sign flip, so
     // it is exact; the projections are dot products with no cancellation in the axis.

@@ -12,6 +12,28 @@ inline bool isFiniteTriangle(const Vec3& a, const Vec3& b, const Vec3& c) {
     return isFinite(a) && isFinite(b) && isFinite(c);
 }
 
+/// The largest magnitude among a kernel's local inputs' coordinates (and radius) is kept in
+/// [2^-20, 2^20] by this power of two: 1 inside that range, else the factor that brings it to
+/// [0.5, 1) (within what a float exponent holds). Multiplying every local input by a power of two
+/// is exact, so a kernel that rescales decides and measures as it would on the same shapes at
+/// unit scale, where its squares, cubes and fourth powers neither underflow nor overflow; inputs
+/// already in range are not touched, and give the very same bits as before.
+inline float unitScaleFactor(float scale) {
+    if (scale >= 0x1p-20f && scale <= 0x1p20f) return 1.0f;
+    if (!(scale > 0.0f) || !std::isfinite(scale)) return 1.0f; // all at one point, or non-finite
+    int e = 0;
+    (void)std::frexp(scale, &e); // scale = m 2^e, m in [0.5, 1)
+    return std::ldexp(1.0f, e > 126 ? -126 : (e < -126 ? 126 : -e));
+}
+
+/// The larger of two values, as SSE's maxss writes it (no branch; the kernels' inputs are finite).
+inline float maxOf(float a, float b) { return a > b ? a : b; }
+
+/// The largest absolute coordinate of v.
+inline float maxAbsCoord(const Vec3& v) {
+    return maxOf(maxOf(std::fabs(v.x), std::fabs(v.y)), std::fabs(v.z));
+}
+
 /// The unit normal of triangle (a, b, c) from computeTriangleNormal, computed at most once. The
 /// closest-point search needs it only past the vertex regions; callers that can afford it start it
 /// early anyway, so that its latency overlaps the other work.

@@ -22,7 +22,9 @@ namespace flak {
 /// b - a, c - a, c0 - a, c1 - a, and the radius. Decisive distance: for hit or miss, the closest
 /// approach min over t in [0, 1] of distance(centre(t), triangle) - radius; for the time, the gap
 /// distance(centre(t), triangle) - radius at the reported t (and no deeper overlap before it).
-/// Finite input is assumed below ~1e12 in magnitude. NaN/Inf in any input or a negative radius:
+/// Any scale: far from unit scale the local frame is rescaled by a power of two (exact), so the
+/// answers are those of the same shapes at unit scale (local offsets must stay finite). NaN/Inf
+/// in any input or a negative radius:
 /// false, out_hit untouched.
 bool sweptSphereTriangle(const Vec3& c0, const Vec3& c1, float radius, const Vec3& a, const Vec3& b,
                          const Vec3& c, RayHit& out_hit);

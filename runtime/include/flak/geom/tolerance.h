@@ -37,6 +37,13 @@
 // 6. Non-finite input. Any NaN or infinity in an input gives "no hit" / "no contact" (outputs are
 //    left in their documented no-hit state), never a crash, never a hang; iterative kernels (GJK)
 //    run for a bounded number of iterations.
+// 7. Scale. The triangle kernels (sphere, segment and swept sphere against a triangle, triangle
+//    against a box) rescale their local frame by a power of two when its largest magnitude is
+//    outside [2^-20, 2^20]: the scaling is exact, so they answer as for the same shapes at unit
+//    scale, where their squares, cubes and fourth powers neither underflow nor overflow. Inputs
+//    in that range are not rescaled. The watertight segment test needs no rescaling; tri-tri
+//    answers alike from 2^-90 to 2^40 (a blob's coordinates stay below 2^40) but not from 2^50,
+//    where its products overflow. tests/geom/triangle_scale_test.cpp checks each.
 #pragma once
 
 namespace flak {
