@@ -1,6 +1,7 @@
 // libFuzzer target: the baker's import path on OBJ text (Assimp from memory, then the baker's
 // own preparation, BVH build and blob writer), then the loader and every query over the blob,
-// and the blob's answers against brute force over its triangles (fuzz::checkAgainstBruteForce).
+// and the blob's answers against brute force over its triangles (fuzz::checkAgainstBruteForce),
+// in both vertex modes and every leaf size.
 #include "fuzz_queries.h"
 
 #include "blob_write.h"
@@ -17,10 +18,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     if (flak::bake::prepareMesh(mesh, flak::bake::PrepareOptions{}).failed()) return 0;
     if (mesh.triangleCount() > 20000) return 0; // keep each run short
-    const flak::bake::BuiltTree tree =
-        flak::bake::buildBvh(mesh.positions, mesh.indices, flak::bake::BuildOptions{});
+    // The bake's settings from the input's length: either vertex mode, with source ids or not,
+    // and every leaf size.
+    const bool quantized = (size & 1u) != 0, source_ids = (size & 2u) != 0;
+    const flak::bake::BuildOptions build =
+        flak::bake::bakeBuildOptions(quantized, static_cast<std::uint32_t>(1 + (size >> 2) % 16), 0.0f);
+    const flak::bake::BuiltTree tree = flak::bake::buildBvh(mesh.positions, mesh.indices, build);
+    flak::bake::WriteOptions write;
+    write.quantize_vertices = quantized;
+    write.source_ids = source_ids;
+    write.max_leaf = build.max_leaf;
     std::vector<unsigned char> bytes;
-    if (flak::bake::writeBlob(mesh, tree, flak::bake::WriteOptions{}, bytes).failed()) return 0;
+    if (flak::bake::writeBlob(mesh, tree, write, bytes).failed()) return 0;
     std::vector<unsigned char> storage(bytes.size() + 16);
     unsigned char* aligned =
         storage.data() + ((16 - reinterpret_cast<std::uintptr_t>(storage.data()) % 16) % 16);

@@ -91,7 +91,8 @@ TEST(TriangleKernelScale, EveryPowerOfTwoAnswersAlike) {
             ASSERT_EQ(triangleAabbOverlap(s[0], s[1], s[2], sbox), overlap) << "case " << i << " 2^" << e;
             compared += 5;
             if (e <= 40) {
-                ASSERT_EQ(triTriOverlap(s[0], s[1], s[2], s[5], s[6], s[7]), pair) << "case " << i << " 2^" << e;
+                ASSERT_EQ(triTriOverlap(s[0], s[1], s[2], s[5], s[6], s[7]), pair)
+                    << "case " << i << " 2^" << e;
                 ++compared;
             }
         }
