@@ -169,11 +169,13 @@ bool sweptSphereTriangle(const Vec3& c0, const Vec3& c1, float radius, const Vec
             const float vc = edgeFunction(n, zero, ab, contact);
             const float va = edgeFunction(n, ab, bc, contact);
             const float vb = edgeFunction(n, ac, ca, contact);
-            if (va >= 0.0f && vb >= 0.0f && vc >= 0.0f) {
-                const float sum = va + vb + vc;
+            // All three zero: the triangle is thinner than float resolves (its area's products
+            // underflow), and a point on its line would pass as inside: the edges decide instead.
+            const float sum = va + vb + vc;
+            if (va >= 0.0f && vb >= 0.0f && vc >= 0.0f && sum > 0.0f) {
                 out_hit.t = t;
-                out_hit.u = sum > 0.0f ? vb / sum : 0.0f;
-                out_hit.v = sum > 0.0f ? vc / sum : 0.0f;
+                out_hit.u = vb / sum;
+                out_hit.v = vc / sum;
                 addScaled(a, contact, 1.0f / unit, out_hit.point);
                 scale(n, side, out_hit.normal);
                 return true;
