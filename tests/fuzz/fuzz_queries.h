@@ -129,7 +129,8 @@ inline void checkAgainstBruteForce(const MeshBlob& blob, Params& p) {
     Transform xf;
     setIdentity(xf);
     set(p.next(-1, 1), p.next(-1, 1), p.next(-1, 1), xf.translation);
-    const char* wrong = test::blobDisagreement(blob, c0, c1, p.next(0.0f, hi - lo), xf);
+    const char* wrong =
+        test::blobDisagreement(blob, c0, c1, p.next(0.0f, hi - lo), xf, test::MeshMeshCheck::EveryPair);
     if (wrong != nullptr) {
         std::fprintf(stderr, "a blob that loads disagrees with brute force: %s\n", wrong);
         std::abort();

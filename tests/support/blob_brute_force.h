@@ -16,12 +16,18 @@
 #include <flak/geom/triangle_aabb.h>
 #include <flak/math/transform.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace flak::test {
 
 /// Triangles up to which blobDisagreement also checks mesh against mesh (brute force is quadratic).
 constexpr std::uint32_t kBruteMeshMeshTriangles = 256;
+
+/// How much of mesh against itself blobDisagreement checks: whether any pair touches (a brute
+/// force that stops at the first pair), or every pair and the summary's count (quadratic in full:
+/// for the fuzz targets, too slow for the many blobs of the corruption tests).
+enum class MeshMeshCheck { AnyContact, EveryPair };
 
 /// The first hit of a segment by brute force: the lowest t, and of equal t the lowest triangle id
 /// (segmentClosestHit's order), and the lowest id hit at all (segmentAnyHit's).
@@ -52,9 +58,10 @@ struct BruteSegment {
 /// lowest t, the lowest id hit), the first hit of the sphere of radius r / 8 swept from c0 to c1
 /// (the triangle and t of the lowest t), the box overlap (the box spanned by c0 and c1: the ids
 /// in increasing order) and, with `mesh_mesh` and for blobs of at most kBruteMeshMeshTriangles
-/// triangles, mesh against itself moved by `b_to_a`.
+/// triangles, mesh against itself moved by `b_to_a` (MeshMeshCheck).
 inline const char* blobDisagreement(const MeshBlob& blob, const Vec3& c0, const Vec3& c1, float r,
-                                    const Transform& b_to_a, bool mesh_mesh = true) {
+                                    const Transform& b_to_a,
+                                    MeshMeshCheck mesh_mesh = MeshMeshCheck::AnyContact) {
     const Sphere sphere{c0, r};
     bool brute_sphere = false;
     BruteSegment fast, watertight, swept;
@@ -116,20 +123,48 @@ inline const char* blobDisagreement(const MeshBlob& blob, const Vec3& c0, const 
     if (!watertight.sameClosest(segmentClosestHit(blob, c0, c1, hit, SegmentTest::Watertight), hit))
         return "segmentClosestHit";
     if (!box_ids.agrees()) return "aabbOverlapTriangles";
-    if (mesh_mesh && blob.triangle_count <= kBruteMeshMeshTriangles) {
+    if (blob.triangle_count > kBruteMeshMeshTriangles) return nullptr;
+    Vec3 moved[kBruteMeshMeshTriangles][3]; // B's triangles in A's frame
+    for (std::uint32_t j = 0; j < blob.triangle_count; ++j) {
+        Vec3 src[3];
+        triangleVertices(blob, j, src[0], src[1], src[2]);
+        transformPoints(b_to_a, src, 3, moved[j]);
+    }
+    if (mesh_mesh == MeshMeshCheck::AnyContact) {
         bool brute_pair = false;
         for (std::uint32_t i = 0; i < blob.triangle_count && !brute_pair; ++i) {
             Vec3 a0, a1, a2;
             triangleVertices(blob, i, a0, a1, a2);
-            for (std::uint32_t j = 0; j < blob.triangle_count && !brute_pair; ++j) {
-                Vec3 src[3], b[3];
-                triangleVertices(blob, j, src[0], src[1], src[2]);
-                transformPoints(b_to_a, src, 3, b);
-                brute_pair = triTriOverlap(a0, a1, a2, b[0], b[1], b[2]);
-            }
+            for (std::uint32_t j = 0; j < blob.triangle_count && !brute_pair; ++j)
+                brute_pair = triTriOverlap(a0, a1, a2, moved[j][0], moved[j][1], moved[j][2]);
         }
-        if (meshMeshAnyContact(blob, blob, b_to_a) != brute_pair) return "meshMeshAnyContact";
+        return meshMeshAnyContact(blob, blob, b_to_a) != brute_pair ? "meshMeshAnyContact" : nullptr;
     }
+    // Every pair (i, j) in ascending order against the walk's pairs sorted the same way (when none
+    // was dropped: the walk drops in its own order), their count and the summary's.
+    TrianglePair pairs[64];
+    OutBuffer<TrianglePair> pair_out = OutBuffer<TrianglePair>::over(pairs, 64);
+    (void)meshMeshPairs(blob, blob, b_to_a, pair_out);
+    std::sort(pairs, pairs + pair_out.count, [](const TrianglePair& x, const TrianglePair& y) {
+        return x.a != y.a ? x.a < y.a : x.b < y.b;
+    });
+    std::uint32_t brute_pairs = 0, mismatch = 0;
+    for (std::uint32_t i = 0; i < blob.triangle_count; ++i) {
+        Vec3 a0, a1, a2;
+        triangleVertices(blob, i, a0, a1, a2);
+        for (std::uint32_t j = 0; j < blob.triangle_count; ++j) {
+            if (!triTriOverlap(a0, a1, a2, moved[j][0], moved[j][1], moved[j][2])) continue;
+            if (pair_out.dropped == 0 && brute_pairs < pair_out.count &&
+                (pairs[brute_pairs].a != i || pairs[brute_pairs].b != j))
+                ++mismatch;
+            ++brute_pairs;
+        }
+    }
+    if (meshMeshAnyContact(blob, blob, b_to_a) != (brute_pairs > 0)) return "meshMeshAnyContact";
+    if (mismatch != 0 || pair_out.count + pair_out.dropped != brute_pairs) return "meshMeshPairs";
+    MeshContactSummary summary;
+    (void)meshMeshSummary(blob, blob, b_to_a, summary);
+    if (summary.pair_count != brute_pairs) return "meshMeshSummary";
     return nullptr;
 }
 

@@ -169,10 +169,13 @@ bool sweptSphereTriangle(const Vec3& c0, const Vec3& c1, float radius, const Vec
             const float vc = edgeFunction(n, zero, ab, contact);
             const float va = edgeFunction(n, ab, bc, contact);
             const float vb = edgeFunction(n, ac, ca, contact);
-            // All three zero: the triangle is thinner than float resolves (its area's products
-            // underflow), and a point on its line would pass as inside: the edges decide instead.
+            // The sum is twice the area, the longest edge times the height. A sliver whose height
+            // is below 2^-20 of its longest edge (far inside the band) is decided by its edges
+            // and vertices instead: its edge functions' terms with the height round away or
+            // underflow, so a point on its line beyond its ends could pass as inside.
             const float sum = va + vb + vc;
-            if (va >= 0.0f && vb >= 0.0f && vc >= 0.0f && sum > 0.0f) {
+            const float longest_sq = detail::maxOf(detail::maxOf(lengthSq(ab), lengthSq(ac)), lengthSq(bc));
+            if (va >= 0.0f && vb >= 0.0f && vc >= 0.0f && sum > 0x1p-20f * longest_sq) {
                 out_hit.t = t;
                 out_hit.u = vb / sum;
                 out_hit.v = vc / sum;
