@@ -3,8 +3,8 @@
 // stop at the first check, so each input is also loaded "re-sealed": its checksum field
 // recomputed, as a buggy or hostile pipeline would, to reach the structural validation. Every
 // blob that loads must also answer like brute force over its own triangles (the loader's
-// guarantee, docs/blob_format.md; fuzz::checkAgainstBruteForce); a disagreement aborts, so the
-// fuzzer reports it.
+// guarantee, docs/blob_format.md; fuzz::checkAgainstBruteForce), and so must its walls
+// (checkWallsAgainstBruteForce); a disagreement aborts, so the fuzzer reports it.
 #include "fuzz_queries.h"
 
 #include "blob_inspect.h"
@@ -25,6 +25,7 @@ void runAndCheck(const flak::Blob& whole, const flak::MeshBlob& blob, const std:
     flak::fuzz::Params params(data, size);
     flak::fuzz::runAllQueries(whole, blob, params);
     flak::fuzz::checkAgainstBruteForce(blob, params);
+    flak::fuzz::checkWallsAgainstBruteForce(whole, params);
 }
 
 // Opens the bytes and loads their mesh: true when the container opens and the mesh loads or is

@@ -1,5 +1,6 @@
 // libFuzzer target: the wall level-file parser on arbitrary text, then the wall builder, the
-// blob writer, the loader and every wall query over the result.
+// blob writer, the loader and every wall query over the result, and its answers against brute
+// force over its edges (fuzz::checkWallsAgainstBruteForce).
 #include "fuzz_queries.h"
 
 #include "blob_write.h"
@@ -34,5 +35,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     flak::setEmpty(no_mesh.bounds);
     flak::fuzz::Params params(data, size);
     flak::fuzz::runAllQueries(whole, no_mesh, params);
+    flak::fuzz::checkWallsAgainstBruteForce(whole, params);
     return 0;
 }

@@ -15,6 +15,7 @@
 #include <flak/shooter/wall_set.h>
 
 #include "support/blob_brute_force.h"
+#include "support/wall_brute_force.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -133,6 +134,21 @@ inline void checkAgainstBruteForce(const MeshBlob& blob, Params& p) {
         test::blobDisagreement(blob, c0, c1, p.next(0.0f, hi - lo), xf, test::MeshMeshCheck::EveryPair);
     if (wrong != nullptr) {
         std::fprintf(stderr, "a blob that loads disagrees with brute force: %s\n", wrong);
+        std::abort();
+    }
+}
+
+/// The same for the blob's wall set, when it has one that loads (test::wallDisagreement): the
+/// points and the circle's radius drawn from the input, within the set's bounds and a unit more.
+inline void checkWallsAgainstBruteForce(const Blob& whole, Params& p) {
+    WallSet walls;
+    if (loadWallSet(whole, walls) != Status::Ok) return;
+    const Vec2 lo{walls.bounds_min.x - 1.0f, walls.bounds_min.y - 1.0f};
+    const Vec2 hi{walls.bounds_max.x + 1.0f, walls.bounds_max.y + 1.0f};
+    const Vec2 p0{p.next(lo.x, hi.x), p.next(lo.y, hi.y)}, p1{p.next(lo.x, hi.x), p.next(lo.y, hi.y)};
+    const char* wrong = test::wallDisagreement(walls, p0, p1, p.next(0.0f, 0.25f * (hi.x - lo.x)));
+    if (wrong != nullptr) {
+        std::fprintf(stderr, "a wall set that loads disagrees with brute force: %s\n", wrong);
         std::abort();
     }
 }

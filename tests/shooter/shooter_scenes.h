@@ -18,6 +18,7 @@
 
 #include "flak_support/split_mix.h"
 #include "support/oracle.h"
+#include "support/wall_brute_force.h"
 
 #include <gtest/gtest.h>
 
@@ -129,133 +130,6 @@ inline std::vector<bake::WallPolygon> randomPolygons(SplitMix64& rng, int cells,
 /// Axis-aligned rectangle ring (counter-clockwise).
 inline std::vector<Vec2> rectRing(float x0, float y0, float x1, float y1) {
     return {Vec2{x0, y0}, Vec2{x1, y0}, Vec2{x1, y1}, Vec2{x0, y1}};
-}
-
-/// Every ring of the set as its own point list (as stored: oriented).
-inline std::vector<std::vector<Vec2>> storedRings(const WallSet& w) {
-    std::vector<std::vector<Vec2>> rings;
-    for (std::uint32_t r = 0; r < w.ring_count; ++r)
-        rings.emplace_back(w.points + w.rings[r].first_point,
-                           w.points + w.rings[r].first_point + w.rings[r].point_count);
-    return rings;
-}
-
-// ---- brute-force oracles (every edge / ring alone) ----------------------------------------------
-
-/// XOR of pointInPolygon over the rings.
-inline bool brutePointInWalls(const WallSet& w, const Vec2& p) {
-    bool in = false;
-    for (const auto& ring : storedRings(w)) in ^= pointInPolygon(p, ring.data(), std::uint32_t(ring.size()));
-    return in;
-}
-
-/// circleWalls by circlePolygon on every edge alone, in edge id order, oriented as documented.
-inline std::vector<WallContact> bruteCircleContacts(const WallSet& w, const Vec2& c, float r,
-                                                    bool& out_inside) {
-    std::vector<WallContact> out;
-    out_inside = brutePointInWalls(w, c);
-    for (std::uint32_t e = 0; e < w.point_count; ++e) {
-        Vec2 ab[2];
-        wallEdgePoints(w, e, ab[0], ab[1]);
-        CirclePolygonContact k;
-        if (!circlePolygon(c, r, ab, 2, k)) continue;
-        WallContact wc;
-        wc.point = k.closest;
-        Vec2 rel;
-        sub(wc.point, c, rel);
-        const float d = length(rel);
-        if (d > 0.0f && k.depth < r) {
-            wc.normal = out_inside ? Vec2{-k.normal.x, -k.normal.y} : k.normal;
-            wc.depth = out_inside ? r + d : k.depth;
-        } else {
-            const Vec2 ed{ab[1].x - ab[0].x, ab[1].y - ab[0].y};
-            if (!normalize(Vec2{ed.y, -ed.x}, wc.normal)) wc.normal = Vec2{1.0f, 0.0f};
-            wc.depth = out_inside ? r + d : r;
-        }
-        wc.ring = w.edges[e].ring;
-        wc.edge = w.edges[e].index;
-        wc.polygon = w.rings[wc.ring].polygon;
-        wc.edge_id = e;
-        out.push_back(wc);
-    }
-    return out;
-}
-
-/// Segment first hit by segmentPolygon on every edge alone (after the inside-start test).
-inline bool bruteSegmentWalls(const WallSet& w, const Vec2& p0, const Vec2& p1, WallRayHit& out,
-                              bool& out_inside) {
-    out_inside = brutePointInWalls(w, p0);
-    if (out_inside) {
-        out.t = 0.0f;
-        out.edge = kNoEdge;
-        return true;
-    }
-    bool found = false;
-    for (std::uint32_t e = 0; e < w.point_count; ++e) {
-        Vec2 ab[2];
-        wallEdgePoints(w, e, ab[0], ab[1]);
-        SegmentPolygonHit h;
-        if (!segmentPolygon(p0, p1, ab, 2, h)) continue;
-        if (!found || h.t < out.t) {
-            out.t = h.t;
-            out.point = h.point;
-            out.normal = h.normal;
-            out.edge_id = e;
-            out.edge = w.edges[e].index;
-            out.ring = w.edges[e].ring;
-            found = true;
-        }
-    }
-    return found;
-}
-
-/// The ring a start inside the solid is reported in: the edge whose crossing of the +x ray from p
-/// is nearest (pointInWalls' vote, the crossing's x relative to p as the runtime computes it),
-/// ties to the lowest edge id, over every edge.
-inline std::uint32_t bruteInsideRing(const WallSet& w, const Vec2& p) {
-    float best_x = INFINITY;
-    std::uint32_t best = 0;
-    for (std::uint32_t e = 0; e < w.point_count; ++e) {
-        Vec2 a, b;
-        wallEdgePoints(w, e, a, b);
-        sub(a, p, a);
-        sub(b, p, b);
-        if (!crossingVote(a, b)) continue;
-        const float x = a.x + (0.0f - a.y) * (b.x - a.x) / (b.y - a.y);
-        if (x < best_x) best_x = x, best = e;
-    }
-    return w.edges[best].ring;
-}
-
-/// Swept circle first hit by sweptCircleEdge on every edge alone (after the inside-start test).
-inline bool bruteSweptWalls(const WallSet& w, const Vec2& c0, const Vec2& c1, float r, WallRayHit& out,
-                            bool& out_inside) {
-    out_inside = brutePointInWalls(w, c0);
-    if (out_inside) {
-        out.t = 0.0f;
-        out.edge = kNoEdge;
-        return true;
-    }
-    bool found = false;
-    float best_gap = 0.0f;
-    for (std::uint32_t e = 0; e < w.point_count; ++e) {
-        Vec2 a, b;
-        wallEdgePoints(w, e, a, b);
-        WallRayHit h;
-        if (!sweptCircleEdge(c0, c1, r, a, b, h)) continue;
-        Vec2 rel;
-        sub(h.point, c0, rel);
-        const float gap = h.t == 0.0f ? lengthSq(rel) : 0.0f;
-        if (!found || h.t < out.t || (h.t == 0.0f && out.t == 0.0f && gap < best_gap)) {
-            out = h;
-            out.edge_id = e;
-            out.edge = w.edges[e].index;
-            out.ring = w.edges[e].ring;
-            best_gap = gap;
-            found = true;
-        }
-    }
-    return found;
 }
 
 // ---- clusters -----------------------------------------------------------------------------------
