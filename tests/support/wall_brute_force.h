@@ -161,11 +161,13 @@ inline const char* wallDisagreement(const WallSet& w, const Vec2& p0, const Vec2
     WallRayHit got, want;
     bool g = segmentWallsFirstHit(w, p0, p1, got);
     bool b = bruteSegmentWalls(w, p0, p1, want, inside);
-    if (g != b || (g && (got.t != want.t || got.edge != want.edge || (!inside && got.edge_id != want.edge_id))))
+    if (g != b ||
+        (g && (got.t != want.t || got.edge != want.edge || (!inside && got.edge_id != want.edge_id))))
         return "segmentWallsFirstHit";
     g = sweptCircleWallsFirstHit(w, p0, p1, r, got);
     b = bruteSweptWalls(w, p0, p1, r, want, inside);
-    if (g != b || (g && (got.t != want.t || got.edge != want.edge || (!inside && got.edge_id != want.edge_id))))
+    if (g != b ||
+        (g && (got.t != want.t || got.edge != want.edge || (!inside && got.edge_id != want.edge_id))))
         return "sweptCircleWallsFirstHit";
     return nullptr;
 }
