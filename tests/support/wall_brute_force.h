@@ -67,15 +67,19 @@ inline std::vector<WallContact> bruteCircleContacts(const WallSet& w, const Vec2
     return out;
 }
 
+/// The first-hit queries' start inside the solid (the rings' XOR): t = 0 and no edge in `out`.
+inline bool bruteStartsInside(const WallSet& w, const Vec2& p, WallRayHit& out) {
+    if (!brutePointInWalls(w, p)) return false;
+    out.t = 0.0f;
+    out.edge = kNoEdge;
+    return true;
+}
+
 /// Segment first hit by segmentPolygon on every edge alone (after the inside-start test).
 inline bool bruteSegmentWalls(const WallSet& w, const Vec2& p0, const Vec2& p1, WallRayHit& out,
                               bool& out_inside) {
-    out_inside = brutePointInWalls(w, p0);
-    if (out_inside) {
-        out.t = 0.0f;
-        out.edge = kNoEdge;
-        return true;
-    }
+    out_inside = bruteStartsInside(w, p0, out);
+    if (out_inside) return true;
     bool found = false;
     for (std::uint32_t e = 0; e < w.point_count; ++e) {
         Vec2 ab[2];
@@ -116,12 +120,8 @@ inline std::uint32_t bruteInsideRing(const WallSet& w, const Vec2& p) {
 /// Swept circle first hit by sweptCircleEdge on every edge alone (after the inside-start test).
 inline bool bruteSweptWalls(const WallSet& w, const Vec2& c0, const Vec2& c1, float r, WallRayHit& out,
                             bool& out_inside) {
-    out_inside = brutePointInWalls(w, c0);
-    if (out_inside) {
-        out.t = 0.0f;
-        out.edge = kNoEdge;
-        return true;
-    }
+    out_inside = bruteStartsInside(w, c0, out);
+    if (out_inside) return true;
     bool found = false;
     float best_gap = 0.0f;
     for (std::uint32_t e = 0; e < w.point_count; ++e) {
@@ -158,16 +158,15 @@ inline const char* wallDisagreement(const WallSet& w, const Vec2& p0, const Vec2
     bool inside = false;
     const std::size_t touched = bruteCircleContacts(w, p0, r, inside).size();
     if (push.contact_count != (touched == 0 && inside ? 1u : touched)) return "circleWalls";
+    // A first hit as brute force's: hit or miss, t and edge, and the edge id when outside.
     WallRayHit got, want;
-    bool g = segmentWallsFirstHit(w, p0, p1, got);
-    bool b = bruteSegmentWalls(w, p0, p1, want, inside);
-    if (g != b ||
-        (g && (got.t != want.t || got.edge != want.edge || (!inside && got.edge_id != want.edge_id))))
+    const auto same = [&](bool g, bool b) {
+        return g == b &&
+               (!g || (got.t == want.t && got.edge == want.edge && (inside || got.edge_id == want.edge_id)));
+    };
+    if (!same(segmentWallsFirstHit(w, p0, p1, got), bruteSegmentWalls(w, p0, p1, want, inside)))
         return "segmentWallsFirstHit";
-    g = sweptCircleWallsFirstHit(w, p0, p1, r, got);
-    b = bruteSweptWalls(w, p0, p1, r, want, inside);
-    if (g != b ||
-        (g && (got.t != want.t || got.edge != want.edge || (!inside && got.edge_id != want.edge_id))))
+    if (!same(sweptCircleWallsFirstHit(w, p0, p1, r, got), bruteSweptWalls(w, p0, p1, r, want, inside)))
         return "sweptCircleWallsFirstHit";
     return nullptr;
 }
