@@ -105,24 +105,25 @@ bool settleInDouble(const Vec3& o, const Vec3& dir, float t_max, const Vec3& a, 
 //   typically a small share of the calls, are settled exactly in double (settleInDouble).
 bool segmentTriangle(const Vec3& p0, const Vec3& p1, const Vec3& a, const Vec3& b, const Vec3& c,
                      RayHit& out_hit) {
-    Vec3 ab, bc, ca, dir, from_a;
+    Vec3 ab, bc, ca, delta, from_a;
     sub(b, a, ab);
     sub(c, b, bc);
     sub(a, c, ca);
-    sub(p1, p0, dir);
+    sub(p1, p0, delta); // as given, for settleInDouble
     sub(p0, a, from_a);
     // Far from unit scale det (a triple product) would underflow or overflow: the edges, the
     // direction and p0's offset are rescaled by a power of two (the signs below do not change,
     // and settleInDouble takes the inputs as given).
     const float unit = detail::unitScaleFactor(
         detail::maxOf(detail::maxOf(detail::maxOf(detail::maxAbsCoord(ab), detail::maxAbsCoord(ca)),
-                                    detail::maxAbsCoord(dir)),
+                                    detail::maxAbsCoord(delta)),
                       detail::maxAbsCoord(from_a)));
+    Vec3 dir = delta;
     if (unit != 1.0f) {
         scale(ab, unit, ab);
         scale(bc, unit, bc);
         scale(ca, unit, ca);
-        scale(dir, unit, dir);
+        scale(delta, unit, dir);
     }
     const float lab = lengthSq(ab), lbc = lengthSq(bc), lca = lengthSq(ca);
     const Vec3* v0 = &a;
@@ -153,8 +154,7 @@ bool segmentTriangle(const Vec3& p0, const Vec3& p1, const Vec3& a, const Vec3& 
     if (det > 0.0f ? (v < 0.0f || uv > det) : (v > 0.0f || uv < det)) return false;
     // NaN slips through every comparison above; only a candidate pays for the check.
     if (!isFinite(p0) || !isFinite(p1) || !detail::isFiniteTriangle(a, b, c)) return false;
-    sub(p1, p0, dir);
-    return settleInDouble(p0, dir, 1.0f, a, b, c, true, out_hit);
+    return settleInDouble(p0, delta, 1.0f, a, b, c, true, out_hit);
 }
 
 bool makeWatertightRay(const Vec3& origin, const Vec3& dir, float t_max, WatertightRay& out_ray) {
