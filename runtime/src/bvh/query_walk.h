@@ -11,19 +11,14 @@
 #include <flak/math/simd.h>
 #include <flak/math/vec3.h>
 
+#include "math/magnitude.h"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 
 namespace flak::detail {
-
-inline float maxOf(float a, float b) { return a > b ? a : b; }
-
-/// The largest of |x|, |y|, |z| as two maxOf (maxss, no branch; the nested ternary this replaces
-/// compiled to branches that mispredicted on random queries). The same value for every input,
-/// NaN included: a compare with NaN is false and picks the later operand in both forms.
-inline float maxAbs(const Vec3& v) { return maxOf(maxOf(std::fabs(v.x), std::fabs(v.y)), std::fabs(v.z)); }
 
 /// The growth of node boxes that keeps a walk exact: four tolerance bands (tolerance.h rule 3) at
 /// the larger of the mesh's and the query's scale. The kernels' float decisions can accept a

@@ -14,6 +14,8 @@
 #include <flak/geom/convex_shape.h>
 #include <flak/math/transform.h>
 
+#include "math/magnitude.h"
+
 #include <cmath>
 
 namespace flak::detail {
@@ -40,10 +42,7 @@ inline double ddot(const DVec3& a, const DVec3& b) { return a.x * b.x + a.y * b.
 inline DVec3 dcross(const DVec3& a, const DVec3& b) {
     return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-inline double dmaxAbs(const DVec3& v) {
-    const double x = std::fabs(v.x), y = std::fabs(v.y), z = std::fabs(v.z);
-    return x > y ? (x > z ? x : z) : (y > z ? y : z);
-}
+inline double dmaxAbs(const DVec3& v) { return maxOf(maxOf(std::fabs(v.x), std::fabs(v.y)), std::fabs(v.z)); }
 
 /// A shape placed in a query frame whose origin is the query's origin (a point of shape A), so
 /// that support points come out as small numbers when the shapes are near each other, wherever
@@ -95,11 +94,5 @@ bool solveSimplex(Simplex& simplex, DVec3& out_closest);
 
 /// Weighted sums of the vertices' a and b (the witness points), relative to the query origin.
 void witnessPoints(const Simplex& simplex, DVec3& out_a, DVec3& out_b);
-
-/// Largest absolute component.
-inline float maxAbs(const Vec3& v) {
-    const float x = v.x < 0.0f ? -v.x : v.x, y = v.y < 0.0f ? -v.y : v.y, z = v.z < 0.0f ? -v.z : v.z;
-    return x > y ? (x > z ? x : z) : (y > z ? y : z);
-}
 
 } // namespace flak::detail

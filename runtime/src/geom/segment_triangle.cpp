@@ -114,10 +114,9 @@ bool segmentTriangle(const Vec3& p0, const Vec3& p1, const Vec3& a, const Vec3& 
     // Far from unit scale det (a triple product) would underflow or overflow: the edges, the
     // direction and p0's offset are rescaled by a power of two (the signs below do not change,
     // and settleInDouble takes the inputs as given).
-    const float unit = detail::unitScaleFactor(
-        detail::maxOf(detail::maxOf(detail::maxOf(detail::maxAbsCoord(ab), detail::maxAbsCoord(ca)),
-                                    detail::maxAbsCoord(delta)),
-                      detail::maxAbsCoord(from_a)));
+    const float unit = detail::unitScaleFactor(detail::maxOf(
+        detail::maxOf(detail::maxOf(detail::maxAbs(ab), detail::maxAbs(ca)), detail::maxAbs(delta)),
+        detail::maxAbs(from_a)));
     Vec3 dir = delta;
     if (unit != 1.0f) {
         scale(ab, unit, ab);

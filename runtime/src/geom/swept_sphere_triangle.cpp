@@ -117,8 +117,8 @@ bool sweptSphereTriangle(const Vec3& c0, const Vec3& c1, float radius, const Vec
     // overflow: the local frame is rescaled by a power of two, and the point scaled back.
     float r = radius;
     const float unit = detail::unitScaleFactor(
-        detail::maxOf(detail::maxOf(detail::maxOf(detail::maxAbsCoord(ab), detail::maxAbsCoord(ac)),
-                                    detail::maxOf(detail::maxAbsCoord(p0), detail::maxAbsCoord(p1))),
+        detail::maxOf(detail::maxOf(detail::maxOf(detail::maxAbs(ab), detail::maxAbs(ac)),
+                                    detail::maxOf(detail::maxAbs(p0), detail::maxAbs(p1))),
                       r));
     if (unit != 1.0f) {
         scale(ab, unit, ab);

@@ -48,8 +48,8 @@ bool triangleAabbOverlap(const Vec3& v0, const Vec3& v1, const Vec3& v2, const A
     // Far from unit scale the products below would underflow or overflow: the frame around the
     // box centre is rescaled by a power of two (the signs of the tests do not change).
     const float unit =
-        detail::unitScaleFactor(detail::maxOf(detail::maxOf(detail::maxAbsCoord(a), detail::maxAbsCoord(b)),
-                                              detail::maxOf(detail::maxAbsCoord(d), detail::maxAbsCoord(h))));
+        detail::unitScaleFactor(detail::maxOf(detail::maxOf(detail::maxAbs(a), detail::maxAbs(b)),
+                                              detail::maxOf(detail::maxAbs(d), detail::maxAbs(h))));
     if (unit != 1.0f) {
         scale(a, unit, a);
         scale(b, unit, b);

@@ -4,6 +4,8 @@
 
 #include <flak/math/vec3.h>
 
+#include "math/magnitude.h"
+
 #include <cmath>
 
 namespace flak::detail {
@@ -24,14 +26,6 @@ inline float unitScaleFactor(float scale) {
     int e = 0;
     (void)std::frexp(scale, &e); // scale = m 2^e, m in [0.5, 1)
     return std::ldexp(1.0f, e > 126 ? -126 : (e < -126 ? 126 : -e));
-}
-
-/// The larger of two values, as SSE's maxss writes it (no branch; the kernels' inputs are finite).
-inline float maxOf(float a, float b) { return a > b ? a : b; }
-
-/// The largest absolute coordinate of v.
-inline float maxAbsCoord(const Vec3& v) {
-    return maxOf(maxOf(std::fabs(v.x), std::fabs(v.y)), std::fabs(v.z));
 }
 
 /// The unit normal of triangle (a, b, c) from computeTriangleNormal, computed at most once. The

@@ -65,7 +65,7 @@ void circleContacts(const WallSet& walls, const Vec2& center, float radius, std:
                     OutBuffer<WallContact>& out, WallPush& inout_push) {
     if (!isFinite(center) || !std::isfinite(radius) || !(radius >= 0.0f) || walls.node_count == 0) return;
     const bool inside = pointInWalls(walls, center);
-    const float m = detail::wallMargin(walls, detail::largestAbs(center) + radius);
+    const float m = detail::wallMargin(walls, detail::maxAbs(center) + radius);
     const Vec2 lo{center.x - radius - m, center.y - radius - m},
         hi{center.x + radius + m, center.y + radius + m};
     bool have_nearest = false;
@@ -164,7 +164,7 @@ Status clusterWalls(const WallSet& walls, const SphereCluster& cluster, const Tr
         Sphere bound;
         clusterWorldBound(cluster, cluster_to_world, bound);
         const Vec2 bc{bound.center.x, bound.center.y};
-        const float m = detail::wallMargin(walls, detail::largestAbs(bc) + bound.radius);
+        const float m = detail::wallMargin(walls, detail::maxAbs(bc) + bound.radius);
         const Vec2 lo{bc.x - bound.radius - m, bc.y - bound.radius - m},
             hi{bc.x + bound.radius + m, bc.y + bound.radius + m};
         bool near = false;

@@ -20,8 +20,8 @@ bool boundNearMesh(const SphereCluster& cluster, const Transform& cluster_to_wor
     clusterWorldBound(cluster, cluster_to_world, bound);
     Vec3 c;
     inverseTransformPoint(mesh_to_world, bound.center, c);
-    const double scale = double(detail::largestAbs(c)) + detail::largestAbs(mesh.bounds.min) +
-                         detail::largestAbs(mesh.bounds.max) + detail::largestAbs(mesh_to_world.translation) +
+    const double scale = double(detail::maxAbs(c)) + detail::maxAbs(mesh.bounds.min) +
+                         detail::maxAbs(mesh.bounds.max) + detail::maxAbs(mesh_to_world.translation) +
                          bound.radius;
     const double grow = detail::shooterSlack(scale);
     double d2 = 0.0;

@@ -87,7 +87,7 @@ bool segmentWallsFirstHit(const WallSet& walls, const Vec2& p0, const Vec2& p1, 
     detail::WallSweep sweep;
     detail::prepareWallSweep(p0, p1, sweep);
     if (!sweep.slab.valid) return false;
-    const float m = detail::wallMargin(walls, std::fmax(detail::largestAbs(p0), detail::largestAbs(p1)));
+    const float m = detail::wallMargin(walls, detail::maxOf(detail::maxAbs(p0), detail::maxAbs(p1)));
     std::uint32_t begin = 0, end = 0;
     if (!detail::wallSpan(walls, Vec2{sweep.lo_x - m, sweep.lo_y - m}, Vec2{sweep.hi_x + m, sweep.hi_y + m},
                           begin, end))

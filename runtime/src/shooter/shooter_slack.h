@@ -6,6 +6,8 @@
 #include <flak/math/vec2.h>
 #include <flak/math/vec3.h>
 
+#include "math/magnitude.h"
+
 #include <cmath>
 
 namespace flak::detail {
@@ -13,15 +15,6 @@ namespace flak::detail {
 /// Growth that keeps a bound or box conservative beyond float rounding: 4 * kToleranceRelative *
 /// scale (the margin sphere_query.h grows its node tests by), scale = the magnitudes involved.
 inline double shooterSlack(double scale) { return 4.0 * double(kToleranceRelative) * scale; }
-
-/// The larger of a and b, as std::fmax for numbers (a NaN b gives a), inline: std::fmax is a
-/// library call where the compiler must keep its NaN rule.
-inline float maxOf(float a, float b) { return b > a ? b : a; }
-
-inline float largestAbs(const Vec3& v) {
-    return std::fmax(std::fabs(v.x), std::fmax(std::fabs(v.y), std::fabs(v.z)));
-}
-inline float largestAbs(const Vec2& v) { return std::fmax(std::fabs(v.x), std::fabs(v.y)); }
 
 /// Sphere validity of the queries: finite centre and radius, radius >= 0.
 inline bool validSphere(const Sphere& s) {

@@ -58,8 +58,8 @@ Status loadSphereCluster(const Blob& blob, SphereCluster& out_cluster, BlobError
 void clusterWorldBound(const SphereCluster& cluster, const Transform& cluster_to_world, Sphere& out_bound) {
     Vec3 c;
     transformPoint(cluster_to_world, cluster.bound.center, c);
-    const double scale = std::fmax(double(detail::largestAbs(c)), double(cluster.bound.radius)) +
-                         double(detail::largestAbs(cluster_to_world.translation));
+    const double scale = detail::maxOf(double(detail::maxAbs(c)), double(cluster.bound.radius)) +
+                         double(detail::maxAbs(cluster_to_world.translation));
     out_bound.center = c;
     out_bound.radius = static_cast<float>(cluster.bound.radius + detail::shooterSlack(scale));
 }

@@ -96,8 +96,7 @@ bool sweptCircleWallsFirstHit(const WallSet& walls, const Vec2& c0, const Vec2& 
     Vec2 d;
     sub(c1, c0, d);
     if (!isFinite(d)) return false;
-    const float m =
-        detail::wallMargin(walls, detail::maxOf(detail::largestAbs(c0), detail::largestAbs(c1)) + radius);
+    const float m = detail::wallMargin(walls, detail::maxOf(detail::maxAbs(c0), detail::maxAbs(c1)) + radius);
     const float grow = radius + m;
     // The node test: the sweep's own box grown by radius + 2 margins against the node's box, four
     // comparisons and no arithmetic per node. It accepts every node holding an edge that the edge

@@ -38,9 +38,8 @@ Status buildWallGrid(const WallSet& walls, std::uint32_t max_cells, void* memory
     out_grid = WallGrid{};
     if (memory == nullptr || max_cells == 0 || bytes < wallGridBytes(max_cells) || walls.point_count == 0 ||
         walls.node_count == 0 || !isFinite(walls.bounds_min) || !isFinite(walls.bounds_max) ||
-        detail::largestAbs(walls.bounds_min) > kGridLimit ||
-        detail::largestAbs(walls.bounds_max) > kGridLimit || !(walls.bounds_min.x <= walls.bounds_max.x) ||
-        !(walls.bounds_min.y <= walls.bounds_max.y))
+        detail::maxAbs(walls.bounds_min) > kGridLimit || detail::maxAbs(walls.bounds_max) > kGridLimit ||
+        !(walls.bounds_min.x <= walls.bounds_max.x) || !(walls.bounds_min.y <= walls.bounds_max.y))
         return Status::InvalidArgument;
     WallGrid g;
     g.origin = walls.bounds_min;

@@ -140,7 +140,7 @@ void insideStartHit(const WallSet& walls, const Vec2& p0, const Vec2& d, WallRay
 
 /// Margin of a query at `scale` (its magnitudes and the set's): the slack of shooter_slack.h.
 inline float wallMargin(const WallSet& walls, float scale) {
-    const float s = maxOf(scale, maxOf(largestAbs(walls.bounds_min), largestAbs(walls.bounds_max)));
+    const float s = maxOf(scale, maxOf(maxAbs(walls.bounds_min), maxAbs(walls.bounds_max)));
     return static_cast<float>(shooterSlack(s));
 }
 
