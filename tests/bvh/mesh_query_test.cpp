@@ -4,6 +4,7 @@
 // also checked against a double-precision reference within the kernel's tolerance band.
 #include "query_meshes.h"
 #include "support/case_count.h"
+#include "support/same_bits.h"
 #include "support/triangle_reference.h"
 
 #include <flak/bvh/box_query.h>
@@ -17,7 +18,6 @@
 #include <flak/geom/triangle_aabb.h>
 
 #include <cstdio>
-#include <cstring>
 #include <limits>
 
 namespace flak::test {
@@ -26,9 +26,6 @@ namespace {
 const int kQueriesPerMesh = caseCount<int>(20000); // 6 meshes: 120k per kind (fewer under FLAK_CASE_DIVISOR)
 constexpr float kInf = std::numeric_limits<float>::infinity();
 const float kNan = std::numeric_limits<float>::quiet_NaN();
-
-bool contactEqual(const Contact& a, const Contact& b) { return std::memcmp(&a, &b, sizeof(Contact)) == 0; }
-bool rayHitEqual(const RayHit& a, const RayHit& b) { return std::memcmp(&a, &b, sizeof(RayHit)) == 0; }
 
 // Brute-force prefilter: skips only triangles whose box is farther from the query box than 1% of
 // the scale, hundreds of tolerance bands, so it never changes a kernel answer but keeps the
@@ -141,7 +138,7 @@ TEST(SphereQuery, MatchesBruteForceOnEveryMesh) {
             overflow_checks += out.dropped > 0;
             for (std::uint32_t k = 0; k < out.count; ++k) {
                 ASSERT_EQ(buf[k].triangle, brute[k].triangle) << m.name << " query " << i;
-                ASSERT_TRUE(contactEqual(buf[k].contact, brute[k].contact)) << m.name << " query " << i;
+                ASSERT_TRUE(sameBits(buf[k].contact, brute[k].contact)) << m.name << " query " << i;
             }
             contacts += static_cast<long>(brute.size());
             // Double reference, nearest triangle: a disagreement must lie inside its band.
@@ -278,7 +275,7 @@ TEST(SphereQuery, WorldSpaceFormsTransformTheQueryOnce) {
                 transformPoint(xf, b[k].contact.point, p);
                 transformVector(xf, b[k].contact.normal, n);
                 ASSERT_EQ(a[k].triangle, b[k].triangle);
-                ASSERT_TRUE(bitsEqual(a[k].contact.point, p) && bitsEqual(a[k].contact.normal, n));
+                ASSERT_TRUE(sameBits(a[k].contact.point, p) && sameBits(a[k].contact.normal, n));
                 ASSERT_EQ(a[k].contact.depth, b[k].contact.depth);
             }
             ++checked;
@@ -331,7 +328,7 @@ TEST(SphereQuery, DeepestHitIsTheDeepestOfAllHits) {
             }
             ++hits;
             ASSERT_EQ(got.triangle, expect.triangle) << m.name << " seed " << seed << " query " << i;
-            ASSERT_TRUE(contactEqual(got.contact, expect.contact))
+            ASSERT_TRUE(sameBits(got.contact, expect.contact))
                 << m.name << " seed " << seed << " query " << i;
             // The world-space form: the mesh-space answer, transformed.
             Transform xf;
@@ -346,7 +343,7 @@ TEST(SphereQuery, DeepestHitIsTheDeepestOfAllHits) {
                 transformPoint(xf, lb.contact.point, p);
                 transformVector(xf, lb.contact.normal, n);
                 ASSERT_EQ(wa.triangle, lb.triangle);
-                ASSERT_TRUE(bitsEqual(wa.contact.point, p) && bitsEqual(wa.contact.normal, n));
+                ASSERT_TRUE(sameBits(wa.contact.point, p) && sameBits(wa.contact.normal, n));
                 ASSERT_EQ(wa.contact.depth, lb.contact.depth);
             }
         }
@@ -476,7 +473,7 @@ TEST(SegmentQuery, MatchesBruteForceOnEveryMesh) {
                 ASSERT_EQ(hit, ref) << m.name << " seed " << seed << " query " << i;
                 if (hit) {
                     ASSERT_EQ(tree.triangle, brute.triangle) << m.name << " seed " << seed << " query " << i;
-                    ASSERT_TRUE(rayHitEqual(tree.hit, brute.hit)) << m.name << " query " << i;
+                    ASSERT_TRUE(sameBits(tree.hit, brute.hit)) << m.name << " query " << i;
                 }
                 const bool any = segmentAnyHit(m.blob, p0, p1, tree, test);
                 const bool any_ref = bruteSegment(m, p0, p1, test, false, brute);
@@ -484,7 +481,7 @@ TEST(SegmentQuery, MatchesBruteForceOnEveryMesh) {
                 ASSERT_EQ(any, hit);
                 if (any) {
                     ASSERT_EQ(tree.triangle, brute.triangle) << m.name << " query " << i;
-                    ASSERT_TRUE(rayHitEqual(tree.hit, brute.hit)) << m.name << " query " << i;
+                    ASSERT_TRUE(sameBits(tree.hit, brute.hit)) << m.name << " query " << i;
                 }
                 queries += 2;
                 closest_hits += hit;
@@ -560,7 +557,7 @@ TEST(SegmentQuery, SegmentsTooShortToSquareStillHit) {
                 ASSERT_TRUE(bruteSegment(*m, p0, p1, test, true, brute)) << h << " query " << i;
                 ASSERT_TRUE(segmentClosestHit(m->blob, p0, p1, tree, test)) << h << " query " << i;
                 EXPECT_EQ(tree.triangle, brute.triangle);
-                EXPECT_TRUE(rayHitEqual(tree.hit, brute.hit)) << h << " query " << i;
+                EXPECT_TRUE(sameBits(tree.hit, brute.hit)) << h << " query " << i;
                 EXPECT_EQ(tree.hit.t, 0.5f);
                 ASSERT_TRUE(segmentAnyHit(m->blob, p0, p1, tree, test)) << h << " query " << i;
                 hits += 2;
@@ -606,7 +603,7 @@ TEST(SegmentQuery, WorldSpaceFormsTransformTheQueryOnce) {
                     transformVector(xf, b.hit.normal, n);
                     ASSERT_EQ(a.triangle, b.triangle);
                     ASSERT_EQ(a.hit.t, b.hit.t);
-                    ASSERT_TRUE(bitsEqual(a.hit.point, p) && bitsEqual(a.hit.normal, n)) << form;
+                    ASSERT_TRUE(sameBits(a.hit.point, p) && sameBits(a.hit.normal, n)) << form;
                 }
                 ++checked;
             }
@@ -685,7 +682,7 @@ TEST(SweptQuery, MatchesBruteForceOnEveryMesh) {
             ASSERT_EQ(hit, ref) << m.name << " seed " << seed << " query " << i;
             if (hit) {
                 ASSERT_EQ(tree.triangle, brute.triangle) << m.name << " seed " << seed << " query " << i;
-                ASSERT_TRUE(rayHitEqual(tree.hit, brute.hit)) << m.name << " query " << i;
+                ASSERT_TRUE(sameBits(tree.hit, brute.hit)) << m.name << " query " << i;
                 initial += tree.hit.t == 0.0f;
             }
             // A limit past the first contact finds the same contact; one at or before it finds
@@ -698,7 +695,7 @@ TEST(SweptQuery, MatchesBruteForceOnEveryMesh) {
                 if (hit && limits[k] > t_first) {
                     ASSERT_TRUE(got) << m.name << " query " << i << " limit " << limits[k];
                     ASSERT_EQ(limited.triangle, brute.triangle) << m.name << " query " << i;
-                    ASSERT_TRUE(rayHitEqual(limited.hit, brute.hit)) << m.name << " query " << i;
+                    ASSERT_TRUE(sameBits(limited.hit, brute.hit)) << m.name << " query " << i;
                 } else if (got) {
                     ASSERT_GE(limited.hit.t, limits[k]) << m.name << " query " << i << " limit " << k;
                 }

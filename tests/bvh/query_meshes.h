@@ -168,6 +168,4 @@ inline void randomTransform(SplitMix64& rng, float reach, Transform& out) {
     fromQuatTranslation(q, t, out);
 }
 
-inline bool bitsEqual(const Vec3& a, const Vec3& b) { return std::memcmp(&a, &b, sizeof(Vec3)) == 0; }
-
 } // namespace flak::test

@@ -7,6 +7,7 @@
 #include "flak_support/triangle_families.h"
 #include "geom/tri_tri_classify.h"
 #include "support/case_count.h"
+#include "support/same_bits.h"
 #include "support/triangle_reference.h"
 
 #include <gtest/gtest.h>
@@ -575,8 +576,6 @@ TEST(TriTri, BatchedEqualsScalar2M) {
                 pairs, overlaps, mismatches, simdBackendName(), triTriBackend());
     EXPECT_EQ(mismatches, 0);
 }
-
-bool sameBits(const Vec3& x, const Vec3& y) { return std::memcmp(&x, &y, sizeof(Vec3)) == 0; }
 
 // triTriIntersection4 answers, point for point and bit for bit, what triTriIntersection answers
 // for each lane: random pairs, every adversarial family at every placement (touching, shared

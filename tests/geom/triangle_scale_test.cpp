@@ -14,17 +14,14 @@
 
 #include "flak_support/split_mix.h"
 #include "support/case_count.h"
+#include "support/same_bits.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 
 namespace flak::test {
 namespace {
-
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
-bool sameBits(const Vec3& a, const Vec3& b) { return std::memcmp(&a, &b, sizeof(Vec3)) == 0; }
 
 Vec3 scaled(const Vec3& v, float f) { return Vec3{v.x * f, v.y * f, v.z * f}; }
 

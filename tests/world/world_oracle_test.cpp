@@ -7,6 +7,7 @@
 #include "world_fixture.h"
 
 #include "support/case_count.h"
+#include "support/same_bits.h"
 
 #include "flak_support/thread_pool.h"
 
@@ -17,7 +18,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <map>
 
 namespace flak::test {
@@ -307,8 +307,6 @@ std::vector<Hit> expectedHits(const RefScene& scene, float dt, float sweep_radii
     std::stable_sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return hitLess(x, y); });
     return hits;
 }
-
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof(float)) == 0; }
 
 ::testing::AssertionResult sameHit(const Hit& x, const Hit& y) {
     const bool same = x.kind == y.kind && x.a == y.a && x.b == y.b && x.feature == y.feature &&

@@ -43,7 +43,11 @@
 //    scale, where their squares, cubes and fourth powers neither underflow nor overflow. Inputs
 //    in that range are not rescaled. The watertight segment test needs no rescaling; tri-tri
 //    answers alike from 2^-90 to 2^40 (a blob's coordinates stay below 2^40) but not from 2^50,
-//    where its products overflow. tests/geom/triangle_scale_test.cpp checks each.
+//    where its products overflow. tests/geom/triangle_scale_test.cpp checks each. The planar
+//    kernels (circlePolygon, segmentPolygon, pointInPolygon, polygonSat) do not rescale: they
+//    answer alike from 2^-40 to 2^60 (tests/geom/polygon_scale_test.cpp), and a wall set's points
+//    stay below 2^40. From about 2^-49 down their squares underflow, and from 2^63 up their
+//    products overflow.
 #pragma once
 
 namespace flak {
