@@ -139,21 +139,13 @@ inline void checkAgainstBruteForce(const MeshBlob& blob, Params& p) {
 }
 
 /// The same for the blob's wall set, when it has one that loads (test::wallDisagreement): the
-/// points and the circle's radius drawn from the input, within the points' box and a unit more.
+/// points and the circle's radius drawn from the input, within the set's bounds (the exact box of
+/// its points, as the loader proves) and a unit more.
 inline void checkWallsAgainstBruteForce(const Blob& whole, Params& p) {
     WallSet walls;
     if (loadWallSet(whole, walls) != Status::Ok) return;
-    // The points' own box, not the header's bounds: the loader only proves that those hold the
-    // points (a resealed blob may give them 1e29), and the edge kernels are exact up to about
-    // 2^60 (their squares overflow from 2^64), far beyond the points' kMaxBlobCoordinate.
-    Vec2 lo{0.0f, 0.0f}, hi{0.0f, 0.0f};
-    for (std::uint32_t i = 0; i < walls.point_count; ++i) {
-        const Vec2& q = walls.points[i];
-        lo = Vec2{i == 0 || q.x < lo.x ? q.x : lo.x, i == 0 || q.y < lo.y ? q.y : lo.y};
-        hi = Vec2{i == 0 || q.x > hi.x ? q.x : hi.x, i == 0 || q.y > hi.y ? q.y : hi.y};
-    }
-    lo = Vec2{lo.x - 1.0f, lo.y - 1.0f};
-    hi = Vec2{hi.x + 1.0f, hi.y + 1.0f};
+    const Vec2 lo{walls.bounds_min.x - 1.0f, walls.bounds_min.y - 1.0f};
+    const Vec2 hi{walls.bounds_max.x + 1.0f, walls.bounds_max.y + 1.0f};
     const Vec2 p0{p.next(lo.x, hi.x), p.next(lo.y, hi.y)}, p1{p.next(lo.x, hi.x), p.next(lo.y, hi.y)};
     const char* wrong = test::wallDisagreement(walls, p0, p1, p.next(0.0f, 0.25f * (hi.x - lo.x)));
     if (wrong != nullptr) {

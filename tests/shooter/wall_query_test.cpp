@@ -799,7 +799,15 @@ TEST(WallBlob, BoxesAndCoordinatesAreProven) {
     refuse(&w.nodes[leaf].min[0], w.nodes[leaf].max[0], "wall node box or shape");
     refuse(&w.nodes[0].max[1], w.nodes[0].min[1], "wall node box or shape");
     refuse(&w.points[0].x, 2.0e12f, "coordinate range");
-    refuse(&w.points[1].y, w.points[1].y + 1000.0f, "walls bounds do not contain the points");
+    // The header's bounds must be the points' exact box: a point moved outside it, a box grown
+    // (which would only stretch the queries' margins) and a box shrunk are each refused.
+    const char* exact = "walls bounds are not the exact box of the points";
+    refuse(&w.points[1].y, w.points[1].y + 1000.0f, exact);
+    const auto* header = reinterpret_cast<const WallsHeader*>(
+        reinterpret_cast<const unsigned char*>(w.rings) - sizeof(WallsHeader));
+    refuse(&header->bounds_min[0], header->bounds_min[0] - 1.0e29f, exact);
+    refuse(&header->bounds_max[1], header->bounds_max[1] + 0.5f, exact);
+    refuse(&header->bounds_max[0], header->bounds_min[0], exact);
 }
 
 } // namespace

@@ -32,6 +32,14 @@ struct WallPoints {
         const float x = xy[2u * k], y = xy[2u * k + 1u];
         return x >= min[0] && x <= max[0] && y >= min[1] && y <= max[1];
     }
+    // Grows the box (lo, hi) by the point; the first point starts it.
+    void expand(std::uint32_t k, bool first, float* lo, float* hi) const {
+        for (int a = 0; a < 2; ++a) {
+            const float v = xy[2u * k + unsigned(a)];
+            lo[a] = first || v < lo[a] ? v : lo[a];
+            hi[a] = first || v > hi[a] ? v : hi[a];
+        }
+    }
 };
 
 // A node's 2D box (min, max) finite and not inverted.
@@ -220,10 +228,15 @@ Status checkWallsSection(const std::uint32_t* words, std::uint32_t word_count, s
             return fail(err, Status::BlobCorrupt, "wall point beyond the format's coordinate range",
                         points_at + 4u * i);
     }
+    // The header's bounds are the exact box of the points, as the baker writes them: the queries
+    // take their margins from these bounds, so a looser box would only stretch them.
     const WallPoints pts{points};
-    for (std::uint32_t k = 0; k < h.point_count; ++k)
-        if (!pts.inside(k, h.bounds_min, h.bounds_max))
-            return fail(err, Status::BlobCorrupt, "walls bounds do not contain the points", at + 16);
+    float lo[2] = {0.0f, 0.0f}, hi[2] = {0.0f, 0.0f};
+    for (std::uint32_t k = 0; k < h.point_count; ++k) pts.expand(k, k == 0, lo, hi);
+    for (int i = 0; i < 2; ++i)
+        if (h.point_count > 0 && (lo[i] != h.bounds_min[i] || hi[i] != h.bounds_max[i]))
+            return fail(err, Status::BlobCorrupt, "walls bounds are not the exact box of the points",
+                        at + 16);
 
     std::uint32_t next_edge = 0;
     for (std::uint32_t i = 0; i < h.node_count; ++i) {
