@@ -2,6 +2,7 @@
 
 #include "bvh/contact_summary.h"
 #include "bvh/tandem_walk.h"
+#include "bvh/triangle_lanes.h"
 
 #include <flak/geom/tri_tri.h>
 #include <flak/math/simd.h>
@@ -25,19 +26,14 @@ struct LeafBatch {
     std::uint32_t count = 0;
 };
 
-// The coordinates of a lane without a triangle: NaN, so that its vertices, plane and box are NaN.
-constexpr float kNoVertex[3] = {std::numeric_limits<float>::quiet_NaN(),
-                                std::numeric_limits<float>::quiet_NaN(),
-                                std::numeric_limits<float>::quiet_NaN()};
-
-// Lane k of a batch: B's triangle first + 4q + k, gathered into the lanes in registers and taken
-// into A's frame four lanes at a time, with transformPoint's operations ((c0 x + c1 y) + c2 z) + t
-// in its order, so every vertex has the bits transformPoints would give it. kQuantized: B's
-// vertices are decoded from its grid first (one instance per vertex mode, so the exact mode's loop
-// carries no test of the mode).
-template <bool kQuantized>
-void buildLeafBatchOf(const MeshBlob& b, const BvhNode& leaf, const Transform& b_to_a, float margin,
-                      LeafBatch& out) {
+// Lane k of a batch: B's triangle first + 4q + k, read into lanes as the single-mesh queries read
+// a leaf (loadTriangleQuad, either vertex mode) and taken into A's frame four lanes at a time, with
+// transformPoint's operations ((c0 x + c1 y) + c2 z) + t in its order, so every vertex has the bits
+// transformPoints would give it. A lane without a triangle gets NaN coordinates, so that its
+// vertices, plane and box are NaN: loadTriangleQuad fills it with the first triangle, and adding
+// `pad` (-0 in a used lane, which leaves every float as it is, NaN in the others) replaces those.
+void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_to_a, float margin,
+                    LeafBatch& out) {
     out.first = leafFirst(leaf);
     out.count = leafCount(leaf);
     const std::uint32_t batches = (out.count + 3u) / 4u;
@@ -49,33 +45,23 @@ void buildLeafBatchOf(const MeshBlob& b, const BvhNode& leaf, const Transform& b
         f4Splat(b_to_a.translation[j], t[j]);
     }
     f4Splat(margin, grow);
+    constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
     for (std::uint32_t q = 0; q < batches; ++q) {
         TriangleBatch4& batch = out.batch[q];
         const std::uint32_t used = out.count - 4u * q < 4u ? out.count - 4u * q : 4u;
-        const float* v[3][4];   // v[vertex][lane]: the lane's vertex in B's space
-        float decoded[3][4][3]; // a quantized mesh's vertices, decoded (uninitialised: no memset)
-        for (std::uint32_t lane = 0; lane < 4u; ++lane) {
-            std::uint32_t idx[3] = {0u, 0u, 0u};
-            if (lane < used) triangleIndices(b, out.first + 4u * q + lane, idx);
-            for (int i = 0; i < 3; ++i) {
-                if (lane >= used) {
-                    v[i][lane] = kNoVertex;
-                } else if constexpr (!kQuantized) {
-                    v[i][lane] = b.vertices + 3u * idx[i];
-                } else {
-                    Vec3 p;
-                    vertexPosition(b, idx[i], p);
-                    for (int k = 0; k < 3; ++k) decoded[i][lane][k] = p[k];
-                    v[i][lane] = decoded[i][lane];
-                }
-            }
-        }
+        TriangleLanes lanes;
+        detail::loadTriangleQuad(b, out.first + 4u * q, used, lanes);
+        F4 pad;
+        f4Set(-0.0f, used > 1u ? -0.0f : kNaN, used > 2u ? -0.0f : kNaN, used > 3u ? -0.0f : kNaN, pad);
         F4 lo[3], hi[3];
         for (int i = 0; i < 3; ++i) {
             F4 x, y, z;
-            f4Set(v[i][0][0], v[i][1][0], v[i][2][0], v[i][3][0], x);
-            f4Set(v[i][0][1], v[i][1][1], v[i][2][1], v[i][3][1], y);
-            f4Set(v[i][0][2], v[i][1][2], v[i][2][2], v[i][3][2], z);
+            f4Load(lanes.v[i][0], x);
+            f4Load(lanes.v[i][1], y);
+            f4Load(lanes.v[i][2], z);
+            f4Add(x, pad, x);
+            f4Add(y, pad, y);
+            f4Add(z, pad, z);
             for (int j = 0; j < 3; ++j) {
                 F4 r, s;
                 f4Mul(m[0][j], x, r);
@@ -102,14 +88,6 @@ void buildLeafBatchOf(const MeshBlob& b, const BvhNode& leaf, const Transform& b
             f4Store(hi[j], out.hi[q][j]);
         }
     }
-}
-
-void buildLeafBatch(const MeshBlob& b, const BvhNode& leaf, const Transform& b_to_a, float margin,
-                    LeafBatch& out) {
-    if (b.quantized_vertices == nullptr)
-        buildLeafBatchOf<false>(b, leaf, b_to_a, margin, out);
-    else
-        buildLeafBatchOf<true>(b, leaf, b_to_a, margin, out);
 }
 
 // The lanes (bit 4q + k) among `candidates` whose triangle box overlaps `box` (closed, as
