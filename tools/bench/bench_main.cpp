@@ -6,6 +6,8 @@
 //   flak_bench sphere|segment|meshmesh --mesh PATH.obj [--count N] [--repeat N] [--json]  (best of N rounds)
 //       [--vertices exact|quantized] [--leaf-size N] [--node-cost C]  (the bake, as flak_bake takes them)
 //   flak_bench shooter --mesh PATH.obj [--count N] [--repeat N] [--json]  (clusters, walls, beams, bullets)
+//   build, sphere, segment and meshmesh take --peers LIST: the peers to measure (embree, bullet, fcl,
+//   gimpact, comma-separated, or none); all that are built in by default.
 #include "build_scene.h"
 #include "flak_support/obj_mesh.h"
 #if defined(FLAK_BENCH_IMPORT)
@@ -24,15 +26,18 @@
 namespace {
 
 int usage() {
-    std::fprintf(stderr,
-                 "usage: flak_bench build (--mesh PATH.obj | --generate icosphereN) [--repeat N] [--json]\n"
-                 "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
-                 "       flak_bench sphere|segment|meshmesh|shooter (--mesh PATH.obj | --generate "
-                 "icosphereN) [--count N] [--repeat N] [--json]\n"
-                 "       sphere, segment and meshmesh also take the bake's --vertices exact|quantized,\n"
-                 "       --leaf-size N (1..16) and --node-cost C, with flak_bake's defaults (the peers\n"
-                 "       are given the decoded triangles of a quantized bake)\n"
-                 "--json prints one object per line: one per scene (meshmesh: pairs, then any contact)\n");
+    std::fprintf(
+        stderr,
+        "usage: flak_bench build (--mesh PATH.obj | --generate icosphereN) [--repeat N] [--json]\n"
+        "       flak_bench tree [--frames N] [--rounds N] [--json]\n"
+        "       flak_bench sphere|segment|meshmesh|shooter (--mesh PATH.obj | --generate "
+        "icosphereN) [--count N] [--repeat N] [--json]\n"
+        "       sphere, segment and meshmesh also take the bake's --vertices exact|quantized,\n"
+        "       --leaf-size N (1..16) and --node-cost C, with flak_bake's defaults (the peers\n"
+        "       are given the decoded triangles of a quantized bake)\n"
+        "       build, sphere, segment and meshmesh take --peers LIST: the peers to measure\n"
+        "       (embree, bullet, fcl, gimpact, comma-separated, or none; default: every one built in)\n"
+        "--json prints one object per line: one per scene (meshmesh: pairs, then any contact)\n");
     return 2;
 }
 
@@ -113,7 +118,9 @@ int main(int argc, char** argv) {
             count = std::atol(argv[++i]);
         else if (a == "--json")
             json = true;
-        else
+        else if (a == "--peers" && i + 1 < argc) {
+            if (!flak::bench::choosePeers(argv[++i])) return usage();
+        } else
             return usage();
     }
     how.build = flak::bake::bakeBuildOptions(how.quantized, max_leaf, traversal_cost);

@@ -4,6 +4,7 @@
 #include "blob_write.h"
 #include "bvh_build.h"
 #include "prepare.h"
+#include "scene_mesh.h"
 #include "scene_peers.h"
 
 #include <algorithm>
@@ -56,9 +57,11 @@ int runBuildScene(const std::string& name, const test::Mesh& mesh, int repeat, b
     const double tris = static_cast<double>(source.triangleCount());
     double embree_s = 0.0;
 #if defined(FLAK_BENCH_EMBREE)
-    std::vector<double> embree_times;
-    for (int r = 0; r < repeat; ++r) embree_times.push_back(embreeBuildSeconds(mesh));
-    embree_s = median(embree_times);
+    if (peerChosen("embree")) {
+        std::vector<double> embree_times;
+        for (int r = 0; r < repeat; ++r) embree_times.push_back(embreeBuildSeconds(mesh));
+        embree_s = median(embree_times);
+    }
 #endif
     if (json) {
         std::printf(
@@ -77,7 +80,7 @@ int runBuildScene(const std::string& name, const test::Mesh& mesh, int repeat, b
         if (embree_s > 0)
             std::printf("  embree  %8.3f ms  %6.2f M triangles/s  (flak/embree speed %.2fx)\n",
                         embree_s * 1e3, tris / embree_s / 1e6, embree_s / flak_s);
-        else
+        else if (peerChosen("embree"))
             std::printf("  embree  not built in (install libembree-dev and reconfigure)\n");
     }
     return 0;

@@ -128,6 +128,47 @@ inline double secondsSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// The peers a run measures (`--peers`): every one built in by default, else those named. flak's
+/// own rows always run.
+struct PeerChoice {
+    bool all = true;
+    std::string names; ///< ",embree,bullet," when not all: each name between commas
+};
+inline PeerChoice& peerChoice() {
+    static PeerChoice choice;
+    return choice;
+}
+/// The names `--peers` takes: the peers the scenes can have built in.
+inline bool knownPeer(const std::string& name) {
+    return name == "embree" || name == "bullet" || name == "fcl" || name == "gimpact";
+}
+/// Sets the choice from `--peers LIST` (comma-separated known names, or `none`); false, with the
+/// choice unchanged, for an unknown name or an empty list.
+inline bool choosePeers(const std::string& list) {
+    PeerChoice choice;
+    choice.all = false;
+    choice.names = ",";
+    if (list != "none") {
+        std::size_t from = 0;
+        for (;;) {
+            const std::size_t comma = list.find(',', from);
+            const std::string name =
+                list.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+            if (!knownPeer(name)) return false;
+            choice.names += name + ",";
+            if (comma == std::string::npos) break;
+            from = comma + 1;
+        }
+    }
+    peerChoice() = choice;
+    return true;
+}
+inline bool peerChosen(const char* name) {
+    const PeerChoice& c = peerChoice();
+    return c.all || std::string(name) == "flak" ||
+           c.names.find("," + std::string(name) + ",") != std::string::npos;
+}
+
 /// One library's line of a query scene.
 struct PeerResult {
     const char* name = "";
@@ -139,6 +180,7 @@ struct PeerResult {
 /// scenes interleave the libraries over several rounds and report each one's best round, which
 /// is robust on a shared machine).
 template <class F> void timeRound(PeerResult& row, F&& f) {
+    if (!peerChosen(row.name)) return; // left out with --peers
     const auto t0 = std::chrono::steady_clock::now();
     const long hits = f();
     const double s = secondsSince(t0);
@@ -168,6 +210,7 @@ inline void printQueryScene(const char* scene, const std::string& mesh, std::siz
     std::printf("%s %s: %zu triangles, %ld %s, one core, best of %d rounds\n", scene, mesh.c_str(), triangles,
                 count, unit, rounds);
     for (const PeerResult& r : rows) {
+        if (!peerChosen(r.name)) continue;
         if (r.hits < 0) {
             std::printf("  %-8s not built in (install its -dev package and reconfigure)\n", r.name);
             continue;

@@ -1,0 +1,23 @@
+# flak_bench --peers: only the named peers are measured and reported (flak always), `none` leaves
+# them all out, and an unknown name is a usage error (exit 2).
+# Usage: cmake -DBENCH=flak_bench -P bench_peers.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/../support/cli_run.cmake)
+set(scene sphere --generate icosphere2 --count 500 --repeat 1 --json)
+expect_run(0 ${BENCH} ${scene} --peers none)
+string(JSON flak_hits GET "${last_out}" flak_hits)
+foreach(peer embree bullet)
+  string(JSON hits ERROR_VARIABLE missing GET "${last_out}" ${peer}_hits)
+  if(NOT missing)
+    message(FATAL_ERROR "--peers none still measured ${peer}: ${last_out}")
+  endif()
+endforeach()
+expect_run(0 ${BENCH} ${scene} --peers bullet)
+string(JSON hits ERROR_VARIABLE missing GET "${last_out}" embree_hits)
+if(NOT missing)
+  message(FATAL_ERROR "--peers bullet still measured embree: ${last_out}")
+endif()
+expect_run(0 ${BENCH} meshmesh --generate icosphere2 --count 20 --repeat 1 --peers fcl,gimpact)
+expect_run(2 ${BENCH} ${scene} --peers nope)
+expect_run(2 ${BENCH} ${scene} --peers embree,)
+expect_run(2 ${BENCH} ${scene} --peers "")
+message(STATUS "--peers: flak ${flak_hits} hits alone; unknown names refused")
