@@ -128,8 +128,8 @@ inline double secondsSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// The peers a run measures (`--peers`): every one built in by default, else those named. flak's
-/// own rows always run.
+/// The peers a run measures (`--peers`): every one built in by default, else those named. Rows
+/// that are not a peer's always run.
 struct PeerChoice {
     bool all = true;
     std::string names; ///< ",embree,bullet," when not all: each name between commas
@@ -163,10 +163,10 @@ inline bool choosePeers(const std::string& list) {
     peerChoice() = choice;
     return true;
 }
+/// Whether a row runs: every row that is not a peer's (flak's own, whatever its name) does.
 inline bool peerChosen(const char* name) {
     const PeerChoice& c = peerChoice();
-    return c.all || std::string(name) == "flak" ||
-           c.names.find("," + std::string(name) + ",") != std::string::npos;
+    return c.all || !knownPeer(name) || c.names.find("," + std::string(name) + ",") != std::string::npos;
 }
 
 /// One library's line of a query scene.

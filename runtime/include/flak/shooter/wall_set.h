@@ -92,9 +92,9 @@ static_assert(sizeof(WallRayHit) == 36, "WallRayHit is 36 bytes");
 
 /// The wall set a blob carries (its Walls section) as a view into the blob's bytes, after one
 /// linear pass over the section proves what the wall queries rely on: counts, rings and points in
-/// range, finite points within kMaxBlobCoordinate, the header's bounds their exact box, both trees binary
-/// with skip links in range, every box containing its children's and every leaf box its edges,
-/// edge references in range. So any wall set that loads answers every wall query as brute force
+/// range, finite points within kMaxBlobCoordinate, the header's bounds their exact box, both trees
+/// binary with skip links in range, every box containing its children's and every leaf box its
+/// edges, edge references in range. So any wall set that loads answers every wall query as brute force
 /// over the edges it holds would (docs/blob_format.md). What one pass cannot prove (rings simple
 /// and apart, holes inside their outer ring) is left to `flak_bake verify`. InvalidArgument
 /// (out_walls emptied) when the blob has no walls; BlobCorrupt (out_error, if given, says what and
