@@ -8,6 +8,14 @@ function(flak_target_options target)
   endif()
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow)
+    # Implicit narrowing and sign changes are warnings in everything a user builds or runs (the
+    # runtime, the baker, the tools, the samples, the platform layer); the tests are built
+    # without -Wconversion.
+    get_target_property(dir ${target} SOURCE_DIR)
+    string(FIND "${dir}/" "${PROJECT_SOURCE_DIR}/tests/" in_tests)
+    if(NOT in_tests EQUAL 0)
+      target_compile_options(${target} PRIVATE -Wconversion)
+    endif()
     if(FLAK_WERROR)
       target_compile_options(${target} PRIVATE -Werror)
     endif()

@@ -49,7 +49,7 @@ bool readBaseline(const std::string& path, Baseline& out, std::string& error) {
     out.frames = static_cast<std::uint32_t>(frames);
     out.workers = static_cast<std::uint32_t>(workers);
     const std::size_t phases = jsonMember(json, "phases", 0);
-    for (int ph = 0; ph < kPhaseCount && phases != std::string::npos; ++ph)
+    for (std::size_t ph = 0; ph < kPhaseCount && phases != std::string::npos; ++ph)
         (void)readPercentiles(json, worldPhaseName(static_cast<WorldPhase>(ph)), phases, out.phases[ph]);
     // Per-frame totals, for the picture (reports from before they were written have none).
     const std::size_t series = jsonMember(json, "total_ms", jsonMember(json, "per_frame", 0));

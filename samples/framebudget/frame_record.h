@@ -10,7 +10,7 @@
 
 namespace flak::framebudget {
 
-constexpr int kPhaseCount = static_cast<int>(WorldPhase::Count);
+constexpr std::size_t kPhaseCount = static_cast<std::size_t>(WorldPhase::Count);
 
 /// One frame: the scene script's time, the step's per-phase times and its total (nanoseconds).
 struct FrameTimes {
@@ -91,7 +91,7 @@ struct RunReport {
     double gpu_device_ms = 0.0;            ///< the device's time for all its batches (timed runs)
     std::uint32_t workers = 1;             ///< the step's workers (--threads)
     std::vector<double> worker_busy_ms;    ///< per worker: mean ms per frame spent running work items
-    int critical_phase = 0;                ///< the phase with the largest mean time (WorldPhase)
+    std::size_t critical_phase = 0;        ///< the phase with the largest mean time (WorldPhase)
     /// With more than one worker: the same scene on one worker in the same run.
     bool compared = false;
     std::vector<FrameTimes> one_worker_frame_times;

@@ -72,7 +72,7 @@ void summarize(RunReport& r) {
     r.total = percentiles(series);
     for (std::size_t i = 0; i < series.size(); ++i) series[i] = r.frame_times[i].total_cpu_ns;
     r.total_cpu = percentiles(series);
-    for (int ph = 0; ph < kPhaseCount; ++ph) {
+    for (std::size_t ph = 0; ph < kPhaseCount; ++ph) {
         for (std::size_t i = 0; i < series.size(); ++i) series[i] = r.frame_times[i].phase_ns[ph];
         r.phases[ph] = percentiles(series);
     }
@@ -85,7 +85,7 @@ void summarize(RunReport& r) {
         r.total_hits += f.hits;
     }
     r.critical_phase = 0;
-    for (int ph = 1; ph < kPhaseCount; ++ph) {
+    for (std::size_t ph = 1; ph < kPhaseCount; ++ph) {
         if (r.phases[ph].mean_ms > r.phases[r.critical_phase].mean_ms) r.critical_phase = ph;
     }
     if (r.compared) {
@@ -131,7 +131,8 @@ std::string textReport(const RunReport& r) {
                       p.mean_ms);
     };
     line("script", r.script);
-    for (int ph = 0; ph < kPhaseCount; ++ph) line(worldPhaseName(static_cast<WorldPhase>(ph)), r.phases[ph]);
+    for (std::size_t ph = 0; ph < kPhaseCount; ++ph)
+        line(worldPhaseName(static_cast<WorldPhase>(ph)), r.phases[ph]);
     line("TOTAL", r.total);
     line("TOTAL cpu", r.total_cpu);
     out << format("  spikes, p99 / p50: %.3f wall clock, %.3f thread CPU clock\n", spikeRatio(r.total),
@@ -192,7 +193,7 @@ std::string textReport(const RunReport& r) {
                           o.p50_ms > 0 ? n.p50_ms / o.p50_ms : 0.0, o.p99_ms, n.p99_ms,
                           o.p99_ms > 0 ? n.p99_ms / o.p99_ms : 0.0);
         };
-        for (int ph = 0; ph < kPhaseCount; ++ph)
+        for (std::size_t ph = 0; ph < kPhaseCount; ++ph)
             row(worldPhaseName(static_cast<WorldPhase>(ph)), b.phases[ph], r.phases[ph]);
         row("TOTAL", b.total, r.total);
         row("TOTAL cpu", b.total_cpu, r.total_cpu);
@@ -243,7 +244,7 @@ std::string jsonReport(const RunReport& r) {
                   spikeRatio(r.total_cpu));
     out << "  \"script\": " << jsonPercentiles(r.script) << ",\n";
     out << "  \"phases\": {";
-    for (int ph = 0; ph < kPhaseCount; ++ph) {
+    for (std::size_t ph = 0; ph < kPhaseCount; ++ph) {
         out << (ph ? ",\n" : "\n") << "    \"" << worldPhaseName(static_cast<WorldPhase>(ph))
             << "\": " << jsonPercentiles(r.phases[ph]);
     }
@@ -311,7 +312,7 @@ std::string jsonReport(const RunReport& r) {
         "total_thread_cpu_ms", [](const FrameTimes& f) { return f.total_cpu_ns; }, false);
     series(
         "script_ms", [](const FrameTimes& f) { return f.script_ns; }, false);
-    for (int ph = 0; ph < kPhaseCount; ++ph) {
+    for (std::size_t ph = 0; ph < kPhaseCount; ++ph) {
         const std::string name = std::string(worldPhaseName(static_cast<WorldPhase>(ph))) + "_ms";
         series(
             name.c_str(), [ph](const FrameTimes& f) { return f.phase_ns[static_cast<std::size_t>(ph)]; },

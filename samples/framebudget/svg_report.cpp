@@ -23,7 +23,7 @@ double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1.0e6; }
 // One colour per stacked layer: the script, then each phase in step order.
 const char* const kLayerColours[] = {"#7f7f7f", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
                                      "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf"};
-constexpr int kLayers = 1 + kPhaseCount;
+constexpr int kLayers = 1 + static_cast<int>(kPhaseCount);
 static_assert(kLayers <= static_cast<int>(sizeof(kLayerColours) / sizeof(kLayerColours[0])),
               "a colour a layer");
 

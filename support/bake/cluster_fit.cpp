@@ -352,7 +352,8 @@ void appendRandomSurfacePoints(const SourceMesh& mesh, std::vector<P3>& inout_po
     for (int i = 0; i < 20000; ++i) {
         const double pick = mix.u() * area_sum;
         const std::uint32_t t = static_cast<std::uint32_t>(std::min<std::size_t>(
-            std::lower_bound(area.begin(), area.end(), pick) - area.begin(), area.size() - 1));
+            static_cast<std::size_t>(std::lower_bound(area.begin(), area.end(), pick) - area.begin()),
+            area.size() - 1));
         double u = mix.u(), v = mix.u();
         if (u + v > 1.0) u = 1.0 - u, v = 1.0 - v;
         P3 a, b, c;

@@ -69,12 +69,13 @@ int runBuildScene(const std::string& name, const test::Mesh& mesh, int repeat, b
             "\"flak_mtris_per_s\": %.3f, \"write_seconds\": %.6f, \"bytes\": %zu, \"bytes_per_triangle\": "
             "%.3f, "
             "\"embree_seconds\": %.6f, \"embree_mtris_per_s\": %.3f, \"speed_ratio_vs_embree\": %.3f}\n",
-            name.c_str(), tris, flak_s, tris / flak_s / 1e6, write_s, bytes.size(), bytes.size() / tris,
-            embree_s, embree_s > 0 ? tris / embree_s / 1e6 : 0.0, embree_s > 0 ? embree_s / flak_s : 0.0);
+            name.c_str(), tris, flak_s, tris / flak_s / 1e6, write_s, bytes.size(),
+            static_cast<double>(bytes.size()) / tris, embree_s, embree_s > 0 ? tris / embree_s / 1e6 : 0.0,
+            embree_s > 0 ? embree_s / flak_s : 0.0);
     } else {
         std::printf("build %s: %.0f triangles, median of %d\n", name.c_str(), tris, repeat);
         std::printf("  flak    %8.3f ms  %6.2f M triangles/s  %zu bytes (%.2f per triangle)\n", flak_s * 1e3,
-                    tris / flak_s / 1e6, bytes.size(), bytes.size() / tris);
+                    tris / flak_s / 1e6, bytes.size(), static_cast<double>(bytes.size()) / tris);
         std::printf("  write   %8.3f ms  (boxes quantized, wide nodes collapsed, vertex windows)\n",
                     write_s * 1e3);
         if (embree_s > 0)

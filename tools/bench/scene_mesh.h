@@ -199,7 +199,7 @@ inline void printQueryScene(const char* scene, const std::string& mesh, std::siz
         for (const PeerResult& r : rows) {
             if (r.hits < 0) continue;
             std::printf(", \"%s_hits\": %ld, \"%s_seconds\": %.6f, \"%s_per_s\": %.1f", r.name, r.hits,
-                        r.name, r.seconds, r.name, count / r.seconds);
+                        r.name, r.seconds, r.name, static_cast<double>(count) / r.seconds);
             if (&r != &flak_row)
                 std::printf(", \"flak_speed_ratio_vs_%s\": %.3f, \"hits_equal_%s\": %s", r.name,
                             r.seconds / flak_row.seconds, r.name, r.hits == flak_row.hits ? "true" : "false");
@@ -216,7 +216,7 @@ inline void printQueryScene(const char* scene, const std::string& mesh, std::siz
             continue;
         }
         std::printf("  %-8s hits %9ld  %9.3f ms  %10.3f k %s/s", r.name, r.hits, r.seconds * 1e3,
-                    count / r.seconds / 1e3, unit);
+                    static_cast<double>(count) / r.seconds / 1e3, unit);
         if (&r != &flak_row)
             std::printf("   flak %.2fx %s  hits %s", r.seconds / flak_row.seconds, r.name,
                         r.hits == flak_row.hits ? "equal" : "DIFFER");

@@ -359,7 +359,7 @@ void printReport(const std::string& name, const ShooterScene& sc, const Row* row
         for (int k = 0; k < kRowCount; ++k)
             std::printf(", \"%s\": {\"queries\": %ld, \"hits\": %ld, \"seconds\": %.6f, \"per_s\": %.1f}",
                         rows[k].name, rows[k].count, rows[k].hits, rows[k].seconds,
-                        rows[k].count / rows[k].seconds);
+                        static_cast<double>(rows[k].count) / rows[k].seconds);
         std::printf(
             ", \"cluster_vs_meshmesh_any_speedup\": %.2f, \"cluster_vs_meshmesh_pairs_speedup\": %.2f}\n",
             any_speedup, pairs_speedup);
@@ -373,7 +373,8 @@ void printReport(const std::string& name, const ShooterScene& sc, const Row* row
     for (int k = 0; k < kRowCount; ++k) {
         const Row& r = rows[k];
         std::printf("  %-32s %8ld queries  hits %8ld  %9.3f ms  %10.3f k queries/s  %8.3f us/query\n", r.name,
-                    r.count, r.hits, r.seconds * 1e3, r.count / r.seconds / 1e3, r.seconds / r.count * 1e6);
+                    r.count, r.hits, r.seconds * 1e3, static_cast<double>(r.count) / r.seconds / 1e3,
+                    r.seconds / static_cast<double>(r.count) * 1e6);
     }
     std::printf("  cluster vs mesh-mesh speed-up: any contact %.1fx, contacts vs triangle pairs %.1fx\n",
                 any_speedup, pairs_speedup);

@@ -210,7 +210,8 @@ ChurnResult runFlak(const ChurnScript& script, const std::vector<Region>& region
     OutBuffer<TreePair> found = OutBuffer<TreePair>::over(pairs.data(), std::uint32_t(pairs.size()));
     for (int f = 0; f < frames; ++f) {
         const auto t0 = Clock::now();
-        for (std::uint32_t k = script.frame_begin[f]; k < script.frame_begin[f + 1]; ++k) {
+        for (std::uint32_t k = script.frame_begin[std::size_t(f)]; k < script.frame_begin[std::size_t(f) + 1];
+             ++k) {
             const Move& m = script.moves[k];
             applyMove(m, boxes[m.proxy]);
             (void)tree.moveProxy(ids[m.proxy], boxes[m.proxy], Vec3{m.dx, m.dy, 0.0f});
@@ -328,7 +329,8 @@ ChurnResult runBox2d(const ChurnScript& script, const std::vector<Region>& regio
     const int frames = int(script.frame_begin.size()) - 1;
     for (int f = 0; f < frames; ++f) {
         const auto t0 = Clock::now();
-        for (std::uint32_t k = script.frame_begin[f]; k < script.frame_begin[f + 1]; ++k) {
+        for (std::uint32_t k = script.frame_begin[std::size_t(f)]; k < script.frame_begin[std::size_t(f) + 1];
+             ++k) {
             const Move& m = script.moves[k];
             applyMove(m, boxes[m.proxy]);
             if (tree.MoveProxy(ids[m.proxy], toB2(boxes[m.proxy]), b2Vec2(m.dx, m.dy))) ++r.reinserts;
@@ -429,7 +431,8 @@ ChurnResult runBullet(const ChurnScript& script, const std::vector<Region>& regi
     const int frames = int(script.frame_begin.size()) - 1;
     for (int f = 0; f < frames; ++f) {
         const auto t0 = Clock::now();
-        for (std::uint32_t k = script.frame_begin[f]; k < script.frame_begin[f + 1]; ++k) {
+        for (std::uint32_t k = script.frame_begin[std::size_t(f)]; k < script.frame_begin[std::size_t(f) + 1];
+             ++k) {
             const Move& m = script.moves[k];
             applyMove(m, boxes[m.proxy]);
             btDbvtVolume volume = toBt(boxes[m.proxy]);
