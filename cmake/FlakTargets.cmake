@@ -9,10 +9,12 @@ function(flak_target_options target)
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow)
     # Implicit narrowing and sign changes are warnings in everything a user builds or runs (the
-    # runtime, the baker, the tools, the samples, the platform layer); the tests are built
-    # without -Wconversion.
+    # runtime, the baker, the tools, the samples, the platform layer); targets defined under the
+    # repository's tests/ (found from this file, whichever project calls: tests/cross is one)
+    # are built without -Wconversion.
+    get_filename_component(tests_dir "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../tests" ABSOLUTE)
     get_target_property(dir ${target} SOURCE_DIR)
-    string(FIND "${dir}/" "${PROJECT_SOURCE_DIR}/tests/" in_tests)
+    string(FIND "${dir}/" "${tests_dir}/" in_tests)
     if(NOT in_tests EQUAL 0)
       target_compile_options(${target} PRIVATE -Wconversion)
     endif()
