@@ -315,8 +315,7 @@ std::string jsonReport(const RunReport& r) {
     for (std::size_t ph = 0; ph < kPhaseCount; ++ph) {
         const std::string name = std::string(worldPhaseName(static_cast<WorldPhase>(ph))) + "_ms";
         series(
-            name.c_str(), [ph](const FrameTimes& f) { return f.phase_ns[static_cast<std::size_t>(ph)]; },
-            ph + 1 == kPhaseCount);
+            name.c_str(), [ph](const FrameTimes& f) { return f.phase_ns[ph]; }, ph + 1 == kPhaseCount);
     }
     out << "  },\n";
     out << "  \"pass\": " << (r.pass ? "true" : "false") << "\n";

@@ -154,8 +154,7 @@ void runFrame(Pass& pass, std::uint32_t f) {
     (void)status; // BufferFull shows in the counters below
     const StepStats& stats = pass.world.stats();
     times.script_ns = t1 - t0;
-    for (std::size_t ph = 0; ph < kPhaseCount; ++ph)
-        times.phase_ns[static_cast<std::size_t>(ph)] = stats.phase_ns[ph];
+    for (std::size_t ph = 0; ph < kPhaseCount; ++ph) times.phase_ns[ph] = stats.phase_ns[ph];
     times.step_ns = t2 - t1;
     times.total_ns = t2 - t0;
     times.total_cpu_ns = c1 - c0;
