@@ -1,15 +1,17 @@
 // The planar kernels across the scales a level can have. Multiplying every input by a power of two
 // is exact, so a kernel whose answers depend only on the shapes gives the same decision, and outputs
 // scaled by the same power, bit for bit. circlePolygon, segmentPolygon, pointInPolygon and
-// polygonSat do not rescale: they answer alike from 2^-40 to 2^60 (tolerance.h rule 7). Outside,
-// their squares and products leave the float range: on random stars of 3 to 12 points, circles
-// and segments around them, answers first differ at about 2^-49 (circlePolygon, squares
-// underflow) and 2^63 (segmentPolygon and polygonSat, products overflow).
+// polygonSat do not rescale: they answer alike from 2^-40 to 2^60 (tolerance.h rule 7), checked
+// here on polygon_families.h's convex, star and comb polygons. Outside, their squares and
+// products leave the float range: on random stars of 3 to 12 points, circles and segments around
+// them, answers first differ at about 2^-49 (circlePolygon, squares underflow) and 2^63
+// (segmentPolygon and polygonSat, products overflow).
 #include <flak/geom/circle_polygon.h>
 #include <flak/geom/point_in_polygon.h>
 #include <flak/geom/polygon_sat.h>
 #include <flak/geom/segment_polygon.h>
 
+#include "flak_support/polygon_families.h"
 #include "flak_support/split_mix.h"
 #include "support/case_count.h"
 #include "support/same_bits.h"
@@ -24,42 +26,36 @@ namespace {
 
 Vec2 scaled(const Vec2& v, float f) { return Vec2{v.x * f, v.y * f}; }
 
-// `count` points around `center` at angles 2 pi k / count, each at its own radius in [r0, r1]
-// (a star, concave unless r0 == r1).
-void star(SplitMix64& rng, const Vec2& center, float r0, float r1, std::uint32_t count, Vec2* out) {
-    for (std::uint32_t k = 0; k < count; ++k) {
-        const double a = 6.283185307179586 * k / count, r = rng.range(r0, r1);
-        out[k] = Vec2{center.x + float(r * std::cos(a)), center.y + float(r * std::sin(a))};
-    }
-}
-
 TEST(PolygonKernelScale, EveryPowerOfTwoInRangeAnswersAlike) {
     const int exponents[] = {-40, -30, -20, -10, 10, 20, 30, 40, 50, 60};
     SplitMix64 rng(0x5CA1E0002ull);
     long compared = 0, hits = 0;
     for (int i = 0; i < caseCount(20000); ++i) {
-        const std::uint32_t n = 3 + std::uint32_t(rng.range(0, 10)), m = 3 + std::uint32_t(rng.range(0, 6));
-        Vec2 p[12], q[8], sp[12], sq[8];
-        star(rng, Vec2{rng.rangef(-0.3, 0.3), 0.0f}, 0.2f, 1.2f, n, p);
-        const float convex_r = rng.rangef(0.1, 0.6);
-        star(rng, Vec2{rng.rangef(-1, 1), rng.rangef(-1, 1)}, convex_r, convex_r, m, q); // convex
+        // A convex, star or comb polygon of unit size (collinear points and clockwise order
+        // included) and a convex one beside it for the separating-axis test.
+        const Polygon p = randomPolygon(rng, Placement{1.0, rng.range(-0.3, 0.3), 0.0}, 12);
+        const Polygon q = makeConvex(rng, 3 + int(rng.next() % 6), rng.range(-1, 1), rng.range(-1, 1), 0.5,
+                                     rng.range(0.1, 0.5));
+        const std::uint32_t n = std::uint32_t(p.size()), m = std::uint32_t(q.size());
+        Polygon sp(p.size()), sq(q.size());
         const Vec2 c0{rng.rangef(-1, 1), rng.rangef(-1, 1)}, c1{rng.rangef(-1, 1), rng.rangef(-1, 1)};
         const float radius = rng.rangef(0, 1);
         CirclePolygonContact contact_unit;
         SegmentPolygonHit segment_unit;
         PolygonMtv mtv_unit;
-        const bool circle = circlePolygon(c0, radius, p, n, contact_unit);
-        const bool segment = segmentPolygon(c0, c1, p, n, segment_unit);
-        const bool inside = pointInPolygon(c0, p, n);
-        const bool sat = polygonSat(p, n, q, m, mtv_unit);
+        const bool circle = circlePolygon(c0, radius, p.data(), n, contact_unit);
+        const bool segment = segmentPolygon(c0, c1, p.data(), n, segment_unit);
+        const bool inside = pointInPolygon(c0, p.data(), n);
+        const bool sat = polygonSat(p.data(), n, q.data(), m, mtv_unit);
         hits += circle + segment + inside + sat;
         for (const int e : exponents) {
             const float f = std::ldexp(1.0f, e);
-            for (std::uint32_t k = 0; k < n; ++k) sp[k] = scaled(p[k], f);
-            for (std::uint32_t k = 0; k < m; ++k) sq[k] = scaled(q[k], f);
+            for (std::size_t k = 0; k < p.size(); ++k) sp[k] = scaled(p[k], f);
+            for (std::size_t k = 0; k < q.size(); ++k) sq[k] = scaled(q[k], f);
             const Vec2 s0 = scaled(c0, f), s1 = scaled(c1, f);
             CirclePolygonContact contact;
-            ASSERT_EQ(circlePolygon(s0, radius * f, sp, n, contact), circle) << "case " << i << " 2^" << e;
+            ASSERT_EQ(circlePolygon(s0, radius * f, sp.data(), n, contact), circle)
+                << "case " << i << " 2^" << e;
             if (circle) {
                 ASSERT_TRUE(sameBits(contact.push, scaled(contact_unit.push, f)) &&
                             sameBits(contact.normal, contact_unit.normal) &&
@@ -68,16 +64,16 @@ TEST(PolygonKernelScale, EveryPowerOfTwoInRangeAnswersAlike) {
                     << "case " << i << " 2^" << e;
             }
             SegmentPolygonHit hit;
-            ASSERT_EQ(segmentPolygon(s0, s1, sp, n, hit), segment) << "case " << i << " 2^" << e;
+            ASSERT_EQ(segmentPolygon(s0, s1, sp.data(), n, hit), segment) << "case " << i << " 2^" << e;
             if (segment) {
                 ASSERT_TRUE(sameBits(hit.t, segment_unit.t) &&
                             sameBits(hit.point, scaled(segment_unit.point, f)) &&
                             sameBits(hit.normal, segment_unit.normal) && hit.edge == segment_unit.edge)
                     << "case " << i << " 2^" << e;
             }
-            ASSERT_EQ(pointInPolygon(s0, sp, n), inside) << "case " << i << " 2^" << e;
+            ASSERT_EQ(pointInPolygon(s0, sp.data(), n), inside) << "case " << i << " 2^" << e;
             PolygonMtv mtv;
-            ASSERT_EQ(polygonSat(sp, n, sq, m, mtv), sat) << "case " << i << " 2^" << e;
+            ASSERT_EQ(polygonSat(sp.data(), n, sq.data(), m, mtv), sat) << "case " << i << " 2^" << e;
             if (sat) {
                 ASSERT_TRUE(sameBits(mtv.axis, mtv_unit.axis) && sameBits(mtv.depth, mtv_unit.depth * f))
                     << "case " << i << " 2^" << e;
