@@ -7,17 +7,9 @@ function(flak_target_options target)
     return()
   endif()
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-    target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow)
-    # Implicit narrowing and sign changes are warnings in everything a user builds or runs (the
-    # runtime, the baker, the tools, the samples, the platform layer); targets defined under the
-    # repository's tests/ (found from this file, whichever project calls: tests/cross is one)
-    # are built without -Wconversion.
-    get_filename_component(tests_dir "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../tests" ABSOLUTE)
-    get_target_property(dir ${target} SOURCE_DIR)
-    string(FIND "${dir}/" "${tests_dir}/" in_tests)
-    if(NOT in_tests EQUAL 0)
-      target_compile_options(${target} PRIVATE -Wconversion)
-    endif()
+    # Implicit narrowing and sign changes are warnings in every target: runtime, baker, tools,
+    # samples, platform layer and tests.
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow -Wconversion)
     if(FLAK_WERROR)
       target_compile_options(${target} PRIVATE -Werror)
     endif()
@@ -38,7 +30,7 @@ function(flak_target_options target)
 endfunction()
 
 # A runtime room: a static library flak_<room>, exported as flak::<room>, built with the runtime's
-# rules (no exceptions, no RTTI, -Wconversion, no FP contraction) and registered for the
+# rules (no exceptions, no RTTI, no FP contraction) and registered for the
 # allocation-symbol check.
 #   flak_add_runtime_library(<room> SOURCES ... [DEPS flak_x ...])
 function(flak_add_runtime_library room)
@@ -53,7 +45,7 @@ function(flak_add_runtime_library room)
   target_link_libraries(${target} PUBLIC flak_runtime_defs ${ARG_DEPS})
   flak_target_options(${target})
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-    target_compile_options(${target} PRIVATE -fno-exceptions -fno-rtti -Wconversion)
+    target_compile_options(${target} PRIVATE -fno-exceptions -fno-rtti)
     if(FLAK_SANITIZE)
       # Instrumented archives need the sanitizer runtimes wherever they are linked.
       target_link_options(${target} INTERFACE -fsanitize=address,undefined)

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <initializer_list>
 #include <iterator>
 #include <set>
 
@@ -394,7 +395,7 @@ TEST(MeshBlob, LoaderChecksWideTree) {
     ASSERT_GE(wideCount(root), 2u);
     ASSERT_LT(root.hi[1][0], 255u);
     refuse(lo(0, 1, 0), std::uint8_t(root.hi[1][0] + 1), "wide child bounds inverted");
-    for (const std::uint16_t step : {0u, 3u, 2u * kWideMaxStep})
+    for (const std::uint16_t step : std::initializer_list<std::uint16_t>{0u, 3u, 2u * kWideMaxStep})
         refuse(field(0, offsetof(WideNode, step) + 4), step, "step not a power of two up to kWideMaxStep");
     refuse(field(1, offsetof(WideNode, padding) + 3), std::uint8_t{1}, "padding not zero");
     // A minimum that decodes past the grid's top (65,535): the root's frame moved up to 65,435

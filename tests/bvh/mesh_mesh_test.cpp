@@ -34,7 +34,7 @@ void brutePairs(const BakedMesh& a, const BakedMesh& b, const Transform& b_to_a,
     std::vector<Aabb> boxes(b.tris.size());
     float scale = 0.0f;
     for (std::size_t t = 0; t < b.tris.size(); ++t) {
-        for (int k = 0; k < 3; ++k) transformPoint(b_to_a, b.tris[t][k], tb[t][k]);
+        for (std::size_t k = 0; k < 3; ++k) transformPoint(b_to_a, b.tris[t][k], tb[t][k]);
         fromPoints(tb[t].data(), 3, boxes[t]);
         for (int k = 0; k < 3; ++k)
             scale = std::max(scale, std::max(std::fabs(boxes[t].min[k]), std::fabs(boxes[t].max[k])));
@@ -74,7 +74,7 @@ void bruteSummary(const BakedMesh& a, const BakedMesh& b, const Transform& b_to_
     std::uint32_t points = 0;
     for (const TrianglePair& p : pairs) {
         Vec3 vb[3];
-        for (int k = 0; k < 3; ++k) transformPoint(b_to_a, b.tris[p.b][k], vb[k]);
+        for (std::size_t k = 0; k < 3; ++k) transformPoint(b_to_a, b.tris[p.b][k], vb[k]);
         const auto& va = a.tris[p.a];
         Vec3 s, e, n;
         bool coplanar = false;

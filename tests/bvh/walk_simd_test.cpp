@@ -85,7 +85,7 @@ WideNode randomWideNode(SplitMix64& rng, std::uint32_t cells, BvhNode out_childr
             const std::uint32_t lo_limit = reach < 255u ? reach : 255u;
             // Boxes of a third of the frame on average, but any from one step to the whole.
             const auto a = static_cast<std::uint8_t>(rng.next() % (lo_limit + 1u) / (rng.next() % 2u + 1u));
-            const std::uint32_t wide = a + 85u + rng.next() % 86u;
+            const std::uint32_t wide = a + 85u + static_cast<std::uint32_t>(rng.next() % 86u);
             const auto b = static_cast<std::uint8_t>(rng.next() % 8u == 0u ? a + rng.next() % (256u - a)
                                                                            : (wide < 255u ? wide : 255u));
             w.lo[k][c] = c < count ? a : std::uint8_t{255};
@@ -612,7 +612,8 @@ TEST(GroupLeaves, LaneTestReachesTheLeavesOfTheWalkInOrder) {
                 detail::QuantBox box;
                 for (int k = 0; k < 3; ++k) {
                     // Around the group's box, so most boxes take some of its leaves and leave others.
-                    const std::int32_t lo = group.lo[k], span = group.hi[k] - lo + 1;
+                    const std::int32_t lo = group.lo[k];
+                    const auto span = static_cast<std::uint32_t>(group.hi[k] - lo + 1);
                     const std::int32_t x = lo - 2 + static_cast<std::int32_t>(rng.next() % (span + 4u));
                     const std::int32_t y = lo - 2 + static_cast<std::int32_t>(rng.next() % (span + 4u));
                     switch (rng.next() % 5u) {

@@ -55,7 +55,8 @@ TEST(FixedPool, FillsToCapacityThenReportsPoolFull) {
     EXPECT_TRUE(extra.isNull());
     EXPECT_EQ(f.pool.size(), 64u);
     EXPECT_EQ(f.pool.highWater(), 64u);
-    for (int i = 0; i < 64; ++i) EXPECT_EQ(f.pool.get(handles[i])->value, i); // nothing lost
+    for (int i = 0; i < 64; ++i)
+        EXPECT_EQ(f.pool.get(handles[static_cast<std::size_t>(i)])->value, i); // nothing lost
     EXPECT_EQ(Tracked::live, 64);
     f.pool.clear();
     EXPECT_EQ(Tracked::live, 0);

@@ -98,8 +98,8 @@ inline D3 closestOnTriangle(const D3& p, const D3& a, const D3& b, const D3& c) 
 struct RefShape {
     ConvexKind kind = ConvexKind::Sphere;
     std::vector<D3> pts;
-    std::vector<std::array<int, 3>> tris;
-    std::vector<std::array<int, 2>> edges;
+    std::vector<std::array<std::size_t, 3>> tris;
+    std::vector<std::array<std::size_t, 2>> edges;
     double radius = 0.0;
     // box frame (double, not re-orthonormalised: the float axes as given)
     D3 center, axis[3], half;
@@ -117,12 +117,12 @@ inline D3 rotateOnly(const D3& v, const Transform* xf) {
 }
 
 inline void buildHullTopology(RefShape& s) {
-    const int n = int(s.pts.size());
+    const std::size_t n = s.pts.size();
     double scale = 0.0;
     for (const D3& p : s.pts) scale = std::max(scale, maxAbs(p - s.pts[0]));
-    for (int i = 0; i < n; ++i)
-        for (int j = i + 1; j < n; ++j)
-            for (int k = j + 1; k < n; ++k) {
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j)
+            for (std::size_t k = j + 1; k < n; ++k) {
                 const D3 nrm = cross(s.pts[j] - s.pts[i], s.pts[k] - s.pts[i]);
                 const double nl = len(nrm);
                 if (!(nl > 0.0)) continue;
@@ -130,22 +130,22 @@ inline void buildHullTopology(RefShape& s) {
                 // five points, every triangle is kept.
                 const double tol = n <= 5 ? kInfD : 1e-6 * scale * nl;
                 bool pos = false, neg = false;
-                for (int m = 0; m < n; ++m) {
+                for (std::size_t m = 0; m < n; ++m) {
                     const double sd = dot(nrm, s.pts[m] - s.pts[i]);
                     pos = pos || sd > tol;
                     neg = neg || sd < -tol;
                 }
                 if (!(pos && neg)) s.tris.push_back({i, j, k});
             }
-    std::vector<std::array<int, 2>> e;
+    std::vector<std::array<std::size_t, 2>> e;
     for (const auto& t : s.tris) {
         e.push_back({t[0], t[1]});
         e.push_back({t[1], t[2]});
         e.push_back({t[0], t[2]});
     }
     if (s.tris.empty())
-        for (int i = 0; i < n; ++i)
-            for (int j = i + 1; j < n; ++j) e.push_back({i, j});
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i + 1; j < n; ++j) e.push_back({i, j});
     std::sort(e.begin(), e.end());
     e.erase(std::unique(e.begin(), e.end()), e.end());
     s.edges = e;
@@ -177,14 +177,14 @@ inline RefShape makeRef(const ConvexShape& shape, const Transform* xf, const D3&
                             s.axis[2] * (sz * s.half.z));
         }
         // Faces (two triangles each) and the 12 edges of the box, by corner bits.
-        static const int kFaces[6][4] = {{0, 2, 6, 4}, {1, 3, 7, 5}, {0, 1, 5, 4},
-                                         {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 5, 7, 6}};
+        static const std::size_t kFaces[6][4] = {{0, 2, 6, 4}, {1, 3, 7, 5}, {0, 1, 5, 4},
+                                                 {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 5, 7, 6}};
         for (const auto& f : kFaces) {
             s.tris.push_back({f[0], f[1], f[2]});
             s.tris.push_back({f[0], f[2], f[3]});
         }
-        for (int m = 0; m < 8; ++m)
-            for (int bit = 1; bit < 8; bit <<= 1)
+        for (std::size_t m = 0; m < 8; ++m)
+            for (std::size_t bit = 1; bit < 8; bit <<= 1)
                 if (!(m & bit)) s.edges.push_back({m, m | bit});
         s.local_extent = maxAbs(d3(shape.center)) + s.half.x + s.half.y + s.half.z;
         break;
@@ -268,7 +268,7 @@ inline double coreDistance(const RefShape& a, const RefShape& b, D3& ca, D3& cb)
     for (const auto& t : a.tris)
         for (const D3& q : b.pts) keep(closestOnTriangle(q, a.pts[t[0]], a.pts[t[1]], a.pts[t[2]]), q);
     auto edgesOf = [](const RefShape& s) {
-        std::vector<std::array<int, 2>> e = s.edges;
+        std::vector<std::array<std::size_t, 2>> e = s.edges;
         if (s.pts.size() == 1) e.push_back({0, 0});
         if (s.pts.size() == 2 && e.empty()) e.push_back({0, 1});
         return e;

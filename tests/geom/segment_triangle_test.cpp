@@ -32,7 +32,7 @@ void pack(const SegCase& k, float* in) {
 
 using SegmentKernel = bool (*)(const Vec3&, const Vec3&, const Vec3&, const Vec3&, const Vec3&, RayHit&);
 
-void checkKernel(OracleTally& tally, long index, const SegCase& k, SegmentKernel kernel) {
+void checkKernel(OracleTally& tally, std::uint64_t index, const SegCase& k, SegmentKernel kernel) {
     float in[15];
     pack(k, in);
     ++tally.cases;
@@ -167,7 +167,7 @@ SegCase gridCase(SplitMix64& rng) {
 
 TEST(SegmentTriangle, Random1M) {
     OracleTally fast("moller-trumbore random", kSeed), tight("watertight random", kSeed);
-    for (long i = 0; i < caseCount<long>(1000000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i + 1);
         const SegCase k = randomCase(rng);
         checkKernel(fast, i, k, fastKernel);
@@ -194,7 +194,7 @@ TEST(SegmentTriangle, AdversarialFamilies) {
                           where.name);
             ++seed;
             OracleTally fast(name_fast, seed), tight(name_tight, seed);
-            for (long i = 0; i < caseCount<long>(8000); ++i) {
+            for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(8000); ++i) {
                 SplitMix64 rng = caseRng(fast.seed, i + 1);
                 const SegCase k = familyCase(rng, static_cast<Shape>(s), where);
                 checkKernel(fast, i, k, fastKernel);
@@ -207,7 +207,7 @@ TEST(SegmentTriangle, AdversarialFamilies) {
     }
     ++seed;
     OracleTally fast("MT exact grid (through edges)", seed), tight("WT exact grid (through edges)", seed);
-    for (long i = 0; i < caseCount<long>(50000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(50000); ++i) {
         SplitMix64 rng = caseRng(fast.seed, i + 1);
         const SegCase k = gridCase(rng);
         checkKernel(fast, i, k, fastKernel);
@@ -221,7 +221,7 @@ TEST(SegmentTriangle, AdversarialFamilies) {
 
 TEST(SegmentTriangle, NonFiniteInputsGiveNoHit) {
     long bad = 0;
-    for (long i = 0; i < caseCount<long>(100000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 99, i + 1);
         const SegCase k = randomCase(rng);
         float in[15];

@@ -34,7 +34,7 @@ void pack(const SphereCase& k, float* in) {
 
 double longestEdge(const DTri& t) { return std::max({len(t.b - t.a), len(t.c - t.b), len(t.a - t.c)}); }
 
-void checkCase(OracleTally& tally, long index, const SphereCase& k) {
+void checkCase(OracleTally& tally, std::uint64_t index, const SphereCase& k) {
     float in[13];
     pack(k, in);
     ++tally.cases;
@@ -160,7 +160,7 @@ SphereCase gridCase(SplitMix64& rng) {
 
 TEST(SphereTriangle, Random1M) {
     OracleTally tally("sphere-triangle random", kSeed);
-    for (long i = 0; i < caseCount<long>(1000000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i + 1);
         checkCase(tally, i, randomCase(rng));
     }
@@ -179,7 +179,7 @@ TEST(SphereTriangle, AdversarialFamilies) {
             char name[96];
             std::snprintf(name, sizeof name, "%s %s", shapeName(static_cast<Shape>(s)), where.name);
             OracleTally tally(name, ++seed);
-            for (long i = 0; i < caseCount<long>(8000); ++i) {
+            for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(8000); ++i) {
                 SplitMix64 rng = caseRng(tally.seed, i + 1);
                 checkCase(tally, i, familyCase(rng, static_cast<Shape>(s), where));
             }
@@ -188,7 +188,7 @@ TEST(SphereTriangle, AdversarialFamilies) {
         }
     }
     OracleTally grid("exact grid (centre on the triangle)", ++seed);
-    for (long i = 0; i < caseCount<long>(50000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(50000); ++i) {
         SplitMix64 rng = caseRng(grid.seed, i + 1);
         checkCase(grid, i, gridCase(rng));
     }
@@ -199,7 +199,7 @@ TEST(SphereTriangle, AdversarialFamilies) {
 
 TEST(SphereTriangle, NonFiniteInputsGiveNoContact) {
     long bad = 0;
-    for (long i = 0; i < caseCount<long>(100000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 99, i + 1);
         SphereCase k = randomCase(rng);
         float in[13];

@@ -36,7 +36,7 @@ void pack(const SweepCase& k, float* in) {
     in[15] = k.radius;
 }
 
-void checkCase(OracleTally& tally, long index, const SweepCase& k) {
+void checkCase(OracleTally& tally, std::uint64_t index, const SweepCase& k) {
     float in[16];
     pack(k, in);
     ++tally.cases;
@@ -213,7 +213,7 @@ SweepCase gridCase(SplitMix64& rng) {
 
 TEST(SweptSphereTriangle, Random1M) {
     OracleTally tally("swept sphere random", kSeed);
-    for (long i = 0; i < caseCount<long>(1000000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i + 1);
         checkCase(tally, i, randomCase(rng));
     }
@@ -232,7 +232,7 @@ TEST(SweptSphereTriangle, AdversarialFamilies) {
             char name[96];
             std::snprintf(name, sizeof name, "%s %s", familyName(static_cast<SweepFamily>(f)), where.name);
             OracleTally tally(name, ++seed);
-            for (long i = 0; i < caseCount<long>(6000); ++i) {
+            for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(6000); ++i) {
                 SplitMix64 rng = caseRng(tally.seed, i + 1);
                 const Shape shape = static_cast<Shape>(rng.next() % static_cast<unsigned>(Shape::Count));
                 checkCase(tally, i, familyCase(rng, static_cast<SweepFamily>(f), shape, where));
@@ -242,7 +242,7 @@ TEST(SweptSphereTriangle, AdversarialFamilies) {
         }
     }
     OracleTally grid("exact grid (through vertices/edges)", ++seed);
-    for (long i = 0; i < caseCount<long>(50000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(50000); ++i) {
         SplitMix64 rng = caseRng(grid.seed, i + 1);
         checkCase(grid, i, gridCase(rng));
     }
@@ -253,7 +253,7 @@ TEST(SweptSphereTriangle, AdversarialFamilies) {
 
 TEST(SweptSphereTriangle, NonFiniteInputsGiveNoHit) {
     long bad = 0;
-    for (long i = 0; i < caseCount<long>(100000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 99, i + 1);
         const SweepCase k = randomCase(rng);
         float in[16];
@@ -316,7 +316,7 @@ TEST(SweptSphereTriangle, SliversAreDecidedByTheirEdges) {
     EXPECT_FALSE(sweptSphereTriangle(c0, c1, 0.0f, Vec3{0.0f, 1.0f, 0.0f}, Vec3{0.0f, 0.0f, 0.0f},
                                      Vec3{0.0f, 0.0f, FLT_TRUE_MIN}, hit));
     OracleTally tally("swept sphere slivers", kSeed);
-    long index = 0;
+    std::uint64_t index = 0;
     for (const float thickness : {FLT_TRUE_MIN, 1e-30f, 1e-10f, 0x1p-21f, 0x1p-19f, 1e-3f}) {
         for (const float top : {0.5f, 1.0f}) {
             SweepCase k;
@@ -335,7 +335,7 @@ TEST(SweptSphereTriangle, SliversAreDecidedByTheirEdges) {
     // sweeps that often lie in that plane and cross the sliver's line: 9,161 of these 200,000
     // failed with the face test that took every point with edge functions >= 0.
     OracleTally random("swept sphere random slivers", kSeed + 7);
-    for (long i = 0; i < caseCount<long>(200000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(200000); ++i) {
         SplitMix64 rng = caseRng(random.seed, i + 1);
         const float thickness =
             i % 4 == 0 ? FLT_TRUE_MIN : (i % 4 == 1 ? 1e-44f : (i % 4 == 2 ? 1e-30f : 1e-7f));

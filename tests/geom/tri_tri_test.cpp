@@ -83,7 +83,7 @@ struct SegmentStats {
     double worst = 0.0;
 };
 
-void checkPair(OracleTally& tally, SegmentStats& seg, long index, const Pair& k) {
+void checkPair(OracleTally& tally, SegmentStats& seg, std::uint64_t index, const Pair& k) {
     float in[18];
     pack(k, in);
     ++tally.cases;
@@ -283,7 +283,7 @@ Pair familyPair(SplitMix64& rng, PairFamily f, const Placement& where) {
 TEST(TriTri, Random1M) {
     OracleTally tally("tri-tri random", kSeed);
     SegmentStats seg;
-    for (long i = 0; i < caseCount<long>(1000000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(1000000); ++i) {
         SplitMix64 rng = caseRng(kSeed, i + 1);
         checkPair(tally, seg, i, randomPair(rng));
     }
@@ -305,7 +305,7 @@ TEST(TriTri, AdversarialFamilies) {
             char name[96];
             std::snprintf(name, sizeof name, "%s %s", familyName(static_cast<PairFamily>(f)), where.name);
             OracleTally tally(name, ++seed);
-            for (long i = 0; i < caseCount<long>(6000); ++i) {
+            for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(6000); ++i) {
                 SplitMix64 rng = caseRng(tally.seed, i + 1);
                 checkPair(tally, seg, i, familyPair(rng, static_cast<PairFamily>(f), where));
             }
@@ -346,7 +346,7 @@ TEST(TriTri, SliverPairs120K) {
         char name[96];
         std::snprintf(name, sizeof name, "needles/caps %s", w->name);
         OracleTally tally(name, ++seed);
-        for (long i = 0; i < caseCount<long>(40000); ++i) {
+        for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(40000); ++i) {
             SplitMix64 rng = caseRng(tally.seed, i + 1);
             Pair k;
             k.s = makeShape(rng, rng.u() < 0.5 ? Shape::Needle : Shape::Cap, 1.0);
@@ -371,7 +371,7 @@ TEST(TriTri, SliverPairs120K) {
 // triTriOverlap4 / 8 answer lane for lane what triTriOverlap and classifyTriTri answer alone.
 TEST(TriTri, SliverFirstTriangleBatchedEqualsScalar) {
     long mismatches = 0, lane_pairs = 0, overlaps = 0, ill = 0;
-    for (long i = 0; i < caseCount<long>(60000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(60000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 79, i + 1);
         const Placement& where = kPlacements[i % 6];
         const Tri first = place(where, makeShape(rng, rng.u() < 0.5 ? Shape::Needle : Shape::Cap, 1.0));
@@ -479,7 +479,7 @@ TEST(TriTri, EdgeInTheOtherPlaneIsNotExtended) {
 
 TEST(TriTri, NonFiniteInputsGiveNoOverlap) {
     long bad = 0;
-    for (long i = 0; i < caseCount<long>(100000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 99, i + 1);
         // Overlapping pairs, so that a NaN has a chance to slip through as a "yes".
         Pair k = randomPair(rng);
@@ -530,7 +530,7 @@ TEST(TriTri, RewrittenLaneTakesTheNewTriangle) {
 // lanes, and partially filled batches.
 TEST(TriTri, BatchedEqualsScalar2M) {
     long pairs = 0, mismatches = 0, overlaps = 0;
-    for (long i = 0; i < caseCount<long>(250000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(250000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 77, i + 1);
         constexpr unsigned kFamilies = static_cast<unsigned>(PairFamily::Count);
         const Pair first = (i % 3 == 0)
@@ -584,7 +584,7 @@ TEST(TriTri, BatchedEqualsScalar2M) {
 TEST(TriTri, IntersectionBatchEqualsScalar) {
     long pairs = 0, crossings = 0, mismatches = 0;
     constexpr unsigned kFamilies = static_cast<unsigned>(PairFamily::Count);
-    for (long i = 0; i < caseCount<long>(300000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(300000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 91, i + 1);
         const unsigned count = i % 7 == 0 ? 1u + static_cast<unsigned>(rng.next() % 4u) : 4u;
         TriTriPairs4 batch;
@@ -658,7 +658,7 @@ bool sameBatch(const TriangleBatch4& x, const TriangleBatch4& y) {
 // to eight such batches answers triTriOverlap4 per batch, masked by the lanes asked for.
 TEST(TriTri, FinishedBatchesAndLaneMasks) {
     long mismatches = 0, overlaps = 0, lane_tests = 0, crossings = 0;
-    for (long i = 0; i < caseCount<long>(100000); ++i) {
+    for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(100000); ++i) {
         SplitMix64 rng = caseRng(kSeed + 78, i + 1);
         const Pair first = (i % 3 == 0) ? familyPair(rng, static_cast<PairFamily>(i % 7), kPlacements[i % 6])
                                         : randomPair(rng);

@@ -325,7 +325,7 @@ TEST_F(GpuTest, OverflowSetsTheFlagCountsAndWritesNothingPastCapacity) {
     EXPECT_EQ(big.collect(ticket, &small_out, nullptr), Status::BufferFull);
     EXPECT_EQ(small_out.count, 100u);
     EXPECT_EQ(small_out.dropped, expect.size() - 100);
-    for (int k = 100; k < 104; ++k) EXPECT_EQ(few[k].job, 0xBEEFu);
+    for (std::size_t k = 100; k < 104; ++k) EXPECT_EQ(few[k].job, 0xBEEFu);
 }
 
 // With the validation layer also named in the environment (gpu.validation_from_environment

@@ -27,7 +27,8 @@ VKAPI_ATTR void VKAPI_CALL noComputeFamilies(VkPhysicalDevice device, std::uint3
                                              VkQueueFamilyProperties* families) {
     g_real_families(device, count, families);
     if (families != nullptr)
-        for (std::uint32_t k = 0; k < *count; ++k) families[k].queueFlags &= ~VK_QUEUE_COMPUTE_BIT;
+        for (std::uint32_t k = 0; k < *count; ++k)
+            families[k].queueFlags &= ~static_cast<VkQueueFlags>(VK_QUEUE_COMPUTE_BIT);
 }
 
 // A device that cannot preserve infinities and NaN in float (the shader declares it does).

@@ -110,7 +110,7 @@ inline void bruteForcePairs(const BakedMesh& a, const BakedMesh& b, const Transf
                             std::uint32_t job, std::vector<GpuPair>& out) {
     std::vector<std::array<Vec3, 3>> tb(b.tris.size());
     for (std::size_t k = 0; k < b.tris.size(); ++k)
-        for (int c = 0; c < 3; ++c) transformPoint(b_to_a, b.tris[k][c], tb[k][c]);
+        for (std::size_t c = 0; c < 3; ++c) transformPoint(b_to_a, b.tris[k][c], tb[k][c]);
     for (std::uint32_t i = 0; i < a.tris.size(); ++i)
         for (std::uint32_t k = 0; k < tb.size(); ++k)
             if (triTriOverlap(a.tris[i][0], a.tris[i][1], a.tris[i][2], tb[k][0], tb[k][1], tb[k][2]))
@@ -147,7 +147,7 @@ std::string pairDifference(const std::vector<GpuPair>& got, const std::vector<Gp
             const BakedMesh& a = *pa;
             const BakedMesh& b = *pb;
             Vec3 v[6] = {a.tris[p.a][0], a.tris[p.a][1], a.tris[p.a][2]};
-            for (int c = 0; c < 3; ++c) transformPoint(job.b_to_a, b.tris[p.b][c], v[3 + c]);
+            for (std::size_t c = 0; c < 3; ++c) transformPoint(job.b_to_a, b.tris[p.b][c], v[3 + c]);
             char line[640];
             int n = std::snprintf(line, sizeof line, "%s: job %u (%s x %s) a %u b %u:", what, p.job,
                                   a.name.c_str(), b.name.c_str(), p.a, p.b);
@@ -177,7 +177,7 @@ std::size_t checkCrossingFlags(const std::vector<GpuPair>& got, const std::vecto
         ++flagged;
         const auto [a, b] = meshes(p.job);
         Vec3 v[3];
-        for (int c = 0; c < 3; ++c) transformPoint(jobs[p.job].b_to_a, b->tris[p.b][c], v[c]);
+        for (std::size_t c = 0; c < 3; ++c) transformPoint(jobs[p.job].b_to_a, b->tris[p.b][c], v[c]);
         EXPECT_EQ(detail::classifyTriTri(a->tris[p.a][0], a->tris[p.a][1], a->tris[p.a][2], v[0], v[1], v[2]),
                   detail::TriTriKind::Crossing)
             << p;

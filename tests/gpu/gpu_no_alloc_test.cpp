@@ -129,7 +129,7 @@ TEST(MeshLeafPairs, ExpandedLeafPairsAreTheWalkPairs) {
                 for (std::uint32_t ta = p.a_first; ta < p.a_first + p.a_count; ++ta)
                     for (std::uint32_t tb = p.b_first; tb < p.b_first + p.b_count; ++tb) {
                         Vec3 v[3];
-                        for (int c = 0; c < 3; ++c) transformPoint(t, b.tris[tb][c], v[c]);
+                        for (std::size_t c = 0; c < 3; ++c) transformPoint(t, b.tris[tb][c], v[c]);
                         if (triTriOverlap(a.tris[ta][0], a.tris[ta][1], a.tris[ta][2], v[0], v[1], v[2]))
                             expanded.push_back(GpuPair{0, ta, tb});
                     }

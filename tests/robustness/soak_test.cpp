@@ -398,13 +398,13 @@ TEST(Soak, SeededWorldRunKeepsInvariantsAndFlatHighWater) {
             return;
         }
         if (f + 1 == kWarmupFrames) {
-            for (int k = 1; k < static_cast<int>(BodyKind::Count); ++k)
+            for (std::size_t k = 1; k < static_cast<std::size_t>(BodyKind::Count); ++k)
                 warm_high[k] = world.poolUsage(static_cast<BodyKind>(k)).high_water;
             warm_scratch = world.scratchHighWater();
         }
     }
     // Flat high-water marks: the warm-up's peak was the designed one, nothing crept up after it.
-    for (int k = 1; k < static_cast<int>(BodyKind::Count); ++k) {
+    for (std::size_t k = 1; k < static_cast<std::size_t>(BodyKind::Count); ++k) {
         const PoolUsage u = world.poolUsage(static_cast<BodyKind>(k));
         EXPECT_EQ(u.high_water, warm_high[k]) << "kind " << k;
     }

@@ -20,8 +20,8 @@ double coverage(const Mesh& m, const std::vector<Sphere>& spheres, std::uint64_t
     SplitMix64 rng(seed);
     int covered = 0;
     for (int i = 0; i < count; ++i) {
-        const std::size_t t = std::min<std::size_t>(
-            std::lower_bound(cum.begin(), cum.end(), rng.u() * total) - cum.begin(), cum.size() - 1);
+        const auto it = std::lower_bound(cum.begin(), cum.end(), rng.u() * total);
+        const std::size_t t = std::min(static_cast<std::size_t>(it - cum.begin()), cum.size() - 1);
         double u = rng.u(), v = rng.u();
         if (u + v > 1) u = 1 - u, v = 1 - v;
         const D3 a = d3(m.positions[m.indices[3 * t]]), b = d3(m.positions[m.indices[3 * t + 1]]),

@@ -565,24 +565,24 @@ TEST(WallBaker, EdgeChecksMatchEveryPair) {
     };
     int accepted = 0, refused = 0;
     for (int k = 0; k < 3000; ++k) {
-        std::vector<bake::WallPolygon> polys(1 + static_cast<int>(rng.u() * 2));
+        std::vector<bake::WallPolygon> polys(1 + static_cast<std::size_t>(rng.u() * 2));
         for (auto& p : polys) {
             const float cx = rng.rangef(0, 6), cy = rng.rangef(0, 6);
-            std::vector<Vec2> ring(3 + static_cast<int>(rng.u() * 5));
+            std::vector<Vec2> ring(3 + static_cast<std::size_t>(rng.u() * 5));
             for (Vec2& v : ring)
                 v = Vec2{cx + std::round(rng.rangef(-3, 3)), cy + std::round(rng.rangef(-3, 3))};
             p.rings.push_back(ring);
         }
         // The pairs' answer (the rings' own point checks and nesting aside).
         bool crossing = false;
-        std::vector<std::pair<int, int>> edges; // (ring, index)
-        for (int r = 0; r < static_cast<int>(polys.size()); ++r)
-            for (int i = 0; i < static_cast<int>(polys[r].rings[0].size()); ++i) edges.push_back({r, i});
+        std::vector<std::pair<std::size_t, std::size_t>> edges; // (ring, index)
+        for (std::size_t r = 0; r < polys.size(); ++r)
+            for (std::size_t i = 0; i < polys[r].rings[0].size(); ++i) edges.push_back({r, i});
         for (std::size_t e = 0; e < edges.size(); ++e)
             for (std::size_t f = e + 1; f < edges.size(); ++f) {
                 const auto& ra = polys[edges[e].first].rings[0];
                 const auto& rb = polys[edges[f].first].rings[0];
-                const int n = static_cast<int>(ra.size()), i = edges[e].second, j = edges[f].second;
+                const std::size_t n = ra.size(), i = edges[e].second, j = edges[f].second;
                 const Vec2 &a = ra[i], &b = ra[(i + 1) % n], &c = rb[j], &d = rb[(j + 1) % rb.size()];
                 if (edges[e].first == edges[f].first && (j == i + 1 || (i == 0 && j == n - 1))) {
                     const bool next = j == i + 1;
