@@ -21,13 +21,14 @@ enum class ShotTargetKind : std::uint32_t {
     Cluster = 3, ///< a sphere of a cluster
 };
 
-/// A candidate mesh (56 bytes on 64-bit hosts): a loaded blob (not owned), its placement and the
+/// A candidate mesh (64 bytes on 64-bit hosts): a loaded blob (not owned), its placement and the
 /// caller's id for it (a body handle, say), copied into hits.
 struct MeshTarget {
     const MeshBlob* blob = nullptr;
     Transform mesh_to_world;
     std::uint32_t id = 0;
 };
+static_assert(sizeof(void*) != 8 || sizeof(MeshTarget) == 64, "MeshTarget is 64 bytes on 64-bit hosts");
 
 /// A candidate sphere cluster: the view (not owned), its placement and the caller's id.
 struct ClusterTarget {

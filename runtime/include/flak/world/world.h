@@ -1,9 +1,10 @@
 // flak — the World: bodies in fixed pools, one step per frame, hits out in a fixed buffer.
 //
 // A frame: spawn, despawn and move bodies; step(dt); read hits() and stats(). The step runs the
-// broad phase (two dynamic AABB trees: one for levels and wall sets, one for ships, bullets and
-// beams; pairs by the self search of the moving tree and the search of the static tree against
-// it), then the narrow phase by pair kind:
+// broad phase (two dynamic AABB trees: one for levels and wall sets, one for ships; pairs by the
+// self search of the moving tree and the search of the static tree against it; bullets and beams
+// are not in the trees, each finds its candidates along its path), then the narrow phase by pair
+// kind:
 //   bullet vs enemy       swept sphere (or sphere, when slow) vs the enemy's mesh
 //   bullet vs player      swept sphere (or sphere) vs the player's sphere cluster
 //   bullet vs level       swept sphere (or sphere) vs the level mesh
@@ -164,7 +165,7 @@ public:
     /// worker's high-water mark), and the scratch capacity (all of them).
     std::size_t scratchHighWater() const;
     std::size_t scratchCapacity() const;
-    /// The broad phase's moving tree (ships, bullets, beams), for debug drawing.
+    /// The broad phase's moving tree (ships), for debug drawing.
     const DynamicTree* movingTree() const;
     /// The broad phase's static tree (levels, wall sets), for debug drawing.
     const DynamicTree* staticTree() const;

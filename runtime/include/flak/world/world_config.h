@@ -128,13 +128,13 @@ WorldConfig smallWorldConfig();
 
 /// The phases of a step, in the order they run, for timings.
 enum class WorldPhase : std::uint8_t {
-    Broad = 0, ///< move proxies, find pairs
+    Broad = 0, ///< find pairs (the trees were moved by setShipTransform)
     Bullets,   ///< bullets vs ships, levels and walls
     Beams,     ///< beams vs everything but bullets
     Walls,     ///< ships vs walls, with push-out
     Ships,     ///< ships vs ships with a cluster on either side
+    GpuWait,   ///< waiting for the mesh-mesh back end's pairs (0 without one)
     MeshMesh,  ///< enemy vs enemy mesh-mesh
-    GpuWait,   ///< waiting for a GPU batch (0 without one)
     Output,    ///< sorting and hashing the hits
     Count      ///< number of phases; not a phase
 };
