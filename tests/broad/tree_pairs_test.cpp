@@ -1,6 +1,7 @@
 // Pair searches: the self search against the O(n^2) pair set on larger scenes (the churn scene in
 // miniature, with rebuilds), the defined order (same calls, same list), and the tree-vs-tree
 // (static vs dynamic) search against brute force, with filters and overflow.
+#include "broad/pair_sink.h"
 #include "broad/tree_harness.h"
 
 #include <flak/arena.h>
@@ -192,6 +193,32 @@ TEST(TreePairs, TreeVsTreeWithALeafRoot) {
     ASSERT_GT(expected.size(), 5u);
     EXPECT_EQ(t.tree(t.fixed, t.moving, false), expected);
     EXPECT_EQ(t.tree(t.moving, t.fixed, true), expected);
+}
+
+// The pair count is 64-bit: a search that finds 2^32 pairs or more (one tree of 92,683 proxies
+// all overlapping) neither wraps the count nor writes over the pairs kept, and the dropped count
+// saturates. The sink is set to 2^32 - 1 pairs found, as after such a search.
+TEST(TreePairs, SinkCountsPastTwoToThe32WithoutWrapping) {
+    TreePair storage[4];
+    OutBuffer<TreePair> buffer = OutBuffer<TreePair>::over(storage, 4);
+    PairSink sink = PairSink::over(buffer);
+    for (std::uint32_t i = 0; i < 4; ++i) sink.add(ProxyId{i, 0}, ProxyId{i + 10, 0});
+    sink.found = 0xFFFFFFFFull;
+    sink.add(ProxyId{7, 0}, ProxyId{8, 0}); // a 32-bit count would be 0 here and write pairs[0]
+    EXPECT_EQ(sink.found, 1ull << 32);
+    EXPECT_EQ(sink.written(), 4u);
+    for (std::uint32_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(storage[i].a.index, i);
+        EXPECT_EQ(storage[i].b.index, i + 10);
+    }
+    EXPECT_EQ(sink.finish(buffer), Status::BufferFull);
+    EXPECT_EQ(buffer.count, 4u);
+    EXPECT_EQ(buffer.dropped, 0xFFFFFFFCu); // 2^32 - 4, which fits
+    buffer.clear();
+    sink.found = 1ull << 40; // far more than fit in the dropped count: it saturates
+    EXPECT_EQ(sink.finish(buffer), Status::BufferFull);
+    EXPECT_EQ(buffer.count, 4u);
+    EXPECT_EQ(buffer.dropped, 0xFFFFFFFFu);
 }
 
 } // namespace

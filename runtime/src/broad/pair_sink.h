@@ -9,11 +9,13 @@
 
 namespace flak {
 
-/// Writes pairs while there is room and counts every pair; never writes past `capacity`.
+/// Writes pairs while there is room and counts every pair; never writes past `capacity`. The
+/// count is 64-bit: two trees of 2^30 proxies, or one of 92,683 proxies all overlapping, find more
+/// than 2^32 pairs, and a 32-bit count would wrap and write over the pairs already written.
 struct PairSink {
     TreePair* pairs;
     std::uint32_t capacity;
-    std::uint32_t found;
+    std::uint64_t found;
 
     /// A sink over the free part of `buffer` (none when its storage is null).
     static PairSink over(OutBuffer<TreePair>& buffer) {
@@ -23,14 +25,15 @@ struct PairSink {
     }
 
     /// Pairs written (the first `written()` of those found).
-    std::uint32_t written() const { return found < capacity ? found : capacity; }
+    std::uint32_t written() const { return found < capacity ? static_cast<std::uint32_t>(found) : capacity; }
 
-    /// Hands the result to `buffer`: the pairs written join its count, the rest its dropped.
-    /// Ok, or BufferFull when some were dropped.
+    /// Hands the result to `buffer`: the pairs written join its count, the rest its dropped
+    /// (saturating, as every dropped count). Ok, or BufferFull when some were dropped.
     Status finish(OutBuffer<TreePair>& buffer) const {
         buffer.count += written();
-        buffer.drop(found - written());
-        return found == written() ? Status::Ok : Status::BufferFull;
+        const std::uint64_t rest = found - written();
+        buffer.drop(rest < 0xFFFFFFFFu ? static_cast<std::uint32_t>(rest) : 0xFFFFFFFFu);
+        return rest == 0 ? Status::Ok : Status::BufferFull;
     }
 
     void add(const ProxyId& a, const ProxyId& b) {

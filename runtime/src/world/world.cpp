@@ -691,7 +691,7 @@ void findPairs(WorldState& s) {
         (void)findTreePairs(s.static_tree, s.moving_tree, pairs);
     }
     s.pair_count = pairs.count;
-    s.stats.pairs = pairs.count + pairs.dropped;
+    s.stats.pairs = saturatingAdd(pairs.count, pairs.dropped);
     s.stats.pairs_dropped = pairs.dropped;
     classifyPairs(s, moving_written);
     startMeshMeshPhase(s);
