@@ -9,6 +9,7 @@
 
 #include "flak_support/polygon_families.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace flak::test {
@@ -324,6 +325,57 @@ TEST(ClusterBlob, SectionRoundTripValidationAndSwap) {
     EXPECT_EQ(makeSphereCluster(nullptr, 1, c), Status::InvalidArgument);
     std::vector<Sphere> many(65, Sphere{Vec3{0, 0, 0}, 1.0f});
     EXPECT_EQ(makeSphereCluster(many.data(), 65, c), Status::InvalidArgument);
+}
+
+// What makeSphereCluster and loadSphereCluster make is valid; a view whose array, count, spheres
+// or bound they would refuse or not compute is not, and a larger bound still is.
+TEST(ClusterBlob, ValidityIsWhatTheMakersGive) {
+    SplitMix64 rng(7);
+    const auto spheres = randomSpheres(rng, 29, 1.0, 0.1, 0.3);
+    SphereCluster made;
+    ASSERT_EQ(makeSphereCluster(spheres.data(), 29, made), Status::Ok);
+    EXPECT_TRUE(sphereClusterIsValid(made));
+    MeshCase m = bakeMesh(icosphere(2), spheres);
+    SphereCluster loaded;
+    ASSERT_EQ(loadSphereCluster(m.whole, loaded), Status::Ok);
+    EXPECT_TRUE(sphereClusterIsValid(loaded));
+    const Sphere one{Vec3{3, -2, 1}, 0.0f};
+    ASSERT_EQ(makeSphereCluster(&one, 1, made), Status::Ok); // a point: radius 0
+    EXPECT_TRUE(sphereClusterIsValid(made));
+    ASSERT_EQ(makeSphereCluster(spheres.data(), 29, made), Status::Ok);
+    SphereCluster c = made;
+    c.bound.radius *= 2.0f; // larger: still holds every sphere
+    EXPECT_TRUE(sphereClusterIsValid(c));
+    const auto refused = [&](void (*spoil)(SphereCluster&)) {
+        SphereCluster bad = made;
+        spoil(bad);
+        return !sphereClusterIsValid(bad);
+    };
+    EXPECT_FALSE(sphereClusterIsValid(SphereCluster{}));
+    EXPECT_TRUE(refused([](SphereCluster& b) { b.spheres = nullptr; }));
+    EXPECT_TRUE(refused([](SphereCluster& b) { b.count = 0; }));
+    EXPECT_TRUE(refused([](SphereCluster& b) { b.bound.radius *= 0.5f; }));
+    EXPECT_TRUE(refused([](SphereCluster& b) { b.bound.center.x += b.bound.radius; }));
+    EXPECT_TRUE(refused([](SphereCluster& b) { b.bound.radius = NAN; }));
+    EXPECT_TRUE(refused([](SphereCluster& b) { b.bound.radius = INFINITY; }));
+    EXPECT_TRUE(refused([](SphereCluster& b) { b.bound.center.y = NAN; }));
+    std::vector<Sphere> many(65, Sphere{Vec3{0, 0, 0}, 1.0f});
+    c = made;
+    c.spheres = many.data();
+    c.count = 65;
+    EXPECT_FALSE(sphereClusterIsValid(c));
+    std::vector<Sphere> odd = spheres;
+    odd[5].radius = -0.5f;
+    c = made;
+    c.spheres = odd.data();
+    EXPECT_FALSE(sphereClusterIsValid(c));
+    odd[5] = spheres[5];
+    odd[7].center.z = NAN;
+    EXPECT_FALSE(sphereClusterIsValid(c));
+    odd[7] = spheres[7];
+    EXPECT_TRUE(sphereClusterIsValid(c));
+    odd[7].center.z += 10.0f; // a sphere moved out of the bound
+    EXPECT_FALSE(sphereClusterIsValid(c));
 }
 
 } // namespace

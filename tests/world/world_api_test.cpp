@@ -1,6 +1,7 @@
 // The World's contract at its edges: init errors, capacity, stale and null ids, bad input,
 // dropped work at full buffers, and the hit order.
 #include "geom/tri_tri_classify.h"
+#include "world_assets.h"
 #include "world_fixture.h"
 
 #include <flak/bvh/mesh_mesh.h>
@@ -203,6 +204,94 @@ TEST(WorldApi, FullPairBufferDropsAndCounts) {
     EXPECT_EQ(world.stats().pairs, 15u);
     EXPECT_EQ(world.stats().pairs_dropped, 11u);
     EXPECT_EQ(world.hitCount(), 4u); // the 4 pairs kept all touch
+}
+
+// A one-sphere player in a wall corner touches its two edges: with room for one contact, the
+// other is dropped, counted, and the step says BufferFull; the push-out is the same.
+TEST(WorldApi, FullContactBufferDropsCountsAndSays) {
+    const Sphere ball{Vec3{-28.5f, -28.5f, 0.0f}, 1.0f}; // the square [-35, -29]^2's corner at 0.71
+    SphereCluster cluster;
+    ASSERT_EQ(makeSphereCluster(&ball, 1, cluster), Status::Ok);
+    float depth[2] = {0, 0};
+    for (const std::uint32_t room : {1u, 8u}) {
+        WorldConfig config = smallConfig();
+        config.max_contacts = room;
+        HostWorld host(config);
+        World& world = host.world;
+        BodyId walls, player;
+        ASSERT_EQ(world.spawnWalls(WallsDesc{&assets().walls}, walls), Status::Ok);
+        ShipDesc desc;
+        desc.cluster = &cluster;
+        setIdentity(desc.ship_to_world);
+        ASSERT_EQ(world.spawnPlayer(desc, player), Status::Ok);
+        const Status status = world.step(1.0f / 60.0f);
+        ASSERT_EQ(world.hitCount(), 1u) << room;
+        EXPECT_EQ(world.hits()[0].kind, HitKind::ShipWall);
+        depth[room == 1u ? 0 : 1] = world.hits()[0].depth;
+        if (room == 1u) {
+            EXPECT_EQ(status, Status::BufferFull);
+            EXPECT_EQ(world.stats().contacts_dropped, 1u);
+        } else {
+            EXPECT_EQ(status, Status::Ok);
+            EXPECT_EQ(world.stats().contacts_dropped, 0u);
+        }
+    }
+    EXPECT_GT(depth[0], 0.0f);
+    EXPECT_EQ(depth[0], depth[1]);
+}
+
+// A cluster the queries could not use is refused at spawn, for players and enemies alike, and
+// nothing changes: a null array, too many spheres, a NaN sphere, a bound that does not hold them.
+TEST(WorldApi, SpawnRefusesAClusterItCannotUse) {
+    HostWorld host(smallConfig());
+    World& world = host.world;
+    auto mesh = makeTestMesh(icosphere(2, 2.0f));
+    auto good = makeTestCluster(8, 2.0f, 5);
+    std::vector<Sphere> many(65, Sphere{Vec3{0, 0, 0}, 1.0f});
+    std::vector<Sphere> odd = good->spheres;
+    odd[3].center.x = std::nanf("");
+    SphereCluster bad[4] = {good->cluster, good->cluster, good->cluster, good->cluster};
+    bad[0].spheres = nullptr;
+    bad[1].spheres = many.data();
+    bad[1].count = 65;
+    bad[2].spheres = odd.data();
+    bad[3].bound.radius *= 0.25f;
+    for (int k = 0; k < 4; ++k) {
+        ShipDesc player;
+        player.cluster = &bad[k];
+        setIdentity(player.ship_to_world);
+        BodyId id;
+        EXPECT_EQ(world.spawnPlayer(player, id), Status::InvalidArgument) << k;
+        EXPECT_TRUE(id.isNull());
+        ShipDesc enemy = enemyAtOrigin(*mesh);
+        enemy.cluster = &bad[k];
+        EXPECT_EQ(world.spawnEnemy(enemy, id), Status::InvalidArgument) << k;
+    }
+    EXPECT_EQ(world.poolUsage(BodyKind::Player).live, 0u);
+    EXPECT_EQ(world.poolUsage(BodyKind::Enemy).live, 0u);
+    ShipDesc player;
+    player.cluster = &good->cluster;
+    setIdentity(player.ship_to_world);
+    BodyId id;
+    EXPECT_EQ(world.spawnPlayer(player, id), Status::Ok);
+}
+
+// A level whose finite transform makes its world box overflow is InvalidArgument (the static tree
+// has room for every level: it is not PoolFull), and nothing changes.
+TEST(WorldApi, LevelWhoseBoxOverflowsIsInvalidArgument) {
+    HostWorld host(smallConfig());
+    World& world = host.world;
+    auto mesh = makeTestMesh(icosphere(1, 5.0f));
+    LevelDesc level;
+    level.mesh = &mesh->blob;
+    setIdentity(level.mesh_to_world);
+    level.mesh_to_world.rotation.c0.x = level.mesh_to_world.rotation.c1.y =
+        level.mesh_to_world.rotation.c2.z = 1e38f;
+    BodyId id;
+    EXPECT_EQ(world.spawnLevel(level, id), Status::InvalidArgument);
+    EXPECT_EQ(world.poolUsage(BodyKind::Level).live, 0u);
+    setIdentity(level.mesh_to_world);
+    EXPECT_EQ(world.spawnLevel(level, id), Status::Ok);
 }
 
 // A bullet too fast for a per-instant test: it starts in front of a thin enemy and ends behind

@@ -44,6 +44,17 @@ Status makeSphereCluster(const Sphere* spheres, std::uint32_t count, SphereClust
     return Status::Ok;
 }
 
+bool sphereClusterIsValid(const SphereCluster& cluster) {
+    SphereCluster made;
+    if (makeSphereCluster(cluster.spheres, cluster.count, made) != Status::Ok) return false;
+    const Sphere& b = cluster.bound;
+    if (!isFinite(b.center) || !std::isfinite(b.radius)) return false;
+    // In double, exact for the differences and far inside the slack for the rest.
+    const double dx = double(made.bound.center.x) - b.center.x, dy = double(made.bound.center.y) - b.center.y,
+                 dz = double(made.bound.center.z) - b.center.z;
+    return std::sqrt(dx * dx + dy * dy + dz * dz) + made.bound.radius <= double(b.radius);
+}
+
 Status loadSphereCluster(const Blob& blob, SphereCluster& out_cluster, BlobError* out_error) {
     out_cluster = SphereCluster{};
     if (out_error != nullptr) *out_error = BlobError{};

@@ -462,9 +462,10 @@ Status World::spawnLevel(const LevelDesc& desc, BodyId& out_id) {
     proxy.user_value = bodyUserValue(BodyKind::Level, handle.index);
     proxy.category = kLevelCat;
     proxy.mask = maskOf(BodyKind::Level);
-    if (s.static_tree.createProxy(proxy, body.proxy) != Status::Ok) {
+    const Status tree_status = s.static_tree.createProxy(proxy, body.proxy);
+    if (tree_status != Status::Ok) { // room for every level: a world box that overflowed, as for ships
         (void)s.levels.destroy(handle);
-        return Status::PoolFull;
+        return tree_status;
     }
     out_id = toBodyId(s, BodyKind::Level, handle);
     return Status::Ok;
@@ -498,9 +499,10 @@ Status World::spawnWalls(const WallsDesc& desc, BodyId& out_id) {
     proxy.user_value = bodyUserValue(BodyKind::Walls, handle.index);
     proxy.category = kWallsCat;
     proxy.mask = maskOf(BodyKind::Walls);
-    if (s.static_tree.createProxy(proxy, body.proxy) != Status::Ok) {
+    const Status tree_status = s.static_tree.createProxy(proxy, body.proxy);
+    if (tree_status != Status::Ok) { // room for every set: a box the tree refuses (not finite)
         (void)s.walls.destroy(handle);
-        return Status::PoolFull;
+        return tree_status;
     }
     out_id = toBodyId(s, BodyKind::Walls, handle);
     return Status::Ok;
@@ -550,13 +552,13 @@ Status World::spawnEnemy(const ShipDesc& desc, BodyId& out_id) {
     if (m_state == nullptr || desc.mesh == nullptr || desc.mesh->triangle_count == 0 ||
         !isFinite(desc.ship_to_world))
         return Status::InvalidArgument;
-    if (desc.cluster != nullptr && desc.cluster->count == 0) return Status::InvalidArgument;
+    if (desc.cluster != nullptr && !sphereClusterIsValid(*desc.cluster)) return Status::InvalidArgument;
     return spawnShip(*m_state, BodyKind::Enemy, desc, out_id);
 }
 
 Status World::spawnPlayer(const ShipDesc& desc, BodyId& out_id) {
     out_id = BodyId{};
-    if (m_state == nullptr || desc.cluster == nullptr || desc.cluster->count == 0 ||
+    if (m_state == nullptr || desc.cluster == nullptr || !sphereClusterIsValid(*desc.cluster) ||
         !isFinite(desc.ship_to_world))
         return Status::InvalidArgument;
     if (desc.mesh != nullptr && desc.mesh->triangle_count == 0) return Status::InvalidArgument;
@@ -749,7 +751,9 @@ Status World::step(float dt) {
     std::size_t high_water = s.scratch.highWater();
     for (std::uint32_t w = 0; w < s.worker_count; ++w) high_water += s.workers[w].scratch.highWater();
     if (high_water > s.scratch_high_water) s.scratch_high_water = high_water;
-    return s.stats.hits_dropped > 0 || s.stats.pairs_dropped > 0 ? Status::BufferFull : Status::Ok;
+    return s.stats.hits_dropped > 0 || s.stats.pairs_dropped > 0 || s.stats.contacts_dropped > 0
+               ? Status::BufferFull
+               : Status::Ok;
 }
 
 const Hit* World::hits() const { return m_state != nullptr ? m_state->hits.items : nullptr; }

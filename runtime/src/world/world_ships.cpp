@@ -112,7 +112,8 @@ SlotState shipVsWalls(const WorldState& s, WorkerState& worker, const BodyPair& 
     SlotState state = SlotState::Empty;
     if (push.contact_count > 0) {
         // The deepest contact: from the buffer, or, when it overflowed, sphere by sphere
-        // (circleWalls of each sphere: clusterWalls' own method) so none is missed.
+        // (circleWalls of each sphere: clusterWalls' own method) so none is missed unless one
+        // sphere alone has more than max_contacts (counted, and the step answers BufferFull).
         WallContact deepest_contact;
         bool have = false;
         auto consider = [&](const WallContact* items, std::uint32_t count) {

@@ -66,6 +66,13 @@ struct ClusterMeshBuffer {
 [[nodiscard]] Status makeSphereCluster(const Sphere* spheres, std::uint32_t count,
                                        SphereCluster& out_cluster);
 
+/// Whether `cluster` can be used as it is: its spheres are what makeSphereCluster accepts (a
+/// non-null array of 1..kMaxClusterSpheres finite spheres with radius >= 0) and its bound is finite
+/// and holds the bound makeSphereCluster would compute (so every sphere, with the slack). True for
+/// every cluster makeSphereCluster or loadSphereCluster made; O(count). World::spawnEnemy and
+/// spawnPlayer refuse a cluster that is not.
+bool sphereClusterIsValid(const SphereCluster& cluster);
+
 /// The cluster a blob carries (its SphereCluster section) as a view into the blob's bytes, after
 /// checking the section: 1..kMaxClusterSpheres spheres, finite, radius >= 0, every value within
 /// kMaxBlobCoordinate. InvalidArgument (out_cluster emptied) when the blob has no cluster;

@@ -26,7 +26,9 @@
 // Nothing is allocated afterwards, nothing grows. At capacity: spawns answer PoolFull and change
 // nothing; the hit buffer keeps the first max_hits hits in phase order (bullets, beams, walls,
 // ships, mesh-mesh; within a phase, by pool slot or pair) before sorting, counts the rest in
-// stats().hits_dropped and step() answers BufferFull; the pair buffer likewise (pairs_dropped).
+// stats().hits_dropped and step() answers BufferFull; the pair buffer likewise (pairs_dropped),
+// and a ship-vs-walls query with more than max_contacts contacts for one sphere
+// (contacts_dropped: the hit's edge and point may then not be the deepest contact's).
 // Determinism: the same calls give the same hits, bit for bit (no unordered iteration,
 // -ffp-contract=off, pools hand out slots in order).
 // Threads: one thread calls everything. With WorldConfig::tasks, step() spreads each phase's work
@@ -79,8 +81,9 @@ public:
     /// unusable until a successful init (every other call answers InvalidArgument or nothing).
     [[nodiscard]] Status init(void* memory, std::size_t bytes, const WorldConfig& config);
 
-    /// Spawns a static level mesh. PoolFull; InvalidArgument for a null or empty mesh or a
-    /// non-finite transform. The body's broad-phase box is the mesh bounds in world space.
+    /// Spawns a static level mesh. PoolFull; InvalidArgument for a null or empty mesh, a
+    /// non-finite transform, or a finite one under which the mesh's world box overflows (nothing
+    /// changes). The body's broad-phase box is the mesh bounds in world space.
     [[nodiscard]] Status spawnLevel(const LevelDesc& desc, BodyId& out_id);
     /// Spawns a wall set and builds its occupancy grid (wall_grid.h: at most
     /// WorldConfig::wall_grid_cells cells, from the block; a set the grid cannot cover is walked
@@ -88,11 +91,12 @@ public:
     /// points).
     [[nodiscard]] Status spawnWalls(const WallsDesc& desc, BodyId& out_id);
     /// Spawns an enemy ship (mesh required). PoolFull; InvalidArgument (no mesh, empty mesh, a
-    /// cluster with no spheres, non-finite transform, or a finite transform under which the
-    /// ship's world box overflows: nothing changes).
+    /// cluster that sphereClusterIsValid refuses, non-finite transform, or a finite transform
+    /// under which the ship's world box overflows: nothing changes).
     [[nodiscard]] Status spawnEnemy(const ShipDesc& desc, BodyId& out_id);
-    /// Spawns a player ship (cluster required). PoolFull; InvalidArgument (no cluster, an empty
-    /// cluster, an empty mesh, non-finite transform, or a world box that overflows, as above).
+    /// Spawns a player ship (cluster required). PoolFull; InvalidArgument (no cluster, one that
+    /// sphereClusterIsValid refuses, an empty mesh, non-finite transform, or a world box that
+    /// overflows, as above).
     [[nodiscard]] Status spawnPlayer(const ShipDesc& desc, BodyId& out_id);
     /// Spawns a bullet. PoolFull; InvalidArgument for NaN/Inf or a negative radius.
     [[nodiscard]] Status spawnBullet(const BulletDesc& desc, BodyId& out_id);
@@ -114,8 +118,8 @@ public:
 
     /// Advances the world by dt seconds (>= 0, finite): bullets move by velocity * dt, sweeping
     /// the path; then every pair is tested and the hits are written, sorted (hit.h) and hashed
-    /// into hitStreamHash(). Ok, BufferFull (some hits or pairs were dropped: see stats()), or
-    /// InvalidArgument (bad dt or an uninitialised world: nothing happens).
+    /// into hitStreamHash(). Ok, BufferFull (some hits, pairs or contacts were dropped: see
+    /// stats()), or InvalidArgument (bad dt or an uninitialised world: nothing happens).
     [[nodiscard]] Status step(float dt);
 
     /// The hits of the last step, sorted; valid until the next step or init.
