@@ -645,13 +645,15 @@ TEST(WorldApi, ExplainMemoryNamesTheFieldOfABadConfig) {
         {"max_hits", [](WorldConfig& c) { c.max_hits = 0; }},
         {"max_pairs", [](WorldConfig& c) { c.max_pairs = 0; }},
         {"max_contacts", [](WorldConfig& c) { c.max_contacts = 0; }},
-        {"mesh_mesh_backend", [](WorldConfig& c) { c.mesh_mesh_backend = s_no_collect; }},
         {"max_beam_points", [](WorldConfig& c) { c.max_beam_points = 1; }},
         {"broad_margin", [](WorldConfig& c) { c.broad_margin = std::nanf(""); }},
         {"sweep_radii", [](WorldConfig& c) { c.sweep_radii = -1.0f; }},
         {"max_enemies", [](WorldConfig& c) { c.max_enemies = DynamicTree::kMaxProxies; }},
         {"max_levels", [](WorldConfig& c) { c.max_wall_sets = 0xFFFFFFFFu; }},
         {"max_beam_points", [](WorldConfig& c) { c.max_beams = 0x10000u, c.max_beam_points = 0x10000u; }},
+        {"wall_grid_cells",
+         [](WorldConfig& c) { c.max_wall_sets = (1u << 29) + 1u, c.wall_grid_cells = ~0u; }},
+        {"mesh_mesh_backend", [](WorldConfig& c) { c.mesh_mesh_backend = s_no_collect; }},
         {"tasks", [](WorldConfig& c) { c.tasks = s_no_finish; }},
         {"tasks", [](WorldConfig& c) { c.tasks = s_no_workers; }},
     };
@@ -672,17 +674,30 @@ TEST(WorldApi, ExplainMemoryNamesTheFieldOfABadConfig) {
         EXPECT_EQ(World::requiredBytes(config), 0u);
         EXPECT_EQ(world.init(block.data(), bytes, config), Status::InvalidArgument) << bad.field;
     }
+    // With several problems, the first in requiredBytes' order is named: case i spoiled last,
+    // over every later case (the cases are in that order).
+    const std::size_t count = sizeof(cases) / sizeof(cases[0]);
+    for (std::size_t i = 0; i < count; ++i) {
+        WorldConfig config = smallConfig();
+        for (std::size_t j = count; j-- > i;) cases[j].spoil(config);
+        WorldMemoryReport r;
+        EXPECT_FALSE(World::explainMemory(config, r)) << cases[i].field;
+        ASSERT_NE(r.invalid_field, nullptr) << cases[i].field;
+        EXPECT_STREQ(r.invalid_field, cases[i].field) << "case " << i;
+    }
 }
 
 // The same bullets through a world on one thread, one whose host splits the items in reverse
 // order over three workers, and one whose host runs everything inline: the same hash.
 TEST(WorldApi, HowTheHostSplitsTheItemsChangesNothing) {
-    auto run = [](OddHost* host) {
+    // count_after_init: the host's worker count changed once the world was laid out for 3.
+    auto run = [](OddHost* host, std::uint32_t count_after_init = 3) {
         WorldConfig config = smallConfig();
         config.max_bullets = 256;
         TaskSystem tasks{3, oddEnqueue, oddFinish, host};
         if (host != nullptr) config.tasks = &tasks;
         HostWorld hw(config);
+        tasks.worker_count = count_after_init;
         World& world = hw.world;
         auto mesh = makeTestMesh(icosphere(2, 2.0f));
         const ShipDesc enemy = enemyAtOrigin(*mesh);

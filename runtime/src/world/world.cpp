@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <new>
 
 namespace flak {
@@ -65,9 +66,6 @@ bool configProblem(const WorldConfig& config, const char*& out_field, const char
     if (config.max_hits == 0) return problem("max_hits", "must be at least 1");
     if (config.max_pairs == 0) return problem("max_pairs", "must be at least 1");
     if (config.max_contacts == 0) return problem("max_contacts", "must be at least 1");
-    if (config.mesh_mesh_backend != nullptr &&
-        (config.mesh_mesh_backend->submit == nullptr || config.mesh_mesh_backend->collect == nullptr))
-        return problem("mesh_mesh_backend", "needs both submit and collect");
     if (config.max_beam_points < 2) return problem("max_beam_points", "must be at least 2 (one segment)");
     if (!(config.broad_margin >= 0.0f) || !std::isfinite(config.broad_margin))
         return problem("broad_margin", "must be finite and at least 0");
@@ -82,6 +80,13 @@ bool configProblem(const WorldConfig& config, const char*& out_field, const char
         return problem("max_levels", "max_levels + max_wall_sets must stay below DynamicTree::kMaxProxies");
     if (std::uint64_t{config.max_beams} * config.max_beam_points > 0xFFFFFFFFull)
         return problem("max_beam_points", "max_beams * max_beam_points must stay below 2^32");
+    // The wall grids' bytes, max_wall_sets * wall_grid_cells cells, must not wrap size_t.
+    if (std::uint64_t{config.max_wall_sets} * config.wall_grid_cells >
+        std::numeric_limits<std::size_t>::max() / sizeof(WallGridCell))
+        return problem("wall_grid_cells", "max_wall_sets * wall_grid_cells grid bytes overflow size_t");
+    if (config.mesh_mesh_backend != nullptr &&
+        (config.mesh_mesh_backend->submit == nullptr || config.mesh_mesh_backend->collect == nullptr))
+        return problem("mesh_mesh_backend", "needs both submit and collect");
     if (config.tasks != nullptr && (config.tasks->enqueue == nullptr || config.tasks->finish == nullptr))
         return problem("tasks", "needs both enqueue and finish");
     if (config.tasks != nullptr &&
