@@ -247,7 +247,7 @@ template <class Item> struct PhaseTask {
         PhaseTask& task = *static_cast<PhaseTask*>(context);
         WorldState& s = *task.state;
         // A worker index past the declared count breaks the TaskSystem contract; wrapping keeps
-        // every access in bounds.
+        // every access in bounds (two ranges may then share a worker's state: the host's bug).
         WorkerState& w = s.workers[worker < s.worker_count ? worker : worker % s.worker_count];
         for (std::uint32_t i = begin; i < end; ++i) {
             s.slot_states[i] = (*task.item)(i, w, s.slot_hits[i]);
