@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -62,6 +63,11 @@ struct OneTarget {
     }
 };
 
+// The tie rule of world.h: of equal t, a level, then an enemy, then a wall set, then a player.
+int shotRank(BodyKind kind) {
+    return kind == BodyKind::Level ? 0 : kind == BodyKind::Enemy ? 1 : kind == BodyKind::Walls ? 2 : 3;
+}
+
 bool refCast(const std::vector<RefBody>& bodies, const Vec3& from, const Vec3& to, float radius,
              const QueryFilter& f, QueryHit& out) {
     bool found = false;
@@ -70,7 +76,8 @@ bool refCast(const std::vector<RefBody>& bodies, const Vec3& from, const Vec3& t
         const OneTarget one(b);
         ShotHit hit;
         if (!sweptBulletFirstHit(from, to, radius, one.targets, hit)) continue;
-        if (found && !(hit.t < out.t)) continue;
+        if (found && !(hit.t < out.t || (hit.t == out.t && shotRank(b.id.kind) < shotRank(out.body.kind))))
+            continue;
         found = true;
         out = QueryHit{};
         out.body = b.id;
@@ -324,6 +331,41 @@ TEST(WorldQuery, CastsAndOverlapsMatchBruteForceOverTheBodies) {
     EXPECT_GT(tally.empty_overlaps, 50);
 }
 
+// A bullet that does not move, touching a wall set and an enemy at once: the step's hit and a
+// sweep of the same sphere name the same body (the enemy: of equal t, meshes before walls), and
+// both bodies overlap it.
+TEST(WorldQuery, EqualTimesGoWhereAStepsBulletsGo) {
+    WorldConfig config;
+    config.max_bullets = 1;
+    HostWorld host(config);
+    ASSERT_EQ(host.initStatus(), Status::Ok);
+    World& world = host.world;
+    Assets& a = assets();
+    BodyId walls, enemy, bullet;
+    ASSERT_EQ(world.spawnWalls(WallsDesc{&a.walls}, walls), Status::Ok);
+    Transform xf; // a hull of radius 2 east of the square [-35, -29]^2
+    yawAt(0.0f, -26.5f, -32.0f, 0.0f, xf);
+    ASSERT_EQ(world.spawnEnemy(ShipDesc{&a.enemy_a->blob, nullptr, xf, 1}, enemy), Status::Ok);
+    const Sphere ball{Vec3{-28.8f, -32.0f, 0.0f}, 0.5f}; // 0.2 from the wall, 0.3 to 0.4 from the hull
+    BulletDesc desc;
+    desc.sphere = ball;
+    ASSERT_EQ(world.spawnBullet(desc, bullet), Status::Ok);
+    ASSERT_EQ(world.step(1.0f / 60.0f), Status::Ok);
+    ASSERT_EQ(world.hitCount(), 1u);
+    EXPECT_EQ(world.hits()[0].kind, HitKind::Bullet);
+    EXPECT_TRUE(world.hits()[0].b == enemy);
+    QueryHit hit;
+    ASSERT_TRUE(world.sweepSphere(ball.center, ball.center, ball.radius, QueryFilter{}, hit));
+    EXPECT_TRUE(hit.body == enemy);
+    EXPECT_EQ(hit.t, 0.0f);
+    BodyId ids[4];
+    OutBuffer<BodyId> out = OutBuffer<BodyId>::over(ids, 4);
+    ASSERT_EQ(world.overlapSphere(ball, QueryFilter{}, out), Status::Ok);
+    ASSERT_EQ(out.count, 2u);
+    EXPECT_TRUE(ids[0] == walls);
+    EXPECT_TRUE(ids[1] == enemy);
+}
+
 // Refusals and capacity: no world yet, NaN/Inf or negative sizes, and a full output buffer that
 // keeps the first bodies in (kind, slot) order and counts the rest.
 TEST(WorldQuery, BadInputAndAFullBufferAreAnswered) {
@@ -356,7 +398,20 @@ TEST(WorldQuery, BadInputAndAFullBufferAreAnswered) {
     EXPECT_EQ(host.world.overlapSphere(Sphere{o, -1.0f}, QueryFilter{}, out), Status::InvalidArgument);
     EXPECT_EQ(host.world.overlapBox(Aabb{x, o}, QueryFilter{}, out), Status::InvalidArgument); // inverted
     EXPECT_EQ(host.world.overlapBox(Aabb{o, bad}, QueryFilter{}, out), Status::InvalidArgument);
+    // Finite, but too large for float: the size overflows (the kernels could not answer).
+    const float big = std::numeric_limits<float>::max();
+    const Vec3 far_lo{-big, -big, -big}, far_hi{big, big, big};
+    EXPECT_EQ(host.world.overlapBox(Aabb{far_lo, far_hi}, QueryFilter{}, out), Status::InvalidArgument);
+    EXPECT_EQ(host.world.overlapSphere(Sphere{o, big}, QueryFilter{}, out), Status::InvalidArgument);
+    EXPECT_EQ(host.world.overlapSphere(Sphere{far_hi, 1e38f}, QueryFilter{}, out), Status::InvalidArgument);
+    EXPECT_FALSE(host.world.castSegment(Vec3{-big, 0.0f, 0.0f}, Vec3{big, 0.0f, 0.0f}, QueryFilter{}, hit));
+    EXPECT_FALSE(host.world.sweepSphere(o, x, big, QueryFilter{}, hit));
     EXPECT_EQ(out.count, 0u);
+    // The largest that still fits: every hull met.
+    const Vec3 half_lo{-0.5f * big, -0.5f * big, -0.5f * big}, half_hi{0.5f * big, 0.5f * big, 0.5f * big};
+    EXPECT_EQ(host.world.overlapBox(Aabb{half_lo, half_hi}, QueryFilter{}, out), Status::BufferFull);
+    EXPECT_EQ(out.count, 4u);
+    out.clear();
 
     EXPECT_EQ(host.world.overlapSphere(Sphere{o, 2.2f}, QueryFilter{}, out), Status::BufferFull);
     EXPECT_EQ(out.count, 4u);

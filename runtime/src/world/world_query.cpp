@@ -102,6 +102,26 @@ void grownBox(const Vec3& a, const Vec3& b, float radius, Aabb& out) {
     inflate(out, radius, out);
 }
 
+// Whether the kernels can take a query with this box: its size (max - min) is finite. Finite
+// bounds alone are not enough: from -FLT_MAX to FLT_MAX the size overflows, and the mesh and wall
+// kernels would answer "no hit" where the cluster kernels (in double) would not.
+bool sizeIsFinite(const Aabb& box) {
+    Vec3 size;
+    sub(box.max, box.min, size);
+    return isFinite(size);
+}
+
+// The order of equal-t hits among the bodies a shot meets: the order in which a step's bullets
+// cast their targets (meshes: levels, then enemies; then wall sets; then players' clusters).
+int shotRank(BodyKind kind) {
+    switch (kind) {
+    case BodyKind::Level: return 0;
+    case BodyKind::Enemy: return 1;
+    case BodyKind::Walls: return 2;
+    default: return 3;
+    }
+}
+
 // The wall-set-wide feature of a shot's wall hit (Hit::feature's rule).
 std::uint32_t wallFeature(const WallSet& walls, const ShotHit& hit) {
     if (hit.feature == kNoEdge || hit.ring >= walls.ring_count) return kNoFeature;
@@ -114,12 +134,16 @@ bool cast(const WorldState* state, const Vec3& from, const Vec3& to, float radiu
         return false;
     Aabb box;
     grownBox(from, to, radius, box);
+    if (!sizeIsFinite(box)) return false;
     bool found = false;
     QueryHit best;
     forBodies(*state, box, filter, [&](const QueryBody& body) {
         ShotHit hit;
         if (!sweptBulletFirstHit(from, to, radius, body.targets, hit)) return true;
-        if (found && !(hit.t < best.t)) return true; // ties to the lower (kind, slot): the first
+        // Bodies come in (kind, slot) order: of equal t, a lower shot rank replaces the hit held.
+        if (found &&
+            !(hit.t < best.t || (hit.t == best.t && shotRank(body.id.kind) < shotRank(best.body.kind))))
+            return true;
         found = true;
         best = QueryHit{};
         best.body = body.id;
@@ -194,6 +218,7 @@ Status World::overlapSphere(const Sphere& sphere, const QueryFilter& filter,
         return Status::InvalidArgument;
     Aabb box;
     grownBox(sphere.center, sphere.center, sphere.radius, box);
+    if (!sizeIsFinite(box)) return Status::InvalidArgument;
     bool full = false;
     forBodies(*m_state, box, filter, [&](const QueryBody& body) {
         ShotHit hit; // a bullet that does not move: where a slow bullet is tested
@@ -208,7 +233,7 @@ Status World::overlapSphere(const Sphere& sphere, const QueryFilter& filter,
 Status World::overlapBox(const Aabb& box, const QueryFilter& filter, OutBuffer<BodyId>& inout_bodies) const {
     if (m_state == nullptr) return Status::InvalidArgument;
     if (!isFinite(box.min) || !isFinite(box.max) || !(box.min.x <= box.max.x) || !(box.min.y <= box.max.y) ||
-        !(box.min.z <= box.max.z))
+        !(box.min.z <= box.max.z) || !sizeIsFinite(box))
         return Status::InvalidArgument;
     bool full = false;
     forBodies(*m_state, box, filter, [&](const QueryBody& body) {

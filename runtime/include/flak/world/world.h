@@ -18,9 +18,11 @@
 //                         end such as the GPU collider, which gets them right after the broad
 //                         phase and works while the other phases run; same hits either way)
 // and writes one hit per contact (hit.h) in sorted order. Bullets and beams report their first
-// contact only (smallest t, ties to the smaller sort key). A bullet or beam never hits a ship of
-// its own team, and no two bodies whose collision filters keep them apart (body.h:
-// CollisionFilter, interacts) are ever tested. Enemies without a cluster do not collide with walls.
+// contact only (smallest t; of equal t, a level before an enemy before a wall set before a player,
+// then the lower slot: the order in which meshes, walls and clusters are cast). A bullet or beam
+// never hits a ship of its own team, and no two bodies whose collision filters keep them apart
+// (body.h: CollisionFilter, interacts) are ever tested. Enemies without a cluster do not collide
+// with walls.
 //
 // Memory: everything lives in the block handed to init(); requiredBytes(config) says how big.
 // Nothing is allocated afterwards, nothing grows. At capacity: spawns answer PoolFull and change
@@ -133,9 +135,10 @@ public:
     /// each step's hit count mixed in (hashStepEnd).
     std::uint64_t hitStreamHash() const;
     /// World queries (world_query.h), between steps. The first body the segment from -> to meets
-    /// (as a zero-radius bullet would): smallest t, ties to the lower (kind, slot); a start inside a
-    /// wall set or touching a body meets it at t = 0. False when nothing is met, on NaN/Inf, or
-    /// before a successful init.
+    /// (as a zero-radius bullet would): smallest t, ties as a step's bullets (above); a start inside
+    /// a wall set or touching a body meets it at t = 0. False when nothing is met, on NaN/Inf, for a
+    /// path whose box (the segment grown by the radius) is too large for float (its size
+    /// overflows), or before a successful init.
     bool castSegment(const Vec3& from, const Vec3& to, const QueryFilter& filter, QueryHit& out_hit) const;
     /// The same for a sphere of `radius` (>= 0) whose centre moves from -> to, as a bullet's
     /// sweep: `point` lies on the body, `normal` points from it towards the sphere at t.
@@ -143,11 +146,12 @@ public:
                      QueryHit& out_hit) const;
     /// The bodies the closed sphere touches, appended to inout_bodies in (kind, slot) order. Ok,
     /// BufferFull when some did not fit (counted in dropped, never written), InvalidArgument for
-    /// NaN/Inf or a negative radius (nothing appended).
+    /// NaN/Inf, a negative radius or a sphere whose box's size overflows float (nothing
+    /// appended).
     [[nodiscard]] Status overlapSphere(const Sphere& sphere, const QueryFilter& filter,
                                        OutBuffer<BodyId>& inout_bodies) const;
-    /// The bodies the closed box touches, as overlapSphere (InvalidArgument for NaN/Inf or an
-    /// inverted box).
+    /// The bodies the closed box touches, as overlapSphere (InvalidArgument for NaN/Inf, an
+    /// inverted box, or one whose size, max - min, overflows float).
     [[nodiscard]] Status overlapBox(const Aabb& box, const QueryFilter& filter,
                                     OutBuffer<BodyId>& inout_bodies) const;
 
