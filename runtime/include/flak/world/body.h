@@ -31,7 +31,10 @@ const char* bodyKindName(BodyKind kind);
 
 /// Names a body of one World (12 bytes): its kind, its slot in that kind's pool, and the slot's
 /// generation when it was spawned. A body id outlives its body: after despawn() it is stale,
-/// detected, never dereferenced. The value-initialised id is the null body.
+/// detected, never dereferenced. The value-initialised id is the null body. An id carries no
+/// mark of its World object: given to another World, it names whatever body that world has with
+/// the same kind, slot, generation and epoch (each World object counts its own inits from 1, so
+/// ids are the same on every run and every machine). Keep ids with the world that issued them.
 struct BodyId {
     std::uint32_t index = 0;      ///< slot in the kind's pool
     std::uint32_t generation = 0; ///< 0 only for the null body
