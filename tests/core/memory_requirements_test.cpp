@@ -63,5 +63,35 @@ TEST(MemoryRequirements, PoolCarvedFromHostBlockBySizing) {
     EXPECT_LE(root.used(), req.bytes);
 }
 
+// A total that does not fit in size_t saturates at SIZE_MAX (overflowed) and stays there; it never
+// wraps to a small size a host would then allocate. The largest totals that fit are exact.
+TEST(MemoryRequirements, TotalSaturatesInsteadOfWrapping) {
+    constexpr std::size_t kMax = ~std::size_t{0};
+    MemoryRequirements fits;
+    fits.add(kMax - kMinAlignment); // rounds up to kMax - kMinAlignment + 1, the largest multiple
+    EXPECT_FALSE(fits.overflowed());
+    EXPECT_EQ(fits.bytes, kMax - kMinAlignment + 1);
+    fits.add(0);
+    EXPECT_FALSE(fits.overflowed());
+    fits.add(1); // one more aligned unit: over
+    EXPECT_TRUE(fits.overflowed());
+    fits.add(0);
+    fits.add(64, 64);
+    EXPECT_EQ(fits.bytes, kMax);
+    const std::size_t cases[][2] = {
+        {kMax, 16}, {kMax - 1, 16}, {kMax / 2 + 1, kMax / 2 + 1}, {kMax - 64, 64}};
+    for (const auto& c : cases) {
+        MemoryRequirements req;
+        req.add(c[0]);
+        req.add(c[1], 128); // with padding for a 128-byte alignment
+        EXPECT_TRUE(req.overflowed()) << c[0] << " + " << c[1];
+    }
+    MemoryRequirements padded;
+    padded.add(kMax - 256);
+    padded.add(0, 128); // 112 bytes of worst-case padding still fit
+    EXPECT_FALSE(padded.overflowed());
+    EXPECT_EQ(padded.bytes, kMax - 255 + 112);
+}
+
 } // namespace
 } // namespace flak

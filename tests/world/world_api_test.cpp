@@ -651,11 +651,13 @@ TEST(WorldApi, ExplainMemoryNamesTheFieldOfABadConfig) {
         {"max_enemies", [](WorldConfig& c) { c.max_enemies = DynamicTree::kMaxProxies; }},
         {"max_levels", [](WorldConfig& c) { c.max_wall_sets = 0xFFFFFFFFu; }},
         {"max_beam_points", [](WorldConfig& c) { c.max_beams = 0x10000u, c.max_beam_points = 0x10000u; }},
-        {"wall_grid_cells",
-         [](WorldConfig& c) { c.max_wall_sets = (1u << 29) + 1u, c.wall_grid_cells = ~0u; }},
         {"mesh_mesh_backend", [](WorldConfig& c) { c.mesh_mesh_backend = s_no_collect; }},
         {"tasks", [](WorldConfig& c) { c.tasks = s_no_finish; }},
         {"tasks", [](WorldConfig& c) { c.tasks = s_no_workers; }},
+        // The grids alone overflow size_t; the grids with the rest of the block.
+        {"wall_grid_cells",
+         [](WorldConfig& c) { c.max_wall_sets = (1u << 29) + 1u, c.wall_grid_cells = ~0u; }},
+        {"wall_grid_cells", [](WorldConfig& c) { c.max_wall_sets = 1u << 29, c.wall_grid_cells = ~0u; }},
     };
     const std::size_t bytes = World::requiredBytes(smallConfig());
     flak::support::HostBlock block(bytes, World::kAlignment);

@@ -56,6 +56,8 @@ DynamicTreeConfig movingTreeConfig(const WorldConfig& config) {
     return tree;
 }
 
+constexpr std::size_t kNoSize = std::numeric_limits<std::size_t>::max();
+
 // The first field of `config` that makes it invalid, and why; false when it is valid.
 bool configProblem(const WorldConfig& config, const char*& out_field, const char*& out_why) {
     const auto problem = [&](const char* field, const char* why) {
@@ -80,10 +82,6 @@ bool configProblem(const WorldConfig& config, const char*& out_field, const char
         return problem("max_levels", "max_levels + max_wall_sets must stay below DynamicTree::kMaxProxies");
     if (std::uint64_t{config.max_beams} * config.max_beam_points > 0xFFFFFFFFull)
         return problem("max_beam_points", "max_beams * max_beam_points must stay below 2^32");
-    // The wall grids' bytes, max_wall_sets * wall_grid_cells cells, must not wrap size_t.
-    if (std::uint64_t{config.max_wall_sets} * config.wall_grid_cells >
-        std::numeric_limits<std::size_t>::max() / sizeof(WallGridCell))
-        return problem("wall_grid_cells", "max_wall_sets * wall_grid_cells grid bytes overflow size_t");
     if (config.mesh_mesh_backend != nullptr &&
         (config.mesh_mesh_backend->submit == nullptr || config.mesh_mesh_backend->collect == nullptr))
         return problem("mesh_mesh_backend", "needs both submit and collect");
@@ -175,8 +173,12 @@ template <typename Sink> void layoutBlocks(const WorldConfig& config, Sink& sink
     for (int i = 0; i < 6; ++i) pool_memory[i] = sink.take(pools[i].name, pools[i].bytes, pools[i].align);
     const std::size_t beam_point_count = std::size_t{config.max_beams} * config.max_beam_points;
     void* beam_points = sink.take("beam points", sizeof(Vec3) * beam_point_count, alignof(Vec3));
+    // The one product of two counts: saturated, so a size that does not fit stays visible (blockBytes).
     const std::size_t grid_bytes = wallGridBytes(config.wall_grid_cells);
-    void* wall_grids = sink.take("wall grids", grid_bytes * config.max_wall_sets, 1);
+    const std::size_t all_grids = config.max_wall_sets != 0 && grid_bytes > kNoSize / config.max_wall_sets
+                                      ? kNoSize
+                                      : grid_bytes * config.max_wall_sets;
+    void* wall_grids = sink.take("wall grids", all_grids, 1);
     const DynamicTreeConfig static_cfg = staticTreeConfig(config);
     const DynamicTreeConfig moving_cfg = movingTreeConfig(config);
     const std::size_t static_bytes = DynamicTree::requiredBytes(static_cfg);
@@ -408,17 +410,33 @@ WorldConfig smallWorldConfig() {
     return c;
 }
 
-std::size_t World::requiredBytes(const WorldConfig& config) {
-    if (!configIsValid(config)) return 0;
+namespace {
+
+// The block's size for a config whose fields are valid, or 0 when it does not fit in size_t.
+// Every part but the wall grids is at most a few hundred bytes per uint32 count, so only they
+// (max_wall_sets * wall_grid_cells cells of 8 bytes) can get there.
+std::size_t blockBytes(const WorldConfig& config) {
     Sizer sizer;
     sizer.take("world state", sizeof(WorldState), alignof(WorldState));
     layoutBlocks(config, sizer, nullptr);
-    return alignUp(sizer.req.bytes, kAlignment);
+    if (sizer.req.overflowed() || sizer.req.bytes > kNoSize - World::kAlignment) return 0;
+    return alignUp(sizer.req.bytes, World::kAlignment);
+}
+
+} // namespace
+
+std::size_t World::requiredBytes(const WorldConfig& config) {
+    return configIsValid(config) ? blockBytes(config) : 0;
 }
 
 bool World::explainMemory(const WorldConfig& config, WorldMemoryReport& out) {
     out = WorldMemoryReport{};
     if (configProblem(config, out.invalid_field, out.why)) return false;
+    if (blockBytes(config) == 0) {
+        out.invalid_field = "wall_grid_cells";
+        out.why = "max_wall_sets * wall_grid_cells grid cells make the block's size overflow size_t";
+        return false;
+    }
     Explainer explainer{&out};
     explainer.take("world state", sizeof(WorldState), alignof(WorldState));
     layoutBlocks(config, explainer, nullptr);

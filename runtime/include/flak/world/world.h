@@ -64,9 +64,10 @@ public:
     /// where one is required: max_hits, max_pairs, max_contacts; max_beam_points < 2; a negative
     /// or non-finite margin or sweep_radii; max_enemies + max_players or max_levels +
     /// max_wall_sets at or above DynamicTree::kMaxProxies; max_beams * max_beam_points above
-    /// 2^32 - 1; max_wall_sets * wall_grid_cells grid cells whose bytes overflow size_t; a
-    /// mesh-mesh back end without both functions; a task system without both functions or with a
-    /// worker_count outside 1..kMaxWorkers).
+    /// 2^32 - 1; a mesh-mesh back end without both functions; a task system without both
+    /// functions or with a worker_count outside 1..kMaxWorkers; then a block whose size overflows
+    /// size_t, which only max_wall_sets * wall_grid_cells grid cells can make, named
+    /// wall_grid_cells).
     static std::size_t requiredBytes(const WorldConfig& config);
 
     /// Where requiredBytes(config) goes, part by part (pools, buffers, trees, grids, scratch,
