@@ -24,9 +24,10 @@ using TaskFunction = void (*)(std::uint32_t begin, std::uint32_t end, std::uint3
 /// The host's task interface (in the spirit of Box2D v3's enqueueTask / finishTask).
 struct TaskSystem {
     /// Workers that may run ranges at once, the thread that calls finish included: 1 to kMaxWorkers.
-    /// The World carves one scratch per worker at init from this count; while it differs from
-    /// that count (the host changed it afterwards), the World runs every item on the thread that
-    /// calls step() instead, with the same results. Re-init to use a new count.
+    /// The World carves one scratch per worker at init from this count; while it is above that
+    /// count (the host raised it afterwards), the World runs every item on the thread that calls
+    /// step() instead, with the same results (a lower count is used as it is). Re-init to use
+    /// more workers.
     std::uint32_t worker_count = 1;
     /// Starts `fn` over items [0, count): every item exactly once, in ranges of at least min_range
     /// items (fewer only for the last), each range on one worker. A worker index runs one range at

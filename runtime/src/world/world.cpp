@@ -308,8 +308,8 @@ void parallelFor(WorldState& s, std::uint32_t count, std::uint32_t min_range, Ta
     const TaskSystem* tasks = s.config.tasks;
     if (min_range == 0) min_range = 1;
     // The per-worker states were carved for the worker count at init: a task system whose count
-    // has changed since is not used (its workers could share a state), the items run here.
-    if (tasks == nullptr || s.worker_count < 2 || tasks->worker_count != s.worker_count ||
+    // has grown since is not used (its workers could share a state), the items run here.
+    if (tasks == nullptr || tasks->worker_count < 2 || tasks->worker_count > s.worker_count ||
         count <= min_range) {
         fn(0, count, 0, context);
         return;
