@@ -204,8 +204,9 @@ TEST(TreePairs, SinkCountsPastTwoToThe32WithoutWrapping) {
     PairSink sink = PairSink::over(buffer);
     for (std::uint32_t i = 0; i < 4; ++i) sink.add(ProxyId{i, 0}, ProxyId{i + 10, 0});
     sink.found = 0xFFFFFFFFull;
-    sink.add(ProxyId{7, 0}, ProxyId{8, 0}); // a 32-bit count would be 0 here and write pairs[0]
-    EXPECT_EQ(sink.found, 1ull << 32);
+    sink.add(ProxyId{7, 0}, ProxyId{8, 0}); // the 2^32nd: a 32-bit count would wrap to 0 here
+    sink.add(ProxyId{5, 0}, ProxyId{6, 0}); // and this one would be written over pairs[0]
+    EXPECT_EQ(sink.found, (1ull << 32) + 1u);
     EXPECT_EQ(sink.written(), 4u);
     for (std::uint32_t i = 0; i < 4; ++i) {
         EXPECT_EQ(storage[i].a.index, i);
@@ -213,7 +214,7 @@ TEST(TreePairs, SinkCountsPastTwoToThe32WithoutWrapping) {
     }
     EXPECT_EQ(sink.finish(buffer), Status::BufferFull);
     EXPECT_EQ(buffer.count, 4u);
-    EXPECT_EQ(buffer.dropped, 0xFFFFFFFCu); // 2^32 - 4, which fits
+    EXPECT_EQ(buffer.dropped, 0xFFFFFFFDu); // 2^32 + 1 - 4, which fits
     buffer.clear();
     sink.found = 1ull << 40; // far more than fit in the dropped count: it saturates
     EXPECT_EQ(sink.finish(buffer), Status::BufferFull);

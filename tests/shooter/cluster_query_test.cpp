@@ -352,6 +352,9 @@ TEST(ClusterBlob, ValidityIsWhatTheMakersGive) {
         return !sphereClusterIsValid(bad);
     };
     EXPECT_FALSE(sphereClusterIsValid(SphereCluster{}));
+    const Sphere spread[2] = {Sphere{Vec3{-3e38f, 0, 0}, 1e38f}, Sphere{Vec3{3e38f, 0, 0}, 1e38f}};
+    ASSERT_EQ(makeSphereCluster(spread, 2, c), Status::Ok); // the bound's radius rounds to infinity
+    EXPECT_FALSE(sphereClusterIsValid(c));
     EXPECT_TRUE(refused([](SphereCluster& b) { b.spheres = nullptr; }));
     EXPECT_TRUE(refused([](SphereCluster& b) { b.count = 0; }));
     EXPECT_TRUE(refused([](SphereCluster& b) { b.bound.radius *= 0.5f; }));

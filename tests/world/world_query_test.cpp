@@ -411,6 +411,7 @@ TEST(WorldQuery, BadInputAndAFullBufferAreAnswered) {
     const Vec3 half_lo{-0.5f * big, -0.5f * big, -0.5f * big}, half_hi{0.5f * big, 0.5f * big, 0.5f * big};
     EXPECT_EQ(host.world.overlapBox(Aabb{half_lo, half_hi}, QueryFilter{}, out), Status::BufferFull);
     EXPECT_EQ(out.count, 4u);
+    EXPECT_EQ(out.dropped, 2u);
     out.clear();
 
     EXPECT_EQ(host.world.overlapSphere(Sphere{o, 2.2f}, QueryFilter{}, out), Status::BufferFull);

@@ -49,7 +49,8 @@ bool sphereClusterIsValid(const SphereCluster& cluster) {
     if (makeSphereCluster(cluster.spheres, cluster.count, made) != Status::Ok) return false;
     const Sphere& b = cluster.bound;
     if (!isFinite(b.center) || !std::isfinite(b.radius)) return false;
-    // In double, exact for the differences and far inside the slack for the rest.
+    // In double: the rounding is far inside the bound's slack (and a made cluster's own bound
+    // is at distance 0).
     const double dx = double(made.bound.center.x) - b.center.x, dy = double(made.bound.center.y) - b.center.y,
                  dz = double(made.bound.center.z) - b.center.z;
     return std::sqrt(dx * dx + dy * dy + dz * dz) + made.bound.radius <= double(b.radius);

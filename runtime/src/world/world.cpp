@@ -526,7 +526,7 @@ Status World::spawnWalls(const WallsDesc& desc, BodyId& out_id) {
     proxy.category = kWallsCat;
     proxy.mask = maskOf(BodyKind::Walls);
     const Status tree_status = s.static_tree.createProxy(proxy, body.proxy);
-    if (tree_status != Status::Ok) { // room for every set: a box the tree refuses (not finite)
+    if (tree_status != Status::Ok) { // room for every set: a box the tree refuses (not finite, inverted)
         (void)s.walls.destroy(handle);
         return tree_status;
     }

@@ -69,8 +69,10 @@ struct ClusterMeshBuffer {
 /// Whether `cluster` can be used as it is: its spheres are what makeSphereCluster accepts (a
 /// non-null array of 1..kMaxClusterSpheres finite spheres with radius >= 0) and its bound is finite
 /// and holds the bound makeSphereCluster would compute (so every sphere, with the slack). True for
-/// every cluster makeSphereCluster or loadSphereCluster made; O(count). World::spawnEnemy and
-/// spawnPlayer refuse a cluster that is not.
+/// every cluster loadSphereCluster made, and for every one makeSphereCluster made but those whose
+/// spheres spread beyond float, whose bound radius rounds to infinity (the queries take them, with
+/// no early-out; a World could not place them). O(count). World::spawnEnemy and spawnPlayer
+/// refuse a cluster that is not valid.
 bool sphereClusterIsValid(const SphereCluster& cluster);
 
 /// The cluster a blob carries (its SphereCluster section) as a view into the blob's bytes, after

@@ -92,7 +92,8 @@ public:
     /// Spawns a wall set and builds its occupancy grid (wall_grid.h: at most
     /// WorldConfig::wall_grid_cells cells, from the block; a set the grid cannot cover is walked
     /// without one, with the same hits). PoolFull; InvalidArgument for a null or empty set (no
-    /// points).
+    /// points) or one whose bounds the broad phase refuses (not finite, or inverted: a set that
+    /// loadWallSet did not make).
     [[nodiscard]] Status spawnWalls(const WallsDesc& desc, BodyId& out_id);
     /// Spawns an enemy ship (mesh required). PoolFull; InvalidArgument (no mesh, empty mesh, a
     /// cluster that sphereClusterIsValid refuses, non-finite transform, or a finite transform
