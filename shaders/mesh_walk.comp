@@ -144,12 +144,21 @@ void nodeToGrid(Decoder from, Node n, vec3 r0, vec3 r1, vec3 r2, vec3 t, float m
     quantizeAxis(bmin.z, bmax.z, to.origin_z, to.inv_z, qlo.z, qhi.z);
 }
 
+// Flags the batch as one the host must answer on the CPU. The pair pass runs at least one group
+// then, whatever the walk emitted: its first invocation copies the head to the host's copy, so a
+// walk cut short before its first leaf pair is seen too.
+void flagOverflow() {
+    atomicOr(heads[pc.parity].overflow, 1u);
+    atomicMax(heads[pc.parity].pair_groups_x, 1u);
+    atomicMax(heads[pc.parity].pair_groups_y, 1u);
+}
+
 // A leaf pair for the pair pass; false when the rectangles are full (the host then answers the
 // batch on the CPU, so the walk may stop).
 bool emit(uint job, uint a_first, uint a_count, uint b_first, uint b_count) {
     uint idx = atomicAdd(heads[pc.parity].rect_count, 1u);
     if (idx >= pc.rect_count) {
-        atomicOr(heads[pc.parity].overflow, 1u);
+        flagOverflow();
         return false;
     }
     rects[idx] = GpuRect(job, a_first, a_count, b_first, b_count, 0u, 0u, 0u);
@@ -225,5 +234,5 @@ void main() {
     // every loop of a shader after 65,535 iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS, shared
     // by the loops of one SIMD batch of invocations). The walk then missed pairs: the batch is
     // flagged as an overflow, and the host answers it on the CPU.
-    if (cut || k < b.node_count) atomicOr(heads[pc.parity].overflow, 1u);
+    if (cut || k < b.node_count) flagOverflow();
 }

@@ -222,6 +222,41 @@ TEST_F(GpuTest, DeviceWalkCutShortByTheDriverIsAnsweredOnTheCpu) {
                 cut);
 }
 
+// The same cut before the walk emits any leaf pair (a fine mesh between two parts of the other):
+// the pair pass still runs, hands the walk's counters to the host, and the batch is answered on
+// the CPU (before, no pass ran, the host saw no overflow, and a pair after the cut would have been
+// lost without a word).
+TEST_F(GpuTest, DeviceWalkCutShortBeforeAnyLeafPairIsAnsweredOnTheCpu) {
+    // A: two spheres of radius 3, 20 apart, so its one group's box spans the gap. B: a
+    // fine torus in the gap. Every B node overlaps the group's box and no B leaf touches an A leaf.
+    Mesh pair;
+    for (const float x : {-10.0f, 10.0f}) {
+        const Mesh ball = icosphere(0, 3.0f);
+        const auto base = static_cast<std::uint32_t>(pair.positions.size());
+        for (const Vec3& p : ball.positions) pair.positions.push_back(Vec3{p.x + x, p.y, p.z});
+        for (const std::uint32_t i : ball.indices) pair.indices.push_back(base + i);
+    }
+    auto hull = bakeMesh("two-balls-leaf8", pair, true, false, 8);
+    auto inside = bakeMesh("torus-leaf1-in-the-gap", torus(120, 60), true, false, 1);
+    const Meshes meshes{hull.get(), inside.get()};
+    GpuCollider& collider = makeCollider(meshConfig());
+    const std::vector<GpuMeshId> ids = uploadAll(collider, meshes);
+    std::vector<GpuJobDesc> one(1);
+    one[0].a = ids[0];
+    one[0].b = ids[1];
+    setIdentity(one[0].b_to_a);
+    std::vector<MeshLeafPair> leaves(1024);
+    OutBuffer<MeshLeafPair> leaf_pairs = OutBuffer<MeshLeafPair>::over(leaves.data(), 1024);
+    ASSERT_EQ(meshMeshLeafPairs(hull->blob, inside->blob, one[0].b_to_a, leaf_pairs), Status::Ok);
+    ASSERT_EQ(leaf_pairs.count, 0u); // the walk has no leaf pair to emit
+    const std::vector<GpuPair> got = runBatch(collider, one, GpuBatchMode::DeviceWalk);
+    EXPECT_TRUE(got.empty());
+    EXPECT_TRUE(cpuPairs(one, meshes).empty());
+    if (vulkan.deviceType() == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+        EXPECT_EQ(collider.stats().walk_overflows, 1u);
+    }
+}
+
 // More leaf pairs than the rectangles hold: the walk stops writing, and the batch is answered on
 // the CPU with the same pairs.
 TEST_F(GpuTest, DeviceWalkBeyondItsRectanglesIsAnsweredOnTheCpu) {
