@@ -18,11 +18,30 @@ std::size_t roundUp(std::size_t v, std::size_t a) { return (v + a - 1) & ~(a - 1
 
 } // namespace
 
-void HostHeap::lock() {
+void HostHeap::lock() const {
     while (m_locked.exchange(true, std::memory_order_acquire)) {
     }
 }
-void HostHeap::unlock() { m_locked.store(false, std::memory_order_release); }
+void HostHeap::unlock() const { m_locked.store(false, std::memory_order_release); }
+
+std::size_t HostHeap::used() const {
+    lock();
+    const std::size_t v = m_used;
+    unlock();
+    return v;
+}
+std::size_t HostHeap::highWater() const {
+    lock();
+    const std::size_t v = m_high_water;
+    unlock();
+    return v;
+}
+std::uint32_t HostHeap::failures() const {
+    lock();
+    const std::uint32_t v = m_failures;
+    unlock();
+    return v;
+}
 
 bool HostHeap::init(void* memory, std::size_t bytes) {
     m_base = static_cast<unsigned char*>(memory);
@@ -41,7 +60,12 @@ bool HostHeap::init(void* memory, std::size_t bytes) {
 
 void* HostHeap::allocate(std::size_t size, std::size_t alignment) {
     if (alignment < kGrain) alignment = kGrain;
-    if ((alignment & (alignment - 1)) != 0 || size > m_bytes) return nullptr;
+    if ((alignment & (alignment - 1)) != 0 || size > m_bytes) { // refused without a search
+        lock();
+        ++m_failures;
+        unlock();
+        return nullptr;
+    }
     size = roundUp(size == 0 ? 1 : size, kGrain);
     lock();
     FreeBlock* prev = nullptr;

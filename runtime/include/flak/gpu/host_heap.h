@@ -27,17 +27,18 @@ public:
     void* reallocate(void* old, std::size_t size, std::size_t alignment);
     /// Gives `p` back (null is ignored).
     void release(void* p);
-    std::size_t used() const { return m_used; }            ///< bytes in use now (headers included)
-    std::size_t highWater() const { return m_high_water; } ///< most bytes ever in use
-    std::uint32_t failures() const { return m_failures; }  ///< allocations refused
+    // The counters are read under the lock: the driver may allocate on its own threads meanwhile.
+    std::size_t used() const;       ///< bytes in use now (headers included)
+    std::size_t highWater() const;  ///< most bytes ever in use
+    std::uint32_t failures() const; ///< allocations refused (too large, a bad alignment, or no room)
 
 private:
     struct FreeBlock {
         std::size_t size;
         FreeBlock* next;
     };
-    void lock();
-    void unlock();
+    void lock() const;
+    void unlock() const;
 
     unsigned char* m_base = nullptr;
     std::size_t m_bytes = 0;
@@ -45,7 +46,7 @@ private:
     std::size_t m_used = 0;
     std::size_t m_high_water = 0;
     std::uint32_t m_failures = 0;
-    std::atomic<bool> m_locked{false};
+    mutable std::atomic<bool> m_locked{false};
 };
 
 /// VkAllocationCallbacks that allocate, reallocate and free in `heap` (which must outlive every
