@@ -361,6 +361,35 @@ TEST_F(GpuTest, OverflowSetsTheFlagCountsAndWritesNothingPastCapacity) {
     EXPECT_EQ(small_out.count, 100u);
     EXPECT_EQ(small_out.dropped, expect.size() - 100);
     for (std::size_t k = 100; k < 104; ++k) EXPECT_EQ(few[k].job, 0xBEEFu);
+
+    // A caller's buffer that dropped pairs of earlier batches: a batch that fits is Ok.
+    ASSERT_EQ(big.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()), GpuBatchMode::Candidates,
+                              GpuQuery::Pairs, ticket),
+              Status::Ok);
+    std::vector<GpuPair> room(expect.size());
+    OutBuffer<GpuPair> earlier =
+        OutBuffer<GpuPair>::over(room.data(), static_cast<std::uint32_t>(room.size()));
+    earlier.dropped = 7;
+    EXPECT_EQ(big.collect(ticket, &earlier, nullptr), Status::Ok);
+    EXPECT_EQ(earlier.count, expect.size());
+    EXPECT_EQ(earlier.dropped, 7u);
+}
+
+// A mode or query outside its enum is refused (collect would otherwise take an AnyContact batch's
+// null pair buffer for a Pairs one).
+TEST_F(GpuTest, ModesAndQueriesOutsideTheirEnumsAreRefused) {
+    GpuCollider& collider = makeCollider(meshConfig());
+    const std::vector<GpuMeshId> ids = uploadAll(collider);
+    const std::vector<GpuJobDesc> jobs = meshJobs(ids, 1, kSeed + 3);
+    const auto n = static_cast<std::uint32_t>(jobs.size());
+    GpuTicket ticket;
+    EXPECT_EQ(collider.submitBatch(jobs.data(), n, static_cast<GpuBatchMode>(3), GpuQuery::Pairs, ticket),
+              Status::InvalidArgument);
+    EXPECT_EQ(
+        collider.submitBatch(jobs.data(), n, GpuBatchMode::Candidates, static_cast<GpuQuery>(2), ticket),
+        Status::InvalidArgument);
+    EXPECT_EQ(ticket.serial, 0u);
+    EXPECT_EQ(collider.stats().batches, 0u);
 }
 
 // With the validation layer also named in the environment (gpu.validation_from_environment

@@ -5,12 +5,24 @@
 // buffers. Each gives its status, and the CPU path answers with the same pairs.
 #include "gpu_harness.h"
 
+#include "flak_gpu_layout.h"
+#include <flak/gpu/gpu_world_backend.h>
+
+#include <cstdint>
 #include <cstring>
 
 namespace flak::test {
 namespace {
 
-enum class Fault { None, LostAtSubmit, LostWhileRunning, NoComputeQueue, NoDeviceMemory, NoFloatControls };
+enum class Fault {
+    None,
+    LostAtSubmit,
+    LostWhileRunning,
+    NoComputeQueue,
+    NoDeviceMemory,
+    NoFloatControls,
+    SmallStorageRange
+};
 
 // The fault in force and the real entry points (one collider at a time in these tests).
 Fault g_fault = Fault::None;
@@ -22,6 +34,10 @@ PFN_vkWaitForFences g_real_wait = nullptr;
 PFN_vkGetFenceStatus g_real_fence_status = nullptr;
 PFN_vkAllocateMemory g_real_allocate = nullptr;
 PFN_vkGetPhysicalDeviceProperties2 g_real_properties2 = nullptr;
+PFN_vkGetPhysicalDeviceProperties g_real_properties = nullptr;
+
+// The storage buffer range the SmallStorageRange device reports: 5 MiB.
+constexpr std::uint32_t kSmallStorageRange = 5u << 20;
 
 VKAPI_ATTR void VKAPI_CALL noComputeFamilies(VkPhysicalDevice device, std::uint32_t* count,
                                              VkQueueFamilyProperties* families) {
@@ -38,6 +54,11 @@ VKAPI_ATTR void VKAPI_CALL noFloatControls(VkPhysicalDevice device, VkPhysicalDe
         if (next->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES)
             reinterpret_cast<VkPhysicalDeviceFloatControlsProperties*>(next)
                 ->shaderSignedZeroInfNanPreserveFloat32 = VK_FALSE;
+}
+
+VKAPI_ATTR void VKAPI_CALL smallStorageRange(VkPhysicalDevice device, VkPhysicalDeviceProperties* props) {
+    g_real_properties(device, props);
+    props->limits.maxStorageBufferRange = kSmallStorageRange;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL lostSubmit(VkQueue queue, std::uint32_t count, const VkSubmitInfo* submits,
@@ -90,7 +111,9 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL faultyInstanceProc(VkInstance instance,
            (g_fault == Fault::NoFloatControls &&
             hook(name, "vkGetPhysicalDeviceProperties2", real, g_real_properties2, &noFloatControls, out)) ||
            (g_fault == Fault::NoComputeQueue && hook(name, "vkGetPhysicalDeviceQueueFamilyProperties", real,
-                                                     g_real_families, &noComputeFamilies, out)));
+                                                     g_real_families, &noComputeFamilies, out)) ||
+           (g_fault == Fault::SmallStorageRange &&
+            hook(name, "vkGetPhysicalDeviceProperties", real, g_real_properties, &smallStorageRange, out)));
     return out;
 }
 
@@ -143,9 +166,10 @@ protected:
     }
 
     // create() under `fault` says `status`, and the CPU path answers every batch.
-    void expectCreateFallsBack(Fault fault, Status status) {
+    void expectCreateFallsBack(Fault fault, Status status,
+                               const GpuColliderConfig& config = GpuColliderConfig{}) {
         g_fault = fault;
-        ColliderBox box(GpuColliderConfig{}, &device);
+        ColliderBox box(config, &device);
         EXPECT_EQ(box.create_status, status);
         EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
         upload(box.collider);
@@ -173,6 +197,74 @@ TEST_F(GpuFault, DeviceLostAtSubmitAnswersOnTheCpu) {
     EXPECT_EQ(box.collider.deviceStatus(), Status::DeviceLost);
     EXPECT_EQ(box.collider.backend(), GpuBackend::Cpu);
     EXPECT_EQ(batch(box.collider, collected), expect); // and stays on the CPU
+}
+
+// The submit that meets the loss says DeviceLost and still starts the batch, on the CPU path: its
+// ticket collects the same pairs, with Ok.
+TEST_F(GpuFault, DeviceLostAtSubmitStillStartsTheBatch) {
+    ColliderBox box(GpuColliderConfig{}, &device);
+    ASSERT_EQ(box.create_status, Status::Ok);
+    upload(box.collider);
+    g_fault = Fault::LostAtSubmit;
+    GpuTicket ticket;
+    EXPECT_EQ(box.collider.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()),
+                                       GpuBatchMode::Candidates, GpuQuery::Pairs, ticket),
+              Status::DeviceLost);
+    std::vector<GpuPair> items(1u << 20);
+    OutBuffer<GpuPair> out = OutBuffer<GpuPair>::over(items.data(), static_cast<std::uint32_t>(items.size()));
+    EXPECT_EQ(box.collider.collect(ticket, &out, nullptr), Status::Ok);
+    items.resize(out.count);
+    EXPECT_EQ(items, expect);
+}
+
+// An upload that meets the loss says DeviceLost and registers the mesh all the same; later uploads
+// say Ok, and the CPU path answers with every mesh.
+TEST_F(GpuFault, DeviceLostDuringAnUploadStillRegistersTheMesh) {
+    ColliderBox box(GpuColliderConfig{}, &device);
+    ASSERT_EQ(box.create_status, Status::Ok);
+    g_fault = Fault::LostAtSubmit;
+    for (std::size_t k = 0; k < meshes.size(); ++k) {
+        GpuMeshId id;
+        EXPECT_EQ(box.collider.uploadMesh(meshes[k]->blob, id), k == 0 ? Status::DeviceLost : Status::Ok)
+            << k;
+        EXPECT_EQ(id.index, k);
+    }
+    EXPECT_EQ(box.collider.deviceStatus(), Status::DeviceLost);
+    Status collected = Status::InvalidArgument;
+    EXPECT_EQ(batch(box.collider, collected), expect);
+    EXPECT_EQ(collected, Status::Ok);
+}
+
+// The World's adapter takes a batch that the loss sent to the CPU path (before, it declined it and
+// its buffer was never collected again) and hands over the CPU's pairs.
+TEST_F(GpuFault, TheWorldBackendCollectsABatchStartedAsTheDeviceIsLost) {
+    ColliderBox box(GpuColliderConfig{}, &device);
+    ASSERT_EQ(box.create_status, Status::Ok);
+    const std::uint32_t max_jobs = 64, max_pairs = 1u << 20;
+    ASSERT_LE(jobs.size(), max_jobs);
+    std::vector<unsigned char> memory(GpuWorldBackend::requiredBytes(max_jobs, max_pairs) + 16);
+    void* block = memory.data() + (16 - reinterpret_cast<std::uintptr_t>(memory.data()) % 16) % 16;
+    GpuWorldBackend adapter;
+    ASSERT_EQ(adapter.init(box.collider, max_jobs, max_pairs, block,
+                           GpuWorldBackend::requiredBytes(max_jobs, max_pairs)),
+              Status::Ok);
+    for (const BakedMesh* m : meshes) ASSERT_EQ(adapter.registerMesh(m->blob), Status::Ok);
+    std::vector<MeshMeshJob> world_jobs;
+    for (const GpuJobDesc& j : jobs)
+        world_jobs.push_back(MeshMeshJob{&meshes[j.a.index]->blob, &meshes[j.b.index]->blob, j.b_to_a});
+    g_fault = Fault::LostAtSubmit;
+    const MeshMeshBackend& backend = *adapter.backend();
+    ASSERT_TRUE(
+        backend.submit(backend.user, world_jobs.data(), static_cast<std::uint32_t>(world_jobs.size())));
+    std::vector<MeshMeshPair> items(max_pairs);
+    OutBuffer<MeshMeshPair> out = OutBuffer<MeshMeshPair>::over(items.data(), max_pairs);
+    EXPECT_EQ(backend.collect(backend.user, out), Status::Ok);
+    std::vector<GpuPair> got;
+    for (std::uint32_t k = 0; k < out.count; ++k)
+        got.push_back(GpuPair{items[k].job, items[k].a, items[k].b});
+    EXPECT_EQ(got, expect);
+    EXPECT_EQ(adapter.submittedSteps(), 1u);
+    EXPECT_EQ(adapter.declinedSteps(), 0u);
 }
 
 TEST_F(GpuFault, DeviceLostWhileABatchRunsIsRecomputedOnTheCpu) {
@@ -210,6 +302,18 @@ TEST_F(GpuFault, NoFloatControlsGivesGpuUnsupportedAndCpuAnswers) {
 
 TEST_F(GpuFault, NoDeviceMemoryGivesOutOfMemoryAndCpuAnswers) {
     expectCreateFallsBack(Fault::NoDeviceMemory, Status::OutOfMemory);
+}
+
+// Every storage buffer must fit the device's range: here only the walk's jobs (2^16 of 96 bytes,
+// 6 MiB) exceed the 5 MiB the device reports, and the collider refuses the device.
+TEST_F(GpuFault, ABufferBeyondTheStorageRangeGivesGpuUnsupportedAndCpuAnswers) {
+    GpuColliderConfig config;
+    config.max_triangles = config.max_nodes = config.max_jobs = config.max_leaf_pairs = config.max_pairs =
+        1u << 16;
+    static_assert(sizeof(gpu::GpuWalkJob) * (1u << 16) > kSmallStorageRange,
+                  "the walk's jobs exceed the range");
+    static_assert(sizeof(gpu::GpuJob) * (1u << 16) <= kSmallStorageRange, "the batch's jobs fit it");
+    expectCreateFallsBack(Fault::SmallStorageRange, Status::GpuUnsupported, config);
 }
 
 } // namespace

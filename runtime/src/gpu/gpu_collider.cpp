@@ -300,10 +300,20 @@ Status checkDevice(GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes&
         end = slot.device_rects + out_sizes.rects;
     }
     out_sizes.mesh = end;
+    // Every storage buffer binding (the slot's params, indirect arguments and heads are a few
+    // dozen bytes) must fit the device's range.
     const VkDeviceSize limit = props.limits.maxStorageBufferRange;
-    if (st.triangles_size > limit || out_sizes.out > limit || out_sizes.rects > limit ||
-        st.nodes_size > limit)
-        return Status::GpuUnsupported;
+    const VkDeviceSize bindings[] = {st.triangles_size,
+                                     st.infos_size,
+                                     st.nodes_size,
+                                     st.groups_size,
+                                     out_sizes.out,
+                                     out_sizes.rects,
+                                     VkDeviceSize{c.max_jobs} * sizeof(gpu::GpuJob),
+                                     VkDeviceSize{c.max_jobs} * sizeof(gpu::GpuWalkJob),
+                                     VkDeviceSize{c.max_jobs} * sizeof(std::uint32_t)};
+    for (const VkDeviceSize bytes : bindings)
+        if (bytes > limit) return Status::GpuUnsupported;
     return Status::Ok;
 }
 
@@ -852,12 +862,15 @@ Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
     });
     if (nodes > st->config.max_nodes - st->node_count) return Status::OutOfMemory;
     st->mesh_groups[index] = groups;
+    bool lost_now = false;
     if (st->backend == GpuBackend::Vulkan) {
         const VkResult r = uploadToDevice(*st, blob, index, nodes);
-        if (r == VK_ERROR_DEVICE_LOST)
+        if (r == VK_ERROR_DEVICE_LOST) {
             markLost(*st);
-        else if (r != VK_SUCCESS)
+            lost_now = true;
+        } else if (r != VK_SUCCESS) {
             return vkStatus(r);
+        }
     }
     st->meshes[index] = blob;
     st->mesh_base[index] = st->triangle_count;
@@ -869,9 +882,7 @@ Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
         warmUp(*st, out_id.index);
         st->warmed_up = true;
     }
-    return st->backend == GpuBackend::Vulkan
-               ? Status::Ok
-               : (st->device_status == Status::DeviceLost ? Status::DeviceLost : Status::Ok);
+    return lost_now ? Status::DeviceLost : Status::Ok;
 }
 
 namespace {
@@ -1093,6 +1104,10 @@ Status GpuCollider::submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count,
     out_ticket = GpuTicket{};
     if (st == nullptr || jobs == nullptr || job_count == 0 || job_count > st->config.max_jobs)
         return Status::InvalidArgument;
+    if ((mode != GpuBatchMode::Candidates && mode != GpuBatchMode::BruteForce &&
+         mode != GpuBatchMode::DeviceWalk) ||
+        (query != GpuQuery::Pairs && query != GpuQuery::AnyContact))
+        return Status::InvalidArgument;
     for (std::uint32_t j = 0; j < job_count; ++j)
         if (!validMesh(*st, jobs[j].a) || !validMesh(*st, jobs[j].b)) return Status::InvalidArgument;
     Slot* slot = freeSlot(*st);
@@ -1200,6 +1215,7 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
         }
     }
     const std::uint32_t first = inout_pairs != nullptr ? inout_pairs->count : 0u;
+    const std::uint32_t dropped_before = inout_pairs != nullptr ? inout_pairs->dropped : 0u;
     bool batch_overflow = false;
     if (slot->state == SlotState::Cpu) {
         if (slot->query == GpuQuery::AnyContact) {
@@ -1239,7 +1255,8 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
         // At most max_pairs were appended (the device's stored records or the CPU's list), and the
         // slot's CPU list is free scratch now.
         detail::sortPairs(inout_pairs->items + first, inout_pairs->count - first, slot->cpu_pairs);
-        if ((batch_overflow || inout_pairs->dropped > 0) && result == Status::Ok) result = Status::BufferFull;
+        if ((batch_overflow || inout_pairs->dropped != dropped_before) && result == Status::Ok)
+            result = Status::BufferFull;
     }
     slot->state = SlotState::Free;
     slot->serial = 0;

@@ -46,12 +46,13 @@ Status GpuWorldBackend::registerMesh(const MeshBlob& blob) {
     GpuMeshId id;
     if (findMesh(&blob, id)) return Status::Ok;
     if (m_mesh_count == kMaxMeshes) return Status::PoolFull;
+    // DeviceLost registers the mesh too (the collider's CPU path answers for it).
     const Status status = m_collider->uploadMesh(blob, id);
-    if (status != Status::Ok) return status;
+    if (status != Status::Ok && status != Status::DeviceLost) return status;
     m_blobs[m_mesh_count] = &blob;
     m_ids[m_mesh_count] = id;
     ++m_mesh_count;
-    return Status::Ok;
+    return status;
 }
 
 bool GpuWorldBackend::submit(void* user, const MeshMeshJob* jobs, std::uint32_t count) {
@@ -68,8 +69,10 @@ bool GpuWorldBackend::submit(void* user, const MeshMeshJob* jobs, std::uint32_t 
         }
         desc.b_to_a = jobs[j].b_to_a;
     }
-    if (self.m_collider->submitBatch(self.m_jobs, count, GpuBatchMode::DeviceWalk, GpuQuery::Pairs,
-                                     self.m_ticket) != Status::Ok) {
+    // DeviceLost starts the batch on the collider's CPU path: it is collected as any other.
+    const Status submitted = self.m_collider->submitBatch(self.m_jobs, count, GpuBatchMode::DeviceWalk,
+                                                          GpuQuery::Pairs, self.m_ticket);
+    if (submitted != Status::Ok && submitted != Status::DeviceLost) {
         ++self.m_declined_steps;
         return false;
     }

@@ -144,10 +144,11 @@ public:
     /// Bytes of host memory create() needs for `config` (16-byte aligned block).
     static std::size_t requiredBytes(const GpuColliderConfig& config);
 
-    /// Sets the collider up in [memory, memory + bytes) (destroy() a previous setup first). `device` null:
-    /// CPU only (returns NoDevice and the collider works). Returns Ok on the GPU path; NoDevice,
-    /// GpuUnsupported (below Vulkan 1.2, no SignedZeroInfNanPreserve or no compute queue), OutOfMemory
-    /// (device memory or the host block for Vulkan) or DeviceLost when the CPU path will answer instead; TooSmall /
+    /// Sets the collider up in [memory, memory + bytes) (destroy() a previous setup first). `device`
+    /// null: CPU only (returns NoDevice and the collider works). Returns Ok on the GPU path; NoDevice,
+    /// GpuUnsupported (below Vulkan 1.2, no SignedZeroInfNanPreserve, no compute queue, or a
+    /// maxStorageBufferRange below one of the config's buffers), OutOfMemory (device memory or the
+    /// host block for Vulkan) or DeviceLost when the CPU path will answer instead; TooSmall /
     /// NullMemory / Misaligned / InvalidArgument when the collider is unusable.
     [[nodiscard]] Status create(const GpuColliderConfig& config, const GpuDeviceInfo* device, void* memory,
                                 std::size_t bytes);
@@ -157,13 +158,17 @@ public:
 
     /// Uploads a mesh (its triangles, leaf order) and keeps the blob view for the CPU side (the
     /// blob's bytes must outlive the collider). Waits for the copy. PoolFull / OutOfMemory when the
-    /// config's max_meshes / max_triangles would be exceeded.
+    /// config's max_meshes / max_triangles would be exceeded (nothing registered). DeviceLost when
+    /// the device was lost during this upload: the mesh is registered all the same (out_id is set)
+    /// and the CPU path answers from now on; Ok after that.
     [[nodiscard]] Status uploadMesh(const MeshBlob& blob, GpuMeshId& out_id);
 
     /// Starts a batch of `job_count` jobs and returns at once (the CPU path computes here).
     /// PoolFull when both buffers hold batches not yet collected; InvalidArgument for a bad mesh
-    /// id, too many jobs or job_count 0; BufferFull when the candidate leaf pairs exceed
-    /// max_leaf_pairs or brute force exceeds 2^32 - 1 pairs (the batch is not started).
+    /// id, too many jobs, job_count 0 or a mode or query outside its enum; BufferFull when the
+    /// candidate leaf pairs exceed max_leaf_pairs or brute force exceeds 2^32 - 1 pairs (the batch
+    /// is not started). DeviceLost when the device was lost at this submit: the batch is started
+    /// all the same, on the CPU path (out_ticket is set: collect it).
     [[nodiscard]] Status submitBatch(const GpuJobDesc* jobs, std::uint32_t job_count, GpuBatchMode mode,
                                      GpuQuery query, GpuTicket& out_ticket);
 
@@ -177,7 +182,8 @@ public:
 
     /// Waits for the batch if needed, then hands its results over and frees its buffer.
     /// Pairs query: appends the pairs to inout_pairs sorted by (job, a, b); BufferFull when the
-    /// batch's max_pairs or the caller's capacity was exceeded (the rest counted in dropped; on a
+    /// batch's max_pairs or the caller's capacity was exceeded by this batch (the rest counted in
+    /// dropped, which may hold earlier calls' too; on a
     /// full batch which pairs came back is arbitrary). AnyContact: out_any[job] = 1 or 0 for
     /// each job (out_any must hold job_count bytes; inout_pairs untouched). DeviceLost when the
     /// device died: the results are then the CPU's. InvalidArgument for an unknown ticket.

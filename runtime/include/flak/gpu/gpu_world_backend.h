@@ -34,7 +34,8 @@ public:
                               void* memory, std::size_t bytes);
     /// Uploads `blob` to the collider and remembers it, so jobs naming it run on the GPU. Uploading
     /// the same blob again is a no-op. PoolFull when kMaxMeshes are registered; the collider's
-    /// uploadMesh statuses otherwise.
+    /// uploadMesh statuses otherwise (after DeviceLost the blob is remembered: the collider's CPU
+    /// path answers its jobs).
     [[nodiscard]] Status registerMesh(const MeshBlob& blob);
     /// The back end to put in WorldConfig::mesh_mesh_backend (valid while this object lives).
     const MeshMeshBackend* backend() const { return &m_backend; }
