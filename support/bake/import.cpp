@@ -34,10 +34,15 @@ bool parseAxes(const std::string& spec, int out_axes[3]) {
 
 namespace {
 
+// Whether a --mesh value names the mesh (by name or by its index in the scene).
+bool meshNamed(const std::string& value, const aiMesh* mesh, unsigned index) {
+    return value == mesh->mName.C_Str() || value == std::to_string(index);
+}
+
 bool meshSelected(const ImportOptions& options, const aiMesh* mesh, unsigned index) {
     if (options.meshes.empty()) return true;
     for (const std::string& m : options.meshes)
-        if (m == mesh->mName.C_Str() || m == std::to_string(index)) return true;
+        if (meshNamed(m, mesh, index)) return true;
     return false;
 }
 
@@ -65,6 +70,7 @@ BakeError convertScene(const aiScene* scene, const std::string& path, const Impo
     };
     std::vector<Item> work = {{start, base}};
     std::size_t meshes_used = 0;
+    std::vector<bool> value_used(options.meshes.size(), false); // each --mesh value selected a mesh
     while (!work.empty()) {
         const Item item = work.back();
         work.pop_back();
@@ -76,6 +82,8 @@ BakeError convertScene(const aiScene* scene, const std::string& path, const Impo
                 !meshSelected(options, mesh, mesh_index))
                 continue;
             ++meshes_used;
+            for (std::size_t v = 0; v < options.meshes.size(); ++v)
+                if (meshNamed(options.meshes[v], mesh, mesh_index)) value_used[v] = true;
             const std::uint32_t first = static_cast<std::uint32_t>(out.positions.size());
             out.mesh_first_vertex.push_back(first);
             out.mesh_names.push_back(mesh->mName.C_Str());
@@ -104,6 +112,12 @@ BakeError convertScene(const aiScene* scene, const std::string& path, const Impo
     }
     if (!any_materials) out.materials.clear();
     if (meshes_used == 0) return {"no triangle meshes selected in '" + path + "'"};
+    // A value that selects nothing is a typo or a stale name: a bake that silently leaves a mesh
+    // out is worse than one that stops.
+    for (std::size_t v = 0; v < options.meshes.size(); ++v)
+        if (!value_used[v])
+            return {"--mesh '" + options.meshes[v] + "' selects no triangle mesh in '" + path + "'" +
+                    (options.node.empty() ? std::string() : " under node '" + options.node + "'")};
     return {};
 }
 

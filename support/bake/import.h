@@ -12,7 +12,8 @@ namespace flak::bake {
 struct ImportOptions {
     double scale = 1.0;
     int axes[3] = {1, 2, 3};         ///< output axis k = sign(axes[k]) * input axis |axes[k]| (1 = x)
-    std::vector<std::string> meshes; ///< keep only meshes with these names or indices (empty: all)
+    std::vector<std::string> meshes; ///< keep only meshes with these names or indices (empty: all);
+                                     ///< a value that selects no triangle mesh fails the import
     std::string node;                ///< keep only this node's subtree (empty: whole scene)
 };
 

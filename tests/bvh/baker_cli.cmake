@@ -191,7 +191,18 @@ else()
   expect_run(0 ${BAKE} ${WORK}/two.obj -o ${WORK}/two.blob --json --node second)
   expect_fields("${last_out}" "--node second" triangles=1 vertices=3)
   expect_refusal("no triangle meshes selected" ${BAKE} ${WORK}/two.obj -o ${WORK}/none.blob --mesh nosuch)
+  # One value that selects nothing (a typo beside a good one) stops the bake, naming the value.
+  expect_refusal("--mesh 'secnod' selects no triangle mesh in '.*two.obj'" ${BAKE} ${WORK}/two.obj
+                 -o ${WORK}/typo.blob --mesh second --mesh secnod)
+  expect_refusal("--mesh '7' selects no triangle mesh" ${BAKE} ${WORK}/two.obj -o ${WORK}/typo.blob
+                 --mesh 0 --mesh 7)
   expect_run(1 ${BAKE} ${WORK}/missing.obj -o ${WORK}/missing.blob)
+  # A path holding 'bad_alloc' is not taken for the importer running out of memory.
+  file(MAKE_DIRECTORY ${WORK}/bad_alloc)
+  expect_refusal("cannot import" ${BAKE} ${WORK}/bad_alloc/missing.obj -o ${WORK}/missing.blob)
+  if(last_err MATCHES "memory limit")
+    message(FATAL_ERROR "a missing file in a bad_alloc folder reported as the memory limit:\n${last_err}")
+  endif()
   expect_run(2 ${BAKE} ${DATA}/tetra.obj)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --leaf-size 99)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --leaf-size 2.5)

@@ -11,6 +11,16 @@ if(NOT polys EQUAL 2)
   message(FATAL_ERROR "arena: ${polys} polygons")
 endif()
 expect_run(0 ${BAKE} verify ${WORK}/arena.blob)
+# A level file has no mesh to shape: mesh options are refused, not ignored; the walls' own apply.
+foreach(option "--scale;0.01" "--axes;x,-z,y" "--mesh;hull" "--leaf-size;4" "--vertices;quantized"
+               "--spheres;8" "--slice-z;0" "--walls;${DATA}/arena.walls" "--keep-degenerate")
+  expect_run(2 ${BAKE} ${DATA}/arena.walls -o ${WORK}/arena2.blob ${option})
+  list(GET option 0 name)
+  if(NOT last_err MATCHES "${name} needs a mesh input")
+    message(FATAL_ERROR "${name} with a level file: no clear refusal\n${last_err}")
+  endif()
+endforeach()
+expect_run(0 ${BAKE} ${DATA}/arena.walls -o ${WORK}/arena2.blob --endian big --wall-leaf 2 --max-coord 1000)
 expect_refusal("polygon 0 'bowtie' \\(line 2\\), outer ring: self-intersecting" ${BAKE} ${DATA}/bowtie.walls
                -o ${WORK}/bowtie.blob)
 expect_run(2 ${BAKE} ${BVH_DATA}/tetra.obj -o ${WORK}/t.blob --spheres 4)

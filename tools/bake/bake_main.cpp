@@ -36,7 +36,8 @@ using namespace flak::bake;
 
 const char* kUsage =
     "usage: flak_bake INPUT -o OUTPUT [options]\n"
-    "       flak_bake LEVEL.walls -o OUTPUT [--json]   (a wall-only blob, docs/level_walls.md)\n"
+    "       flak_bake LEVEL.walls -o OUTPUT [--json]   (a wall-only blob: no mesh options,\n"
+    "                                                  docs/level_walls.md)\n"
     "       flak_bake inspect BLOB [--json]\n"
     "       flak_bake verify BLOB [--json]\n"
     "       flak_bake --version [--json]   (the tool's version and the blob format it writes)\n"
@@ -45,7 +46,7 @@ const char* kUsage =
     "                       object on stderr)\n"
     "  --scale S            multiply coordinates by S (after node transforms)\n"
     "  --axes A,B,C         output axes as signed input axes, e.g. x,-z,y (Y-up to Z-up)\n"
-    "  --mesh NAME|INDEX    bake only this mesh (repeatable)\n"
+    "  --mesh NAME|INDEX    bake only this mesh (repeatable; a value that selects none is an error)\n"
     "  --node NAME          bake only this node's subtree\n"
     "  --leaf-size N        most triangles per leaf, 1..16 (default 8; 16 with quantized vertices)\n"
     "  --node-cost C        SAH cost of a node visit relative to a triangle test (default 4; 8 with\n"
@@ -255,6 +256,7 @@ int runBake(int argc, char** argv) {
     WallBuildOptions wall_options;
     double slice_z = 0.0;
     bool slice = false;
+    std::string mesh_only; // the first mesh-only option given (a level-file input refuses it)
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char* name) -> const char* {
@@ -274,6 +276,24 @@ int runBake(int argc, char** argv) {
             }
             return d;
         };
+        // The options that shape a mesh, which a level-file input has none of.
+        static const char* const kMeshOnly[] = {"--scale",
+                                                "--axes",
+                                                "--mesh",
+                                                "--node",
+                                                "--leaf-size",
+                                                "--node-cost",
+                                                "--vertices",
+                                                "--keep-degenerate",
+                                                "--allow-empty",
+                                                "--source-ids",
+                                                "--import-memory-mb",
+                                                "--import-seconds",
+                                                "--spheres",
+                                                "--walls",
+                                                "--slice-z"};
+        for (const char* m : kMeshOnly)
+            if (mesh_only.empty() && a == m) mesh_only = a;
         if (a == "-o")
             output = value("-o");
         else if (a == "--json")
@@ -358,8 +378,7 @@ int runBake(int argc, char** argv) {
     write_options.max_leaf = build_options.max_leaf;
     wall_options.max_abs_coordinate = prepare_options.max_abs_coordinate;
     const bool level_input = isLevelFile(input);
-    if (level_input && fit_cluster) return usage("--spheres needs a mesh input");
-    if (level_input && slice) return usage("--slice-z needs a mesh input");
+    if (level_input && !mesh_only.empty()) return usage(mesh_only + " needs a mesh input");
     if (slice && !walls_path.empty()) return usage("--slice-z and --walls both give the walls: choose one");
     if (level_input) walls_path = input;
     // Before any work: the output must be a new name or a regular file other than the inputs.
@@ -374,7 +393,7 @@ int runBake(int argc, char** argv) {
         write_options.mesh = false;
         std::vector<unsigned char> bytes;
         if (BakeError e = writeBlob(SourceMesh{}, BuiltTree{}, write_options, bytes); e.failed())
-            return fail(e.message);
+            return fail(input + ": " + e.message);
         return finishBake(bytes, input, output, json, quiet, write_options.big_endian, 0.0, nullptr);
     }
 
@@ -411,7 +430,7 @@ int runBake(int argc, char** argv) {
         }
     }
     if (mesh.triangleCount() > kMaxBlobTriangles)
-        return progress.done(), fail("more than 67,108,864 triangles");
+        return progress.done(), fail(input + ": more than 67,108,864 triangles");
     if (mesh.triangleCount() == 0 && !allow_empty && walls_path.empty() && !slice) {
         progress.done();
         if (mesh.source_triangles == 0)
@@ -423,9 +442,9 @@ int runBake(int argc, char** argv) {
     if (slice) {
         std::vector<WallPolygon> polygons;
         if (BakeError e = sliceMesh(mesh, slice_z, polygons); e.failed())
-            return progress.done(), fail(e.message);
+            return progress.done(), fail(input + ": " + e.message);
         if (BakeError e = buildWallSection(polygons, wall_options, write_options.walls); e.failed())
-            return progress.done(), fail("the slice's polygons: " + e.message);
+            return progress.done(), fail(input + ": the slice's polygons: " + e.message);
     }
     if (mesh.triangleCount() >= 200000 || progress.mode == Progress::Mode::Lines)
         build_options.progress = [&](std::uint32_t d, std::uint32_t t) { progress.build(d, t); };
@@ -434,7 +453,7 @@ int runBake(int argc, char** argv) {
     progress.phase("writing");
     std::vector<unsigned char> bytes;
     if (BakeError e = writeBlob(mesh, tree, write_options, bytes); e.failed())
-        return progress.done(), fail(e.message);
+        return progress.done(), fail(input + ": " + e.message);
 
     ClusterFit fit;
     if (fit_cluster) {
@@ -449,13 +468,13 @@ int runBake(int argc, char** argv) {
             return progress.done(),
                    fail(std::string("internal: the baked blob does not load: ") + error.what);
         if (BakeError e = fitSphereCluster(mesh, plain, fit_options, fit); e.failed())
-            return progress.done(), fail(e.message);
+            return progress.done(), fail(input + ": " + e.message);
         if (fit.coverage_percent < 100.0)
             return progress.done(), fail("internal: the sphere cluster covers only " +
                                          std::to_string(fit.coverage_percent) + "%");
         write_options.cluster = fit.spheres;
         if (BakeError e = writeBlob(mesh, tree, write_options, bytes); e.failed())
-            return progress.done(), fail(e.message);
+            return progress.done(), fail(input + ": " + e.message);
     }
     progress.done();
     return finishBake(bytes, input, output, json, quiet, write_options.big_endian, tree.build_seconds,

@@ -79,7 +79,12 @@ template <typename T> bool writeArray(int fd, const std::vector<T>& v) {
     } catch (...) {
         error.message = "the importer failed on '" + path + "' (an exception)";
     }
-    if (error.message.find("bad_alloc") != std::string::npos) ::_exit(3); // caught inside the importer
+    // A bad_alloc caught inside the importer shows in its error string; the path, which the
+    // message quotes (Assimp's part too) and which may hold any text, is taken out first.
+    std::string said = error.message;
+    for (std::size_t at = said.find(path); !path.empty() && at != std::string::npos; at = said.find(path, at))
+        said.erase(at, path.size());
+    if (said.find("bad_alloc") != std::string::npos) ::_exit(3);
     const std::uint32_t head[2] = {kAnswerMagic, error.failed() ? 1u : 0u};
     bool ok = writeAll(fd, head, sizeof head);
     if (error.failed()) {
