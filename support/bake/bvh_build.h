@@ -38,7 +38,7 @@ inline bool validLeafSize(double n) {
 }
 
 /// Whether `c` is a node cost a bake takes (`--node-cost`): above 0 (as a float) and at most 1,000.
-inline bool validNodeCost(float c) { return c > 0.0f && c <= 1000.0f; }
+inline bool validNodeCost(double c) { return c > 0.0 && c <= 1000.0 && static_cast<float>(c) > 0.0f; }
 
 /// A bake's build options: its vertex mode's defaults (compactBuildOptions() with quantized
 /// vertices), then the leaf size and node cost its caller gave (0: not given).

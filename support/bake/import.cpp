@@ -1,5 +1,7 @@
 #include "import.h"
 
+#include "float_narrow.h"
+
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -96,7 +98,7 @@ BakeError convertScene(const aiScene* scene, const std::string& path, const Impo
                 Vec3 q;
                 for (int k = 0; k < 3; ++k) {
                     const int axis = std::abs(options.axes[k]) - 1;
-                    q[k] = static_cast<float>((options.axes[k] < 0 ? -in[axis] : in[axis]) * options.scale);
+                    q[k] = narrowToFloat((options.axes[k] < 0 ? -in[axis] : in[axis]) * options.scale);
                 }
                 out.positions.push_back(q);
             }

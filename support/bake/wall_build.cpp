@@ -1,5 +1,7 @@
 #include "wall_build.h"
 
+#include "float_narrow.h"
+
 #include <flak/bvh/blob_format.h>
 #include <flak/shooter/blob_sections.h>
 
@@ -497,7 +499,7 @@ BakeError parseLevelFile(const std::string& text, std::vector<WallPolygon>& out)
             const double x = std::strtod(xs.c_str(), &e1), y = std::strtod(ys.c_str(), &e2);
             if (*e1 != '\0' || *e2 != '\0')
                 return {"line " + std::to_string(number) + ": not a number in '" + line + "'"};
-            out.back().rings.back().push_back(Vec2{static_cast<float>(x), static_cast<float>(y)});
+            out.back().rings.back().push_back(Vec2{narrowToFloat(x), narrowToFloat(y)});
         }
     }
     (void)in_hole;

@@ -209,6 +209,9 @@ else()
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 0)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1e-50) # 0 as a float
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1001)
+  expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1e300) # beyond float: refused, not cast
+  # A scale that takes coordinates beyond float: refused as infinite, not cast.
+  expect_refusal("NaN or infinite coordinate" ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --scale 1e300)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --axes x,x,y)
   # Y-up to Z-up and doubled: the tetrahedron (0..1 on each axis) becomes x in [0, 2], y in
   # [-2, 0], z in [0, 2].

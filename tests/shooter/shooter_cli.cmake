@@ -21,6 +21,9 @@ foreach(option "--scale;0.01" "--axes;x,-z,y" "--mesh;hull" "--leaf-size;4" "--v
   endif()
 endforeach()
 expect_run(0 ${BAKE} ${DATA}/arena.walls -o ${WORK}/arena2.blob --endian big --wall-leaf 2 --max-coord 1000)
+# A number beyond float in a level file is refused as infinite (never cast out of range).
+file(WRITE ${WORK}/huge.walls "polygon huge\n0 0\n1e300 0\n0 1\n")
+expect_refusal("point 1 is NaN or infinite" ${BAKE} ${WORK}/huge.walls -o ${WORK}/huge.blob)
 expect_refusal("polygon 0 'bowtie' \\(line 2\\), outer ring: self-intersecting" ${BAKE} ${DATA}/bowtie.walls
                -o ${WORK}/bowtie.blob)
 expect_run(2 ${BAKE} ${BVH_DATA}/tetra.obj -o ${WORK}/t.blob --spheres 4)

@@ -317,8 +317,9 @@ int runBake(int argc, char** argv) {
             if (!bake::validLeafSize(n)) return usage("--leaf-size must be 1..16");
             max_leaf = static_cast<std::uint32_t>(n);
         } else if (a == "--node-cost") {
-            traversal_cost = static_cast<float>(number("--node-cost"));
-            if (!bake::validNodeCost(traversal_cost)) return usage("--node-cost must be in (0, 1000]");
+            const double c = number("--node-cost"); // checked before it is narrowed to float
+            if (!bake::validNodeCost(c)) return usage("--node-cost must be in (0, 1000]");
+            traversal_cost = static_cast<float>(c);
         } else if (a == "--endian") {
             const std::string e = value("--endian");
             if (e != "little" && e != "big") return usage("--endian must be little or big");

@@ -106,8 +106,9 @@ int main(int argc, char** argv) {
             if (!flak::bake::validLeafSize(n)) return usage();
             max_leaf = static_cast<std::uint32_t>(n);
         } else if (a == "--node-cost" && i + 1 < argc) {
-            traversal_cost = static_cast<float>(std::atof(argv[++i]));
-            if (!flak::bake::validNodeCost(traversal_cost)) return usage();
+            const double c = std::atof(argv[++i]); // checked before it is narrowed to float
+            if (!flak::bake::validNodeCost(c)) return usage();
+            traversal_cost = static_cast<float>(c);
         } else if (a == "--mesh" && i + 1 < argc)
             mesh_path = argv[++i];
         else if (a == "--generate" && i + 1 < argc)
