@@ -333,12 +333,14 @@ int main(int argc, char** argv) {
                 const std::uint64_t uploaded = gpu.stats().upload_bytes;
                 const Clock::time_point t0 = Clock::now();
                 GpuTicket ticket;
-                row.status = gpu.submitBatch(batch.data(), static_cast<std::uint32_t>(n), mode,
-                                             GpuQuery::Pairs, ticket);
-                if (row.status != Status::Ok) break;
+                const Status submitted = gpu.submitBatch(batch.data(), static_cast<std::uint32_t>(n), mode,
+                                                         GpuQuery::Pairs, ticket);
+                row.status = submitted;
+                if (submitted != Status::Ok && submitted != Status::DeviceLost) break; // not started
                 OutBuffer<GpuPair> out =
                     OutBuffer<GpuPair>::over(items.data(), static_cast<std::uint32_t>(items.size()));
-                row.status = gpu.collect(ticket, &out, nullptr);
+                const Status collected = gpu.collect(ticket, &out, nullptr); // a started batch is collected
+                if (submitted == Status::Ok) row.status = collected;
                 row.gpu_ms = std::min(row.gpu_ms, msSince(t0));
                 row.device_ms =
                     std::min(row.device_ms, static_cast<double>(gpu.stats().last_batch_device_ns) * 1e-6);

@@ -300,8 +300,8 @@ Status checkDevice(GpuColliderState& st, const GpuDeviceInfo& info, BufferSizes&
         end = slot.device_rects + out_sizes.rects;
     }
     out_sizes.mesh = end;
-    // Every storage buffer binding (the slot's params, indirect arguments and heads are a few
-    // dozen bytes) must fit the device's range.
+    // Every storage buffer binding sized by the config must fit the device's range (the others,
+    // the slot's params and heads, are a few dozen bytes).
     const VkDeviceSize limit = props.limits.maxStorageBufferRange;
     const VkDeviceSize bindings[] = {st.triangles_size,
                                      st.infos_size,
@@ -862,15 +862,13 @@ Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
     });
     if (nodes > st->config.max_nodes - st->node_count) return Status::OutOfMemory;
     st->mesh_groups[index] = groups;
-    bool lost_now = false;
+    const bool lost_before = st->device_status == Status::DeviceLost;
     if (st->backend == GpuBackend::Vulkan) {
         const VkResult r = uploadToDevice(*st, blob, index, nodes);
-        if (r == VK_ERROR_DEVICE_LOST) {
+        if (r == VK_ERROR_DEVICE_LOST)
             markLost(*st);
-            lost_now = true;
-        } else if (r != VK_SUCCESS) {
+        else if (r != VK_SUCCESS)
             return vkStatus(r);
-        }
     }
     st->meshes[index] = blob;
     st->mesh_base[index] = st->triangle_count;
@@ -882,7 +880,8 @@ Status GpuCollider::uploadMesh(const MeshBlob& blob, GpuMeshId& out_id) {
         warmUp(*st, out_id.index);
         st->warmed_up = true;
     }
-    return lost_now ? Status::DeviceLost : Status::Ok;
+    // Lost in this call: in the copy or in the first upload's warm-up dispatch.
+    return !lost_before && st->device_status == Status::DeviceLost ? Status::DeviceLost : Status::Ok;
 }
 
 namespace {
