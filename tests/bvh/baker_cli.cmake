@@ -203,13 +203,16 @@ else()
   if(last_err MATCHES "memory limit")
     message(FATAL_ERROR "a missing file in a bad_alloc folder reported as the memory limit:\n${last_err}")
   endif()
+  expect_refusal("--mesh 'bad_alloc' selects no triangle mesh" ${BAKE} ${WORK}/two.obj -o ${WORK}/typo.blob
+                 --mesh second --mesh bad_alloc)
+  expect_refusal("no node named 'bad_alloc'" ${BAKE} ${WORK}/two.obj -o ${WORK}/typo.blob --node bad_alloc)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --leaf-size 99)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --leaf-size 2.5)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 0)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1e-50) # 0 as a float
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1001)
-  expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1e300) # beyond float: refused, not cast
+  expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1e300) # beyond float
   # A scale that takes coordinates beyond float: refused as infinite, not cast.
   expect_refusal("NaN or infinite coordinate" ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --scale 1e300)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --axes x,x,y)

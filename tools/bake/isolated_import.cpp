@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 #if defined(__linux__)
 #include <sys/prctl.h>
 #endif
@@ -79,11 +80,17 @@ template <typename T> bool writeArray(int fd, const std::vector<T>& v) {
     } catch (...) {
         error.message = "the importer failed on '" + path + "' (an exception)";
     }
-    // A bad_alloc caught inside the importer shows in its error string; the path, which the
-    // message quotes (Assimp's part too) and which may hold any text, is taken out first.
+    // A bad_alloc caught inside the importer shows in its error string. The message also quotes
+    // the caller's own text (the path, Assimp's part too, and the --mesh and --node values),
+    // which may hold any words: that is taken out first.
     std::string said = error.message;
-    for (std::size_t at = said.find(path); !path.empty() && at != std::string::npos; at = said.find(path, at))
-        said.erase(at, path.size());
+    std::vector<std::string> quoted = options.meshes;
+    quoted.push_back(path);
+    quoted.push_back(options.node);
+    for (const std::string& text : quoted)
+        for (std::size_t at = said.find(text); !text.empty() && at != std::string::npos;
+             at = said.find(text, at))
+            said.erase(at, text.size());
     if (said.find("bad_alloc") != std::string::npos) ::_exit(3);
     const std::uint32_t head[2] = {kAnswerMagic, error.failed() ? 1u : 0u};
     bool ok = writeAll(fd, head, sizeof head);
