@@ -3,6 +3,7 @@
 
 #include "flak_support/json_read.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -46,6 +47,15 @@ bool readBaseline(const std::string& path, Baseline& out, std::string& error) {
         return false;
     }
     (void)jsonNumber(json, jsonMember(json, "workers", 0), workers);
+    // A report this runner could have written: at least one frame, 1 to 64 workers, finite times
+    // above 0 (a baseline of 0 or NaN would switch the regression check off without a word).
+    const auto positive = [](double v) { return std::isfinite(v) && v > 0.0; };
+    if (!(frames >= 1.0 && frames <= 4294967295.0) || !(workers >= 1.0 && workers <= 64.0) ||
+        !positive(out.total.p50_ms) || !positive(out.total.p99_ms) || !positive(out.total_cpu.p50_ms) ||
+        !positive(out.total_cpu.p99_ms)) {
+        error = path + ": its frames, workers or total times are out of range (a report of no frame?)";
+        return false;
+    }
     out.frames = static_cast<std::uint32_t>(frames);
     out.workers = static_cast<std::uint32_t>(workers);
     const std::size_t phases = jsonMember(json, "phases", 0);

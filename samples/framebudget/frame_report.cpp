@@ -34,6 +34,10 @@ double deviceMsPerStep(const RunReport& r) {
     return r.gpu_submitted_steps > 0 ? r.gpu_device_ms / static_cast<double>(r.gpu_submitted_steps) : 0.0;
 }
 
+// With --gpu: the collider ended the run off its device (lost it), so later steps' mesh-mesh ran on
+// the CPU and the run measured something else than it was asked to.
+bool gpuLost(const RunReport& r) { return r.mesh_mesh_backend == "gpu" && r.gpu_status != "Ok"; }
+
 std::string jsonPercentiles(const Percentiles& p) {
     return format(
         "{\"p50_ms\": %.4f, \"p95_ms\": %.4f, \"p99_ms\": %.4f, \"max_ms\": %.4f, \"mean_ms\": %.4f}",
@@ -112,9 +116,9 @@ void summarize(RunReport& r) {
             b.regression = format("p99 %.4f ms against %.4f ms", now.p99_ms, old.p99_ms);
         }
     }
-    r.pass = r.frames_over_budget == 0 && r.dropped_hits == 0 && r.dropped_pairs == 0 &&
-             r.dropped_contacts == 0 && r.allocations == 0 && r.hashes_match &&
-             !(r.has_baseline && r.baseline.regressed);
+    r.pass = !r.frame_times.empty() && r.frames_over_budget == 0 && r.dropped_hits == 0 &&
+             r.dropped_pairs == 0 && r.dropped_contacts == 0 && r.allocations == 0 && r.hashes_match &&
+             !(r.has_baseline && r.baseline.regressed) && !gpuLost(r);
 }
 
 std::string textReport(const RunReport& r) {
@@ -219,10 +223,20 @@ std::string textReport(const RunReport& r) {
             out << sep << "hit stream differs from one worker's";
             sep = ", ";
         }
-        if (r.has_baseline && r.baseline.regressed) out << sep << "slower than the baseline";
+        if (r.has_baseline && r.baseline.regressed) {
+            out << sep << "slower than the baseline";
+            sep = ", ";
+        }
+        if (r.frame_times.empty()) {
+            out << sep << "no frame measured";
+            sep = ", ";
+        }
+        if (gpuLost(r)) out << sep << "the GPU collider ended off its device (" << r.gpu_status << ")";
         out << ")";
     }
-    out << format(": max %.4f ms against a budget of %.3f ms\n", r.total.max_ms, r.budget_ms);
+    // The maximum on the clock the verdict used.
+    out << format(": max %.4f ms against a budget of %.3f ms\n",
+                  (r.verdict_cpu ? r.total_cpu : r.total).max_ms, r.budget_ms);
     return out.str();
 }
 

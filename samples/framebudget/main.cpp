@@ -22,7 +22,9 @@
 
 #include <flak/version.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,8 +67,9 @@ int usage(const char* message) {
         "  --gpu: enemy-vs-enemy mesh-mesh on the Vulkan compute back end (its wait is the gpu_wait phase)\n"
         "  --gpu-timestamps: time each batch on the device (timestamp queries; the driver's heap calls\n"
         "               for them count as allocations during frames)\n"
-        "  --verdict-clock: the clock frames are held to the budget on (default wall; cpu: the thread's\n"
-        "               CPU clock, which leaves out time the OS gave to others)\n"
+        "  --verdict-clock: the clock frames are held to the budget on (default wall; cpu: the stepping\n"
+        "               thread's CPU clock, which leaves out time the OS gave to others, and with more\n"
+        "               than one worker the workers' own time too)\n"
         "  --baseline OLD.json: compare with an earlier --json report, print and plot both, and FAIL when\n"
         "               p50 or p99 on the verdict clock is more than P%% slower (--regression-pct, default "
         "10)\n"
@@ -75,6 +78,31 @@ int usage(const char* message) {
     for (const std::string& name : scenes::sceneNames()) std::fprintf(stderr, " %s", name.c_str());
     std::fprintf(stderr, "\n");
     return 2;
+}
+
+// The most frames a run takes: about 4.6 hours of play at 60 Hz (the per-frame times of a pass
+// take about 100 MB).
+constexpr unsigned long long kMaxFrames = 1000000;
+
+// `text` as a whole number in [lo, hi]: digits only (no sign, no space, not empty), no overflow.
+bool parseWhole(const char* text, unsigned long long lo, unsigned long long hi, unsigned long long& out) {
+    if (*text < '0' || *text > '9') return false;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    if (*end != '\0' || errno == ERANGE || v < lo || v > hi) return false;
+    out = v;
+    return true;
+}
+
+// `text` as a finite number in [lo, hi] (not empty, nothing after it, no overflow).
+bool parseNumber(const char* text, double lo, double hi, double& out) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v < lo || v > hi) return false;
+    out = v;
+    return true;
 }
 
 bool writeFile(const std::string& path, const std::string& text) {
@@ -191,23 +219,24 @@ int main(int argc, char** argv) {
             }
             return argv[++i];
         };
-        char* end = nullptr;
+        unsigned long long whole = 0;
         if (arg == "--scene") {
             scene_name = value("--scene");
         } else if (arg == "--frames") {
-            frames = std::strtol(value("--frames"), &end, 10);
-            if (*end != '\0' || frames < 1) return usage("--frames must be a positive integer");
+            if (!parseWhole(value("--frames"), 1, kMaxFrames, whole))
+                return usage("--frames must be a whole number from 1 to 1000000");
+            frames = static_cast<long>(whole);
         } else if (arg == "--budget-ms") {
-            budget_ms = std::strtod(value("--budget-ms"), &end);
-            if (*end != '\0' || !(budget_ms > 0)) return usage("--budget-ms must be a positive number");
+            if (!parseNumber(value("--budget-ms"), 0.0, 1e6, budget_ms) || !(budget_ms > 0))
+                return usage("--budget-ms must be a number above 0 and at most 1000000");
         } else if (arg == "--threads") {
-            const char* text = value("--threads");
-            threads = std::strtoul(text, &end, 10);
-            if (*end != '\0' || *text == '-' || threads < 1 || threads > kMaxWorkers)
-                return usage("--threads must be an integer from 1 to 64");
+            if (!parseWhole(value("--threads"), 1, kMaxWorkers, whole))
+                return usage("--threads must be a whole number from 1 to 64");
+            threads = static_cast<unsigned long>(whole);
         } else if (arg == "--seed") {
-            seed = std::strtoull(value("--seed"), &end, 10);
-            if (*end != '\0') return usage("--seed must be an unsigned integer");
+            if (!parseWhole(value("--seed"), 0, ~0ull, whole))
+                return usage("--seed must be a whole number from 0 to 2^64 - 1");
+            seed = whole;
         } else if (arg == "--gpu") {
             use_gpu = true;
         } else if (arg == "--gpu-timestamps") {
@@ -223,8 +252,7 @@ int main(int argc, char** argv) {
         } else if (arg == "--baseline") {
             baseline_path = value("--baseline");
         } else if (arg == "--regression-pct") {
-            regression_pct = std::strtod(value("--regression-pct"), &end);
-            if (*end != '\0' || !(regression_pct >= 0) || regression_pct > 1000)
+            if (!parseNumber(value("--regression-pct"), 0.0, 1000.0, regression_pct))
                 return usage("--regression-pct must be a number from 0 to 1000");
         } else if (arg == "-h" || arg == "--help") {
             usage(nullptr);

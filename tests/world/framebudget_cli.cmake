@@ -164,6 +164,16 @@ foreach(args "--baseline;${WORK}/nope.json" "--baseline;${WORK}/a.svg" "--verdic
     message(FATAL_ERROR "arguments ${args}: exit ${code} (want 2, no report)\n${text}")
   endif()
 endforeach()
+# A baseline that could not have come from a run (no frame, times of 0 or NaN) is refused: it would
+# switch the regression check off.
+foreach(spoil "frames;0" "total;p50_ms;0" "total_thread_cpu;p99_ms;0")
+  string(JSON spoiled SET "${json}" ${spoil})
+  file(WRITE "${WORK}/spoiled.json" "${spoiled}")
+  run_runner(code text --scene skirmish --frames 5 --budget-ms 4 --baseline "${WORK}/spoiled.json")
+  if(NOT code EQUAL 2 OR NOT text MATCHES "out of range")
+    message(FATAL_ERROR "a baseline with ${spoil}: exit ${code} (want 2)\n${text}")
+  endif()
+endforeach()
 string(JSON other SET "${json}" scene "\"armada\"")
 file(WRITE "${WORK}/armada.json" "${other}")
 run_runner(code text --scene skirmish --frames 5 --budget-ms 4 --baseline "${WORK}/armada.json")
@@ -175,7 +185,14 @@ endif()
 foreach(args "--scene;skirmish;--frames;0;--budget-ms;4" "--scene;nowhere;--frames;5;--budget-ms;4"
              "--scene;skirmish;--frames;5" "--scene;skirmish;--frames;5;--budget-ms;-1"
              "--scene;skirmish;--frames;5;--budget-ms;4;--bogus" "--scene;skirmish;--frames;5;--budget-ms;4;--threads;0"
-             "--scene;skirmish;--frames;5;--budget-ms;4;--threads;65" "--scene;skirmish;--frames;5;--budget-ms;4;--threads;x")
+             "--scene;skirmish;--frames;5;--budget-ms;4;--threads;65" "--scene;skirmish;--frames;5;--budget-ms;4;--threads;x"
+             # Out of range or not a plain number: 2^32 frames (which wrapped to a run of none and
+             # passed), an infinite budget (every frame within it), empty and negative values.
+             "--scene;skirmish;--frames;4294967296;--budget-ms;4" "--scene;skirmish;--frames;5;--budget-ms;inf"
+             "--scene;skirmish;--frames;5;--budget-ms;1e999" "--scene;skirmish;--frames;-5;--budget-ms;4"
+             "--scene;skirmish;--frames;5;--budget-ms;4;--seed;-1" "--scene;skirmish;--frames;5;--budget-ms;4;--seed;"
+             "--scene;skirmish;--frames;5;--budget-ms;4;--regression-pct;"
+             "--scene;skirmish;--frames;5;--budget-ms;4;--seed;99999999999999999999999")
   run_runner(code text ${args} --json "${WORK}/bad.json")
   if(NOT code EQUAL 2 OR EXISTS "${WORK}/bad.json")
     message(FATAL_ERROR "arguments ${args}: exit ${code} (want 2, no report)\n${text}")
