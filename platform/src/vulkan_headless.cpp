@@ -136,7 +136,12 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     if (r != VK_SUCCESS) {
         m_error = "vkCreateInstance failed (" + std::to_string(r) + ")";
         m_instance = VK_NULL_HANDLE;
-        return r == VK_ERROR_INCOMPATIBLE_DRIVER ? Status::NoDevice : Status::NoLoader;
+        // The loader is there: no driver at all, no memory, or a layer or extension asked for
+        // (validation) that is missing.
+        if (r == VK_ERROR_INCOMPATIBLE_DRIVER) return Status::NoDevice;
+        if (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+            return Status::OutOfMemory;
+        return Status::GpuUnsupported;
     }
 #define FLAK_LOAD(name) const auto name = reinterpret_cast<PFN_##name>(m_gipa(m_instance, #name))
     FLAK_LOAD(vkEnumeratePhysicalDevices);
@@ -146,8 +151,15 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     FLAK_LOAD(vkCreateDevice);
     FLAK_LOAD(vkCreateDebugUtilsMessengerEXT);
 #undef FLAK_LOAD
-    if (options.validation && vkCreateDebugUtilsMessengerEXT != nullptr)
-        (void)vkCreateDebugUtilsMessengerEXT(m_instance, &messenger_info, nullptr, &m_messenger);
+    // Validation asked for: without the messenger no message would be counted, so that is a
+    // refusal, not a run that reports zero.
+    if (options.validation &&
+        (vkCreateDebugUtilsMessengerEXT == nullptr ||
+         vkCreateDebugUtilsMessengerEXT(m_instance, &messenger_info, nullptr, &m_messenger) != VK_SUCCESS)) {
+        m_error = "validation asked for, but its messenger cannot be made";
+        m_messenger = VK_NULL_HANDLE;
+        return Status::GpuUnsupported;
+    }
 
     std::uint32_t count = 0;
     (void)vkEnumeratePhysicalDevices(m_instance, &count, nullptr);
@@ -220,7 +232,10 @@ Status VulkanHeadless::create(const VulkanHeadlessOptions& options) {
     if (r != VK_SUCCESS) {
         m_error = "vkCreateDevice failed (" + std::to_string(r) + ")";
         m_device = VK_NULL_HANDLE;
-        return Status::NoDevice;
+        // A device was found; it could not be opened.
+        if (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+            return Status::OutOfMemory;
+        return r == VK_ERROR_DEVICE_LOST ? Status::DeviceLost : Status::GpuUnsupported;
     }
     return Status::Ok;
 }

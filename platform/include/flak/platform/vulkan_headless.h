@@ -39,9 +39,11 @@ public:
     VulkanHeadless(const VulkanHeadless&) = delete;
     VulkanHeadless& operator=(const VulkanHeadless&) = delete;
 
-    /// Brings Vulkan up. NoLoader (no loader library), NoDevice (no device with a compute queue),
-    /// GpuUnsupported (validation asked for but missing), or Ok.
-    /// error() says more on failure.
+    /// Brings Vulkan up. NoLoader (no loader library), NoDevice (no driver, or no device with a
+    /// compute queue), GpuUnsupported (validation asked for but missing, or an instance or device
+    /// the driver refuses), OutOfMemory (the driver's own host or device memory), DeviceLost (the
+    /// device was lost as it was opened), or Ok. error() says more on failure; what was made by
+    /// then is freed by destroy(), the destructor or the next create().
     [[nodiscard]] Status create(const VulkanHeadlessOptions& options);
     /// Destroys the device, the messenger and the instance (waits for the device to go idle).
     void destroy();
