@@ -183,10 +183,10 @@ public:
     /// Waits for the batch if needed, then hands its results over and frees its buffer.
     /// Pairs query: appends the pairs to inout_pairs sorted by (job, a, b); BufferFull when the
     /// batch's max_pairs or the caller's capacity was exceeded by this batch (the rest counted in
-    /// dropped, which may hold earlier calls' too; on a
-    /// full batch which pairs came back is arbitrary). AnyContact: out_any[job] = 1 or 0 for
-    /// each job (out_any must hold job_count bytes; inout_pairs untouched). DeviceLost when the
-    /// device died: the results are then the CPU's. InvalidArgument for an unknown ticket.
+    /// dropped, which may hold earlier calls' too; on a full batch which pairs came back is
+    /// arbitrary). AnyContact: out_any[job] = 1 or 0 for each job (out_any must hold job_count
+    /// bytes; inout_pairs untouched). DeviceLost when the device died: the results are then the
+    /// CPU's. InvalidArgument for an unknown ticket.
     [[nodiscard]] Status collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_pairs,
                                  std::uint8_t* out_any);
 
