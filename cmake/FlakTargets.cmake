@@ -14,9 +14,9 @@ function(flak_target_options target)
       target_compile_options(${target} PRIVATE -Werror)
     endif()
     if(FLAK_SANITIZE)
-      target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=all
+      target_compile_options(${target} PRIVATE -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
                                                -fno-omit-frame-pointer)
-      target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+      target_link_options(${target} PRIVATE -fsanitize=address,undefined,float-cast-overflow)
     endif()
     if(FLAK_TSAN)
       target_compile_options(${target} PRIVATE -fsanitize=thread -fno-omit-frame-pointer)
