@@ -188,9 +188,12 @@ foreach(args "--scene;skirmish;--frames;0;--budget-ms;4" "--scene;nowhere;--fram
              "--scene;skirmish;--frames;5;--budget-ms;4;--threads;65" "--scene;skirmish;--frames;5;--budget-ms;4;--threads;x"
              # Out of range or not a plain number: 2^32 frames (which wrapped to a run of none and
              # passed), an infinite budget (every frame within it), empty and negative values.
-             "--scene;skirmish;--frames;4294967296;--budget-ms;4" "--scene;skirmish;--frames;5;--budget-ms;inf"
-             "--scene;skirmish;--frames;5;--budget-ms;1e999" "--scene;skirmish;--frames;-5;--budget-ms;4"
-             "--scene;skirmish;--frames;5;--budget-ms;4;--seed;-1" "--scene;skirmish;--frames;5;--budget-ms;4;--seed;"
+             "--scene;skirmish;--frames;4294967296;--budget-ms;4"
+             "--scene;skirmish;--frames;5;--budget-ms;inf"
+             "--scene;skirmish;--frames;5;--budget-ms;1e999"
+             "--scene;skirmish;--frames;-5;--budget-ms;4"
+             "--scene;skirmish;--frames;5;--budget-ms;4;--seed;-1"
+             "--scene;skirmish;--frames;5;--budget-ms;4;--seed;"
              "--scene;skirmish;--frames;5;--budget-ms;4;--regression-pct;"
              "--scene;skirmish;--frames;5;--budget-ms;4;--seed;99999999999999999999999")
   run_runner(code text ${args} --json "${WORK}/bad.json")
