@@ -294,6 +294,39 @@ TEST(WorldApi, LevelWhoseBoxOverflowsIsInvalidArgument) {
     EXPECT_EQ(world.spawnLevel(level, id), Status::Ok);
 }
 
+// A beam whose points are finite but spread beyond float (the segment's size overflows) and a
+// bullet whose box does: the kernels cannot answer them, so the step leaves them untested and
+// counts them in skipped_bodies (before, the mesh kernels answered "no hit" and the cluster
+// kernels did not). A sane beam through the same enemy hits it.
+TEST(WorldApi, ShotsSpreadBeyondFloatAreSkippedAndCounted) {
+    auto mesh = makeTestMesh(icosphere(2, 2.0f));
+    for (const bool sane : {false, true}) {
+        HostWorld host(smallConfig());
+        World& world = host.world;
+        BodyId enemy, beam, bullet;
+        ASSERT_EQ(world.spawnEnemy(enemyAtOrigin(*mesh), enemy), Status::Ok);
+        ASSERT_EQ(world.spawnBeam(BeamDesc{}, beam), Status::Ok);
+        const float far = sane ? 10.0f : 3e38f;
+        const Vec3 points[2] = {{-far, 0.0f, 0.0f}, {far, 0.0f, 0.0f}};
+        ASSERT_EQ(world.setBeamPoints(beam, points, 2), Status::Ok);
+        if (!sane) {
+            BulletDesc huge; // still, but its box (centre +- radius) spreads beyond float
+            huge.sphere = Sphere{Vec3{-3e38f, 0.0f, 0.0f}, 1e38f};
+            ASSERT_EQ(world.spawnBullet(huge, bullet), Status::Ok);
+        }
+        ASSERT_NE(world.step(1.0f / 60.0f), Status::InvalidArgument);
+        if (sane) {
+            ASSERT_EQ(world.hitCount(), 1u);
+            EXPECT_EQ(world.hits()[0].kind, HitKind::Beam);
+            EXPECT_TRUE(world.hits()[0].b == enemy);
+            EXPECT_EQ(world.stats().skipped_bodies, 0u);
+        } else {
+            EXPECT_EQ(world.hitCount(), 0u);
+            EXPECT_EQ(world.stats().skipped_bodies, 2u);
+        }
+    }
+}
+
 // A bullet too fast for a per-instant test: it starts in front of a thin enemy and ends behind
 // it; the sweep reports the impact at the front face.
 TEST(WorldApi, FastBulletIsSweptNotTunnelled) {

@@ -102,15 +102,6 @@ void grownBox(const Vec3& a, const Vec3& b, float radius, Aabb& out) {
     inflate(out, radius, out);
 }
 
-// Whether the kernels can take a query with this box: its size (max - min) is finite. Finite
-// bounds alone are not enough: from -FLT_MAX to FLT_MAX the size overflows, and the mesh and wall
-// kernels would answer "no hit" where the cluster kernels (in double) would not.
-bool sizeIsFinite(const Aabb& box) {
-    Vec3 size;
-    sub(box.max, box.min, size);
-    return isFinite(size);
-}
-
 // The order of equal-t hits among the bodies a shot meets: the order in which a step's bullets
 // cast their targets (meshes: levels, then enemies; then wall sets; then players' clusters).
 int shotRank(BodyKind kind) {

@@ -231,6 +231,10 @@ struct BulletItem {
         min(start, end, box.min);
         max(start, end, box.max);
         inflate(box, r, box);
+        if (!sizeIsFinite(box)) { // a path too long for float: the kernels cannot answer it
+            worker.skipped_bodies = saturatingAdd(worker.skipped_bodies, 1);
+            return SlotState::Empty;
+        }
         Candidates candidates;
         ShotTargets targets;
         ShotHit shot;
@@ -253,6 +257,10 @@ struct BeamItem {
         if (beam.point_count < 2) return SlotState::Empty;
         Aabb box;
         fromPoints(beam.points, beam.point_count, box);
+        if (!sizeIsFinite(box)) { // points spread beyond float: as a bullet's path
+            worker.skipped_bodies = saturatingAdd(worker.skipped_bodies, 1);
+            return SlotState::Empty;
+        }
         Candidates candidates;
         ShotTargets targets;
         ShotHit shot;

@@ -232,6 +232,15 @@ void wallSetBox(const WallSet& walls, Aabb& out);
 /// A ship's broad-phase box: its local box (mesh and cluster) placed in the world.
 void shipWorldBox(const ShipBody& ship, Aabb& out);
 
+/// Whether the kernels can take a shot or query with this box: its size (max - min) is finite.
+/// Finite bounds alone are not enough: from -FLT_MAX to FLT_MAX the size overflows, and the mesh
+/// and wall kernels would answer "no hit" where the cluster kernels (in double) would not.
+inline bool sizeIsFinite(const Aabb& box) {
+    Vec3 size;
+    sub(box.max, box.min, size);
+    return isFinite(size);
+}
+
 /// Runs fn over [0, count) on the host's workers (or inline on this thread without them).
 void parallelFor(WorldState& state, std::uint32_t count, std::uint32_t min_range, TaskFunction fn,
                  void* context);

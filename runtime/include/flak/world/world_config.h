@@ -153,7 +153,8 @@ struct StepStats {
     std::uint32_t hits = 0;             ///< hits written
     std::uint32_t hits_dropped = 0;     ///< hits found but not written: max_hits was too small
     std::uint32_t contacts_dropped = 0; ///< contacts a query could not gather: max_contacts too small
-    std::uint32_t skipped_bodies = 0;   ///< bodies not tested this step (NaN/Inf transform or shape)
+    std::uint32_t skipped_bodies = 0;   ///< bodies not tested this step (NaN/Inf transform or shape,
+                                        ///< or a bullet's path or a beam's points spread beyond float)
     std::uint32_t mesh_jobs = 0;        ///< enemy pairs tested mesh against mesh
     bool mesh_jobs_on_backend = false;  ///< the back end answered them (false: the CPU did)
     /// Records of the back end's answer that broke MeshMeshBackend's contract (a pair naming no
