@@ -24,24 +24,15 @@ void HostHeap::lock() const {
 }
 void HostHeap::unlock() const { m_locked.store(false, std::memory_order_release); }
 
-std::size_t HostHeap::used() const {
+template <typename T> T HostHeap::locked(const T& field) const {
     lock();
-    const std::size_t v = m_used;
+    const T v = field;
     unlock();
     return v;
 }
-std::size_t HostHeap::highWater() const {
-    lock();
-    const std::size_t v = m_high_water;
-    unlock();
-    return v;
-}
-std::uint32_t HostHeap::failures() const {
-    lock();
-    const std::uint32_t v = m_failures;
-    unlock();
-    return v;
-}
+std::size_t HostHeap::used() const { return locked(m_used); }
+std::size_t HostHeap::highWater() const { return locked(m_high_water); }
+std::uint32_t HostHeap::failures() const { return locked(m_failures); }
 
 bool HostHeap::init(void* memory, std::size_t bytes) {
     m_base = static_cast<unsigned char*>(memory);

@@ -432,7 +432,8 @@ std::size_t World::requiredBytes(const WorldConfig& config) {
 bool World::explainMemory(const WorldConfig& config, WorldMemoryReport& out) {
     out = WorldMemoryReport{};
     if (configProblem(config, out.invalid_field, out.why)) return false;
-    if (blockBytes(config) == 0) {
+    const std::size_t total = blockBytes(config); // what requiredBytes answers for a valid config
+    if (total == 0) {
         out.invalid_field = "wall_grid_cells";
         out.why = "max_wall_sets * wall_grid_cells grid cells make the block's size overflow size_t";
         return false;
@@ -440,7 +441,7 @@ bool World::explainMemory(const WorldConfig& config, WorldMemoryReport& out) {
     Explainer explainer{&out};
     explainer.take("world state", sizeof(WorldState), alignof(WorldState));
     layoutBlocks(config, explainer, nullptr);
-    out.total_bytes = requiredBytes(config);
+    out.total_bytes = total;
     std::size_t items = 0;
     for (std::uint32_t i = 0; i < out.item_count; ++i) items += out.items[i].bytes;
     out.padding_bytes = out.total_bytes - items;

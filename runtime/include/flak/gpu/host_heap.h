@@ -39,6 +39,7 @@ private:
     };
     void lock() const;
     void unlock() const;
+    template <typename T> T locked(const T& field) const; ///< a counter's value, read under the lock
 
     unsigned char* m_base = nullptr;
     std::size_t m_bytes = 0;
