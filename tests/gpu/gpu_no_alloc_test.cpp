@@ -84,8 +84,9 @@ TEST_F(GpuTest, VulkanPathBatchesAllocateNothingInFlak) {
 
 // Without the validation layer (whose own bookkeeping allocates), the first rounds of batches
 // after the uploads cost the heap no more than the next ones: the driver compiled the shader at
-// the first upload. Lavapipe compiles a shader with LLVM at its first dispatch, hundreds of heap
-// calls.
+// the first upload. Lavapipe compiles a shader with LLVM at its first dispatch, about 360 heap
+// calls; its later batches each take over a thousand (a frame for each of its compute
+// coroutines), so the slack is absolute: a blocking fence wait takes one call more or less.
 TEST(GpuNoAlloc, FirstBatchesCostNoMoreThanLaterOnes) {
     if (!mallocIsTrapped()) GTEST_SKIP() << "malloc is not interposed in this build";
     platform::VulkanHeadless vulkan;
@@ -105,7 +106,7 @@ TEST(GpuNoAlloc, FirstBatchesCostNoMoreThanLaterOnes) {
         "heap calls during the first 8 Vulkan batches: %zu, the next 8: %zu; device heap high water %zu "
         "bytes\n",
         first, second, vulkan.deviceHeapHighWater());
-    EXPECT_LE(first, 2 * second + 16);
+    EXPECT_LE(first, second + 16);
     EXPECT_EQ(vulkan.deviceHeapFailures(), 0u);
 }
 

@@ -8,7 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
+#include <new>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace flak {
 namespace {
@@ -82,6 +89,56 @@ TEST(NoAlloc, TrapCountsAllocationsWhenArmed) {
         EXPECT_EQ(test::disarmAllocationTrap(), 1u);
     }
 }
+
+#if defined(__GLIBC__)
+// Each form of the malloc family counts once, and operator new once (not again in the malloc
+// beneath it): a driver's aligned buffers are seen like its plain ones.
+TEST(NoAlloc, TrapCountsEveryFormOnce) {
+    if (!test::mallocIsTrapped()) GTEST_SKIP() << "the malloc family is not interposed in this build";
+    struct Form {
+        const char* name;
+        void* (*make)();
+    };
+    const Form forms[] = {
+        {"operator new", [] { return ::operator new(24); }},
+        {"aligned operator new", [] { return ::operator new (24, std::align_val_t{64}); }},
+        {"malloc", [] { return std::malloc(24); }},
+        {"calloc", [] { return std::calloc(3, 8); }},
+        {"realloc", [] { return std::realloc(nullptr, 24); }},
+        {"reallocarray", [] { return reallocarray(nullptr, 3, 8); }},
+        {"memalign", [] { return memalign(64, 24); }},
+        {"aligned_alloc", [] { return aligned_alloc(64, 64); }},
+        {"posix_memalign",
+         [] {
+             void* p = nullptr;
+             return posix_memalign(&p, 64, 24) == 0 ? p : nullptr;
+         }},
+        {"valloc", [] { return valloc(24); }},
+        {"pvalloc", [] { return pvalloc(24); }},
+    };
+    for (const Form& form : forms) {
+        test::armAllocationTrap();
+        void* volatile p = form.make();
+        const std::size_t seen = test::disarmAllocationTrap();
+        EXPECT_NE(p, nullptr) << form.name;
+        EXPECT_EQ(seen, 1u) << form.name;
+        if (form.make == forms[0].make) {
+            ::operator delete(p);
+        } else if (form.make == forms[1].make) {
+            ::operator delete (p, std::align_val_t{64});
+        } else {
+            std::free(p);
+        }
+    }
+    // Refusals hand out nothing and count nothing.
+    test::armAllocationTrap();
+    void* p = nullptr;
+    EXPECT_EQ(posix_memalign(&p, 3, 24), EINVAL);
+    volatile std::size_t huge = SIZE_MAX / 2; // volatile: the compiler would flag the product
+    EXPECT_EQ(reallocarray(nullptr, huge, 4), nullptr);
+    EXPECT_EQ(test::disarmAllocationTrap(), 0u);
+}
+#endif
 
 TEST(NoAlloc, RuntimeWorkloadAllocatesNothing) {
     test::armAllocationTrap();

@@ -12,7 +12,8 @@ namespace flak::test {
 void armAllocationTrap();
 /// Stops counting and returns the allocations seen since arming.
 std::size_t disarmAllocationTrap();
-/// True when malloc/calloc/realloc are interposed in this build.
+/// True when the malloc family is interposed in this build: malloc, calloc, realloc, reallocarray,
+/// memalign, aligned_alloc, posix_memalign, valloc and pvalloc.
 bool mallocIsTrapped();
 
 } // namespace flak::test
