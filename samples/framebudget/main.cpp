@@ -14,6 +14,7 @@
 #include "scene.h"
 
 #include "flak_support/allocation_trap.h"
+#include "flak_support/cli_number.h"
 #include "flak_support/cpu_model.h"
 #include "flak_support/host_block.h"
 #include "flak_support/thread_pool.h"
@@ -22,9 +23,7 @@
 
 #include <flak/version.h>
 
-#include <cerrno>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -83,27 +82,6 @@ int usage(const char* message) {
 // The most frames a run takes: about 4.6 hours of play at 60 Hz (the per-frame times of a pass
 // take about 100 MB).
 constexpr unsigned long long kMaxFrames = 1000000;
-
-// `text` as a whole number in [lo, hi]: digits only (no sign, no space, not empty), no overflow.
-bool parseWhole(const char* text, unsigned long long lo, unsigned long long hi, unsigned long long& out) {
-    if (*text < '0' || *text > '9') return false;
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long v = std::strtoull(text, &end, 10);
-    if (*end != '\0' || errno == ERANGE || v < lo || v > hi) return false;
-    out = v;
-    return true;
-}
-
-// `text` as a finite number in [lo, hi] (not empty, nothing after it, no overflow).
-bool parseNumber(const char* text, double lo, double hi, double& out) {
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v < lo || v > hi) return false;
-    out = v;
-    return true;
-}
 
 bool writeFile(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
@@ -223,18 +201,18 @@ int main(int argc, char** argv) {
         if (arg == "--scene") {
             scene_name = value("--scene");
         } else if (arg == "--frames") {
-            if (!parseWhole(value("--frames"), 1, kMaxFrames, whole))
+            if (!support::parseWhole(value("--frames"), 1, kMaxFrames, whole))
                 return usage("--frames must be a whole number from 1 to 1000000");
             frames = static_cast<long>(whole);
         } else if (arg == "--budget-ms") {
-            if (!parseNumber(value("--budget-ms"), 0.0, 1e6, budget_ms) || !(budget_ms > 0))
+            if (!support::parseNumber(value("--budget-ms"), 0.0, 1e6, budget_ms) || !(budget_ms > 0))
                 return usage("--budget-ms must be a number above 0 and at most 1000000");
         } else if (arg == "--threads") {
-            if (!parseWhole(value("--threads"), 1, kMaxWorkers, whole))
+            if (!support::parseWhole(value("--threads"), 1, kMaxWorkers, whole))
                 return usage("--threads must be a whole number from 1 to 64");
             threads = static_cast<unsigned long>(whole);
         } else if (arg == "--seed") {
-            if (!parseWhole(value("--seed"), 0, ~0ull, whole))
+            if (!support::parseWhole(value("--seed"), 0, ~0ull, whole))
                 return usage("--seed must be a whole number from 0 to 2^64 - 1");
             seed = whole;
         } else if (arg == "--gpu") {
@@ -252,7 +230,7 @@ int main(int argc, char** argv) {
         } else if (arg == "--baseline") {
             baseline_path = value("--baseline");
         } else if (arg == "--regression-pct") {
-            if (!parseNumber(value("--regression-pct"), 0.0, 1000.0, regression_pct))
+            if (!support::parseNumber(value("--regression-pct"), 0.0, 1000.0, regression_pct))
                 return usage("--regression-pct must be a number from 0 to 1000");
         } else if (arg == "-h" || arg == "--help") {
             usage(nullptr);

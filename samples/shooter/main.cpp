@@ -11,6 +11,7 @@
 // the last one is drawn by SDL's software renderer into FILE.png. Same scene and seed, same
 // picture (timings in the overlay aside).
 #include "file_view.h"
+#include "flak_support/cli_number.h"
 #include "flak_support/host_block.h"
 #include "flak_support/png_io.h"
 #include "flak_support/shooter_view.h"
@@ -167,18 +168,26 @@ int parseArgument(int argc, char** argv, int& i, Options& out) {
         }
         return argv[++i];
     };
-    char* end = nullptr;
+    unsigned long long whole = 0;
     if (arg == "--scene") {
         out.scene = value("--scene");
     } else if (arg == "--seed") {
-        out.seed = std::strtoull(value("--seed"), &end, 10);
-        if (*end != '\0') return usage("--seed must be an unsigned integer");
+        if (!support::parseWhole(value("--seed"), 0, ~0ull, whole))
+            return usage("--seed must be a whole number below 2^64");
+        out.seed = whole;
     } else if (arg == "--frames") {
-        out.frames = std::strtol(value("--frames"), &end, 10);
-        if (*end != '\0' || out.frames < 1) return usage("--frames must be a positive integer");
+        if (!support::parseWhole(value("--frames"), 1, 100000000, whole))
+            return usage("--frames must be a whole number from 1 to 100,000,000");
+        out.frames = static_cast<long>(whole);
     } else if (arg == "--size") {
-        const char* v = value("--size");
-        if (std::sscanf(v, "%dx%d", &out.width, &out.height) != 2) return usage("--size must be WxH");
+        const std::string v = value("--size");
+        const std::size_t x = v.find('x');
+        unsigned long long w = 0, h = 0;
+        if (x == std::string::npos || !support::parseWhole(v.substr(0, x).c_str(), 1, 16384, w) ||
+            !support::parseWhole(v.c_str() + x + 1, 1, 16384, h))
+            return usage("--size must be WxH, each from 1 to 16384");
+        out.width = static_cast<int>(w);
+        out.height = static_cast<int>(h);
     } else if (arg == "--headless") {
         out.headless = true;
     } else if (arg == "--screenshot") {

@@ -213,6 +213,13 @@ else()
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1e-50) # 0 as a float
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1001)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1e300) # beyond float
+  # Numbers are the whole argument and finite: a typo or an infinity is refused as a bad number.
+  foreach(bad "4x" "inf" "1e400" " 2")
+    expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --scale "${bad}")
+    if(NOT last_err MATCHES "bad number for --scale")
+      message(FATAL_ERROR "--scale '${bad}' not refused as a bad number:\n${last_err}")
+    endif()
+  endforeach()
   # A scale that takes coordinates beyond float: refused as infinite, not cast.
   expect_refusal("NaN or infinite coordinate" ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --scale 1e300)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --axes x,x,y)

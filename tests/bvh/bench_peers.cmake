@@ -1,5 +1,6 @@
 # flak_bench --peers: only the named peers are measured and reported (flak always), `none` leaves
-# them all out, and an unknown name is a usage error (exit 2).
+# them all out, and an unknown name is a usage error (exit 2); so is a number that is not the
+# whole argument or is out of range.
 # Usage: cmake -DBENCH=flak_bench -P bench_peers.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/../support/cli_run.cmake)
 set(scene sphere --generate icosphere2 --count 500 --repeat 1 --json)
@@ -25,4 +26,10 @@ endif()
 expect_run(2 ${BENCH} ${scene} --peers nope)
 expect_run(2 ${BENCH} ${scene} --peers embree,)
 expect_run(2 ${BENCH} ${scene} --peers "")
-message(STATUS "--peers: flak ${flak_hits} hits alone; unknown names refused")
+foreach(bad "--count;4x" "--count;0" "--repeat;-1" "--repeat;2.5" "--node-cost;4x" "--leaf-size;8 ")
+  expect_run(2 ${BENCH} sphere --generate icosphere2 ${bad})
+endforeach()
+expect_run(2 ${BENCH} sphere --generate icosphere99 --count 5)
+expect_run(2 ${BENCH} sphere --generate icosphere --count 5)
+expect_run(2 ${BENCH} tree --frames 4x)
+message(STATUS "--peers: flak ${flak_hits} hits alone; unknown names and bad numbers refused")

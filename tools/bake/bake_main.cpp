@@ -7,6 +7,7 @@
 #include "blob_write.h"
 #include "bvh_build.h"
 #include "cluster_fit.h"
+#include "flak_support/cli_number.h"
 #include "flak_support/json_text.h"
 #include "import.h"
 #include "isolated_import.h"
@@ -19,6 +20,7 @@
 #include <flak/shooter/wall_set.h>
 #include <flak/version.h>
 
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -268,9 +270,8 @@ int runBake(int argc, char** argv) {
         };
         auto number = [&](const char* name) {
             const char* v = value(name);
-            char* end = nullptr;
-            const double d = std::strtod(v, &end);
-            if (end == v || *end != '\0' || !(d == d)) {
+            double d = 0.0;
+            if (!support::parseNumber(v, -DBL_MAX, DBL_MAX, d)) {
                 usage(std::string("bad number for ") + name + ": " + v);
                 std::exit(2);
             }

@@ -9,6 +9,7 @@
 //   build, sphere, segment and meshmesh take --peers LIST: the peers to measure (embree, bullet, fcl,
 //   gimpact, comma-separated, or none); all that are built in by default.
 #include "build_scene.h"
+#include "flak_support/cli_number.h"
 #include "flak_support/obj_mesh.h"
 #if defined(FLAK_BENCH_IMPORT)
 #include "import.h"
@@ -77,16 +78,16 @@ int main(int argc, char** argv) {
         bool tree_json = false;
         for (int i = 2; i < argc; ++i) {
             const std::string a = argv[i];
-            if (a == "--frames" && i + 1 < argc)
-                frames = std::atoi(argv[++i]);
-            else if (a == "--rounds" && i + 1 < argc)
-                rounds = std::atoi(argv[++i]);
-            else if (a == "--json")
+            if ((a == "--frames" || a == "--rounds") && i + 1 < argc) {
+                unsigned long long n = 0;
+                if (!flak::support::parseWhole(argv[++i], 1, 1000000, n)) return usage();
+                (a == "--frames" ? frames : rounds) = static_cast<int>(n);
+            } else if (a == "--json")
                 tree_json = true;
             else
                 return usage();
         }
-        return frames < 1 || rounds < 1 ? usage() : flak::bench::runTreeScene(frames, rounds, tree_json);
+        return flak::bench::runTreeScene(frames, rounds, tree_json);
     }
     std::string mesh_path, generate;
     int repeat = 5;
@@ -102,22 +103,28 @@ int main(int argc, char** argv) {
             if (m != "exact" && m != "quantized") return usage();
             how.quantized = m == "quantized";
         } else if (a == "--leaf-size" && i + 1 < argc) {
-            const double n = std::atof(argv[++i]);
-            if (!flak::bake::validLeafSize(n)) return usage();
+            double n = 0.0;
+            if (!flak::support::parseNumber(argv[++i], 0.0, 64.0, n) || !flak::bake::validLeafSize(n))
+                return usage();
             max_leaf = static_cast<std::uint32_t>(n);
         } else if (a == "--node-cost" && i + 1 < argc) {
-            const double c = std::atof(argv[++i]); // checked before it is narrowed to float
-            if (!flak::bake::validNodeCost(c)) return usage();
+            double c = 0.0; // checked before it is narrowed to float
+            if (!flak::support::parseNumber(argv[++i], 0.0, 1e6, c) || !flak::bake::validNodeCost(c))
+                return usage();
             traversal_cost = static_cast<float>(c);
         } else if (a == "--mesh" && i + 1 < argc)
             mesh_path = argv[++i];
         else if (a == "--generate" && i + 1 < argc)
             generate = argv[++i];
-        else if (a == "--repeat" && i + 1 < argc)
-            repeat = std::atoi(argv[++i]);
-        else if (a == "--count" && i + 1 < argc)
-            count = std::atol(argv[++i]);
-        else if (a == "--json")
+        else if (a == "--repeat" && i + 1 < argc) {
+            unsigned long long n = 0;
+            if (!flak::support::parseWhole(argv[++i], 1, 1000, n)) return usage();
+            repeat = static_cast<int>(n);
+        } else if (a == "--count" && i + 1 < argc) {
+            unsigned long long n = 0;
+            if (!flak::support::parseWhole(argv[++i], 1, 1000000000, n)) return usage();
+            count = static_cast<long>(n);
+        } else if (a == "--json")
             json = true;
         else if (a == "--peers" && i + 1 < argc) {
             if (!flak::bench::choosePeers(argv[++i])) return usage();
@@ -130,12 +137,13 @@ int main(int argc, char** argv) {
     if (!mesh_path.empty()) {
         if (!readMesh(mesh_path, mesh)) return 1;
     } else if (generate.rfind("icosphere", 0) == 0) {
-        mesh = flak::test::icosphere(std::atoi(generate.c_str() + 9));
+        unsigned long long level = 0; // level 10: 20,971,520 triangles
+        if (!flak::support::parseWhole(generate.c_str() + 9, 0, 10, level)) return usage();
+        mesh = flak::test::icosphere(static_cast<int>(level));
         name = generate;
     } else {
         return usage();
     }
-    if (repeat < 1) repeat = 1;
     if (scene == "build") return flak::bench::runBuildScene(name, mesh, repeat, json);
     if (scene == "sphere")
         return flak::bench::runSphereScene(name, mesh, how, count > 0 ? count : 1000000, repeat, json);

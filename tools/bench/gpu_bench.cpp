@@ -19,6 +19,7 @@
 #include "fp32_rate.h"
 #include "scene_mesh.h"
 
+#include "flak_support/cli_number.h"
 #include "flak_support/cpu_model.h"
 #include "flak_support/json_read.h"
 #include "flak_support/json_text.h"
@@ -235,9 +236,11 @@ int main(int argc, char** argv) {
             allow_cpu = true;
         else if (a == "--check")
             check_only = true;
-        else if (a == "--repeat" && has_value)
-            repeat = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--json" && has_value)
+        else if (a == "--repeat" && has_value) {
+            unsigned long long n = 0;
+            if (!flak::support::parseWhole(argv[++i], 1, 1000, n)) return usage();
+            repeat = static_cast<int>(n);
+        } else if (a == "--json" && has_value)
             json_path = argv[++i];
         else if (a == "--worst-cpu1" && has_value)
             worst[0] = argv[++i];

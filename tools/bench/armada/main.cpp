@@ -14,6 +14,7 @@
 #include "armada_frame.h"
 #include "bench_clock.h"
 #include "bullet_armada.h"
+#include "flak_support/cli_number.h"
 #include "flak_support/host_block.h"
 #include "scene.h"
 
@@ -233,16 +234,19 @@ int main(int argc, char** argv) {
         }
         if (i + 1 >= argc) return usage((arg + " needs a value").c_str());
         const char* value = argv[++i];
-        char* end = nullptr;
+        unsigned long long whole = 0;
         if (arg == "--frames") {
-            frames = std::strtol(value, &end, 10);
-            if (*end != '\0' || frames < 1) return usage("--frames must be a positive integer");
+            if (!flak::support::parseWhole(value, 1, 1000000, whole))
+                return usage("--frames must be a whole number from 1 to 1,000,000");
+            frames = static_cast<long>(whole);
         } else if (arg == "--repeat") {
-            repeat = std::strtol(value, &end, 10);
-            if (*end != '\0' || repeat < 1) return usage("--repeat must be a positive integer");
+            if (!flak::support::parseWhole(value, 1, 1000, whole))
+                return usage("--repeat must be a whole number from 1 to 1000");
+            repeat = static_cast<long>(whole);
         } else if (arg == "--seed") {
-            seed = std::strtoull(value, &end, 10);
-            if (*end != '\0') return usage("--seed must be an unsigned integer");
+            if (!flak::support::parseWhole(value, 0, ~0ull, whole))
+                return usage("--seed must be a whole number below 2^64");
+            seed = whole;
         } else if (arg == "--clock") {
             const std::string which = value;
             if (which != "steady" && which != "thread") return usage("--clock is steady or thread");
