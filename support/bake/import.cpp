@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <exception>
+#include <new>
 
 namespace flak::bake {
 
@@ -123,11 +125,26 @@ BakeError convertScene(const aiScene* scene, const std::string& path, const Impo
     return {};
 }
 
+// Assimp catches what its readers throw and keeps it beside its error text. Running out of
+// memory is passed on as itself, so that a caller with a memory limit tells it from a bad file by
+// its type and not by words in a message that also quotes the caller's path.
+void rethrowOutOfMemory(const Assimp::Importer& importer) {
+    const std::exception_ptr& caught = importer.GetException();
+    if (!caught) return;
+    try {
+        std::rethrow_exception(caught);
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (...) {
+    }
+}
+
 } // namespace
 
 BakeError importMesh(const std::string& path, const ImportOptions& options, SourceMesh& out) {
     Assimp::Importer importer;
     const aiScene* scene = importer.ReadFile(path, kImportSteps);
+    if (scene == nullptr) rethrowOutOfMemory(importer);
     if (scene == nullptr || scene->mRootNode == nullptr)
         return {"cannot import '" + path + "': " + importer.GetErrorString()};
     return convertScene(scene, path, options, out);
@@ -137,6 +154,7 @@ BakeError importMeshFromMemory(const void* data, std::size_t size, const std::st
                                const ImportOptions& options, SourceMesh& out) {
     Assimp::Importer importer;
     const aiScene* scene = importer.ReadFileFromMemory(data, size, kImportSteps, format.c_str());
+    if (scene == nullptr) rethrowOutOfMemory(importer);
     const std::string name = "<memory>." + format;
     if (scene == nullptr || scene->mRootNode == nullptr)
         return {"cannot import '" + name + "': " + importer.GetErrorString()};

@@ -21,7 +21,9 @@ struct ImportOptions {
 bool parseAxes(const std::string& spec, int out_axes[3]);
 
 /// Imports every triangle of the selected meshes with node transforms applied, then scale and
-/// axis conversion, in double. Material ids are Assimp's per-mesh material indices.
+/// axis conversion, in double. Material ids are Assimp's per-mesh material indices. Running out
+/// of memory throws std::bad_alloc, also where Assimp caught it from its reader; every other
+/// failure is the returned error.
 BakeError importMesh(const std::string& path, const ImportOptions& options, SourceMesh& out);
 
 /// importMesh for a file already in memory; `format` is its extension ("obj", "glb", ...).

@@ -22,8 +22,19 @@ TEST(CliNumber, WholeNumbersInRange) {
 }
 
 TEST(CliNumber, WholeNumbersRefuseWhatIsNotOne) {
-    const char* const bad[] = {"",   " 1",  "1 ",  "+1", "-1",  "4x",  "1.0", "1e3", "0x10", "x",
-                               "11", "18446744073709551616", "99999999999999999999999"};
+    const char* const bad[] = {"",
+                               " 1",
+                               "1 ",
+                               "+1",
+                               "-1",
+                               "4x",
+                               "1.0",
+                               "1e3",
+                               "0x10",
+                               "x",
+                               "11",
+                               "18446744073709551616",
+                               "99999999999999999999999"};
     for (const char* text : bad) {
         unsigned long long v = 42;
         EXPECT_FALSE(parseWhole(text, 0, 10, v)) << "'" << text << "'";
@@ -52,7 +63,7 @@ TEST(CliNumber, NumbersInRange) {
 }
 
 TEST(CliNumber, NumbersRefuseWhatIsNotOne) {
-    const char* const bad[] = {"",    " 4",  "\t4",   "4 ", "4x",     "x4",     "inf",   "-inf",
+    const char* const bad[] = {"",    " 4",    "\t4",    "4 ",     "4x",  "x4",  "inf",     "-inf",
                                "nan", "1e400", "-1e400", "1e-400", "4,5", "--4", "infinity"};
     for (const char* text : bad) {
         double v = 42;

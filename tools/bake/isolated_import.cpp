@@ -76,22 +76,10 @@ template <typename T> bool writeArray(int fd, const std::vector<T>& v) {
     try {
         error = importMesh(path, options, mesh);
     } catch (const std::bad_alloc&) {
-        ::_exit(3); // out of the memory limit
+        ::_exit(3); // out of the memory limit, in flak's code or in the importer's (importMesh)
     } catch (...) {
         error.message = "the importer failed on '" + path + "' (an exception)";
     }
-    // A bad_alloc caught inside the importer shows in its error string. The message also quotes
-    // the caller's own text (the path, Assimp's part too, and the --mesh and --node values),
-    // which may hold any words: that is taken out first.
-    std::string said = error.message;
-    std::vector<std::string> quoted = options.meshes;
-    quoted.push_back(path);
-    quoted.push_back(options.node);
-    for (const std::string& text : quoted)
-        for (std::size_t at = said.find(text); !text.empty() && at != std::string::npos;
-             at = said.find(text, at))
-            said.erase(at, text.size());
-    if (said.find("bad_alloc") != std::string::npos) ::_exit(3);
     const std::uint32_t head[2] = {kAnswerMagic, error.failed() ? 1u : 0u};
     bool ok = writeAll(fd, head, sizeof head);
     if (error.failed()) {

@@ -12,7 +12,8 @@ namespace flak::support {
 
 /// `text` as a whole number in [lo, hi]: decimal digits only (no sign, no space, not empty) and
 /// no overflow. `out` is written only on success.
-inline bool parseWhole(const char* text, unsigned long long lo, unsigned long long hi, unsigned long long& out) {
+inline bool parseWhole(const char* text, unsigned long long lo, unsigned long long hi,
+                       unsigned long long& out) {
     if (text == nullptr || *text < '0' || *text > '9') return false;
     char* end = nullptr;
     errno = 0;
