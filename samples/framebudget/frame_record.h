@@ -83,6 +83,7 @@ struct RunReport {
     std::string mesh_mesh_backend = "cpu"; ///< "gpu" with --gpu
     std::string gpu_device;                ///< with --gpu: the device's name
     std::string gpu_status;                ///< with --gpu: the collider's deviceStatus at the end
+    bool gpu_on_device = false;            ///< with --gpu: that status is Ok (the run ended on the device)
     std::uint64_t gpu_submitted_steps = 0; ///< steps whose enemy pairs ran on the collider
     std::uint64_t gpu_declined_steps = 0;  ///< steps the back end declined (CPU answered)
     std::uint64_t gpu_tested_pairs = 0;    ///< triangle pairs the device tested

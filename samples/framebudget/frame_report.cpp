@@ -36,7 +36,7 @@ double deviceMsPerStep(const RunReport& r) {
 
 // With --gpu: the collider ended the run off its device (lost it), so later steps' mesh-mesh ran on
 // the CPU and the run measured something else than it was asked to.
-bool gpuLost(const RunReport& r) { return r.mesh_mesh_backend == "gpu" && r.gpu_status != "Ok"; }
+bool gpuLost(const RunReport& r) { return r.mesh_mesh_backend == "gpu" && !r.gpu_on_device; }
 
 std::string jsonPercentiles(const Percentiles& p) {
     return format(
@@ -127,7 +127,8 @@ std::string textReport(const RunReport& r) {
         "flak frame budget: scene \"%s\", seed %" PRIu64 ", %u frames, budget %.3f ms (verdict on the %s)\n",
         r.scene.c_str(), r.seed, r.frames, r.budget_ms, r.verdict_cpu ? "thread CPU clock" : "wall clock");
     out << "  build: flak " << r.meta.flak_version << ", commit " << r.meta.commit << ", " << r.meta.compiler
-        << ", flags " << r.meta.flags << "\n  machine: " << r.meta.cpu << format(", %u workers\n", r.workers);
+        << ", flags " << r.meta.flags << "\n  machine: " << r.meta.cpu
+        << format(", %u worker%s\n", r.workers, r.workers == 1 ? "" : "s");
     out << format("  %-10s %9s %9s %9s %9s %9s\n", "phase", "p50 ms", "p95 ms", "p99 ms", "max ms",
                   "mean ms");
     auto line = [&out](const char* name, const Percentiles& p) {
@@ -296,8 +297,9 @@ std::string jsonReport(const RunReport& r) {
     out << "  \"world_bytes\": " << r.world_bytes << ",\n";
     out << "  \"mesh_mesh_backend\": \"" << r.mesh_mesh_backend << "\",\n";
     if (r.mesh_mesh_backend == "gpu") {
-        out << "  \"gpu\": {\"device\": \"" << r.gpu_device << "\", \"status\": \"" << r.gpu_status
-            << "\", \"submitted_steps\": " << r.gpu_submitted_steps
+        out << "  \"gpu\": {\"device\": " << jsonText(r.gpu_device)
+            << ", \"status\": " << jsonText(r.gpu_status)
+            << ", \"submitted_steps\": " << r.gpu_submitted_steps
             << ", \"declined_steps\": " << r.gpu_declined_steps
             << ", \"tested_pairs\": " << r.gpu_tested_pairs
             << ", \"host_decided_pairs\": " << r.gpu_host_pairs << ", \"device_ms_per_step\": "

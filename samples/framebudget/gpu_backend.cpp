@@ -97,6 +97,7 @@ GpuRunInfo GpuBackendHost::info() const {
     if (!m_state) return out;
     out.device = m_state->vulkan.deviceName();
     out.collider_status = statusName(m_state->collider.deviceStatus());
+    out.on_device = m_state->collider.deviceStatus() == Status::Ok;
     out.submitted_steps = m_state->adapter.submittedSteps();
     out.declined_steps = m_state->adapter.declinedSteps();
     out.tested_pairs = m_state->collider.stats().tested_pairs;

@@ -22,6 +22,7 @@ bool gpuBackendAvailable();
 struct GpuRunInfo {
     std::string device;                ///< the device's name
     std::string collider_status;       ///< statusName(deviceStatus()) at the end: "Ok" on the GPU path
+    bool on_device = false;            ///< deviceStatus() is Ok at the end
     std::uint64_t submitted_steps = 0; ///< steps whose enemy pairs went to the collider
     std::uint64_t declined_steps = 0;  ///< steps the back end declined (answered on the CPU)
     std::uint64_t tested_pairs = 0;    ///< triangle pairs the device tested

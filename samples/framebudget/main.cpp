@@ -140,7 +140,7 @@ bool setupPass(Pass& pass, const std::string& name, const scenes::SceneParams& p
         return false;
     }
     pass.frames.resize(frames);
-    pass.busy_ns.assign(workers, 0);
+    pass.busy_ns.assign(pass.pool ? workers : 0, 0); // one worker: no pool, the calling thread alone
     return true;
 }
 
@@ -324,6 +324,7 @@ int main(int argc, char** argv) {
         report.mesh_mesh_backend = "gpu";
         report.gpu_device = info.device;
         report.gpu_status = info.collider_status;
+        report.gpu_on_device = info.on_device;
         report.gpu_submitted_steps = info.submitted_steps;
         report.gpu_declined_steps = info.declined_steps;
         report.gpu_tested_pairs = info.tested_pairs;

@@ -20,6 +20,22 @@ std::string num(double v) {
 
 double ms(std::uint64_t ns) { return static_cast<double>(ns) / 1.0e6; }
 
+// Text as XML character data: the build's and machine's names may hold '&' or '<'.
+std::string xml(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '&')
+            out += "&amp;";
+        else if (c == '<')
+            out += "&lt;";
+        else if (c == '>')
+            out += "&gt;";
+        else
+            out += c;
+    }
+    return out;
+}
+
 // One colour per stacked layer: the script, then each phase in step order.
 const char* const kLayerColours[] = {"#7f7f7f", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
                                      "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf"};
@@ -58,21 +74,26 @@ std::string svgReport(const RunReport& r) {
     }
     double top_ms = r.budget_ms * 1.1;
     for (std::size_t i = 0; i < n; ++i) top_ms = std::max(top_ms, std::max(wall[i], cpu[i]) * 1.05);
+    // The baseline's frames beside this run's: as many as both played (the same script, frame for
+    // frame), so a longer baseline is not drawn past the plot.
+    const std::vector<double> baseline(
+        r.baseline.total_ms.begin(),
+        r.baseline.total_ms.begin() + static_cast<std::ptrdiff_t>(std::min(n, r.baseline.total_ms.size())));
     if (r.has_baseline)
-        for (double v : r.baseline.total_ms) top_ms = std::max(top_ms, v * 1.05);
+        for (double v : baseline) top_ms = std::max(top_ms, v * 1.05);
     const Percentiles& verdict = r.verdict_cpu ? r.total_cpu : r.total;
 
     std::ostringstream s;
     s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
       << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
     s << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    s << "<text x=\"" << left << "\" y=\"20\" font-size=\"15\">flak frame budget: " << r.scene << ", "
+    s << "<text x=\"" << left << "\" y=\"20\" font-size=\"15\">flak frame budget: " << xml(r.scene) << ", "
       << r.frames << " frames, " << r.workers << " worker(s), budget " << num(r.budget_ms) << " ms on the "
       << (r.verdict_cpu ? "thread CPU clock" : "wall clock") << ": p50 " << num(verdict.p50_ms) << " / p99 "
       << num(verdict.p99_ms) << " / max " << num(verdict.max_ms) << " ms, " << (r.pass ? "PASS" : "FAIL")
       << "</text>\n";
-    s << "<text x=\"" << left << "\" y=\"38\" fill=\"#555\">flak " << r.meta.flak_version << ", commit "
-      << r.meta.commit << ", " << r.meta.compiler << "; " << r.meta.cpu << "</text>\n";
+    s << "<text x=\"" << left << "\" y=\"38\" fill=\"#555\">flak " << xml(r.meta.flak_version) << ", commit "
+      << xml(r.meta.commit) << ", " << xml(r.meta.compiler) << "; " << xml(r.meta.cpu) << "</text>\n";
 
     // Timeline: per-phase times stacked (wall clock), as one filled band per layer.
     auto x_of = [&](double frame) { return left + frame / static_cast<double>(n > 0 ? n : 1) * plot_w; };
@@ -105,7 +126,7 @@ std::string svgReport(const RunReport& r) {
         s << "\"/>\n";
     };
     series(cpu, "#000", "none");
-    if (r.has_baseline) series(r.baseline.total_ms, "#555", "3 3");
+    if (r.has_baseline) series(baseline, "#555", "3 3");
     mark(s, left, left + plot_w, y_of(r.budget_ms), "#d62728", "8 4", "budget " + num(r.budget_ms) + " ms");
     mark(s, left, left + plot_w, y_of(verdict.p50_ms), "#000", "2 3", "p50 " + num(verdict.p50_ms) + " ms");
     mark(s, left, left + plot_w, y_of(verdict.p99_ms), "#000", "6 3", "p99 " + num(verdict.p99_ms) + " ms");
@@ -137,6 +158,12 @@ std::string svgReport(const RunReport& r) {
           << num(ly - 4) << "\" y2=\"" << num(ly - 4)
           << "\" stroke=\"#555\" stroke-dasharray=\"3 3\"/><text x=\"" << num(left + plot_w + 22) << "\" y=\""
           << num(ly) << "\">baseline total</text>\n";
+        if (baseline.size() < r.baseline.total_ms.size()) {
+            ly += 16;
+            s << "<text x=\"" << num(left + plot_w + 8) << "\" y=\"" << num(ly)
+              << "\" fill=\"#555\">(its first " << baseline.size() << " of " << r.baseline.total_ms.size()
+              << ")</text>\n";
+        }
         ly += 16;
         s << "<text x=\"" << num(left + plot_w + 8) << "\" y=\"" << num(ly) << "\" fill=\""
           << (r.baseline.regressed ? "#d62728" : "#2ca02c") << "\">"
