@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -16,6 +17,12 @@ namespace {
 void* hostAlloc(std::size_t bytes, std::size_t alignment) {
     return std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
 }
+
+// Owns a hostAlloc block and frees it on every way out of its scope.
+struct HostFree {
+    void operator()(void* p) const { std::free(p); }
+};
+using HostBlock = std::unique_ptr<void, HostFree>;
 
 // A whole file in 16-byte aligned memory (blobs load in place and must stay alive).
 struct BlobFile {
@@ -111,9 +118,9 @@ int main(int argc, char** argv) {
     // [readme-frame-begin]
     flak::WorldConfig config = flak::smallWorldConfig(); // every capacity is a field
     const std::size_t bytes = flak::World::requiredBytes(config);
-    void* block = hostAlloc(bytes, flak::World::kAlignment); // the host's memory, once
-    flak::World world;
-    if (block == nullptr || world.init(block, bytes, config) != flak::Status::Ok) return 1;
+    HostBlock block(hostAlloc(bytes, flak::World::kAlignment)); // the host's memory, once
+    flak::World world;                                          // declared after its block, so it goes first
+    if (block == nullptr || world.init(block.get(), bytes, config) != flak::Status::Ok) return 1;
     // Bodies: the blobs stay the host's; `user` names the game's object in every hit.
     flak::BodyId rock, walls, enemy, player, bullet, beam;
     if (world.spawnLevel({&hull, at(-5.0f, 5.0f), /*user*/ 1}, rock) != flak::Status::Ok ||
@@ -167,6 +174,5 @@ int main(int argc, char** argv) {
                 "%u dropped\n",
                 FLAK_VERSION_STRING, hull.triangle_count, hull_cluster.count, arena.point_count, first_hits,
                 world.hitCount(), world.stats().hits_dropped);
-    std::free(block); // after the world's last use
     return first_ok && pushed_out && sees_enemy ? 0 : 1;
 }
