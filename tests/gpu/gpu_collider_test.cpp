@@ -373,6 +373,16 @@ TEST_F(GpuTest, OverflowSetsTheFlagCountsAndWritesNothingPastCapacity) {
     EXPECT_EQ(big.collect(ticket, &earlier, nullptr), Status::Ok);
     EXPECT_EQ(earlier.count, expect.size());
     EXPECT_EQ(earlier.dropped, 7u);
+
+    // One whose drop count has saturated: this batch's drops still say BufferFull.
+    ASSERT_EQ(big.submitBatch(jobs.data(), static_cast<std::uint32_t>(jobs.size()), GpuBatchMode::Candidates,
+                              GpuQuery::Pairs, ticket),
+              Status::Ok);
+    OutBuffer<GpuPair> saturated = OutBuffer<GpuPair>::over(room.data(), 100);
+    saturated.dropped = 0xFFFFFFFFu;
+    EXPECT_EQ(big.collect(ticket, &saturated, nullptr), Status::BufferFull);
+    EXPECT_EQ(saturated.count, 100u);
+    EXPECT_EQ(saturated.dropped, 0xFFFFFFFFu);
 }
 
 // A mode or query outside its enum is refused (collect would otherwise take an AnyContact batch's

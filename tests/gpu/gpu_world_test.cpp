@@ -120,5 +120,32 @@ TEST_F(GpuWorldTest, UnregisteredMeshFallsBackToTheCpu) {
     EXPECT_EQ(host.world.hits()[0].kind, HitKind::ShipShip);
 }
 
+// A caller's pair buffer whose drop count has saturated: the adapter still says BufferFull for
+// pairs this step dropped (it compared the count before and after).
+TEST_F(GpuWorldTest, DropsAreSeenPastASaturatedDropCount) {
+    auto mesh = makeTestMesh(icosphere(2, 2.0f));
+    GpuCollider& collider = makeCollider(GpuColliderConfig{});
+    std::vector<unsigned char> memory(GpuWorldBackend::requiredBytes(16, 4096) + 16);
+    void* block = memory.data() + ((16 - (reinterpret_cast<std::uintptr_t>(memory.data()) & 15u)) & 15u);
+    GpuWorldBackend adapter;
+    ASSERT_EQ(adapter.init(collider, 16, 4096, block, GpuWorldBackend::requiredBytes(16, 4096)), Status::Ok);
+    ASSERT_EQ(adapter.registerMesh(mesh->blob), Status::Ok);
+    const MeshMeshBackend& backend = *adapter.backend();
+    MeshMeshJob job;
+    job.a = &mesh->blob;
+    job.b = &mesh->blob;
+    setIdentity(job.b_to_a);
+    job.b_to_a.translation.x = 0.5f; // two spheres of radius 2 half a unit apart: many pairs
+    std::vector<MeshMeshPair> room(8);
+    for (const std::uint32_t earlier : {0u, 0xFFFFFFFFu}) {
+        ASSERT_TRUE(backend.submit(backend.user, &job, 1));
+        OutBuffer<MeshMeshPair> pairs = OutBuffer<MeshMeshPair>::over(room.data(), 8);
+        pairs.dropped = earlier;
+        EXPECT_EQ(backend.collect(backend.user, pairs), Status::BufferFull) << "earlier drops " << earlier;
+        EXPECT_EQ(pairs.count, 8u);
+        EXPECT_GT(pairs.dropped, earlier == 0 ? 0u : earlier - 1);
+    }
+}
+
 } // namespace
 } // namespace flak::test

@@ -1214,17 +1214,17 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
         }
     }
     const std::uint32_t first = inout_pairs != nullptr ? inout_pairs->count : 0u;
-    const std::uint32_t dropped_before = inout_pairs != nullptr ? inout_pairs->dropped : 0u;
-    bool batch_overflow = false;
+    bool batch_overflow = false; // this batch dropped pairs (the caller's `dropped` may be saturated)
     if (slot->state == SlotState::Cpu) {
         if (slot->query == GpuQuery::AnyContact) {
             std::memcpy(out_any, slot->cpu_any, slot->job_count);
         } else {
             for (std::uint32_t k = 0; k < slot->cpu_count; ++k)
-                (void)inout_pairs->append(
-                    GpuPair{slot->cpu_pairs[k].job, slot->cpu_pairs[k].a, slot->cpu_pairs[k].b});
+                if (!inout_pairs->append(
+                        GpuPair{slot->cpu_pairs[k].job, slot->cpu_pairs[k].a, slot->cpu_pairs[k].b}))
+                    batch_overflow = true;
             inout_pairs->drop(slot->cpu_overflow);
-            batch_overflow = slot->cpu_overflow > 0;
+            batch_overflow = batch_overflow || slot->cpu_overflow > 0;
         }
     } else if (slot->query == GpuQuery::AnyContact) {
         const std::uint32_t* flags = reinterpret_cast<const std::uint32_t*>(st->mapped + slot->regions.any);
@@ -1244,18 +1244,18 @@ Status GpuCollider::collect(const GpuTicket& ticket, OutBuffer<GpuPair>* inout_p
             if ((records[k].flags & gpu::kGpuRecordAsk) != 0u && !askedPairOverlaps(*st, *slot, records[k]))
                 continue;
             const bool crossing = (records[k].flags & gpu::kGpuRecordCrossing) != 0u;
-            (void)inout_pairs->append(
-                GpuPair{records[k].job, records[k].a, records[k].b, crossing ? kGpuPairCrossing : 0u});
+            if (!inout_pairs->append(
+                    GpuPair{records[k].job, records[k].a, records[k].b, crossing ? kGpuPairCrossing : 0u}))
+                batch_overflow = true;
         }
         inout_pairs->drop(found - stored); // (none left to the host among them: see above)
-        batch_overflow = found > stored;
+        batch_overflow = batch_overflow || found > stored;
     }
     if (slot->query == GpuQuery::Pairs) {
         // At most max_pairs were appended (the device's stored records or the CPU's list), and the
         // slot's CPU list is free scratch now.
         detail::sortPairs(inout_pairs->items + first, inout_pairs->count - first, slot->cpu_pairs);
-        if ((batch_overflow || inout_pairs->dropped != dropped_before) && result == Status::Ok)
-            result = Status::BufferFull;
+        if (batch_overflow && result == Status::Ok) result = Status::BufferFull;
     }
     slot->state = SlotState::Free;
     slot->serial = 0;

@@ -91,12 +91,13 @@ Status GpuWorldBackend::collect(void* user, OutBuffer<MeshMeshPair>& inout_pairs
     if (status != Status::Ok && status != Status::BufferFull && status != Status::DeviceLost) return status;
     // The batch's own buffer was full: which pairs came back is then arbitrary, so the CPU answers.
     if (buffer.dropped > 0) return Status::OutOfMemory;
-    const std::uint32_t dropped_before = inout_pairs.dropped;
+    bool full = false; // counted here: the caller's `dropped` may already be saturated
     for (std::uint32_t k = 0; k < buffer.count; ++k)
-        (void)inout_pairs.append(
-            MeshMeshPair{self.m_pairs[k].job, self.m_pairs[k].a, self.m_pairs[k].b,
-                         (self.m_pairs[k].flags & kGpuPairCrossing) != 0u ? kMeshMeshPairCrossing : 0u});
-    return inout_pairs.dropped == dropped_before ? Status::Ok : Status::BufferFull;
+        if (!inout_pairs.append(
+                MeshMeshPair{self.m_pairs[k].job, self.m_pairs[k].a, self.m_pairs[k].b,
+                             (self.m_pairs[k].flags & kGpuPairCrossing) != 0u ? kMeshMeshPairCrossing : 0u}))
+            full = true;
+    return full ? Status::BufferFull : Status::Ok;
 }
 
 } // namespace flak
