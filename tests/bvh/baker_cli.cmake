@@ -217,6 +217,11 @@ else()
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1e-50) # 0 as a float
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1001)
   expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --node-cost 1e300) # beyond float
+  # --json as the value of another option asks for no JSON: the error is the usual line.
+  expect_run(1 ${BAKE} ${WORK}/missing.obj -o --json)
+  if(NOT last_err MATCHES "^flak_bake: error: ")
+    message(FATAL_ERROR "-o --json took the output's name for --json:\n${last_err}")
+  endif()
   # Numbers are the whole argument and finite: a typo or an infinity is refused as a bad number.
   foreach(bad "4x" "inf" "1e400" " 2")
     expect_run(2 ${BAKE} ${DATA}/tetra.obj -o ${WORK}/x.blob --scale "${bad}")

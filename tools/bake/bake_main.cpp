@@ -121,6 +121,41 @@ bool hasArg(int argc, char** argv, const char* arg) {
     return false;
 }
 
+// The bake's options that take a value. The early --json scan steps over their values (so that
+// `-o --json` names an output file and asks for no JSON), and the parser takes a value for these
+// only.
+const char* const kValueOptions[] = {"-o",
+                                     "--scale",
+                                     "--axes",
+                                     "--mesh",
+                                     "--node",
+                                     "--leaf-size",
+                                     "--node-cost",
+                                     "--endian",
+                                     "--vertices",
+                                     "--max-coord",
+                                     "--import-memory-mb",
+                                     "--import-seconds",
+                                     "--spheres",
+                                     "--walls",
+                                     "--slice-z",
+                                     "--wall-leaf"};
+
+bool takesValue(const char* option) {
+    for (const char* v : kValueOptions)
+        if (std::strcmp(option, v) == 0) return true;
+    return false;
+}
+
+// --json among the bake's options, not as the value of another.
+bool bakeWantsJson(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--json") == 0) return true;
+        if (takesValue(argv[i])) ++i;
+    }
+    return false;
+}
+
 // Progress on stderr: a bar on a terminal by default (so scripts and logs stay clean), lines with
 // --progress (for pipelines that log), nothing with --quiet.
 struct Progress {
@@ -243,7 +278,7 @@ int runInspect(int argc, char** argv, bool verify) {
 
 int runBake(int argc, char** argv) {
     std::string input, output;
-    g_report.json = hasArg(argc, argv, "--json");
+    g_report.json = bakeWantsJson(argc, argv);
     bool json = false, quiet = false, progress_lines = false, allow_empty = false, axes_given = false;
     ImportOptions import_options;
     ImportLimits import_limits;
@@ -262,6 +297,10 @@ int runBake(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char* name) -> const char* {
+            if (!takesValue(name)) { // a value option missing from kValueOptions: the baker's own bug
+                std::fprintf(stderr, "flak_bake: internal error: %s is not listed as taking a value\n", name);
+                std::exit(70);
+            }
             if (i + 1 >= argc) {
                 usage(std::string("missing value for ") + name);
                 std::exit(2);
