@@ -119,7 +119,8 @@ int main(int argc, char** argv) {
     flak::WorldConfig config = flak::smallWorldConfig(); // every capacity is a field
     const std::size_t bytes = flak::World::requiredBytes(config);
     HostBlock block(hostAlloc(bytes, flak::World::kAlignment)); // the host's memory, once
-    flak::World world;                                          // declared after its block, so it goes first
+    // The World is declared after its block, so it goes first.
+    flak::World world;
     if (block == nullptr || world.init(block.get(), bytes, config) != flak::Status::Ok) return 1;
     // Bodies: the blobs stay the host's; `user` names the game's object in every hit.
     flak::BodyId rock, walls, enemy, player, bullet, beam;
