@@ -277,6 +277,23 @@ TEST(DynamicTree, EmptyAndSingleProxyTrees) {
     EXPECT_EQ(r.free_pairs, 1u);
 }
 
+// Identical boxes tie on every insertion cost; the tie bits then send each one down a random path
+// to a random leaf, like the keys of a trie, so the tree stays about 2 log2(n) deep (they always
+// went down the internal child: a chain of n, and inserts that cost O(n) each).
+TEST(DynamicTree, IdenticalBoxesStayShallow) {
+    constexpr std::uint32_t n = 10000;
+    TreeHarness h(n);
+    ASSERT_EQ(h.status, Status::Ok);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        ProxyId id;
+        ASSERT_EQ(h.tree.createProxy(boxDesc(0, 0, 1), id), Status::Ok);
+    }
+    TreeReport report;
+    ASSERT_TRUE(h.tree.validate(report)) << report.what;
+    EXPECT_LE(double(report.height), 3.0 * std::log2(double(n)) + 10.0); // about 50
+    std::printf("[ height   ] %u identical boxes: height %u\n", n, report.height);
+}
+
 TEST(DynamicTree, RebuildKeepsIdsAndAnswers) {
     TreeHarness h(600);
     test::SplitMix64 rng(0xB17D0001u);

@@ -11,6 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
 namespace flak::test {
 namespace {
 
@@ -98,6 +102,85 @@ TEST(BadInputBroad, InitAndSizing) {
     TreeReport report;
     EXPECT_FALSE(tree.validate(report)); // documented: a tree without a successful init
     EXPECT_STREQ(report.what, "tree not initialised");
+    // clear() does nothing and rebuild() refuses (clear wrote through a null node array).
+    tree.clear();
+    EXPECT_EQ(tree.capacity(), 0u);
+    std::vector<unsigned char> scratch_block(256);
+    Arena scratch;
+    ASSERT_EQ(scratch.init(scratch_block.data() +
+                               (16 - reinterpret_cast<std::uintptr_t>(scratch_block.data()) % 16) % 16,
+                           128),
+              Status::Ok);
+    EXPECT_EQ(tree.rebuild(scratch), Status::InvalidArgument);
+    DynamicTree never_initialised;
+    never_initialised.clear();
+    EXPECT_EQ(never_initialised.capacity(), 0u);
+}
+
+// Boxes near the ends of the float range: a fat box that would grow past them is held at
+// FLT_MAX, and areas past float's range count as FLT_MAX, so every query still finds what it
+// should and insertion keeps choosing by cost among ordinary boxes.
+TEST(BadInputBroad, BoxesNearTheEndsOfTheFloatRange) {
+    DynamicTreeConfig config;
+    config.proxy_capacity = 8;
+    config.velocity_extension = 1.0f;
+    TreeHost host(config);
+    ASSERT_EQ(host.status, Status::Ok);
+    DynamicTree& tree = host.tree;
+    ProxyDesc desc;
+    ProxyId near_id, far_id;
+    desc.box = box(0, 0, 0, 1, 1, 1);
+    ASSERT_EQ(tree.createProxy(desc, near_id), Status::Ok);
+    desc.box = box(10, 0, 0, 11, 1, 1);
+    ASSERT_EQ(tree.createProxy(desc, far_id), Status::Ok);
+    const Sphere around_near{{0.5f, 0.5f, 0.5f}, 1.0f};
+    int visits = 0;
+    EXPECT_EQ(tree.querySphere(around_near, ~0u, countVisit, &visits), 1u);
+    // A finite jump to x = 2e38: the velocity reach takes the fat box past FLT_MAX.
+    ASSERT_EQ(tree.moveProxy(far_id, box(2e38f, 0, 0, 2e38f, 1, 1), Vec3{2e38f, 0, 0}), Status::Ok);
+    Aabb fat;
+    ASSERT_EQ(tree.getFatBox(far_id, fat), Status::Ok);
+    EXPECT_EQ(fat.max.x, FLT_MAX);
+    expectValid(tree);
+    EXPECT_EQ(tree.querySphere(around_near, ~0u, countVisit, &visits), 1u); // it answered 0
+    EXPECT_EQ(tree.queryBox(box(0, 0, 0, 1, 1, 1), ~0u, countVisit, &visits), 1u);
+
+    // A margin that is finite but takes a box past FLT_MAX.
+    DynamicTreeConfig wide = config;
+    wide.margin = 1e38f;
+    TreeHost wide_host(wide);
+    ASSERT_EQ(wide_host.status, Status::Ok);
+    desc.box = box(0, 0, 0, 1, 1, 1);
+    ASSERT_EQ(wide_host.tree.createProxy(desc, near_id), Status::Ok);
+    desc.box = box(3e38f, 0, 0, 3e38f, 1, 1);
+    ASSERT_EQ(wide_host.tree.createProxy(desc, far_id), Status::Ok);
+    expectValid(wide_host.tree);
+    EXPECT_EQ(wide_host.tree.querySphere(around_near, ~0u, countVisit, &visits), 1u);
+
+    // One box wider than float's areas (about 1.3e19), then many ordinary ones: the insertion
+    // cost still chooses among them, and rotations still run (a NaN cost made every insert go
+    // next to the root, a chain, with no rotation).
+    DynamicTreeConfig many;
+    many.proxy_capacity = 4001;
+    TreeHost many_host(many);
+    ASSERT_EQ(many_host.status, Status::Ok);
+    desc.box = box(-1e20f, -1e20f, -1e20f, 1e20f, 1e20f, 1e20f);
+    ASSERT_EQ(many_host.tree.createProxy(desc, near_id), Status::Ok);
+    std::uint32_t state = 12345u;
+    const auto next = [&state] {
+        state = state * 1664525u + 1013904223u;
+        return static_cast<float>(state >> 8) / 16777216.0f * 100.0f;
+    };
+    for (int i = 0; i < 4000; ++i) {
+        const float x = next(), y = next(), z = next();
+        desc.box = box(x, y, z, x + 1, y + 1, z + 1);
+        ASSERT_EQ(many_host.tree.createProxy(desc, far_id), Status::Ok);
+    }
+    TreeReport report;
+    ASSERT_TRUE(many_host.tree.validate(report)) << report.what;
+    EXPECT_LE(report.height, 40u);
+    EXPECT_GT(many_host.tree.rotationCount(), 0u);
+    EXPECT_TRUE(std::isfinite(report.sah_cost));
 }
 
 TEST(BadInputBroad, ProxiesWithBadBoxesAndIds) {

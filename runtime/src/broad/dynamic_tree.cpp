@@ -6,6 +6,8 @@
 #include "broad/pair_sink.h"
 #include "broad/tree_walk.h"
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 
@@ -63,7 +65,9 @@ Status DynamicTree::init(void* memory, std::size_t bytes, const DynamicTreeConfi
     if (memory == nullptr) return Status::NullMemory;
     if (!isAligned(memory, kAlignment)) return Status::Misaligned;
     if (!isValidConfig(config)) return Status::InvalidArgument;
-    if (bytes < requiredBytes(config)) return Status::TooSmall;
+    const std::size_t needed = requiredBytes(config);
+    if (needed == 0) return Status::InvalidArgument; // the size does not fit in size_t (32-bit hosts)
+    if (bytes < needed) return Status::TooSmall;
     unsigned char* base = static_cast<unsigned char*>(memory);
     m_config = config;
     m_nodes = reinterpret_cast<TreeNode*>(base);
@@ -82,6 +86,7 @@ Status DynamicTree::init(void* memory, std::size_t bytes, const DynamicTreeConfi
 }
 
 void DynamicTree::clear() {
+    if (m_nodes == nullptr) return; // no successful init: nothing to clear
     for (std::uint32_t i = 0; i < m_proxy_capacity; ++i) {
         TreeProxy& record = m_records[i];
         if (record.node == kTreeFreeNode) continue;
@@ -167,6 +172,12 @@ void DynamicTree::makeFatBox(const Aabb& box, const Vec3& displacement, Aabb& ou
             else
                 out_fat.max[axis] += reach[axis];
         }
+    }
+    // A box near the ends of the float range grows past them: held at the largest finite
+    // values, so the fat box still holds the tight one and every test on it stays finite.
+    for (int axis = 0; axis < 3; ++axis) {
+        out_fat.min[axis] = std::max(out_fat.min[axis], -FLT_MAX);
+        out_fat.max[axis] = std::min(out_fat.max[axis], FLT_MAX);
     }
 }
 

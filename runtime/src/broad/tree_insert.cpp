@@ -2,7 +2,7 @@
 #include <flak/assert.h>
 #include <flak/broad/dynamic_tree.h>
 
-#include <limits>
+#include "broad/tree_walk.h"
 
 namespace flak {
 
@@ -13,23 +13,24 @@ namespace flak {
 // what its subtree could cost, and stops when neither child's bound beats the best cost found:
 // no stack, and O(depth) work.
 std::uint32_t DynamicTree::findBestSibling(const Aabb& fat) const {
-    const float area_new = surfaceArea(fat);
+    const float area_new = treeArea(fat);
     Aabb root_box, merged;
     getEnclosingBox(0, root_box);
     merge(root_box, fat, merged);
-    float best_cost = surfaceArea(merged);
+    float best_cost = treeArea(merged);
     std::uint32_t best = 0;
     float inherited = 0.0f; // growth of the ancestors of the children looked at next
-    // Exact ties (identical or nested boxes: every choice costs the same) go deeper, and the side
-    // is taken from a hash of the insertion count, one bit per level: identical boxes then fill
-    // the tree like a random binary search tree (depth O(log n)) instead of a chain.
+    // Exact ties (identical boxes: every choice costs the same) take the side from a hash of the
+    // insertion count, one bit per level, both for the best sibling and for the way down, a leaf
+    // included: identical boxes then go down a random path to a random leaf and split it, which
+    // fills the tree like a trie of random keys (depth O(log n)) instead of a chain.
     std::uint32_t tie_bits = m_inserts * 0x9E3779B9u;
     tie_bits ^= tie_bits >> 16;
     std::uint32_t slot = 0;
     while (!isLeaf(m_nodes[slot])) {
         const TreeNode& node = m_nodes[slot];
         merge(node.box, fat, merged);
-        inherited += surfaceArea(merged) - surfaceArea(node.box);
+        inherited += treeArea(merged) - treeArea(node.box);
 
         float lower[2];
         bool leaf[2];
@@ -41,16 +42,16 @@ std::uint32_t DynamicTree::findBestSibling(const Aabb& fat) const {
             // candidate, and the search only needs costs to compare, so the tight box stands in.
             const Aabb& child_box = m_nodes[child].box;
             merge(child_box, fat, merged);
-            const float direct = surfaceArea(merged);
+            const float direct = treeArea(merged);
             const float cost = direct + inherited;
             if (cost < best_cost || (cost == best_cost && k == tie_side)) {
                 best_cost = cost;
                 best = child;
             }
             leaf[k] = isLeaf(m_nodes[child]);
-            // Below this child the new parent costs at least area_new and the child itself grows.
-            lower[k] = leaf[k] ? std::numeric_limits<float>::infinity()
-                               : inherited + (direct - surfaceArea(child_box)) + area_new;
+            // Below this child the new parent costs at least area_new and the child itself grows;
+            // a leaf has nothing below it, so its bound is its own cost (the way down stops there).
+            lower[k] = leaf[k] ? cost : inherited + (direct - treeArea(child_box)) + area_new;
         }
         std::uint32_t k = lower[1] < lower[0] ? 1u : 0u;
         if (lower[0] == lower[1]) k = tie_side;

@@ -3,6 +3,8 @@
 #include <flak/broad/dynamic_tree.h>
 #include <flak/memory_requirements.h>
 
+#include "broad/tree_walk.h"
+
 #include <limits>
 
 namespace flak {
@@ -73,7 +75,7 @@ std::uint32_t splitRange(BuildEntry* entries, std::uint32_t begin, std::uint32_t
         for (int k = kBins - 1; k > 0; --k) {
             merge(sweep, boxes[k], sweep);
             count += counts[k];
-            right_area[k] = count > 0 ? surfaceArea(sweep) : 0.0f;
+            right_area[k] = count > 0 ? treeArea(sweep) : 0.0f;
             right_count[k] = count;
         }
         setEmpty(sweep);
@@ -82,7 +84,7 @@ std::uint32_t splitRange(BuildEntry* entries, std::uint32_t begin, std::uint32_t
             merge(sweep, boxes[k], sweep);
             count += counts[k];
             if (count == 0 || right_count[k + 1] == 0) continue;
-            const float cost = static_cast<float>(count) * surfaceArea(sweep) +
+            const float cost = static_cast<float>(count) * treeArea(sweep) +
                                static_cast<float>(right_count[k + 1]) * right_area[k + 1];
             if (cost < best_cost) {
                 best_cost = cost;

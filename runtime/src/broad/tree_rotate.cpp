@@ -1,6 +1,8 @@
 // flak — dynamic tree: tree rotations that lower the surface-area cost.
 #include <flak/broad/dynamic_tree.h>
 
+#include "broad/tree_walk.h"
+
 namespace flak {
 namespace {
 
@@ -9,7 +11,7 @@ enum class Rotation { None, BF, BG, CD, CE, DF, DG };
 float computeMergedArea(const Aabb& a, const Aabb& b) {
     Aabb merged;
     merge(a, b, merged);
-    return surfaceArea(merged);
+    return treeArea(merged);
 }
 
 } // namespace
@@ -30,8 +32,8 @@ bool DynamicTree::rotate(std::uint32_t slot) {
     Aabb box_b, box_c;
     getEnclosingBox(b, box_b);
     getEnclosingBox(c, box_c);
-    const float area_b = surfaceArea(box_b);
-    const float area_c = surfaceArea(box_c);
+    const float area_b = treeArea(box_b);
+    const float area_c = treeArea(box_c);
     Aabb box_d, box_e, box_f, box_g;
     if (!b_leaf) {
         getEnclosingBox(m_nodes[b].child, box_d);

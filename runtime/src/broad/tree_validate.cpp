@@ -74,7 +74,7 @@ bool DynamicTree::validate(TreeReport& out_report) const {
                 if (!contains(node.box, child_box))
                     return fail(out_report, "node box does not contain a child's (fat) box", current);
             }
-            area_sum += static_cast<double>(surfaceArea(node.box));
+            area_sum += static_cast<double>(treeArea(node.box));
             current = child;
             ++depth;
             continue;
@@ -84,6 +84,7 @@ bool DynamicTree::validate(TreeReport& out_report) const {
         const TreeProxy& record = m_records[index];
         if (record.node != current) return fail(out_report, "proxy does not point back at its leaf", current);
         if (!isValidTreeBox(node.box)) return fail(out_report, "leaf box is not a valid box", current);
+        if (!isValidTreeBox(m_fat[index])) return fail(out_report, "fat box is not a valid box", current);
         if (!contains(m_fat[index], node.box))
             return fail(out_report, "fat box does not contain tight box", current);
         ++out_report.leaf_count;
@@ -100,7 +101,7 @@ bool DynamicTree::validate(TreeReport& out_report) const {
         return fail(out_report, "internal nodes are not leaves - 1", 0);
     if (out_report.free_pairs + out_report.internal_count != pair_count)
         return fail(out_report, "node pairs lost (neither in the tree nor free)", 0);
-    const double root_area = static_cast<double>(surfaceArea(m_nodes[0].box));
+    const double root_area = static_cast<double>(treeArea(m_nodes[0].box));
     out_report.sah_cost = root_area > 0.0 ? area_sum / root_area : 0.0;
     return true;
 }

@@ -9,9 +9,18 @@
 #include <flak/broad/tree_node.h>
 #include <flak/math/aabb.h>
 
+#include <cfloat>
 #include <cstdint>
 
 namespace flak {
+
+/// The surface area the tree's costs compare: surfaceArea, or FLT_MAX where that is not finite
+/// (a box whose extent or area goes past float's range: inf, or inf * 0 = NaN). Costs stay
+/// ordered and finite, so inf - inf never makes a NaN that would turn every comparison false.
+inline float treeArea(const Aabb& box) {
+    const float area = surfaceArea(box);
+    return area <= FLT_MAX ? area : FLT_MAX;
+}
 
 /// True for a box the tree accepts: finite, min <= max on every axis.
 inline bool isValidTreeBox(const Aabb& box) {

@@ -75,14 +75,17 @@ public:
 
     /// Lays the tree out in [memory, memory + bytes) and empties it. `memory` must be aligned to
     /// kAlignment and hold requiredBytes(config). NullMemory, Misaligned, TooSmall, or
-    /// InvalidArgument (capacity 0 or above kMaxProxies, negative or non-finite margin/extension);
-    /// on failure the tree is unusable (capacity 0) until a successful init.
+    /// InvalidArgument (capacity 0 or above kMaxProxies, negative or non-finite margin/extension,
+    /// or a block size that does not fit in size_t); on failure the tree is unusable (capacity 0)
+    /// until a successful init.
     [[nodiscard]] Status init(void* memory, std::size_t bytes, const DynamicTreeConfig& config);
 
     /// Adds a proxy and writes its id. Its fat box is the tight box grown by the margin; it is
     /// inserted where the surface-area cost is lowest, then rotations run up the path.
     /// PoolFull (null id, nothing changed) at capacity; InvalidArgument for a box with NaN/Inf or
-    /// min > max on an axis.
+    /// min > max on an axis. Any finite box is taken: a fat box that would grow past float's
+    /// range is held at its largest finite values, and surface areas beyond float's range count
+    /// as FLT_MAX, so queries still find every proxy (insertion costs among such boxes tie).
     [[nodiscard]] Status createProxy(const ProxyDesc& desc, ProxyId& out_id);
 
     /// Removes a proxy; its id becomes stale. NullHandle / StaleHandle change nothing.
@@ -106,14 +109,16 @@ public:
     /// Writes a proxy's fat box (the box the tree's internal nodes bound).
     [[nodiscard]] Status getFatBox(const ProxyId& id, Aabb& out_box) const;
 
-    /// Removes every proxy; all ids become stale. Capacity and configuration are kept.
+    /// Removes every proxy; all ids become stale. Capacity and configuration are kept. Does
+    /// nothing on a tree without a successful init.
     void clear();
 
     /// Rebuilds the whole tree top-down by binned SAH over the fat boxes (level load): 16 bins
-    /// per axis, one proxy per leaf, nodes laid out breadth-first. No recursion and no stack: the
-    /// node array itself is the work queue. Proxy ids stay valid. Needs
-    /// rebuildScratchBytes(capacity()) from `scratch` (given back before returning); OutOfMemory
-    /// leaves the tree as it was.
+    /// per axis, one proxy per leaf, nodes laid out depth-first (a node's children follow it, the
+    /// first child's subtree before the second's). No recursion and no stack: the node array
+    /// itself is the work queue. Proxy ids stay valid. Needs rebuildScratchBytes(capacity()) from
+    /// `scratch` (given back before returning); OutOfMemory leaves the tree as it was;
+    /// InvalidArgument on a tree without a successful init.
     [[nodiscard]] Status rebuild(Arena& scratch);
 
     /// Visits every proxy whose tight box overlaps the closed box `region` and whose category
