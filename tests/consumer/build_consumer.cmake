@@ -16,6 +16,30 @@ set(type ${CONFIG})
 if(NOT type)
   set(type Release)
 endif()
+if(MODE STREQUAL "tools")
+  # A game with its own SDL2 that adds flak with the baker: it configures, and its build holds
+  # the runtime and the baker only (no benchmarks, no platform libraries, no Vulkan back end).
+  run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/build -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX}
+      -DCMAKE_BUILD_TYPE=${type} -DFLAK_SOURCE_DIR=${FLAK_SOURCE} -DFLAK_CONSUMER_MODE=subdirectory
+      -DFLAK_CONSUMER_FIND_SDL2=ON -DFLAK_BUILD_TOOLS=ON -DFLAK_CONSUMER_BAKE=OFF)
+  run(${CMAKE_COMMAND} --build ${WORK}/build --target help)
+  set(targets "${last_output}")
+  foreach(unwanted flak_bench flak_bench_kernels flak_bench_gpu flak_platform_sdl flak_platform_vulkan flak_gpu)
+    if(targets MATCHES "(^|[\n ])${unwanted}[:\n ]")
+      message(FATAL_ERROR "FLAK_BUILD_TOOLS under add_subdirectory builds ${unwanted}:\n${targets}")
+    endif()
+  endforeach()
+  if(BAKER AND NOT targets MATCHES "(^|[\n ])flak_bake[:\n ]")
+    message(FATAL_ERROR "FLAK_BUILD_TOOLS under add_subdirectory has no flak_bake:\n${targets}")
+  endif()
+  # With the samples too, flak's SDL2 layer takes the game's SDL2 target as it is.
+  run(${CMAKE_COMMAND} -S ${CONSUMER} -B ${WORK}/samples -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX}
+      -DCMAKE_BUILD_TYPE=${type} -DFLAK_SOURCE_DIR=${FLAK_SOURCE} -DFLAK_CONSUMER_MODE=subdirectory
+      -DFLAK_CONSUMER_FIND_SDL2=ON -DFLAK_BUILD_SAMPLES=ON -DFLAK_CONSUMER_BAKE=OFF)
+  message("consumer ok: a game with its own SDL2 adds flak with the baker, and with the samples "
+          "(flak_bake() steps: none)")
+  return()
+endif()
 if(MODE STREQUAL "package")
   run(${CMAKE_COMMAND} --install ${FLAK_BUILD} --prefix ${WORK}/prefix --config ${type})
   set(args -DCMAKE_PREFIX_PATH=${WORK}/prefix -DFLAK_CONSUMER_MODE=package)
