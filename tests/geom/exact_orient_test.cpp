@@ -8,6 +8,8 @@
 #include "flak_support/triangle_families.h"
 #include "support/case_count.h"
 
+#include "support/scaled.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,8 +31,6 @@ double orientDouble(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, 
          ((std::fabs(bx) + std::fabs(by) + std::fabs(bz)) * (std::fabs(cx) + std::fabs(cy) + std::fabs(cz))));
     return dx * nx + dy * ny + dz * nz;
 }
-
-Vec3 scaled(const Vec3& v, float s) { return {v.x * s, v.y * s, v.z * s}; }
 
 TEST(ExactOrient, RandomPointsAgreeWithDoubleWhereItIsSure) {
     SplitMix64 rng(0x0E1E57ull);

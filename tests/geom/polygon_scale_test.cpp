@@ -15,6 +15,7 @@
 #include "flak_support/split_mix.h"
 #include "support/case_count.h"
 #include "support/same_bits.h"
+#include "support/scaled.h"
 
 #include <gtest/gtest.h>
 
@@ -23,8 +24,6 @@
 
 namespace flak::test {
 namespace {
-
-Vec2 scaled(const Vec2& v, float f) { return Vec2{v.x * f, v.y * f}; }
 
 TEST(PolygonKernelScale, EveryPowerOfTwoInRangeAnswersAlike) {
     const int exponents[] = {-40, -30, -20, -10, 10, 20, 30, 40, 50, 60};

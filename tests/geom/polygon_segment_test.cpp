@@ -340,6 +340,34 @@ TEST(SegmentPolygon, DocumentedCases) {
     EXPECT_EQ(h.normal.y, 0.0f);
 }
 
+// Ends and vertices exactly on the boundary, off the axes (integer points, so the cases are
+// exact): the interpolated crossing rounded just behind the start or past the end and the
+// segment missed; a line through a vertex reported the edge that starts there, not the lower
+// index.
+TEST(SegmentPolygon, BoundaryEndsAndVertexTiesOffTheAxes) {
+    SegmentPolygonHit h{};
+    const Polygon ends_on_edge{{31, 25}, {-4, -20}, {39, 17}}; // (10, -2) is 3/5 along edge 0
+    ASSERT_TRUE(segmentPolygon(Vec2{23, 24}, Vec2{10, -2}, ends_on_edge.data(), 3, h));
+    EXPECT_EQ(h.t, 1.0f);
+    EXPECT_EQ(h.edge, 0u);
+    const Polygon starts_on_edge{{20, 18}, {-22, -19}, {27, -24}}; // (25, -12) is on edge 2
+    ASSERT_TRUE(segmentPolygon(Vec2{25, -12}, Vec2{162, -24}, starts_on_edge.data(), 3, h));
+    EXPECT_EQ(h.t, 0.0f);
+    const Polygon quad{{41, 43}, {26, -23}, {-28, -33}, {-36, 2}}; // the line passes through vertex 3
+    ASSERT_TRUE(segmentPolygon(Vec2{-87, 137}, Vec2{15, -133}, quad.data(), 4, h));
+    EXPECT_EQ(h.edge, 2u);
+    EXPECT_EQ(h.point.x, -36.0f);
+    EXPECT_EQ(h.point.y, 2.0f);
+    // Every vertex of the quad, by a segment from far outside through it: the edge that ends
+    // there (vertex 0: edge 0, which starts there, is the lower index).
+    for (std::uint32_t k = 0; k < 4; ++k) {
+        const Vec2 v = quad[k];
+        const Vec2 out{v.x * 3.0f, v.y * 3.0f}; // from beyond the vertex, seen from the centroid
+        ASSERT_TRUE(segmentPolygon(out, Vec2{0.0f, 0.0f}, quad.data(), 4, h)) << k;
+        EXPECT_EQ(h.edge, k == 0 ? 0u : k - 1) << k;
+    }
+}
+
 TEST(SegmentPolygon, NonFinite) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();

@@ -5,6 +5,7 @@
 // - a reported time t is right iff the centre at t is within r (+ band) of the triangle and the
 //   sub-segment c0-c(t) never came closer than r (- band): touching at t, no deeper before.
 #include <flak/geom/swept_sphere_triangle.h>
+#include <flak/geom/triangle_normal.h>
 
 #include "flak_support/triangle_families.h"
 #include "support/case_count.h"
@@ -300,6 +301,20 @@ TEST(SweptSphereTriangle, DocumentedCases) {
     EXPECT_FLOAT_EQ(hit.t, 0.5f);
     // Stops short.
     EXPECT_FALSE(sweptSphereTriangle(Vec3{0.2f, 0.2f, 2.0f}, Vec3{0.2f, 0.2f, 1.0f}, 0.5f, a, b, c, hit));
+    // Zero radius through a vertex or an edge: the face normal turned against the motion (the
+    // offset from the contact to the centre is rounding there, and gave any direction).
+    const Vec3 a2{-0x1.531ecp-4f, -0x1.262becp-1f, 0x1.62393cp-1f},
+        b2{-0x1.a71854p-1f, -0x1.46583p-4f, -0x1.fba71p-3f},
+        c2{-0x1.c5faep-5f, 0x1.1537a4p-1f, -0x1.670644p-1f};
+    const Vec3 from{-0x1.4df91cp-1f, 0x1.6c007ap-1f, -0x1.0776aap+0f},
+        to{-0x1.001bc6p+0f, -0x1.bd9686p-1f, 0x1.1119ccp-1f};
+    ASSERT_TRUE(sweptSphereTriangle(from, to, 0.0f, a2, b2, c2, hit));
+    Vec3 face, motion;
+    ASSERT_TRUE(computeTriangleNormal(a2, b2, c2, face));
+    sub(to, from, motion);
+    if (dot(face, motion) > 0.0f) negate(face, face);
+    EXPECT_NEAR(dot(hit.normal, face), 1.0f, 1e-6f);
+    EXPECT_LT(dot(hit.normal, motion), 0.0f);
 }
 
 // Slivers 0.5 and 1 long and FLT_TRUE_MIN thick (found by the blob fuzz target): their edge

@@ -477,6 +477,26 @@ TEST(TriTri, EdgeInTheOtherPlaneIsNotExtended) {
     EXPECT_FALSE(triTriOverlap(t0, t1, t2, s0, s1, s2));
 }
 
+// An output may alias an input (the math layer's rule): the segment is the same when out_start
+// is p1 (it overwrote p1 before the end was placed relative to it).
+TEST(TriTri, IntersectionOutputsMayAliasTheInputs) {
+    const Vec3 q1{1, 0, 0}, r1{0, 1, 0}, p2{0.2f, 0.2f, -1}, q2{0.2f, 0.2f, 1}, r2{0.6f, 0.2f, 1};
+    Vec3 p1{0, 0, 0};
+    Vec3 start, end;
+    bool coplanar = true;
+    ASSERT_TRUE(triTriIntersection(p1, q1, r1, p2, q2, r2, start, end, coplanar));
+    for (int which = 0; which < 2; ++which) {
+        Vec3 p = p1, other;
+        bool aliased_coplanar = true;
+        ASSERT_TRUE(which == 0 ? triTriIntersection(p, q1, r1, p2, q2, r2, p, other, aliased_coplanar)
+                               : triTriIntersection(p, q1, r1, p2, q2, r2, other, p, aliased_coplanar));
+        const Vec3& got_start = which == 0 ? p : other;
+        const Vec3& got_end = which == 0 ? other : p;
+        EXPECT_TRUE(equal(got_start, start) && equal(got_end, end)) << "output " << which << " aliased to p1";
+        EXPECT_EQ(aliased_coplanar, coplanar);
+    }
+}
+
 TEST(TriTri, NonFiniteInputsGiveNoOverlap) {
     long bad = 0;
     for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(100000); ++i) {

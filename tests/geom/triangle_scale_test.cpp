@@ -15,15 +15,16 @@
 #include "flak_support/split_mix.h"
 #include "support/case_count.h"
 #include "support/same_bits.h"
+#include "support/scaled.h"
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <vector>
 
 namespace flak::test {
 namespace {
-
-Vec3 scaled(const Vec3& v, float f) { return Vec3{v.x * f, v.y * f, v.z * f}; }
 
 // Every output of a RayHit at scale f against the same hit at unit scale: t, u, v and the normal
 // as they are, the point times f.
@@ -97,6 +98,52 @@ TEST(TriangleKernelScale, EveryPowerOfTwoAnswersAlike) {
     std::printf("[triangle scale] %ld kernel answers at 16 powers of two equal to unit scale's, bit for bit "
                 "(%ld hits at unit scale)\n",
                 compared, hits);
+}
+
+// Coplanar pairs take tri-tri's 2D test, whose edge-line products are squares of coordinate
+// differences: below about 2^-75 they fell under float's range, no edge separated, and pairs
+// apart overlapped. Random pairs in one axis plane (random in-plane coordinates; the plane's
+// coordinate shared, so the pair is exactly coplanar), and the pair that showed it, at every
+// power of two tri-tri covers.
+TEST(TriangleKernelScale, CoplanarTriTriAnswersAlike) {
+    const int exponents[] = {-90, -80, -75, -70, -60, -50, -40, -30, -20, 20, 30, 40};
+    std::vector<std::array<Vec3, 6>> pairs;
+    pairs.push_back({Vec3{1.5f, -0.5f, -0.5f}, Vec3{-1.0f, -0.5f, 1.5f}, Vec3{-1.0f, -0.5f, 1.0f},
+                     Vec3{-0.5f, -0.5f, -0.5f}, Vec3{0.5f, -0.5f, 0.0f}, Vec3{-1.5f, -0.5f, -0.5f}});
+    SplitMix64 rng(0xC0B1A4E5ull);
+    for (int i = 0; i < caseCount(4000); ++i) {
+        std::array<Vec3, 6> t;
+        const int axis = i % 3;
+        const float plane = rng.rangef(-1, 1);
+        for (Vec3& p : t) {
+            p = Vec3{rng.rangef(-1, 1), rng.rangef(-1, 1), rng.rangef(-1, 1)};
+            p[axis] = plane;
+        }
+        pairs.push_back(t);
+    }
+    long compared = 0, overlapping = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const std::array<Vec3, 6>& v = pairs[i];
+        const bool unit = triTriOverlap(v[0], v[1], v[2], v[3], v[4], v[5]);
+        overlapping += unit;
+        if (i == 0) {
+            EXPECT_FALSE(unit); // 0.086 apart in their plane
+        }
+        for (const int e : exponents) {
+            const float f = std::ldexp(1.0f, e);
+            Vec3 s[6];
+            for (int k = 0; k < 6; ++k) s[k] = scaled(v[k], f);
+            ASSERT_EQ(triTriOverlap(s[0], s[1], s[2], s[3], s[4], s[5]), unit) << "pair " << i << " 2^" << e;
+            Vec3 start, end;
+            bool coplanar = false;
+            ASSERT_EQ(triTriIntersection(s[0], s[1], s[2], s[3], s[4], s[5], start, end, coplanar), unit)
+                << "pair " << i << " 2^" << e;
+            ++compared;
+        }
+    }
+    std::printf("[triangle scale] %ld coplanar tri-tri answers at 12 powers of two equal to unit scale's "
+                "(%ld of %zu pairs overlap)\n",
+                compared, overlapping, pairs.size());
 }
 
 } // namespace

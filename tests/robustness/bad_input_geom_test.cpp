@@ -76,6 +76,21 @@ TEST(BadInputGeom, SphereSphere) {
         big.center.x = h;
         (void)sphereSphere(big, b, c);
     }
+    // Squares past float's range are decided in double: spheres 1e25 apart with a radius of 1e20
+    // do not touch (inf <= inf said they did, with depth -inf); a point 1e19 inside one does.
+    Sphere huge{{0, 0, 0}, 1e20f}, point{{1e25f, 0, 0}, 0.0f};
+    poison(c);
+    EXPECT_FALSE(sphereSphere(huge, point, c));
+    EXPECT_TRUE(isPoisoned(c));
+    point.center.x = 1e19f;
+    ASSERT_TRUE(sphereSphere(huge, point, c));
+    EXPECT_EQ(c.normal.x, -1.0f);
+    EXPECT_NEAR(c.depth, 9e19f, 1e14f);
+    // Depth is never negative: a point just past a radius whose square rounds down touches with 0.
+    Sphere tiny{{0, 0, 0}, 0x1.79d3bcp-67f}, past{{0x1.79d3bep-67f, 0, 0}, 0.0f};
+    if (sphereSphere(tiny, past, c)) {
+        EXPECT_GE(c.depth, 0.0f);
+    }
 }
 
 TEST(BadInputGeom, CapsuleSphere) {
@@ -559,6 +574,15 @@ TEST(BadInputGeom, ConvexShapesAndGjk) {
         supportCore(bad, vec3(v, 1, 0), out);
         if (std::isnan(v)) {
             EXPECT_EQ(out.x, kA.x); // NaN dot products never beat the first point
+            // A box takes the +extent corner on a NaN axis (it took -extent: NaN >= 0 is false).
+            Obb corner_box;
+            set(1, 2, 3, corner_box.halfExtents);
+            ConvexShape boxed;
+            makeBox(corner_box, boxed);
+            supportCore(boxed, vec3(v, v, v), out);
+            EXPECT_EQ(out.x, 1.0f);
+            EXPECT_EQ(out.y, 2.0f);
+            EXPECT_EQ(out.z, 3.0f);
         }
         // Non-finite transforms and translations.
         for (const Transform& t : nonFiniteTransforms()) {
@@ -567,6 +591,20 @@ TEST(BadInputGeom, ConvexShapesAndGjk) {
             EXPECT_FALSE(gjkShapeCast(good, t, good, id, vec3(1, 0, 0), h));
         }
         EXPECT_FALSE(gjkShapeCast(good, good, vec3(0, v, 0), h));
+    }
+    // Shapes whose offset from each other overflows float (3e38 apart each way): refused, where
+    // an infinite tolerance took them for overlapping.
+    {
+        Sphere left{{-3e38f, 0, 0}, 1.0f}, right{{3e38f, 0, 0}, 1.0f};
+        ConvexShape l, rs;
+        makeSphere(left, l);
+        makeSphere(right, rs);
+        poison(r);
+        EXPECT_FALSE(gjkDistance(l, rs, r));
+        EXPECT_TRUE(isPoisoned(r));
+        EXPECT_FALSE(gjkIntersect(l, rs, &info));
+        EXPECT_EQ(info.exit, GjkExit::Invalid);
+        EXPECT_FALSE(gjkShapeCast(l, rs, vec3(1, 0, 0), h));
     }
     // Negative radius, negative half extent, null hull, empty hull.
     Sphere neg = s;

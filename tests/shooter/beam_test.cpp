@@ -217,6 +217,28 @@ TEST(SweptBullet, FirstImpactMatchesEveryTargetAlone) {
     EXPECT_EQ(tally.failures, 0);
 }
 
+// A beam segment of no length inside a wall, or on its edge, hits at t = 0 with a unit normal,
+// +x (a cluster hit's and a bullet's fallback): it got (0, 0, 0).
+TEST(Beam, ZeroLengthSegmentInsideAWallHasAUnitNormal) {
+    bake::WallPolygon square;
+    square.rings = {rectRing(0.0f, 0.0f, 10.0f, 10.0f)};
+    auto level = bakeLevel({square});
+    const WallTarget walls{&level->walls, 2};
+    const ShotTargets targets{nullptr, 0, &walls, 1, nullptr, 0};
+    for (const Vec3 at : {Vec3{5.0f, 5.0f, 0.0f}, Vec3{10.0f, 5.0f, 0.0f}}) {
+        ShotHit hit;
+        ASSERT_TRUE(segmentTargetsFirstHit(at, at, targets, hit));
+        EXPECT_EQ(hit.t, 0.0f);
+        EXPECT_EQ(hit.normal.x, 1.0f);
+        EXPECT_EQ(hit.normal.y, 0.0f);
+        EXPECT_EQ(hit.normal.z, 0.0f);
+        const Vec3 points[2] = {at, at};
+        ShotHit beam;
+        ASSERT_TRUE(castBeam(points, 2, targets, beam));
+        EXPECT_EQ(beam.normal.x, 1.0f);
+    }
+}
+
 TEST(SweptBullet, CatchesTheBulletAPerInstantTestMisses) {
     // A thin wall (0.1 wide) and a thin mesh plate; a bullet of radius 0.05 crossing 10 units in
     // one frame is clear of both at the frame's two instants.

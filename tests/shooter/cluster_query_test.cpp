@@ -66,6 +66,31 @@ TEST(SegmentSphere, MatchesDoubleReference) {
     EXPECT_EQ(tally.failures, 0);
 }
 
+// A ball of radius 0 is a point: a segment the kernel finds through it hits at the point, with
+// the normal against the segment. What lies between the point found and the centre is rounding
+// (about 1e-16 in double), and its direction was the normal: along the segment for these.
+TEST(SegmentSphere, RadiusZeroFacesAgainstTheSegment) {
+    const Vec3 cases[][3] = {
+        {{-0x1.323f2p+2f, 0x1.b0198ep+1f, 0x1.210bd0p-1f},
+         {0x1.6c4608p+0f, -0x1.920a3cp+1f, 0x1.3b3a50p+2f},
+         {0x1.1b626cp-1f, -0x1.1d3740p+1f, 0x1.1423a8p+2f}},
+        {{0x1.4bab30p+1f, 0x1.0088dcp+0f, 0x1.b4a632p+1f},
+         {-0x1.51a4bep+0f, -0x1.98deacp+0f, -0x1.0b3e94p+1f},
+         {-0x1.99dddcp-1f, -0x1.40a680p+0f, -0x1.5bd820p+0f}},
+        {{-0x1.17b3dap+2f, 0x1.089226p+2f, 0x1.2cae36p+2f},
+         {0x1.2cab76p+2f, -0x1.f174ccp+1f, -0x1.6c8d78p+1f},
+         {0x1.3b6bfap+0f, -0x1.a463dap-1f, 0x1.273ac0p-5f}},
+    };
+    for (const auto& c : cases) {
+        RayHit h;
+        ASSERT_TRUE(segmentSphere(c[0], c[1], Sphere{c[2], 0.0f}, h));
+        Vec3 d;
+        sub(c[1], c[0], d);
+        EXPECT_LT(dot(h.normal, d), 0.0f);
+        EXPECT_NEAR(length(h.normal), 1.0f, 1e-6f);
+    }
+}
+
 TEST(ClusterQuery, ClusterVsMeshMatchesEverySphereAlone) {
     const std::uint64_t seed = 0xC1A5u + oracleSeedOffset();
     OracleTally tally("cluster vs mesh", seed);

@@ -78,9 +78,9 @@ void supportCore(const ConvexShape& shape, const Vec3& direction, Vec3& out) {
         Vec3 local;
         mulTransposed(shape.axes, direction, local);
         Vec3 corner;
-        set(local.x >= 0.0f ? shape.extent.x : -shape.extent.x,
-            local.y >= 0.0f ? shape.extent.y : -shape.extent.y,
-            local.z >= 0.0f ? shape.extent.z : -shape.extent.z, corner);
+        set(!(local.x < 0.0f) ? shape.extent.x : -shape.extent.x,
+            !(local.y < 0.0f) ? shape.extent.y : -shape.extent.y,
+            !(local.z < 0.0f) ? shape.extent.z : -shape.extent.z, corner);
         Vec3 w;
         mul(shape.axes, corner, w);
         add(shape.center, w, out);

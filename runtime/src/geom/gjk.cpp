@@ -119,7 +119,7 @@ bool distanceImpl(const ConvexShape& a, const Transform* xa, const ConvexShape& 
     if (!validPair(a, xa, b, xb)) return false;
     Vec3 origin;
     PlacedShape pa, pb;
-    detail::placePair(a, xa, b, xb, origin, pa, pb);
+    if (!detail::placePair(a, xa, b, xb, origin, pa, pb)) return false;
     GjkRun run;
     runGjk(pa, pb, -1.0, run);
     DVec3 wa, wb;
@@ -155,7 +155,10 @@ bool intersectImpl(const ConvexShape& a, const Transform* xa, const ConvexShape&
     }
     Vec3 origin;
     PlacedShape pa, pb;
-    detail::placePair(a, xa, b, xb, origin, pa, pb);
+    if (!detail::placePair(a, xa, b, xb, origin, pa, pb)) {
+        if (out_info != nullptr) *out_info = GjkInfo{};
+        return false;
+    }
     GjkRun run;
     const double radii = double(a.radius) + double(b.radius);
     runGjk(pa, pb, radii, run);

@@ -29,7 +29,7 @@ bool castImpl(const ConvexShape& a, const Transform* xa, const ConvexShape& b, c
     if ((xa != nullptr && !isFinite(*xa)) || (xb != nullptr && !isFinite(*xb))) return false;
     Vec3 origin;
     PlacedShape pa, pb;
-    detail::placePair(a, xa, b, xb, origin, pa, pb);
+    if (!detail::placePair(a, xa, b, xb, origin, pa, pb)) return false;
 
     const double radii = double(a.radius) + double(b.radius);
     const DVec3 r = detail::toDVec(translation);

@@ -30,11 +30,12 @@ void placeShape(const ConvexShape& shape, const Transform* xf, const Vec3& origi
     }
 }
 
-void placePair(const ConvexShape& a, const Transform* xa, const ConvexShape& b, const Transform* xb,
+bool placePair(const ConvexShape& a, const Transform* xa, const ConvexShape& b, const Transform* xb,
                Vec3& out_origin, PlacedShape& out_a, PlacedShape& out_b) {
     queryOrigin(a, xa, out_origin);
     placeShape(a, xa, out_origin, out_a);
     placeShape(b, xb, out_origin, out_b);
+    return isFinite(out_a.offset) && isFinite(out_b.offset);
 }
 
 void supportPlaced(const PlacedShape& placed, const Vec3& direction, Vec3& out) {
@@ -57,9 +58,9 @@ void supportPlaced(const PlacedShape& placed, const Vec3& direction, Vec3& out) 
     case ConvexKind::Box: {
         Vec3 local, corner;
         mulTransposed(shape.axes, d, local);
-        set(local.x >= 0.0f ? shape.extent.x : -shape.extent.x,
-            local.y >= 0.0f ? shape.extent.y : -shape.extent.y,
-            local.z >= 0.0f ? shape.extent.z : -shape.extent.z, corner);
+        set(!(local.x < 0.0f) ? shape.extent.x : -shape.extent.x,
+            !(local.y < 0.0f) ? shape.extent.y : -shape.extent.y,
+            !(local.z < 0.0f) ? shape.extent.z : -shape.extent.z, corner);
         mul(shape.axes, corner, rel);
         break;
     }

@@ -62,7 +62,9 @@ void queryOrigin(const ConvexShape& a, const Transform* xa, Vec3& out);
 void placeShape(const ConvexShape& shape, const Transform* xf, const Vec3& origin, PlacedShape& out);
 
 /// Both shapes of a query placed in one frame, at A's query origin (queryOrigin, also returned).
-void placePair(const ConvexShape& a, const Transform* xa, const ConvexShape& b, const Transform* xb,
+/// False when an offset from that origin overflows float (shapes about 3.4e38 apart): the
+/// query then has no finite frame to run in.
+bool placePair(const ConvexShape& a, const Transform* xa, const ConvexShape& b, const Transform* xb,
                Vec3& out_origin, PlacedShape& out_a, PlacedShape& out_b);
 
 /// Core support point in world direction `direction`, relative to the query origin. Computed as

@@ -48,6 +48,15 @@ void edgeNormal(const Vec2* points, std::uint32_t count, std::uint32_t edge, boo
     out = n;
 }
 
+// Whether p lies on the edge (v0, v1) by pointHit's rule: the orientation exactly zero and p
+// between the ends.
+bool onEdge(const Vec2& v0, const Vec2& v1, const Vec2& p) {
+    Vec2 r0, r1;
+    sub(v0, p, r0);
+    sub(v1, p, r1);
+    return cross(r0, r1) == 0.0f && dot(r0, r1) <= 0.0f;
+}
+
 // A zero-length segment: inside by the crossing number (point_in_polygon.cpp's rule), else on an
 // edge when its orientation is exactly zero and it lies between the edge's ends.
 bool pointHit(const Vec2& p, const Vec2* points, std::uint32_t count, std::uint32_t& out_edge) {
@@ -125,10 +134,20 @@ bool segmentPolygon(const Vec2& p0, const Vec2& p1, const Vec2* points, std::uin
         VertexOnLine b = first;
         if (i + 1 < count) classify(points[i + 1], p0, d, b);
         if ((a.side > 0.0f) != (b.side > 0.0f)) {
-            const float lambda = a.side / (a.side - b.side);
-            const float along = a.along + lambda * (b.along - a.along);
+            // An end on the line is the crossing itself; otherwise interpolated by the sides.
+            const float along = a.side == 0.0f   ? a.along
+                                : b.side == 0.0f ? b.along
+                                                 : a.along + a.side / (a.side - b.side) * (b.along - a.along);
             if (along > 0.0f) inside = !inside;
-            if (along >= 0.0f) offer(along, i, false);
+            const Vec2& v0 = points[i];
+            const Vec2& v1 = points[i + 1 < count ? i + 1 : 0];
+            if (along >= 0.0f)
+                offer(along, i, false);
+            else if (onEdge(v0, v1, p0)) // the start on this edge, its crossing rounded behind it
+                offer(0.0f, i, false);
+            if (along > dd && onEdge(v0, v1, p1)) offer(dd, i, false); // the end on it, rounded past
+        } else if (b.side == 0.0f && a.side != 0.0f && b.along >= 0.0f) {
+            offer(b.along, i, false); // the edge ends on the line from its right: it touches there
         }
         if (a.side == 0.0f) {
             if (b.side == 0.0f) {

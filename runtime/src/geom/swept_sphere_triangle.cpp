@@ -207,7 +207,9 @@ bool sweptSphereTriangle(const Vec3& c0, const Vec3& c1, float radius, const Vec
     out_hit.u = best.u;
     out_hit.v = best.v;
     addScaled(a, best.point, 1.0f / unit, out_hit.point);
-    if (!detail::normalizeAccurate(to_centre, out_hit.normal))
+    // Radius 0: the centre is on the edge or vertex, and to_centre only the rounding of the two
+    // points (any direction at all): the face normal, as the header says.
+    if (r == 0.0f || !detail::normalizeAccurate(to_centre, out_hit.normal))
         onTriangleNormal(n, has_area, ab, ac, d, out_hit.normal);
     return true;
 }

@@ -215,8 +215,12 @@ void intersectionOfKind(TriTriKind kind, const Vec3& p1, const Vec3& q1, const V
     } else {
         crossingSegment(t1, t2, start, end);
     }
-    toWorld(start, p1, out_start);
-    toWorld(end, p1, out_end);
+    // Both ends before either output: an output may alias p1 (the math layer's aliasing rule).
+    Vec3 world_start, world_end;
+    toWorld(start, p1, world_start);
+    toWorld(end, p1, world_end);
+    out_start = world_start;
+    out_end = world_end;
 }
 
 void pairVertices(const TriTriPairs4& pairs, int lane, Vec3* out) {

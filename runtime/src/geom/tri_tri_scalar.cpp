@@ -274,8 +274,25 @@ bool coplanarOverlap(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3&
     const int k = largestAxis(n1);
     const int i = k == 2 ? 0 : k + 1;
     const int j = i == 2 ? 0 : i + 1;
-    const P2 t1[3] = {{p1[i], p1[j]}, {q1[i], q1[j]}, {r1[i], r1[j]}};
-    const P2 t2[3] = {{p2[i], p2[j]}, {q2[i], q2[j]}, {r2[i], r2[j]}};
+    P2 t1[3] = {{p1[i], p1[j]}, {q1[i], q1[j]}, {r1[i], r1[j]}};
+    P2 t2[3] = {{p2[i], p2[j]}, {q2[i], q2[j]}, {r2[i], r2[j]}};
+    // Below 2^-40 the edge-line products (squares of coordinate differences) can fall under
+    // float's normal range, round to 0, and no edge separates pairs that are apart: the points
+    // are scaled up by a power of two (exact; the signs are what the test reads). From 2^-40 up
+    // nothing is scaled, so those answers, and the GPU shader's, are as before.
+    float most = 0.0f;
+    for (int v = 0; v < 3; ++v)
+        most = std::fmax(most, std::fmax(std::fmax(std::fabs(t1[v].x), std::fabs(t1[v].y)),
+                                         std::fmax(std::fabs(t2[v].x), std::fabs(t2[v].y))));
+    if (most > 0.0f && most < 0x1p-40f) {
+        int exponent = 0;
+        (void)std::frexp(most, &exponent);
+        const float up = std::ldexp(1.0f, -exponent); // most * up in [0.5, 1)
+        for (int v = 0; v < 3; ++v) {
+            t1[v].x *= up, t1[v].y *= up;
+            t2[v].x *= up, t2[v].y *= up;
+        }
+    }
     return !boxesDisjoint(t1, t2) && !separatedByEdgesOf(t1, t2) && !separatedByEdgesOf(t2, t1);
 }
 

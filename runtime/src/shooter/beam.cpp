@@ -71,7 +71,7 @@ Status sampleBeam(const Vec3* control, std::uint32_t control_count, BeamCurve cu
 bool segmentTargetsFirstHit(const Vec3& p0, const Vec3& p1, const ShotTargets& targets, ShotHit& out_hit) {
     if (!isFinite(p0) || !isFinite(p1)) return false;
     return detail::firstShotHit(
-        p0, p1, targets, false,
+        p0, p1, targets,
         [&](const MeshTarget& m, float, MeshRayHit& h) {
             return segmentClosestHit(*m.blob, m.mesh_to_world, p0, p1, h);
         },

@@ -30,7 +30,7 @@ bool segmentSphere(const Vec3& p0, const Vec3& p1, const Sphere& sphere, RayHit&
     const double px = mx + t * dx, py = my + t * dy, pz = mz + t * dz; // relative to the centre
     double nx = px, ny = py, nz = pz;
     double len = std::sqrt(nx * nx + ny * ny + nz * nz);
-    if (!(len > 0.0)) {
+    if (!(len > 0.0) || r == 0.0) { // at the centre (radius 0: only rounding apart from it)
         nx = -dx, ny = -dy, nz = -dz;
         len = std::sqrt(nx * nx + ny * ny + nz * nz);
         if (!(len > 0.0)) nx = 1.0, ny = 0.0, nz = 0.0, len = 1.0;

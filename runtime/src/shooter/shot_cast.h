@@ -12,11 +12,11 @@ namespace flak::detail {
 /// lower index. t_limit is the best t so far (1 before any hit): a mesh cast may skip what cannot
 /// come before it. Once a hit at t = 0 is held nothing can beat it, and the rest is skipped. A wall hit
 /// takes the shot's z at t and the normal (nx, ny, 0) normalised; when that is zero (a vertical
-/// shot starting inside) it faces against the shot, or +x when `x_fallback` and the shot has no
-/// length. distance = t * |p1 - p0|. False (out_hit untouched) when nothing is hit.
+/// shot starting inside) it faces against the shot, or +x when the shot has no length (as a
+/// cluster hit does then). distance = t * |p1 - p0|. False (out_hit untouched) when nothing is hit.
 template <class MeshCast, class WallCast, class ClusterCast>
-bool firstShotHit(const Vec3& p0, const Vec3& p1, const ShotTargets& targets, bool x_fallback,
-                  MeshCast mesh_cast, WallCast wall_cast, ClusterCast cluster_cast, ShotHit& out_hit) {
+bool firstShotHit(const Vec3& p0, const Vec3& p1, const ShotTargets& targets, MeshCast mesh_cast,
+                  WallCast wall_cast, ClusterCast cluster_cast, ShotHit& out_hit) {
     bool have = false;
     ShotHit best;
     for (std::uint32_t i = 0; i < targets.mesh_count && targets.meshes != nullptr; ++i) {
@@ -54,7 +54,7 @@ bool firstShotHit(const Vec3& p0, const Vec3& p1, const ShotTargets& targets, bo
         if (!normalize(best.normal, best.normal)) { // a vertical shot starting inside: face against it
             Vec3 back;
             sub(p0, p1, back);
-            if (!normalize(back, best.normal) && x_fallback) set(1.0f, 0.0f, 0.0f, best.normal);
+            if (!normalize(back, best.normal)) set(1.0f, 0.0f, 0.0f, best.normal);
         }
         have = true;
     }

@@ -11,7 +11,7 @@ bool sweptBulletFirstHit(const Vec3& c0, const Vec3& c1, float radius, const Sho
                          ShotHit& out_hit) {
     if (!isFinite(c0) || !isFinite(c1) || !std::isfinite(radius) || !(radius >= 0.0f)) return false;
     return detail::firstShotHit(
-        c0, c1, targets, true,
+        c0, c1, targets,
         [&](const MeshTarget& m, float t_limit, MeshRayHit& h) {
             return sweptSphereFirstHit(*m.blob, m.mesh_to_world, c0, c1, radius, h, t_limit);
         },

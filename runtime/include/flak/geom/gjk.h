@@ -47,7 +47,9 @@ struct GjkResult {
 
 /// Distance and closest points between two convex shapes given in world coordinates
 /// (Gilbert, Johnson & Keerthi 1988; van den Bergen 2003; Ericson, RTCD 9.5). Returns false with
-/// out_result untouched for invalid or non-finite input (isValid fails on either shape).
+/// out_result untouched for invalid or non-finite input (isValid fails on either shape), and for
+/// shapes so far apart (about 3.4e38) that B's offset from A overflows float. Every GJK query
+/// below answers such a pair likewise.
 ///
 /// Method: GJK on the cores with the signed-volumes simplex solver (Montanari et al. 2017), radii
 /// added at the end, all in a frame centred on a point of A so results do not depend on where the

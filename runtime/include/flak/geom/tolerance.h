@@ -47,7 +47,12 @@
 //    kernels (circlePolygon, segmentPolygon, pointInPolygon, polygonSat) do not rescale: they
 //    answer alike from 2^-40 to 2^60 (tests/geom/polygon_scale_test.cpp), and a wall set's points
 //    stay below 2^40. From about 2^-49 down their squares underflow, and from 2^63 up their
-//    products overflow.
+//    products overflow. Tri-tri's coplanar 2D test scales its points up by a power of two when they
+//    lie below 2^-40. Sphere-sphere, capsule-sphere, sphere-box and the closest point on a
+//    triangle do not rescale: they answer alike from 2^-50 to 2^50
+//    (tests/geom/box_contact_scale_test.cpp); below, squares of distances underflow (a point
+//    1e-30 from a sphere of radius 1e-30 touches it), and above about 2^63 they overflow, where
+//    sphere-sphere decides in double. GJK refuses shapes whose offset from each other overflows.
 #pragma once
 
 namespace flak {

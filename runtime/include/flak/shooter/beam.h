@@ -30,7 +30,8 @@ enum class BeamCurve : std::uint32_t {
 /// at its first hit. For each segment, in order, the closest hit over every target (meshes with
 /// segmentClosestHit (watertight), walls with segmentWallsFirstHit on the segment's (x, y) — t is
 /// the same along the 3D segment and its projection; the wall point gets the segment's z at t and
-/// the normal (nx, ny, 0) — clusters with segmentClusterFirstHit); ties in t go to meshes, then
+/// the normal (nx, ny, 0), or against the segment where that is zero, +x for a segment of no
+/// length — clusters with segmentClusterFirstHit); ties in t go to meshes, then
 /// walls, then clusters, then to the lower target index. The first segment with a hit decides.
 /// Writes out_hit (segment, t, distance = lengths of the earlier segments + t * this one's) and
 /// returns true; false (out_hit untouched) when nothing is hit, fewer than 2 points, or null.
