@@ -87,7 +87,11 @@ std::uint16_t snapToGrid(float v, float origin, float scale) {
     const std::uint16_t down = quantizeBound(v, origin, scale, false);
     const std::uint16_t up = quantizeBound(v, origin, scale, true);
     const double below = double(v) - double(origin + static_cast<float>(down) * scale);
-    const double above = double(origin + static_cast<float>(up) * scale) - double(v);
+    const float up_value = origin + static_cast<float>(up) * scale;
+    const double above = double(up_value) - double(v);
+    // The grid's last point may lie a little past the mesh's maximum (its step was nudged up to
+    // reach it); a vertex at the format's coordinate limit must not snap beyond it.
+    if (std::fabs(up_value) > kMaxBlobCoordinate) return down;
     return above < below ? up : down;
 }
 
@@ -405,8 +409,9 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
                 o += sizeof(MaterialRun);
             }
             break;
-        case SectionKind::SourceIds:
-            for (std::uint32_t t : order) w.put<std::uint32_t>(o, t), o += 4;
+        case SectionKind::SourceIds: // the source's numbering, before degenerate triangles were dropped
+            for (std::uint32_t t : order)
+                w.put<std::uint32_t>(o, mesh.source_triangle.empty() ? t : mesh.source_triangle[t]), o += 4;
             break;
         case SectionKind::BuildStats: {
             const std::uint32_t fields[] = {mesh.source_triangles,

@@ -34,7 +34,8 @@ struct WriteOptions {
 std::uint16_t quantizeBound(float v, float origin, float scale, bool round_up);
 
 /// The grid index whose decoded value (origin + k * scale, in float) is nearest v; of two as near,
-/// the lower. 0 for a flat axis.
+/// the lower, and the lower too where the upper decodes beyond kMaxBlobCoordinate. 0 for a flat
+/// axis.
 std::uint16_t snapToGrid(float v, float origin, float scale);
 
 BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOptions& options,

@@ -123,10 +123,12 @@ std::vector<std::uint32_t> gridSteps(const SourceMesh& mesh, double step, std::s
 }
 
 // Grid steps for at most ~400k samples in all: the step grows from `spacing` when a mesh would
-// need more.
+// need more. The count takes three per triangle at the least (one step each), so a mesh of more
+// than about 133,000 triangles cannot get under it: the growth stops once every triangle is down
+// to one step (its corners alone), which no larger step changes.
 std::vector<std::uint32_t> boundedGridSteps(const SourceMesh& mesh, double spacing, std::size_t& out_total) {
     std::vector<std::uint32_t> ks = gridSteps(mesh, spacing, out_total);
-    while (out_total > 400000) {
+    while (out_total > 400000 && std::any_of(ks.begin(), ks.end(), [](std::uint32_t k) { return k > 1; })) {
         spacing *= 1.5;
         ks = gridSteps(mesh, spacing, out_total);
     }

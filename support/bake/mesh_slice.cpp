@@ -8,7 +8,9 @@
 
 namespace flak::bake {
 
-BakeError sliceMesh(const SourceMesh& mesh, double height, std::vector<WallPolygon>& out) {
+BakeError sliceMesh(const SourceMesh& mesh, double height, std::vector<WallPolygon>& out,
+                    std::uint32_t* out_dropped_loops) {
+    if (out_dropped_loops != nullptr) *out_dropped_loops = 0;
     out.clear();
     if (!std::isfinite(height)) return {"the slice height is not a number"};
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> edge_point;
@@ -63,7 +65,10 @@ BakeError sliceMesh(const SourceMesh& mesh, double height, std::vector<WallPolyg
         }
         while (loop.size() > 1 && loop.front().x == loop.back().x && loop.front().y == loop.back().y)
             loop.pop_back();
-        if (loop.size() >= 3) loops.push_back(std::move(loop));
+        if (loop.size() >= 3)
+            loops.push_back(std::move(loop));
+        else if (out_dropped_loops != nullptr)
+            ++*out_dropped_loops;
     }
     // Nesting: depth = loops holding a loop's first point; holes go to the loop just outside.
     std::vector<int> depth(loops.size(), 0);

@@ -4,6 +4,7 @@
 #include "source_mesh.h"
 #include "wall_build.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace flak::bake {
@@ -13,7 +14,10 @@ namespace flak::bake {
 /// loop just outside them. A vertex exactly at the height counts as below (so the cut never passes
 /// through a vertex). Each crossing edge gives one point (computed once per edge from its two
 /// vertices in index order, so neighbouring triangles agree bit for bit). Fails with a message
-/// when the cut is empty or not a set of closed loops (an open or non-manifold mesh there).
-BakeError sliceMesh(const SourceMesh& mesh, double height, std::vector<WallPolygon>& out);
+/// when the cut is empty or not a set of closed loops (an open or non-manifold mesh there). A
+/// closed loop of fewer than 3 distinct points (a part of no thickness, such as two faces back to
+/// back) has no area to wall: it is left out and counted in out_dropped_loops (may be null).
+BakeError sliceMesh(const SourceMesh& mesh, double height, std::vector<WallPolygon>& out,
+                    std::uint32_t* out_dropped_loops = nullptr);
 
 } // namespace flak::bake

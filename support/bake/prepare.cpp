@@ -83,6 +83,8 @@ BakeError prepareMesh(SourceMesh& mesh, const PrepareOptions& options) {
 
     std::vector<std::uint32_t> kept;
     std::vector<std::uint16_t> kept_materials;
+    std::vector<std::uint32_t> kept_source;
+    kept_source.reserve(mesh.triangleCount());
     kept.reserve(mesh.indices.size());
     std::uint32_t dropped = 0;
     for (std::uint32_t t = 0; t < mesh.triangleCount(); ++t) {
@@ -95,6 +97,7 @@ BakeError prepareMesh(SourceMesh& mesh, const PrepareOptions& options) {
         }
         kept.insert(kept.end(), {a, b, c});
         if (!mesh.materials.empty()) kept_materials.push_back(mesh.materials[t]);
+        kept_source.push_back(mesh.source_triangle.empty() ? t : mesh.source_triangle[t]);
     }
     mesh.dropped_degenerate = dropped;
 
@@ -112,6 +115,7 @@ BakeError prepareMesh(SourceMesh& mesh, const PrepareOptions& options) {
     mesh.positions = std::move(positions);
     mesh.indices = std::move(kept);
     mesh.materials = std::move(kept_materials);
+    mesh.source_triangle = std::move(kept_source);
     return {};
 }
 

@@ -13,6 +13,9 @@ struct SourceMesh {
     std::vector<Vec3> positions;
     std::vector<std::uint32_t> indices;   ///< 3 per triangle
     std::vector<std::uint16_t> materials; ///< per triangle; empty when the source has none
+    /// Per triangle, its index among the source's triangles (prepareMesh drops degenerate ones and
+    /// keeps this map; the SourceIds section holds it). Empty: triangle t is source triangle t.
+    std::vector<std::uint32_t> source_triangle;
     std::uint32_t source_triangles = 0;
     std::uint32_t source_vertices = 0;
     std::uint32_t dropped_degenerate = 0;

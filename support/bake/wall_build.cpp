@@ -3,6 +3,7 @@
 #include "float_narrow.h"
 
 #include <flak/bvh/blob_format.h>
+#include <flak/geom/orient2d.h>
 #include <flak/shooter/blob_sections.h>
 
 #include <algorithm>
@@ -25,10 +26,9 @@ std::string describe(const WallPolygon& p, std::size_t index) {
 
 std::string ringName(std::size_t ring) { return ring == 0 ? "outer ring" : "hole " + std::to_string(ring); }
 
-// Orientation of c against a -> b in double (float inputs; the products are exact in double).
-double orient(const Vec2& a, const Vec2& b, const Vec2& c) {
-    return (double(b.x) - a.x) * (double(c.y) - a.y) - (double(b.y) - a.y) * (double(c.x) - a.x);
-}
+// Orientation of c against a -> b, exactly (orient2dSign): in double, the differences of floats
+// of very different sizes round, and a point exactly on an edge could come out off it.
+int orient(const Vec2& a, const Vec2& b, const Vec2& c) { return orient2dSign(a, b, c); }
 
 bool onSegment(const Vec2& a, const Vec2& b, const Vec2& p) {
     return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
@@ -40,7 +40,7 @@ bool segmentsMeet(const Vec2& a, const Vec2& b, const Vec2& c, const Vec2& d) {
     if (std::max(a.x, b.x) < std::min(c.x, d.x) || std::max(c.x, d.x) < std::min(a.x, b.x) ||
         std::max(a.y, b.y) < std::min(c.y, d.y) || std::max(c.y, d.y) < std::min(a.y, b.y))
         return false;
-    const double o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+    const int o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
     if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) return true;
     return (o1 == 0 && onSegment(a, b, c)) || (o2 == 0 && onSegment(a, b, d)) ||
            (o3 == 0 && onSegment(c, d, a)) || (o4 == 0 && onSegment(c, d, b));
@@ -217,9 +217,9 @@ BakeError checkRingPoints(const std::vector<Vec2>& ring, const std::string& wher
 // Adjacent edges i -> i + 1 and i + 1 -> i + 2 of a ring share one end; they must not fold back
 // over each other (the far ends on the same ray from the shared point).
 bool foldsBack(const Vec2& u, const Vec2& shared, const Vec2& v) {
-    return orient(u, shared, v) == 0.0 && (double(u.x) - shared.x) * (double(v.x) - shared.x) +
-                                                  (double(u.y) - shared.y) * (double(v.y) - shared.y) >
-                                              0.0;
+    return orient(u, shared, v) == 0 && (double(u.x) - shared.x) * (double(v.x) - shared.x) +
+                                                (double(u.y) - shared.y) * (double(v.y) - shared.y) >
+                                            0.0;
 }
 
 // The checks of one ring on its own: at least 3 points, its points, non-zero area (simplicity is
@@ -231,7 +231,7 @@ BakeError checkRing(const std::vector<Vec2>& ring, const std::string& where,
     if (e.failed()) return e;
     const std::size_t n = ring.size();
     bool collinear = true;
-    for (std::size_t i = 2; i < n && collinear; ++i) collinear = orient(ring[0], ring[1], ring[i]) == 0.0;
+    for (std::size_t i = 2; i < n && collinear; ++i) collinear = orient(ring[0], ring[1], ring[i]) == 0;
     if (collinear) return {where + ": zero area (all points on a line)"};
     return {};
 }
@@ -327,13 +327,18 @@ BakeError checkNesting(const std::vector<WallPolygon>& polygons, const std::vect
             b = {std::min(b[0], v.x), std::min(b[1], v.y), std::max(b[2], v.x), std::max(b[3], v.y)};
         boxes.push_back(b);
     }
+    std::vector<int> depths(all.size(), 0);
+    std::vector<std::size_t> outer(polygons.size(), 0); // each polygon's outer ring in `all`
     for (std::size_t i = 0; i < all.size(); ++i) {
-        int depth = 0;
         const Vec2& p = ringOf(polygons, all[i])[0];
         for (std::size_t j = 0; j < all.size(); ++j)
             if (j != i && p.x >= boxes[j][0] && p.x <= boxes[j][2] && p.y >= boxes[j][1] &&
                 p.y <= boxes[j][3] && insideRing(ringOf(polygons, all[j]), p))
-                ++depth;
+                ++depths[i];
+        if (all[i].ring == 0) outer[all[i].polygon] = i;
+    }
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const int depth = depths[i];
         const WallPolygon& poly = polygons[all[i].polygon];
         const std::string where = describeRing(polygons, all[i]);
         if (all[i].ring > 0 && !insideRing(poly.rings[0], ringOf(polygons, all[i])[0]))
@@ -341,6 +346,11 @@ BakeError checkNesting(const std::vector<WallPolygon>& polygons, const std::vect
         if (all[i].ring == 0 && depth % 2 != 0)
             return {where + ": the polygon overlaps another polygon's solid"};
         if (all[i].ring > 0 && depth % 2 != 1) return {where + ": the hole overlaps another polygon's solid"};
+        // A hole must lie in its own polygon's solid: no ring between it and its outer ring (a
+        // hole around another polygon's island would cut a hole in that island).
+        if (all[i].ring > 0 && depth != depths[outer[all[i].polygon]] + 1)
+            return {where +
+                    ": the hole lies inside another polygon (a hole must be in its own polygon's solid)"};
     }
     return {};
 }

@@ -100,5 +100,21 @@ TEST(ClusterFit, MoreSpheresFitTighter) {
     }
 }
 
+// A mesh of more than about 133,000 triangles: the sample budget counts three per triangle at the
+// least, so no grid step could meet it and the fit grew the step for ever. It now stops at one
+// step per triangle and fits (a terrain of 135,200 triangles, 8 spheres).
+TEST(ClusterFit, MeshesBeyondTheSampleBudgetStillFit) {
+    bake::SourceMesh prepared;
+    AlignedBytes bytes(bakeBytes(terrain(260, 10.0f), BakeSettings{}, &prepared));
+    ASSERT_GT(prepared.triangleCount(), 400000u / 3u);
+    MeshBlob blob;
+    ASSERT_EQ(loadMeshBlob(bytes.data(), bytes.size(), blob), Status::Ok);
+    bake::ClusterFitOptions options;
+    options.spheres = 8;
+    bake::ClusterFit fit;
+    ASSERT_FALSE(bake::fitSphereCluster(prepared, blob, options, fit).failed());
+    EXPECT_EQ(fit.coverage_percent, 100.0);
+}
+
 } // namespace
 } // namespace flak::test

@@ -655,6 +655,22 @@ TEST(WallBaker, RejectsMalformedPolygonsWithAClearMessage) {
     EXPECT_NE(message({poly({rectRing(0, 0, 4, 4)}), poly({rectRing(4, 0, 8, 4)}, "neighbour")})
                   .find("touches or crosses"),
               std::string::npos);
+    // A point exactly on another polygon's edge, with coordinates of very different sizes: the
+    // double orientation rounded it off the edge, and the baker took a level its verify refused.
+    EXPECT_NE(message({poly({{Vec2{0x5p-31f, 0xfp-31f}, Vec2{2097152, 6291456}, Vec2{2097152, 0}}}),
+                       poly({{Vec2{-5, 10}, Vec2{0.125f, 10}, Vec2{0.125f, 0.375f}}}, "touching")})
+                  .find("touches or crosses"),
+              std::string::npos);
+    // A hole of one polygon around another polygon's island: the nesting parity holds, but the
+    // hole would cut the island (it was taken: the point (0, 0) of the island was not solid).
+    EXPECT_NE(message({poly({rectRing(-10, -10, 10, 10), rectRing(-8, -8, 8, 8), rectRing(-1, -1, 1, 1)}),
+                       poly({rectRing(-5, -5, 5, 5)}, "island")})
+                  .find("inside another polygon"),
+              std::string::npos);
+    // Without that hole the level is fine: an island in the other polygon's hole.
+    EXPECT_EQ(message({poly({rectRing(-10, -10, 10, 10), rectRing(-8, -8, 8, 8)}),
+                       poly({rectRing(-5, -5, 5, 5)}, "island")}),
+              "");
     // A level file: errors name the line.
     std::vector<bake::WallPolygon> parsed;
     EXPECT_NE(bake::parseLevelFile("polygon a\n0 0\n1 zz\n", parsed).message.find("line 3"),
@@ -836,6 +852,18 @@ TEST(WallBaker, MeshSliceGivesClosedPolygonsWithHoles) {
     bake::SourceMesh open_mesh;
     (void)bakeBytes(terrain(8, 10.0f), BakeSettings{}, &open_mesh);
     EXPECT_NE(bake::sliceMesh(open_mesh, 0.0, polys).message.find("not closed"), std::string::npos);
+    // A fin of no thickness (a triangle and its reverse) beside the torus: its cut is a loop of two
+    // points, left out and counted (it was dropped without a word).
+    bake::SourceMesh finned = prepared;
+    const auto base = static_cast<std::uint32_t>(finned.positions.size());
+    finned.positions.insert(finned.positions.end(), {Vec3{5, 0, -1}, Vec3{7, 0, -1}, Vec3{6, 0, 1}});
+    finned.indices.insert(finned.indices.end(), {base, base + 1, base + 2, base, base + 2, base + 1});
+    std::uint32_t dropped = 99;
+    ASSERT_FALSE(bake::sliceMesh(finned, 0.01, polys, &dropped).failed());
+    EXPECT_EQ(polys.size(), 1u);
+    EXPECT_EQ(dropped, 1u);
+    ASSERT_FALSE(bake::sliceMesh(prepared, 0.01, polys, &dropped).failed());
+    EXPECT_EQ(dropped, 0u);
 }
 
 } // namespace

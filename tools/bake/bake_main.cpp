@@ -472,7 +472,7 @@ int runBake(int argc, char** argv) {
     }
     if (mesh.triangleCount() > kMaxBlobTriangles)
         return progress.done(), fail(input + ": more than 67,108,864 triangles");
-    if (mesh.triangleCount() == 0 && !allow_empty && walls_path.empty() && !slice) {
+    if (mesh.triangleCount() == 0 && !allow_empty) { // with --walls or --slice-z too: no silent empty mesh
         progress.done();
         if (mesh.source_triangles == 0)
             return fail(input + ": the input holds no triangles (--allow-empty writes an empty blob anyway)");
@@ -482,8 +482,15 @@ int runBake(int argc, char** argv) {
     }
     if (slice) {
         std::vector<WallPolygon> polygons;
-        if (BakeError e = sliceMesh(mesh, slice_z, polygons); e.failed())
+        std::uint32_t flat_loops = 0;
+        if (BakeError e = sliceMesh(mesh, slice_z, polygons, &flat_loops); e.failed())
             return progress.done(), fail(input + ": " + e.message);
+        if (flat_loops > 0) {
+            progress.done();
+            warn(input + ": the slice at z = " + std::to_string(slice_z) + " left out " +
+                 std::to_string(flat_loops) +
+                 " loop(s) of no area (parts of no thickness there, such as faces back to back)");
+        }
         if (BakeError e = buildWallSection(polygons, wall_options, write_options.walls); e.failed())
             return progress.done(), fail(input + ": the slice's polygons: " + e.message);
     }

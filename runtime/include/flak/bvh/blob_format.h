@@ -162,7 +162,7 @@ struct BuildStats {
     std::uint32_t depth;              // 20: the tree's depth (MeshInfo::depth)
     std::uint32_t leaf_count;         // 24: leaves of the tree
     std::uint32_t max_leaf_triangles; // 28: the leaf-size option used
-    float sah_cost;                   // 32: SAH cost of the binary build (traversal 1, triangle 1)
+    float sah_cost;                   // 32: SAH cost of the binary build (its node cost, triangle 1)
     std::uint32_t node_count;         // 36: wide nodes (times are not stored: blobs are deterministic)
     std::uint32_t reserved[6];        // 40: zero
 };
