@@ -7,6 +7,8 @@
 #include "support/case_count.h"
 
 #include <flak/bvh/mesh_mesh.h>
+
+#include "bvh/contact_summary.h"
 #include <flak/geom/tri_tri.h>
 #include <flak/geom/triangle_normal.h>
 
@@ -286,6 +288,36 @@ TEST(MeshMesh, SummaryOfASimpleOverlap) {
     EXPECT_NEAR(sum.point.z, 0.0f, 0.02f);
 }
 
+// The summary's sums past what 64 bits hold (2^31 pairs with one normal: the sum wrapped and the
+// normal came out reversed) and its pair count past 32 bits (it wrapped to 0 and the summary said
+// no contact): the pairs beyond are counted, not summed, and the count saturates. Driven through
+// the sums directly: a mesh pair with 2^31 intersecting pairs takes minutes.
+TEST(MeshMesh, SummarySumsSaturateInsteadOfWrapping) {
+    Aabb box;
+    setEmpty(box);
+    expand(Vec3{-1, -1, -1}, box);
+    expand(Vec3{1, 1, 1}, box);
+    const Vec3 a[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    const Vec3 b[3] = {{0.2f, 0.2f, -1}, {0.3f, 0.2f, 1}, {0.2f, 0.3f, 1}};
+    detail::SummarySums sums(box);
+    sums.add(a, b, false);
+    MeshContactSummary one;
+    ASSERT_TRUE(sums.finish(one));
+    // As if 2^31 - 1 pairs, each with A's normal (0, 0, 1), had been summed already.
+    sums.pairs = detail::kSummaryMaxTerms;
+    sums.na[2] = static_cast<std::uint64_t>(detail::kSummaryMaxTerms) << 32;
+    sums.add(a, b, false);
+    MeshContactSummary many;
+    ASSERT_TRUE(sums.finish(many));
+    EXPECT_EQ(many.normal_a.z, 1.0f); // it came out -1
+    // A pair count past 32 bits: saturated, and still a contact.
+    sums.pairs = 0xFFFFFFFFull;
+    sums.add(a, b, false);
+    MeshContactSummary past;
+    ASSERT_TRUE(sums.finish(past));
+    EXPECT_EQ(past.pair_count, 0xFFFFFFFFu);
+}
+
 TEST(MeshMesh, NonFiniteTransformAndEmptyMeshGiveNoContact) {
     const BakedMesh& m = *queryMeshes()[0];
     Transform bad;
@@ -304,6 +336,33 @@ TEST(MeshMesh, NonFiniteTransformAndEmptyMeshGiveNoContact) {
     setIdentity(bad);
     EXPECT_FALSE(meshMeshAnyContact(m.blob, empty, bad));
     EXPECT_FALSE(meshMeshAnyContact(empty, m.blob, bad));
+}
+
+// A rotation that is not orthonormal (a scale) is refused like a non-finite one: the walk inverts
+// the transform by transposing, and answered wrong pairs (0 of the 42 a brute force finds for a
+// quarter scale). A rotation within kRigidTolerance is used.
+TEST(MeshMesh, NonRigidTransformGivesNoContact) {
+    auto s = bakeMesh("ico", icosphere(2, 1.0f), true);
+    for (const float k : {0.25f, 0.5f, 2.0f}) {
+        Transform scaled_b;
+        setIdentity(scaled_b);
+        scaled_b.rotation.c0.x = scaled_b.rotation.c1.y = scaled_b.rotation.c2.z = k;
+        scaled_b.translation.x = 1.125f;
+        EXPECT_FALSE(isRigid(scaled_b));
+        TrianglePair items[64];
+        OutBuffer<TrianglePair> out{items, 64, 0, 0};
+        EXPECT_EQ(meshMeshPairs(s->blob, s->blob, scaled_b, out), Status::Ok);
+        EXPECT_EQ(out.count + out.dropped, 0u) << k;
+        EXPECT_FALSE(meshMeshAnyContact(s->blob, s->blob, scaled_b)) << k;
+        MeshContactSummary sum;
+        EXPECT_FALSE(meshMeshSummary(s->blob, s->blob, scaled_b, sum)) << k;
+    }
+    Transform nearly;
+    setIdentity(nearly);
+    nearly.rotation.c0.x = 1.0f + 2e-5f; // within the tolerance
+    nearly.translation.x = 1.5f;
+    EXPECT_TRUE(isRigid(nearly));
+    EXPECT_TRUE(meshMeshAnyContact(s->blob, s->blob, nearly));
 }
 
 } // namespace

@@ -219,6 +219,17 @@ TEST(SegmentTriangle, AdversarialFamilies) {
     EXPECT_EQ(failures, 0);
 }
 
+// A segment whose start is some 1e20 from the triangle: the watertight test's sheared edge
+// functions overflow (inf - inf is NaN, which passed its sign tests and reported a hit 1e20 away
+// from the triangle). No hit, as the fast test says.
+TEST(SegmentTriangle, WatertightOverflowIsNoHit) {
+    const Vec3 a{1, 0, 0}, b{0, 1, 0}, c{0, 0, 1};
+    const Vec3 p0{9e19f, -1.2e20f, 8e19f}, p1{9e19f, -4e19f, 1.8e20f};
+    RayHit hit;
+    EXPECT_FALSE(segmentTriangleWatertight(p0, p1, a, b, c, hit));
+    EXPECT_FALSE(segmentTriangle(p0, p1, a, b, c, hit));
+}
+
 TEST(SegmentTriangle, NonFiniteInputsGiveNoHit) {
     long bad = 0;
     for (std::uint64_t i = 0; i < caseCount<std::uint64_t>(100000); ++i) {

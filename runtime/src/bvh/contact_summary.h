@@ -19,6 +19,9 @@ namespace flak::detail {
 
 /// Fixed point of the sums: 2^32 steps per unit (a unit normal's component, or `unit` of A's box).
 constexpr double kSummaryOne = 4294967296.0;
+/// The most terms a sum takes: each is at most 2^32 in magnitude, so 2^31 - 1 of them stay within
+/// int64. The pairs past it are counted but not summed (the means are those of the first ones).
+constexpr std::uint64_t kSummaryMaxTerms = (1ull << 31) - 1;
 
 /// One value in fixed point, truncated toward zero; clamped to +-2^40 (far beyond any term of a
 /// valid mesh), NaN to 0, so a conversion never overflows.
@@ -41,8 +44,8 @@ struct TriangleNormal {
 /// segments relative to the centre of A's box, in units of the smallest power of two at least
 /// the box's largest half extent; both sides' unit triangle normals.
 struct SummarySums {
-    std::uint32_t pairs = 0;
-    std::uint32_t points = 0;
+    std::uint64_t pairs = 0;  ///< pairs found (the summary's pair_count saturates at 0xFFFFFFFF)
+    std::uint64_t points = 0; ///< intersection midpoints summed (at most kSummaryMaxTerms)
     double center[3] = {0.0, 0.0, 0.0};
     double to_fixed = kSummaryOne; ///< kSummaryOne / unit
     // Sums kept as uint64 (two's complement wraps, never undefined); read back as int64.
@@ -90,6 +93,7 @@ struct SummarySums {
                 pending.v[3 + i][c][pending_count] = vb[i][c];
             }
         if (++pending_count == 4u) flush();
+        if (pairs > kSummaryMaxTerms) return; // the sums hold as many terms as they can
         if (normal_a.valid)
             for (int c = 0; c < 3; ++c)
                 na[c] += static_cast<std::uint64_t>(
@@ -107,7 +111,7 @@ struct SummarySums {
         unsigned coplanar = 0;
         const unsigned hits = triTriIntersection4(pending, pending_count, s, e, coplanar, pending_crossing);
         for (unsigned l = 0; l < pending_count; ++l) {
-            if (((hits >> l) & 1u) == 0u) continue;
+            if (((hits >> l) & 1u) == 0u || points >= kSummaryMaxTerms) continue;
             for (int c = 0; c < 3; ++c) {
                 const double mid = 0.5 * (static_cast<double>(s[l][c]) + static_cast<double>(e[l][c]));
                 point[c] += static_cast<std::uint64_t>(summaryFixed((mid - center[c]) * to_fixed));
@@ -124,7 +128,7 @@ struct SummarySums {
         flush();
         out = MeshContactSummary{};
         if (pairs == 0) return false;
-        out.pair_count = pairs;
+        out.pair_count = pairs < 0xFFFFFFFFull ? static_cast<std::uint32_t>(pairs) : 0xFFFFFFFFu;
         if (points > 0) {
             const double inv = 1.0 / (static_cast<double>(points) * to_fixed);
             for (int c = 0; c < 3; ++c)

@@ -249,10 +249,12 @@ struct TandemSetup {
     QuantBox b_root_q{};
 };
 
-/// False (nothing to walk) for an empty mesh or a non-finite transform.
+/// False (nothing to walk) for an empty mesh, or a transform that is not finite or not rigid (the
+/// walk inverts it by transposing the rotation).
 inline bool prepareTandemWalk(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                               TandemSetup& out) {
-    if (a.wide_node_count == 0 || b.wide_node_count == 0 || !isFinite(b_to_a)) return false;
+    if (a.wide_node_count == 0 || b.wide_node_count == 0 || !isFinite(b_to_a) || !isRigid(b_to_a))
+        return false;
     inverse(b_to_a, out.a_to_b);
     Aabb b_root;
     transformAabb(b_to_a, b.bounds, b_root);

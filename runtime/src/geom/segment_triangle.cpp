@@ -225,6 +225,9 @@ bool rayTriangleWatertight(const WatertightRay& ray, const Vec3& a, const Vec3& 
         V = exactEdge(ax, ay, cx, cy);
         W = exactEdge(bx, by, ax, ay);
     }
+    // Vertices some 1.8e19 or more from the ray's origin: the sheared products overflow, and
+    // inf - inf is a NaN that no sign test below would refuse.
+    if (!std::isfinite(U) || !std::isfinite(V) || !std::isfinite(W)) return false;
     if ((U < 0.0f || V < 0.0f || W < 0.0f) && (U > 0.0f || V > 0.0f || W > 0.0f)) return false;
     const float det = U + V + W;
     if (det == 0.0f) return false;

@@ -972,9 +972,9 @@ Status writeBatch(GpuColliderState& st, const SlotRegions& g, const GpuJobDesc* 
             walk_total += writeWalkJob(st, g, j, job, static_cast<std::uint32_t>(walk_total));
             if (walk_total > 0xFFFFFFFFull) return Status::BufferFull;
         } else if (mode == GpuBatchMode::BruteForce) {
-            // A non-finite transform gives nothing on the CPU; the shader would agree pair by pair
-            // (non-finite vertices never overlap), but there is no point testing them.
-            if (!isFinite(job.b_to_a)) continue;
+            // A non-finite or non-rigid transform gives nothing on the CPU (meshMeshPairs); the
+            // shader is not asked about it.
+            if (!isFinite(job.b_to_a) || !isRigid(job.b_to_a)) continue;
             if (!out_rects.add(j, 0, a.triangle_count, 0, b.triangle_count)) return Status::BufferFull;
         } else {
             OutBuffer<MeshLeafPair> leaves =

@@ -40,7 +40,7 @@ namespace flak {
 /// What a mesh-mesh contact looks like as a whole, in A's mesh space (40 bytes), after the first
 /// field report: an averaged point and a normal per body.
 struct MeshContactSummary {
-    std::uint32_t pair_count = 0; ///< intersecting triangle pairs found
+    std::uint32_t pair_count = 0; ///< intersecting triangle pairs found (saturates at 0xFFFFFFFF)
     Vec3 point;                   ///< mean of the midpoints of the pairs' intersection segments
     Vec3 normal_a; ///< unit mean of A's triangle normals over the pairs (as wound); zero if they cancel
     Vec3 normal_b; ///< unit mean of B's triangle normals over the pairs, in A's space; zero if they cancel
@@ -48,14 +48,14 @@ struct MeshContactSummary {
 static_assert(sizeof(MeshContactSummary) == 40, "MeshContactSummary layout");
 
 /// True when some triangle of A intersects some triangle of B; `b_to_a` maps B's mesh space into
-/// A's (relative(a_to_world, b_to_world)). Stops at the first pair. Empty meshes or a non-finite
-/// transform: false.
+/// A's (relative(a_to_world, b_to_world)). Stops at the first pair. Empty meshes, or a transform
+/// that is not finite or not rigid (isRigid: the walk inverts it by transposing): false.
 bool meshMeshAnyContact(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a);
 
 /// Every intersecting triangle pair, appended to inout_pairs in walk order (deterministic; by A
 /// group, then B leaf, then A triangle, then B triangle: sort by (a, b) if a total order is
 /// needed). Returns Ok, or BufferFull when some pairs did not fit (counted in dropped, never
-/// written). Empty meshes or a non-finite transform: nothing, Ok.
+/// written). Empty meshes, or a transform that is not finite or not rigid: nothing, Ok.
 [[nodiscard]] Status meshMeshPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                                    OutBuffer<TrianglePair>& inout_pairs);
 
@@ -66,7 +66,8 @@ bool meshMeshAnyContact(const MeshBlob& a, const MeshBlob& b, const Transform& b
 /// the order of the pairs: each term is truncated once to fixed point with 2^32 steps per unit
 /// (a normal's component; for the midpoints, its offset from the centre of A's bounds in units
 /// of the smallest power of two at least A's largest half extent) and the terms are added as
-/// 64-bit integers; the means are formed in double from the sums.
+/// 64-bit integers; the means are formed in double from the sums. The sums take the first
+/// 2^31 - 1 pairs' terms (as many as 64 bits hold); beyond, pairs are counted and not summed.
 bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                      MeshContactSummary& out_summary);
 

@@ -59,7 +59,8 @@ bool makeWatertightRay(const Vec3& origin, const Vec3& dir, float t_max, Waterti
 /// then the stand-in of sphereTriangle, turned against dir. Tolerance: local origin = the ray
 /// origin; scale = the largest absolute coordinate of the vertices minus the origin and of
 /// dir * t_max. Decisive distance as for segmentTriangle. NaN/Inf vertices or an invalid ray:
-/// false, out_hit untouched.
+/// false, out_hit untouched; so are vertices about 1.8e19 or more from the origin, whose sheared
+/// edge functions overflow (no hit: the fast test and the mesh queries' boxes agree).
 bool rayTriangleWatertight(const WatertightRay& ray, const Vec3& a, const Vec3& b, const Vec3& c,
                            RayHit& out_hit);
 

@@ -85,4 +85,20 @@ inline void transformPoints(const Transform& t, const Vec3* in, std::size_t coun
 
 inline bool isFinite(const Transform& t) { return isFinite(t.rotation) && isFinite(t.translation); }
 
+/// How far from orthonormal isRigid lets a rotation be: each entry of R^T R - I within this.
+/// Rotations made from unit quaternions, or composed a few times, stay within a few 1e-7.
+constexpr float kRigidTolerance = 1e-4f;
+
+/// True when the rotation's columns are unit length and orthogonal, each to kRigidTolerance (a
+/// reflection passes: its transpose is its inverse too). False for NaN or infinity.
+inline bool isRigid(const Transform& t) {
+    const Vec3* c[3] = {&t.rotation.c0, &t.rotation.c1, &t.rotation.c2};
+    for (int i = 0; i < 3; ++i)
+        for (int j = i; j < 3; ++j) {
+            const float d = dot(*c[i], *c[j]) - (i == j ? 1.0f : 0.0f);
+            if (!(d <= kRigidTolerance && d >= -kRigidTolerance)) return false;
+        }
+    return true;
+}
+
 } // namespace flak
