@@ -336,6 +336,23 @@ TEST(BadInputWorld, SettersRefuseBadInputAndChangeNothing) {
         set(FLT_MAX, 0, 0, stretched.translation);
         EXPECT_EQ(world.setShipTransform(s, stretched), Status::InvalidArgument);
         shipUnchanged(s);
+        // A finite rotation that is not rigid (a 1% scale): every query inverts a ship's
+        // transform by transposing, and mesh-vs-mesh answered no contact for it without a word.
+        Transform scaled = ship.ship_to_world;
+        scale(scaled.rotation.c0, 1.01f, scaled.rotation.c0);
+        EXPECT_EQ(world.setShipTransform(s, scaled), Status::InvalidArgument);
+        shipUnchanged(s);
+    }
+    {
+        ShipDesc scaled_ship = ship;
+        scale(scaled_ship.ship_to_world.rotation.c1, 0.5f, scaled_ship.ship_to_world.rotation.c1);
+        BodyId refused;
+        EXPECT_EQ(world.spawnEnemy(scaled_ship, refused), Status::InvalidArgument);
+        EXPECT_EQ(world.spawnPlayer(scaled_ship, refused), Status::InvalidArgument);
+        LevelDesc level;
+        level.mesh = &mesh->blob;
+        level.mesh_to_world = scaled_ship.ship_to_world;
+        EXPECT_EQ(world.spawnLevel(level, refused), Status::InvalidArgument);
     }
     Aabb fat_after;
     ASSERT_EQ(world.movingTree()->getFatBox(ProxyId{0, 1}, fat_after), Status::Ok);

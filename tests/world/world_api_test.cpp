@@ -5,6 +5,7 @@
 #include "world_fixture.h"
 
 #include <flak/bvh/mesh_mesh.h>
+#include <flak/geom/tri_tri.h>
 #include <flak/shooter/wall_set.h>
 
 namespace flak::test {
@@ -784,7 +785,8 @@ enum class Spoil {
     OutOfOrder,
     Repeated,
     CountBeyondCapacity,
-    Lost
+    Lost,
+    Invented ///< every job also gets a pair whose triangles do not intersect
 };
 struct CpuBackend {
     std::vector<MeshMeshJob> jobs;
@@ -820,6 +822,19 @@ Status cpuCollect(void* user, OutBuffer<MeshMeshPair>& inout_pairs) {
                 b.spoil == Spoil::CrossingEverywhere || (b.spoil == Spoil::Crossing && crossing);
             b.flagged += flag ? 1u : 0u;
             mine.push_back(MeshMeshPair{j, found[k].a, found[k].b, flag ? kMeshMeshPairCrossing : 0u});
+        }
+        if (b.spoil == Spoil::Invented) { // a pair that is not one: the first (a, b) apart
+            bool added = false;
+            for (std::uint32_t ta = 0; ta < b.jobs[j].a->triangle_count && !added; ++ta)
+                for (std::uint32_t tb = 0; tb < b.jobs[j].b->triangle_count && !added; ++tb) {
+                    Vec3 va[3], vb[3], src[3];
+                    triangleVertices(*b.jobs[j].a, ta, va[0], va[1], va[2]);
+                    triangleVertices(*b.jobs[j].b, tb, src[0], src[1], src[2]);
+                    transformPoints(b.jobs[j].b_to_a, src, 3, vb);
+                    if (triTriOverlap(va[0], va[1], va[2], vb[0], vb[1], vb[2])) continue;
+                    mine.push_back(MeshMeshPair{j, ta, tb, 0u});
+                    added = true;
+                }
         }
         std::sort(mine.begin(), mine.end(), [](const MeshMeshPair& x, const MeshMeshPair& y) {
             return x.a != y.a ? x.a < y.a : x.b < y.b;
@@ -920,6 +935,68 @@ TEST(WorldApi, BrokenBackEndAnswersAreRefusedAndCounted) {
             }
         }
     }
+}
+
+// Pairs whose triangles do not intersect, added to every job's answer (a job whose meshes do not
+// touch got a ShipShip hit from them): each such job is answered on the CPU, its pairs counted as
+// refused, and the hits are the CPU's.
+TEST(WorldApi, BackEndPairsThatDoNotIntersectAreRefused) {
+    auto mesh = makeTestMesh(icosphere(2, 2.0f));
+    auto run = [&](CpuBackend* backend, std::vector<StepStats>& stats) {
+        WorldConfig config = smallConfig();
+        config.max_enemies = 4;
+        MeshMeshBackend hooks{backend, cpuSubmit, cpuCollect, false};
+        if (backend != nullptr) config.mesh_mesh_backend = &hooks;
+        HostWorld hw(config);
+        EXPECT_EQ(hw.initStatus(), Status::Ok);
+        World& world = hw.world;
+        // Two apart (boxes overlap, meshes do not), two overlapping.
+        const float xs[4] = {0.0f, 3.0f, 10.0f, 11.0f};
+        const float ys[4] = {0.0f, 3.0f, 0.0f, 0.0f};
+        for (int e = 0; e < 4; ++e) {
+            ShipDesc d = enemyAtOrigin(*mesh);
+            d.ship_to_world.translation = Vec3{xs[e], ys[e], 0.0f};
+            BodyId id;
+            EXPECT_EQ(world.spawnEnemy(d, id), Status::Ok);
+        }
+        for (int f = 0; f < 2; ++f) {
+            EXPECT_EQ(world.step(1.0f / 60.0f), Status::Ok);
+            stats.push_back(world.stats());
+        }
+        return world.hitStreamHash();
+    };
+    std::vector<StepStats> cpu_stats, stats;
+    const std::uint64_t cpu = run(nullptr, cpu_stats);
+    ASSERT_EQ(cpu_stats[0].mesh_jobs, 2u);
+    CpuBackend inventing;
+    inventing.spoil = Spoil::Invented;
+    EXPECT_EQ(run(&inventing, stats), cpu);
+    for (const StepStats& st : stats) {
+        EXPECT_TRUE(st.mesh_jobs_on_backend);
+        EXPECT_EQ(st.mesh_pairs_refused, 2u); // one invented pair a job
+    }
+}
+
+// Without a back end there is nothing to wait for: GpuWait is 0 whatever the clock.
+TEST(WorldApi, GpuWaitIsZeroWithoutABackEnd) {
+    WorldConfig config = smallConfig();
+    std::uint64_t ticks = 0;
+    config.clock = [](void* user) { return *static_cast<std::uint64_t*>(user) += 1000; };
+    config.clock_user = &ticks;
+    HostWorld hw(config);
+    ASSERT_EQ(hw.initStatus(), Status::Ok);
+    ASSERT_EQ(hw.world.step(1.0f / 60.0f), Status::Ok);
+    EXPECT_EQ(hw.world.stats().phase_ns[static_cast<int>(WorldPhase::GpuWait)], 0u);
+    EXPECT_GT(hw.world.stats().phase_ns[static_cast<int>(WorldPhase::Broad)], 0u);
+}
+
+// The sizes world_config.h and the README quote for smallWorldConfig and the defaults (one
+// worker): a layout change that moves them must move the docs too.
+TEST(WorldApi, QuotedBlockSizesHold) {
+    const double small_kib = static_cast<double>(World::requiredBytes(smallWorldConfig())) / 1024.0;
+    const double default_mib = static_cast<double>(World::requiredBytes(WorldConfig{})) / 1048576.0;
+    EXPECT_NEAR(small_kib, 479.0, 0.5);
+    EXPECT_NEAR(default_mib, 2.91, 0.005);
 }
 
 TEST(WorldApi, PhaseNamesAreStable) {

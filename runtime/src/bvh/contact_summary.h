@@ -46,6 +46,9 @@ struct TriangleNormal {
 struct SummarySums {
     std::uint64_t pairs = 0;  ///< pairs found (the summary's pair_count saturates at 0xFFFFFFFF)
     std::uint64_t points = 0; ///< intersection midpoints summed (at most kSummaryMaxTerms)
+    /// Pairs added whose triangles triTriIntersection4 found apart (a back end's pair that does
+    /// not intersect; the CPU walk adds none: triTriIntersection agrees with triTriOverlap).
+    std::uint64_t misses = 0;
     double center[3] = {0.0, 0.0, 0.0};
     double to_fixed = kSummaryOne; ///< kSummaryOne / unit
     // Sums kept as uint64 (two's complement wraps, never undefined); read back as int64.
@@ -111,7 +114,11 @@ struct SummarySums {
         unsigned coplanar = 0;
         const unsigned hits = triTriIntersection4(pending, pending_count, s, e, coplanar, pending_crossing);
         for (unsigned l = 0; l < pending_count; ++l) {
-            if (((hits >> l) & 1u) == 0u || points >= kSummaryMaxTerms) continue;
+            if (((hits >> l) & 1u) == 0u) {
+                ++misses;
+                continue;
+            }
+            if (points >= kSummaryMaxTerms) continue;
             for (int c = 0; c < 3; ++c) {
                 const double mid = 0.5 * (static_cast<double>(s[l][c]) + static_cast<double>(e[l][c]));
                 point[c] += static_cast<std::uint64_t>(summaryFixed((mid - center[c]) * to_fixed));

@@ -331,7 +331,9 @@ void mergeSlots(WorldState& s, std::uint32_t count) {
         s.stats.shot_candidates = saturatingAdd(s.stats.shot_candidates, worker.shot_candidates);
         s.stats.contacts_dropped = saturatingAdd(s.stats.contacts_dropped, worker.contacts_dropped);
         s.stats.skipped_bodies = saturatingAdd(s.stats.skipped_bodies, worker.skipped_bodies);
-        worker.shot_candidates = worker.contacts_dropped = worker.skipped_bodies = 0;
+        s.stats.mesh_pairs_refused = saturatingAdd(s.stats.mesh_pairs_refused, worker.mesh_pairs_refused);
+        worker.shot_candidates = worker.contacts_dropped = worker.skipped_bodies = worker.mesh_pairs_refused =
+            0;
     }
 }
 
@@ -473,7 +475,7 @@ Status World::init(void* memory, std::size_t bytes, const WorldConfig& config) {
 Status World::spawnLevel(const LevelDesc& desc, BodyId& out_id) {
     out_id = BodyId{};
     if (m_state == nullptr || desc.mesh == nullptr || desc.mesh->triangle_count == 0 ||
-        !isFinite(desc.mesh_to_world))
+        !isFinite(desc.mesh_to_world) || !isRigid(desc.mesh_to_world))
         return Status::InvalidArgument;
     WorldState& s = *m_state;
     Handle<LevelBody> handle;
@@ -577,7 +579,7 @@ Status spawnShip(WorldState& s, BodyKind kind, const ShipDesc& desc, BodyId& out
 Status World::spawnEnemy(const ShipDesc& desc, BodyId& out_id) {
     out_id = BodyId{};
     if (m_state == nullptr || desc.mesh == nullptr || desc.mesh->triangle_count == 0 ||
-        !isFinite(desc.ship_to_world))
+        !isFinite(desc.ship_to_world) || !isRigid(desc.ship_to_world))
         return Status::InvalidArgument;
     if (desc.cluster != nullptr && !sphereClusterIsValid(*desc.cluster)) return Status::InvalidArgument;
     return spawnShip(*m_state, BodyKind::Enemy, desc, out_id);
@@ -586,7 +588,7 @@ Status World::spawnEnemy(const ShipDesc& desc, BodyId& out_id) {
 Status World::spawnPlayer(const ShipDesc& desc, BodyId& out_id) {
     out_id = BodyId{};
     if (m_state == nullptr || desc.cluster == nullptr || !sphereClusterIsValid(*desc.cluster) ||
-        !isFinite(desc.ship_to_world))
+        !isFinite(desc.ship_to_world) || !isRigid(desc.ship_to_world))
         return Status::InvalidArgument;
     if (desc.mesh != nullptr && desc.mesh->triangle_count == 0) return Status::InvalidArgument;
     return spawnShip(*m_state, BodyKind::Player, desc, out_id);
@@ -663,7 +665,7 @@ Status World::setShipTransform(const BodyId& id, const Transform& ship_to_world)
     FixedPool<ShipBody>& pool = id.kind == BodyKind::Enemy ? s.enemies : s.players;
     ShipBody* body = pool.get(toHandle<ShipBody>(id));
     if (body == nullptr) return Status::StaleHandle;
-    if (!isFinite(ship_to_world)) return Status::InvalidArgument;
+    if (!isFinite(ship_to_world) || !isRigid(ship_to_world)) return Status::InvalidArgument;
     Vec3 displacement;
     sub(ship_to_world.translation, body->ship_to_world.translation, displacement);
     Aabb box;
@@ -762,8 +764,10 @@ Status World::step(float dt) {
     lap(WorldPhase::Walls);
     runShipPhase(s);
     lap(WorldPhase::Ships);
-    collectMeshMeshPhase(s);
-    lap(WorldPhase::GpuWait);
+    if (s.mesh_submitted) { // nothing to wait for otherwise: GpuWait stays 0, as documented
+        collectMeshMeshPhase(s);
+        lap(WorldPhase::GpuWait);
+    }
     runMeshMeshPhase(s);
     lap(WorldPhase::MeshMesh);
     sortHits(s.hits.items, s.hits.count, s.scratch);

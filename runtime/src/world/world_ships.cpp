@@ -188,8 +188,9 @@ struct ShipItem {
 
 // The contact summary of one job from a back end's pairs (mesh_mesh.h's MeshContactSummary, B in
 // A's space mapped with transformPoint as the walk does; the sums do not depend on the order).
+// out_misses: the pairs whose triangles do not intersect (a broken answer for this job).
 bool summarizePairs(const MeshMeshJob& job, const MeshMeshPair* pairs, std::uint32_t count,
-                    bool exact_crossing, MeshContactSummary& out) {
+                    bool exact_crossing, MeshContactSummary& out, std::uint64_t& out_misses) {
     detail::SummarySums sums(job.a->bounds);
     for (std::uint32_t k = 0; k < count; ++k) {
         Vec3 va[3], vb[3], src[3];
@@ -198,20 +199,28 @@ bool summarizePairs(const MeshMeshJob& job, const MeshMeshPair* pairs, std::uint
         transformPoints(job.b_to_a, src, 3, vb);
         sums.add(va, vb, exact_crossing && (pairs[k].flags & kMeshMeshPairCrossing) != 0u);
     }
-    return sums.finish(out);
+    const bool touching = sums.finish(out);
+    out_misses = sums.misses;
+    return touching;
 }
 
 // One enemy pair: its contact summary (from the back end's pairs, or the CPU's walk), as a hit.
 struct MeshMeshItem {
     const WorldState* s;
-    SlotState operator()(std::uint32_t j, WorkerState&, Hit& out) const {
+    SlotState operator()(std::uint32_t j, WorkerState& worker, Hit& out) const {
         const MeshMeshJob& job = s->mesh_jobs[j];
         MeshContactSummary summary;
-        const bool touching = s->mesh_submitted
-                                  ? summarizePairs(job, s->mesh_pairs + s->mesh_job_first[j],
-                                                   s->mesh_job_first[j + 1] - s->mesh_job_first[j],
-                                                   s->config.mesh_mesh_backend->exact_crossing, summary)
-                                  : meshMeshSummary(*job.a, *job.b, job.b_to_a, summary);
+        bool touching = false;
+        std::uint64_t misses = 0;
+        if (s->mesh_submitted)
+            touching = summarizePairs(job, s->mesh_pairs + s->mesh_job_first[j],
+                                      s->mesh_job_first[j + 1] - s->mesh_job_first[j],
+                                      s->config.mesh_mesh_backend->exact_crossing, summary, misses);
+        if (misses > 0) // pairs that do not intersect: this job's answer is refused and counted
+            worker.mesh_pairs_refused =
+                saturatingAdd(worker.mesh_pairs_refused,
+                              misses < 0xFFFFFFFFull ? static_cast<std::uint32_t>(misses) : 0xFFFFFFFFu);
+        if (!s->mesh_submitted || misses > 0) touching = meshMeshSummary(*job.a, *job.b, job.b_to_a, summary);
         if (!touching) return SlotState::Empty;
         const BodyPair& pair = s->body_pairs[s->mesh_job_pairs[j]];
         const ShipBody* a = shipOf(*s, pair.a);

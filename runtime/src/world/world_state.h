@@ -121,6 +121,7 @@ struct alignas(64) WorkerState {
     std::uint32_t shot_candidates = 0;
     std::uint32_t contacts_dropped = 0;
     std::uint32_t skipped_bodies = 0;
+    std::uint32_t mesh_pairs_refused = 0;
 };
 
 /// Everything a World owns. Lives at the start of the host block.

@@ -86,8 +86,9 @@ public:
     [[nodiscard]] Status init(void* memory, std::size_t bytes, const WorldConfig& config);
 
     /// Spawns a static level mesh. PoolFull; InvalidArgument for a null or empty mesh, a
-    /// non-finite transform, or a finite one under which the mesh's world box overflows (nothing
-    /// changes). The body's broad-phase box is the mesh bounds in world space.
+    /// transform that is not finite or not rigid (isRigid: every query inverts it by transposing
+    /// its rotation), or one under which the mesh's world box overflows (nothing changes). The
+    /// body's broad-phase box is the mesh bounds in world space.
     [[nodiscard]] Status spawnLevel(const LevelDesc& desc, BodyId& out_id);
     /// Spawns a wall set and builds its occupancy grid (wall_grid.h: at most
     /// WorldConfig::wall_grid_cells cells, from the block; a set the grid cannot cover is walked
@@ -96,12 +97,12 @@ public:
     /// loadWallSet did not make).
     [[nodiscard]] Status spawnWalls(const WallsDesc& desc, BodyId& out_id);
     /// Spawns an enemy ship (mesh required). PoolFull; InvalidArgument (no mesh, empty mesh, a
-    /// cluster that sphereClusterIsValid refuses, non-finite transform, or a finite transform
-    /// under which the ship's world box overflows: nothing changes).
+    /// cluster that sphereClusterIsValid refuses, a transform that is not finite or not rigid (as
+    /// spawnLevel), or one under which the ship's world box overflows: nothing changes).
     [[nodiscard]] Status spawnEnemy(const ShipDesc& desc, BodyId& out_id);
     /// Spawns a player ship (cluster required). PoolFull; InvalidArgument (no cluster, one that
-    /// sphereClusterIsValid refuses, an empty mesh, non-finite transform, or a world box that
-    /// overflows, as above).
+    /// sphereClusterIsValid refuses, an empty mesh, a transform that is not finite or not rigid,
+    /// or a world box that overflows, as above).
     [[nodiscard]] Status spawnPlayer(const ShipDesc& desc, BodyId& out_id);
     /// Spawns a bullet. PoolFull; InvalidArgument for NaN/Inf or a negative radius.
     [[nodiscard]] Status spawnBullet(const BulletDesc& desc, BodyId& out_id);
@@ -111,8 +112,9 @@ public:
     [[nodiscard]] Status despawn(const BodyId& id);
 
     /// Moves a ship (enemy or player). NullHandle, StaleHandle, InvalidArgument (not a ship, a
-    /// non-finite transform, or a move the broad phase refuses because the world box or the jump
-    /// overflows float range, e.g. a teleport from -3e38 to +3e38: nothing changes).
+    /// transform that is not finite or not rigid, or a move the broad phase refuses because the
+    /// world box or the jump overflows float range, e.g. a teleport from -3e38 to +3e38: nothing
+    /// changes).
     [[nodiscard]] Status setShipTransform(const BodyId& id, const Transform& ship_to_world);
     /// Replaces a bullet's sphere and velocity. NullHandle, StaleHandle, InvalidArgument.
     [[nodiscard]] Status setBullet(const BodyId& id, const Sphere& sphere, const Vec3& velocity);

@@ -48,8 +48,10 @@ struct MeshMeshBackend {
     /// inout_pairs (empty when called), counting those that do not fit in its dropped. Returns Ok,
     /// or BufferFull when some were dropped; any other status means the results are lost, and
     /// the world answers on the CPU this step. The world checks every record before it uses
-    /// one (StepStats::mesh_pairs_refused): a broken answer costs the step its CPU time, never
-    /// a read out of bounds or a wrong hit (crossing flags aside: see exact_crossing).
+    /// one, and each pair's triangles for an intersection as it sums the contact
+    /// (StepStats::mesh_pairs_refused): a broken answer costs its CPU time, never a read out of
+    /// bounds or a wrong hit (crossing flags aside: see exact_crossing). A pair the back end
+    /// leaves out cannot be seen: the world trusts it to find them all.
     Status (*collect)(void* user, OutBuffer<MeshMeshPair>& inout_pairs) = nullptr;
     /// The back end sets kMeshMeshPairCrossing exactly where the CPU's classification finds a
     /// crossing (it may leave it off anywhere). The world cannot check that cheaply, so it uses
@@ -118,7 +120,7 @@ struct WorldMemoryReport {
     std::uint32_t item_count = 0;
 };
 
-/// A config for low-memory targets: 475 KiB with one worker, against 2.88 MiB for the defaults
+/// A config for low-memory targets: 479 KiB with one worker, against 2.91 MiB for the defaults
 /// (each further worker adds about 150 KiB of its own scratch to either). 1 level, 1 wall set
 /// with a 4,096-cell grid, 16 enemies, 2 players, 512 bullets, 2 beams of 16 segments, 1,024
 /// hits, 512 pairs, 64 contacts, and no mesh pairs (raise max_mesh_pairs with a mesh-mesh back
@@ -157,9 +159,10 @@ struct StepStats {
                                         ///< or a bullet's path or a beam's points spread beyond float)
     std::uint32_t mesh_jobs = 0;        ///< enemy pairs tested mesh against mesh
     bool mesh_jobs_on_backend = false;  ///< the back end answered them (false: the CPU did)
-    /// Records of the back end's answer that broke MeshMeshBackend's contract (a pair naming no
+    /// Records of the back end's answer that broke MeshMeshBackend's contract: a pair naming no
     /// job or a triangle its mesh lacks, out of (job, a, b) order or repeated, or a count beyond
-    /// the buffer's capacity): the whole answer was refused and the CPU answered this step.
+    /// the buffer's capacity (the whole answer was refused and the CPU answered this step); or a
+    /// pair whose triangles do not intersect (the CPU answered that job).
     std::uint32_t mesh_pairs_refused = 0;
 };
 
