@@ -26,8 +26,9 @@ static_assert(sizeof(MeshLeafPair) == 16, "MeshLeafPair layout");
 /// tests triangle by triangle and those it leaves out for holding no intersecting pair. Every
 /// intersecting triangle pair triTriOverlap(A triangle, B triangle mapped by b_to_a with
 /// transformPoint) lies in exactly one of them, so testing all triangle pairs of all leaf pairs
-/// gives exactly the pairs of meshMeshPairs. Returns Ok, or BufferFull when some did not fit (counted in dropped). Empty
-/// meshes, or a transform that is not finite or not rigid (isRigid): nothing, Ok. Thread-safe on shared blobs; no allocation.
+/// gives exactly the pairs of meshMeshPairs. Returns Ok, or BufferFull when some did not fit
+/// (counted in dropped). Empty meshes, or a transform that is not finite or not rigid (isRigid):
+/// nothing, Ok. Thread-safe on shared blobs; no allocation.
 [[nodiscard]] Status meshMeshLeafPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                                        OutBuffer<MeshLeafPair>& inout_pairs);
 
