@@ -4,12 +4,27 @@
 
 #include "world/world_fixture.h"
 
+#include "flak_support/host_block.h"
+
 #include <flak/gpu/gpu_world_backend.h>
 
 namespace flak::test {
 namespace {
 
-class GpuWorldTest : public GpuTest {};
+class GpuWorldTest : public GpuTest {
+protected:
+    /// The adapter over `collider` for up to `max_jobs` jobs and `max_pairs` pairs a step, its
+    /// memory held by the fixture.
+    GpuWorldBackend& makeAdapter(GpuCollider& collider, std::uint32_t max_jobs, std::uint32_t max_pairs) {
+        const std::size_t bytes = GpuWorldBackend::requiredBytes(max_jobs, max_pairs);
+        adapter_memory.reset(bytes, 16);
+        EXPECT_EQ(adapter.init(collider, max_jobs, max_pairs, adapter_memory.data(), bytes), Status::Ok);
+        return adapter;
+    }
+
+    flak::support::HostBlock adapter_memory;
+    GpuWorldBackend adapter;
+};
 
 struct WorldRun {
     std::unique_ptr<HostWorld> host;
@@ -40,13 +55,7 @@ TEST_F(GpuWorldTest, PiledEnemiesGiveTheSameHitsOnTheGpu) {
     gpu_config.max_meshes = 4;
     gpu_config.max_triangles = 1u << 14;
     GpuCollider& collider = makeCollider(gpu_config);
-    std::vector<unsigned char> adapter_memory(GpuWorldBackend::requiredBytes(256, 1u << 16) + 16);
-    void* adapter_block = adapter_memory.data() +
-                          ((16 - (reinterpret_cast<std::uintptr_t>(adapter_memory.data()) & 15u)) & 15u);
-    GpuWorldBackend adapter;
-    ASSERT_EQ(
-        adapter.init(collider, 256, 1u << 16, adapter_block, GpuWorldBackend::requiredBytes(256, 1u << 16)),
-        Status::Ok);
+    makeAdapter(collider, 256, 1u << 16);
     ASSERT_EQ(adapter.registerMesh(mesh_a->blob), Status::Ok);
     ASSERT_EQ(adapter.registerMesh(mesh_b->blob), Status::Ok);
     ASSERT_EQ(adapter.registerMesh(mesh_a->blob), Status::Ok); // again: a no-op
@@ -97,10 +106,7 @@ TEST_F(GpuWorldTest, PiledEnemiesGiveTheSameHitsOnTheGpu) {
 TEST_F(GpuWorldTest, UnregisteredMeshFallsBackToTheCpu) {
     auto mesh_a = makeTestMesh(icosphere(2, 2.0f));
     GpuCollider& collider = makeCollider(GpuColliderConfig{});
-    std::vector<unsigned char> memory(GpuWorldBackend::requiredBytes(16, 1024) + 16);
-    void* block = memory.data() + ((16 - (reinterpret_cast<std::uintptr_t>(memory.data()) & 15u)) & 15u);
-    GpuWorldBackend adapter;
-    ASSERT_EQ(adapter.init(collider, 16, 1024, block, GpuWorldBackend::requiredBytes(16, 1024)), Status::Ok);
+    makeAdapter(collider, 16, 1024);
     WorldConfig config;
     config.max_enemies = 2;
     config.mesh_mesh_backend = adapter.backend();
@@ -125,10 +131,7 @@ TEST_F(GpuWorldTest, UnregisteredMeshFallsBackToTheCpu) {
 TEST_F(GpuWorldTest, DropsAreSeenPastASaturatedDropCount) {
     auto mesh = makeTestMesh(icosphere(2, 2.0f));
     GpuCollider& collider = makeCollider(GpuColliderConfig{});
-    std::vector<unsigned char> memory(GpuWorldBackend::requiredBytes(16, 4096) + 16);
-    void* block = memory.data() + ((16 - (reinterpret_cast<std::uintptr_t>(memory.data()) & 15u)) & 15u);
-    GpuWorldBackend adapter;
-    ASSERT_EQ(adapter.init(collider, 16, 4096, block, GpuWorldBackend::requiredBytes(16, 4096)), Status::Ok);
+    makeAdapter(collider, 16, 4096);
     ASSERT_EQ(adapter.registerMesh(mesh->blob), Status::Ok);
     const MeshMeshBackend& backend = *adapter.backend();
     MeshMeshJob job;

@@ -8,6 +8,8 @@
 #include <flak/geom/tri_tri.h>
 #include <flak/shooter/wall_set.h>
 
+#include <memory>
+
 namespace flak::test {
 namespace {
 
@@ -856,6 +858,20 @@ Status cpuCollect(void* user, OutBuffer<MeshMeshPair>& inout_pairs) {
     return Status::Ok;
 }
 
+// A world of at most four enemies over a CpuBackend (none when null).
+struct BackendWorld {
+    MeshMeshBackend hooks;
+    std::unique_ptr<HostWorld> host;
+    BackendWorld(CpuBackend* backend, bool exact_crossing)
+        : hooks{backend, cpuSubmit, cpuCollect, exact_crossing} {
+        WorldConfig config = smallConfig();
+        config.max_enemies = 4;
+        if (backend != nullptr) config.mesh_mesh_backend = &hooks;
+        host = std::make_unique<HostWorld>(config);
+        EXPECT_EQ(host->initStatus(), Status::Ok);
+    }
+};
+
 // The world uses a back end's answer only when every record keeps the contract; otherwise it
 // refuses the whole answer, counts the broken records and answers on the CPU: the same hits.
 TEST(WorldApi, BrokenBackEndAnswersAreRefusedAndCounted) {
@@ -863,13 +879,8 @@ TEST(WorldApi, BrokenBackEndAnswersAreRefusedAndCounted) {
     // twin: a fourth enemy on the first one's pose, whose pairs with it are coplanar.
     auto run = [&](CpuBackend* backend, std::vector<StepStats>& stats, bool exact_crossing = false,
                    bool twin = false) {
-        WorldConfig config = smallConfig();
-        config.max_enemies = 4;
-        MeshMeshBackend hooks{backend, cpuSubmit, cpuCollect, exact_crossing};
-        if (backend != nullptr) config.mesh_mesh_backend = &hooks;
-        HostWorld hw(config);
-        EXPECT_EQ(hw.initStatus(), Status::Ok);
-        World& world = hw.world;
+        BackendWorld bw(backend, exact_crossing);
+        World& world = bw.host->world;
         const ShipDesc enemy = enemyAtOrigin(*mesh);
         BodyId ids[3];
         for (int e = 0; e < 3; ++e) {
@@ -943,13 +954,8 @@ TEST(WorldApi, BrokenBackEndAnswersAreRefusedAndCounted) {
 TEST(WorldApi, BackEndPairsThatDoNotIntersectAreRefused) {
     auto mesh = makeTestMesh(icosphere(2, 2.0f));
     auto run = [&](CpuBackend* backend, std::vector<StepStats>& stats) {
-        WorldConfig config = smallConfig();
-        config.max_enemies = 4;
-        MeshMeshBackend hooks{backend, cpuSubmit, cpuCollect, false};
-        if (backend != nullptr) config.mesh_mesh_backend = &hooks;
-        HostWorld hw(config);
-        EXPECT_EQ(hw.initStatus(), Status::Ok);
-        World& world = hw.world;
+        BackendWorld bw(backend, false);
+        World& world = bw.host->world;
         // Two apart (boxes overlap, meshes do not), two overlapping.
         const float xs[4] = {0.0f, 3.0f, 10.0f, 11.0f};
         const float ys[4] = {0.0f, 3.0f, 0.0f, 0.0f};

@@ -48,13 +48,16 @@ void edgeNormal(const Vec2* points, std::uint32_t count, std::uint32_t edge, boo
     out = n;
 }
 
-// Whether p lies on the edge (v0, v1) by pointHit's rule: the orientation exactly zero and p
-// between the ends.
+// Whether a point lies on an edge whose ends are r0 and r1 relative to it: the orientation exactly
+// zero and the point between the ends.
+bool onEdgeRelative(const Vec2& r0, const Vec2& r1) { return cross(r0, r1) == 0.0f && dot(r0, r1) <= 0.0f; }
+
+// The same for the edge (v0, v1) and the point p.
 bool onEdge(const Vec2& v0, const Vec2& v1, const Vec2& p) {
     Vec2 r0, r1;
     sub(v0, p, r0);
     sub(v1, p, r1);
-    return cross(r0, r1) == 0.0f && dot(r0, r1) <= 0.0f;
+    return onEdgeRelative(r0, r1);
 }
 
 // A zero-length segment: inside by the crossing number (point_in_polygon.cpp's rule), else on an
@@ -73,7 +76,7 @@ bool pointHit(const Vec2& p, const Vec2* points, std::uint32_t count, std::uint3
             const Vec2& hi = a.y <= 0.0f ? b : a;
             if (cross(lo, hi) > 0.0f) inside = !inside;
         }
-        if (out_edge == kNoEdge && cross(a, b) == 0.0f && dot(a, b) <= 0.0f) out_edge = i;
+        if (out_edge == kNoEdge && onEdgeRelative(a, b)) out_edge = i;
         a = b;
     }
     if (count >= 3 && inside) out_edge = kNoEdge;
