@@ -44,11 +44,12 @@ constexpr std::uint32_t kOneSetMax = 128;
 // predictable, and the gather's extra passes over them would cost more than it saves.
 constexpr std::uint32_t kGatherMax = 1024;
 
-// Scratch of the SAH sweep along one axis, one entry per candidate plane: the extents of the
-// boxes on either side, then their half areas and costs, each in its own loop that the compiler
-// vectorises over four planes at a time with the same IEEE operations, lane by lane, as halfArea.
+// Scratch of the SAH sweep, one entry per candidate plane of each axis (axis a's plane p at
+// a * planes + p): the extents of the boxes on either side, then their half areas and costs, each
+// in its own loop that the compiler vectorises over four planes at a time with the same IEEE
+// operations, lane by lane, as halfArea.
 struct Sweep {
-    static constexpr std::uint32_t kPlanes = 64;
+    static constexpr std::uint32_t kPlanes = 3 * 64;
     alignas(16) float left_extent[kPlanes][4];
     alignas(16) float right_extent[kPlanes][4];
     float left_area[kPlanes], right_area[kPlanes], cost[kPlanes];
@@ -179,84 +180,115 @@ void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, 
     }
 }
 
+// Empty bounds: +inf minimum, -inf maximum.
+void setEmpty(F4& out_lo, F4& out_hi) {
+    const float inf = std::numeric_limits<float>::infinity();
+    f4Set(inf, inf, inf, inf, out_lo);
+    f4Set(-inf, -inf, -inf, -inf, out_hi);
+}
+
 // The best binned SAH plane over the axes with a non-zero scale: a plane after bin k of axis a
 // costs area(left) * count(left) + area(right) * count(right); the first lowest cost wins, axes
 // and bins in ascending order (determinism). Leaves best_axis at -1 when no plane has references
 // on both sides. The prefix boxes are folded in the same order as childBounds folds them.
 // The sweeps run over all of the node's bins and planes, whatever the references' spread (the
 // planes outside [first non-empty bin, last non-empty bin) get boxes and costs that are never
-// read), and the choice among the candidates is made with selects: sweeps that stopped at those
-// bins and a branch per candidate mispredicted on most nodes. `plain`: see buildBvh.
+// chosen), the three axes side by side (three independent chains of min and max), and the choice
+// among the candidates is made without a branch per candidate. `plain`: see buildBvh.
 void findBestSplit(const Bins& bins, std::uint32_t nb, const float* scale, bool plain, Sweep& sw,
                    int& best_axis, std::uint32_t& best_bin, float& best_cost) {
     const float inf = std::numeric_limits<float>::infinity();
     const std::int32_t planes = static_cast<std::int32_t>(nb) - 1;
-    for (int a = 0; a < 3; ++a) {
-        if (scale[a] == 0.0f) continue;
-        const BinBox* box = &bins.box[static_cast<std::uint32_t>(a) * nb];
-        const std::uint32_t* count = &bins.count[static_cast<std::uint32_t>(a) * nb];
-        // Planes with references on both sides: from the first non-empty bin to before the last.
-        // With plain coordinates those are bins 0 and nb - 1: the node's centroid bounds are then
-        // the least and greatest of its references' centroids, added as binReferences adds them,
-        // so the least is at offset 0 and the greatest at offset extent, which times scale
-        // (nb (1 - 1e-6) / extent, three roundings in all) is above nb - 1.
-        std::int32_t first = 0, last = planes;
-        if (!plain) {
-            std::uint64_t used = 0;
-            for (std::int32_t k = 0; k <= planes; ++k)
-                used |= static_cast<std::uint64_t>(count[k] != 0u) << k;
-            first = __builtin_ctzll(used);
-            last = 63 - __builtin_clzll(used);
-            if (first >= last) continue;
-        }
-        F4 lo, hi, e;
-        f4Set(inf, inf, inf, inf, lo);
-        f4Set(-inf, -inf, -inf, -inf, hi);
-        std::int32_t c = 0;
-        for (std::int32_t k = planes; k > 0; --k) { // plane k - 1 has bins k..nb-1 on its right
-            f4Min(lo, box[k].lo, lo);
-            f4Max(hi, box[k].hi, hi);
-            c += static_cast<std::int32_t>(count[k]);
-            f4Sub(hi, lo, e);
-            f4Store(e, sw.right_extent[k - 1]);
-            sw.right_count[k - 1] = c;
-        }
-        f4Set(inf, inf, inf, inf, lo);
-        f4Set(-inf, -inf, -inf, -inf, hi);
-        c = 0;
-        for (std::int32_t k = 0; k < planes; ++k) { // plane k has bins 0..k on its left
-            f4Min(lo, box[k].lo, lo);
-            f4Max(hi, box[k].hi, hi);
-            c += static_cast<std::int32_t>(count[k]);
-            f4Sub(hi, lo, e);
-            f4Store(e, sw.left_extent[k]);
-            sw.left_count[k] = c;
-        }
-        for (std::int32_t p = 0; p < planes; ++p) {
-            const float* l = sw.left_extent[p];
-            const float* r = sw.right_extent[p];
-            sw.left_area[p] = l[0] * l[1] + l[1] * l[2] + l[2] * l[0];
-            sw.right_area[p] = r[0] * r[1] + r[1] * r[2] + r[2] * r[0];
-        }
-        for (std::int32_t p = 0; p < planes; ++p)
-            sw.cost[p] = sw.left_area[p] * static_cast<float>(sw.left_count[p]) +
-                         sw.right_area[p] * static_cast<float>(sw.right_count[p]);
-        // Strict: ties keep the first axis and bin. Compared as bits, which keeps the compiler's
-        // selects free of branches: a cost is +0 to +inf or NaN (an area is a sum of products of
-        // extents >= 0, times counts >= 1), and best_cost starts at +inf, so for these the
-        // unsigned order of the bits is the float order and a NaN (either sign) is never below.
-        std::uint32_t best_bits;
-        std::memcpy(&best_bits, &best_cost, 4);
-        for (std::int32_t p = first; p < last; ++p) {
-            std::uint32_t bits;
-            std::memcpy(&bits, &sw.cost[p], 4);
-            const bool take = bits < best_bits;
-            best_bits = take ? bits : best_bits;
-            best_axis = take ? a : best_axis;
-            best_bin = take ? static_cast<std::uint32_t>(p) : best_bin;
-        }
-        std::memcpy(&best_cost, &best_bits, 4);
+    const BinBox* const bx = &bins.box[0];
+    const BinBox* const by = &bins.box[nb];
+    const BinBox* const bz = &bins.box[2 * nb];
+    const std::uint32_t* const cx = &bins.count[0];
+    const std::uint32_t* const cy = &bins.count[nb];
+    const std::uint32_t* const cz = &bins.count[2 * nb];
+    F4 lox, hix, loy, hiy, loz, hiz, e;
+    setEmpty(lox, hix), setEmpty(loy, hiy), setEmpty(loz, hiz);
+    std::int32_t nx = 0, ny = 0, nz = 0;
+    float(*const re)[4] = sw.right_extent;
+    std::int32_t* const rc = sw.right_count;
+    for (std::int32_t k = planes; k > 0; --k) { // plane k - 1 has bins k..nb-1 on its right
+        f4Min(lox, bx[k].lo, lox), f4Max(hix, bx[k].hi, hix);
+        f4Min(loy, by[k].lo, loy), f4Max(hiy, by[k].hi, hiy);
+        f4Min(loz, bz[k].lo, loz), f4Max(hiz, bz[k].hi, hiz);
+        nx += static_cast<std::int32_t>(cx[k]);
+        ny += static_cast<std::int32_t>(cy[k]);
+        nz += static_cast<std::int32_t>(cz[k]);
+        f4Sub(hix, lox, e), f4Store(e, re[k - 1]);
+        f4Sub(hiy, loy, e), f4Store(e, re[planes + k - 1]);
+        f4Sub(hiz, loz, e), f4Store(e, re[2 * planes + k - 1]);
+        rc[k - 1] = nx, rc[planes + k - 1] = ny, rc[2 * planes + k - 1] = nz;
     }
+    setEmpty(lox, hix), setEmpty(loy, hiy), setEmpty(loz, hiz);
+    nx = ny = nz = 0;
+    float(*const le)[4] = sw.left_extent;
+    std::int32_t* const lc = sw.left_count;
+    for (std::int32_t k = 0; k < planes; ++k) { // plane k has bins 0..k on its left
+        f4Min(lox, bx[k].lo, lox), f4Max(hix, bx[k].hi, hix);
+        f4Min(loy, by[k].lo, loy), f4Max(hiy, by[k].hi, hiy);
+        f4Min(loz, bz[k].lo, loz), f4Max(hiz, bz[k].hi, hiz);
+        nx += static_cast<std::int32_t>(cx[k]);
+        ny += static_cast<std::int32_t>(cy[k]);
+        nz += static_cast<std::int32_t>(cz[k]);
+        f4Sub(hix, lox, e), f4Store(e, le[k]);
+        f4Sub(hiy, loy, e), f4Store(e, le[planes + k]);
+        f4Sub(hiz, loz, e), f4Store(e, le[2 * planes + k]);
+        lc[k] = nx, lc[planes + k] = ny, lc[2 * planes + k] = nz;
+    }
+    const std::int32_t all = 3 * planes;
+    for (std::int32_t p = 0; p < all; ++p) {
+        const float* l = sw.left_extent[p];
+        const float* r = sw.right_extent[p];
+        sw.left_area[p] = l[0] * l[1] + l[1] * l[2] + l[2] * l[0];
+        sw.right_area[p] = r[0] * r[1] + r[1] * r[2] + r[2] * r[0];
+    }
+    for (std::int32_t p = 0; p < all; ++p)
+        sw.cost[p] = sw.left_area[p] * static_cast<float>(sw.left_count[p]) +
+                     sw.right_area[p] * static_cast<float>(sw.right_count[p]);
+    // The candidates: planes with references on both sides, from the first non-empty bin to
+    // before the last, of the axes with a non-zero scale; every other plane's cost becomes +inf,
+    // which is never chosen. With plain coordinates those bins are 0 and nb - 1: the node's
+    // centroid bounds are then the least and greatest of its references' centroids, added as
+    // binReferences adds them, so the least is at offset 0 and the greatest at offset extent, which
+    // times scale (nb (1 - 1e-6) / extent, three roundings in all) is above nb - 1.
+    for (int a = 0; a < 3; ++a) {
+        float* const cost = &sw.cost[a * planes];
+        if (scale[a] == 0.0f) {
+            std::fill(cost, cost + planes, inf);
+            continue;
+        }
+        if (plain) continue;
+        const std::uint32_t* count = &bins.count[static_cast<std::uint32_t>(a) * nb];
+        std::uint64_t used = 0;
+        for (std::int32_t k = 0; k <= planes; ++k) used |= static_cast<std::uint64_t>(count[k] != 0u) << k;
+        const std::int32_t first = __builtin_ctzll(used), last = 63 - __builtin_clzll(used);
+        for (std::int32_t k = 0; k < planes; ++k) cost[k] = k >= first && k < last ? cost[k] : inf;
+    }
+    // The first lowest cost, compared as bits: a cost is +0 to +inf or NaN (an area is a sum of
+    // products of extents >= 0, times counts >= 1), so for these the unsigned order of the bits is
+    // the float order and a NaN (either sign) is never below. The least first (a loop the compiler
+    // vectorises), then its first position; strict against best_cost, which starts at +inf.
+    std::uint32_t least = 0xFFFFFFFFu;
+    for (std::int32_t p = 0; p < all; ++p) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &sw.cost[p], 4);
+        least = bits < least ? bits : least;
+    }
+    std::uint32_t best_bits;
+    std::memcpy(&best_bits, &best_cost, 4);
+    if (least >= best_bits) return;
+    std::int32_t at = 0;
+    for (;; ++at) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &sw.cost[at], 4);
+        if (bits == least) break;
+    }
+    best_axis = at / planes;
+    best_bin = static_cast<std::uint32_t>(at % planes);
+    std::memcpy(&best_cost, &least, 4);
 }
 
 // The boxes on either side of the plane after bin `split` of one axis's bins.
@@ -290,8 +322,14 @@ void childBounds(const BinBox* box, std::uint32_t nb, std::uint32_t split, F4& o
 // walk's too because min and max do not depend on the order for plain coordinates (the only
 // case this is used for). Returns mid.
 std::uint32_t gatherPartition(PrimRef* refs, std::uint32_t n, int a, float cmin, float scale,
-                              std::uint32_t nb, std::uint32_t best_bin, GatherScratch& g, F4& lclo, F4& lchi,
-                              F4& rclo, F4& rchi) {
+                              std::uint32_t nb, std::uint32_t best_bin, GatherScratch& g, F4& out_lclo,
+                              F4& out_lchi, F4& out_rclo, F4& out_rchi) {
+    // The bounds are gathered in locals: the outputs could alias the references for all the
+    // compiler knows (F4 may alias any type), and would be stored and loaded again on every
+    // reference.
+    F4 lclo, lchi, rclo, rchi;
+    setEmpty(lclo, lchi);
+    setEmpty(rclo, rchi);
     std::uint8_t* left = g.left.data();
     std::uint32_t mid = 0;
     for (std::uint32_t m = 0; m < n; ++m) {
@@ -345,6 +383,7 @@ std::uint32_t gatherPartition(PrimRef* refs, std::uint32_t n, int a, float cmin,
         f4Min(rclo, cen, rclo);
         f4Max(rchi, cen, rchi);
     }
+    out_lclo = lclo, out_lchi = lchi, out_rclo = rclo, out_rchi = rchi;
     return mid;
 }
 
@@ -357,13 +396,6 @@ void toAabb(const F4& lo, const F4& hi, Aabb& out) {
 }
 
 constexpr std::uint32_t kNone = 0xFFFFFFFFu;
-
-// Empty bounds: +inf minimum, -inf maximum.
-void setEmpty(F4& out_lo, F4& out_hi) {
-    const float inf = std::numeric_limits<float>::infinity();
-    f4Set(inf, inf, inf, inf, out_lo);
-    f4Set(-inf, -inf, -inf, -inf, out_hi);
-}
 
 // Every triangle's reference (its box, the id in the spare lane) into out_refs (n entries), and
 // the root's task: the bounds of all boxes and of all centroids.
@@ -446,6 +478,30 @@ struct SplitChoice {
     alignas(16) float scale[4] = {0.0f, 0.0f, 0.0f, 0.0f}; // centroid offset to bin, per axis
 };
 
+// Whether every split of a node of `count` references (plain coordinates, half area `area`)
+// surely costs more than the leaf, told from the references' own areas without binning. A
+// split's cost is la * lc + ra * rc over its two sides (counts lc, rc, boxes of half areas la,
+// ra). Each side's box holds each of its references' boxes, and the area is computed with
+// operations that round monotonically, so la and ra are at least each of their references' areas
+// as computed here: every split costs at least the sum of the references' areas. That sum is
+// taken in double, and the float evaluation of a split's cost and of traversal_cost + cost / area
+// loses less than 2^-20 of it, so a sum above (count - traversal_cost) (1 + 2^-20) times the
+// node's area makes the binned search's answer a leaf, as buildTask decides it, whatever plane it
+// would have found. Most nodes of up to max_leaf references become leaves, and this finds a third
+// to two thirds of them on the benchmark meshes. (A tighter bound from the sorted areas, min over
+// k of k a(1) + (n - k) a(k + 1), finds a few more but costs more than it saves.)
+bool splitsCostMore(const PrimRef* refs, std::uint32_t count, float area, float traversal_cost) {
+    double sum = 0.0;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        F4 l, h;
+        f4Load(refs[i].lo, l);
+        f4Load(refs[i].hi, h);
+        sum += halfArea(l, h);
+    }
+    const double need = (static_cast<double>(count) - traversal_cost) * (1.0 + 0x1p-20);
+    return sum >= need * static_cast<double>(std::max(area, 1e-30f));
+}
+
 // Best binned SAH split over the three axes, one pass over the references.
 // Small nodes get as many bins as references: resetting and sweeping 16 bins per axis
 // would cost more than the binning itself near the leaves.
@@ -453,7 +509,9 @@ void chooseSplit(Builder& b, const Task& task, SplitChoice& out) {
     const std::uint32_t count = task.end - task.begin;
     out.nb = std::min(b.nbins, std::max(4u, count));
     const bool sure_leaf =
-        b.plain && count <= b.max_leaf && static_cast<float>(count) <= b.options->traversal_cost;
+        b.plain && count <= b.max_leaf &&
+        (static_cast<float>(count) <= b.options->traversal_cost ||
+         splitsCostMore(&b.refs[task.begin], count, halfArea(task.lo, task.hi), b.options->traversal_cost));
     if (count <= 1 || sure_leaf) return;
     alignas(16) float cl[4], ch[4];
     f4Store(task.clo, cl);
@@ -487,8 +545,11 @@ void makeLeaf(Builder& b, const Task& task, std::uint32_t node, float area, Buil
 // The plain swap walk (i from the front, j from the back; a right-going reference at i is
 // swapped with the one before j), gathering each side's centroid bounds. Returns mid.
 std::uint32_t swapWalkPartition(PrimRef* refs, std::uint32_t begin, std::uint32_t end, int a, float cmin,
-                                float scale, std::uint32_t nb, std::uint32_t best_bin, F4& lclo, F4& lchi,
-                                F4& rclo, F4& rchi) {
+                                float scale, std::uint32_t nb, std::uint32_t best_bin, F4& out_lclo,
+                                F4& out_lchi, F4& out_rclo, F4& out_rchi) {
+    F4 lclo, lchi, rclo, rchi; // locals, as in gatherPartition
+    setEmpty(lclo, lchi);
+    setEmpty(rclo, rchi);
     std::uint32_t i = begin, j = end;
     while (i < j) {
         F4 l, h, cen;
@@ -506,6 +567,7 @@ std::uint32_t swapWalkPartition(PrimRef* refs, std::uint32_t begin, std::uint32_
             std::swap(refs[i], refs[j]);
         }
     }
+    out_lclo = lclo, out_lchi = lchi, out_rclo = rclo, out_rchi = rchi;
     return i;
 }
 
@@ -624,10 +686,11 @@ BuiltTree buildBvh(const std::vector<Vec3>& positions, const std::vector<std::ui
     b.root_area = std::max(root_half_area, std::numeric_limits<float>::min());
     // With plain coordinates (allPlain), a finite root area and a finite traversal cost, min and
     // max give the same bits in any order, and every area and SAH cost is finite and >= 0 (or an
-    // unused +inf). Three shortcuts rely on it and are taken only then, so that every input keeps
+    // unused +inf). Four shortcuts rely on it and are taken only then, so that every input keeps
     // exactly the tree of the plain walk: a node of at most traversal_cost triangles becomes a
-    // leaf without binning (its split cost is never below traversal_cost), small nodes bin into
-    // one set of bins, and small nodes are partitioned by gatherPartition.
+    // leaf without binning (its split cost is never below traversal_cost), so does a node of at
+    // most max_leaf whose triangles' areas already cost more split (splitsCostMore), small nodes
+    // bin into one set of bins, and small nodes are partitioned by gatherPartition.
     b.plain = std::isfinite(root_half_area) && std::isfinite(options.traversal_cost) && allPlain(positions);
     reserveScratch(b, tree);
 

@@ -463,9 +463,11 @@ TEST(MeshBlob, LoaderChecksWideTree) {
            "wide child box does not contain its node's");
 }
 
-// The builder's shortcuts (no binning for nodes of at most traversal_cost triangles, one bin set
-// and a branch-free partition for small nodes) are taken only when every coordinate is finite
-// and none is -0, and one unused -0 vertex turns them all off. The tree must not change.
+// The builder's shortcuts (no binning for nodes of at most traversal_cost triangles, nor for
+// nodes of at most max_leaf whose triangles' own areas show that every split costs more than the
+// leaf; one bin set and a branch-free partition for small nodes) are taken only when every
+// coordinate is finite and none is -0, and one unused -0 vertex turns them all off. The tree must
+// not change.
 TEST(MeshBlob, BuildShortcutsGiveTheTreeOfTheGeneralPath) {
     test::SplitMix64 rng(0x5EED00B1);
     test::Mesh soup;
