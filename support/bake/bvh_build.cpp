@@ -1,7 +1,17 @@
 #include "bvh_build.h"
 
 #include <flak/bvh/blob_format.h>
+#include <flak/cpu.h>
 #include <flak/math/simd.h>
+
+// The binning pass in 256-bit vectors where the CPU has AVX2 (chosen at run time, as the
+// runtime's triangle tests are; FLAK_AVX2=OFF leaves it out, as the sanitize preset does).
+// GCC and Clang on x86 only.
+#if defined(FLAK_SIMD_SSE2) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) &&            \
+    !defined(FLAK_NO_AVX2)
+#define FLAK_BUILD_AVX2 1
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -35,6 +45,11 @@ struct Bins {
     std::uint32_t stride = 0; // 3 * the most bins per axis: one set
     std::vector<BinBox> box;
     std::vector<std::uint32_t> count;
+    // binReferencesWide's bins, each the box's minimum and negated maximum in one 256-bit vector.
+    struct alignas(32) Wide {
+        float v[8];
+    };
+    std::vector<Wide> wide;
 };
 
 // Nodes of up to this many references bin into one set of bins instead of two (see the node loop).
@@ -179,6 +194,56 @@ void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, 
         }
     }
 }
+
+#if defined(FLAK_BUILD_AVX2)
+// binReferences in 256-bit vectors: each bin holds its box as (minimum, negated maximum), so one
+// min updates both halves, and is written back as binReferences leaves it. The same bits as
+// binReferences for every input: -max(a, b) is min(-a, -b) exactly, and SSE's min and max both
+// give their second operand for equal values (+0 and -0 included) and NaNs, which negation keeps.
+__attribute__((target("avx2"))) void binReferencesWide(const PrimRef* refs, std::uint32_t begin,
+                                                       std::uint32_t end, const F4& cmin, const float* scale,
+                                                       std::uint32_t nb, std::uint32_t sets, Bins& bins) {
+    float* const wide = bins.wide.data()->v; // 8 floats a bin, 32-byte aligned
+    BinBox* const box = bins.box.data();
+    std::uint32_t* const count = bins.count.data();
+    const std::uint32_t stride = bins.stride;
+    const __m256 empty = _mm256_set1_ps(std::numeric_limits<float>::infinity());
+    for (std::uint32_t s = 0; s < sets * stride; s += stride) {
+        for (std::uint32_t b = s; b < s + 3 * nb; ++b) _mm256_store_ps(wide + 8 * b, empty);
+        std::fill(count + s, count + s + 3 * nb, 0u);
+    }
+    const __m128 cmin4 = cmin.v, scale4 = _mm_loadu_ps(scale), zero = _mm_setzero_ps();
+    const __m128 last4 = _mm_set1_ps(static_cast<float>(nb - 1));
+    const __m256 negate_hi = _mm256_setr_ps(0.0f, 0.0f, 0.0f, 0.0f, -0.0f, -0.0f, -0.0f, -0.0f);
+    const std::uint32_t set_mask = sets - 1;
+    for (std::uint32_t i = begin; i < end; ++i) {
+        const __m256 r = _mm256_xor_ps(_mm256_loadu_ps(refs[i].lo), negate_hi);
+        __m128 t = _mm_add_ps(_mm_loadu_ps(refs[i].lo), _mm_loadu_ps(refs[i].hi));
+        t = _mm_mul_ps(_mm_sub_ps(t, cmin4), scale4);
+        t = _mm_min_ps(_mm_max_ps(t, zero), last4); // as in binReferences
+        alignas(16) float tk[4];
+        _mm_store_ps(tk, t);
+        const std::uint32_t set = (i & set_mask) * stride;
+        for (std::uint32_t a = 0; a < 3; ++a) {
+            const std::uint32_t b = set + a * nb + static_cast<std::uint32_t>(tk[a]);
+            _mm256_store_ps(wide + 8 * b, _mm256_min_ps(_mm256_load_ps(wide + 8 * b), r));
+            ++count[b];
+        }
+    }
+    for (std::uint32_t s = stride; s < sets * stride; s += stride) {
+        for (std::uint32_t b = 0; b < 3 * nb; ++b) {
+            const __m256 other = _mm256_load_ps(wide + 8 * (s + b));
+            _mm256_store_ps(wide + 8 * b, _mm256_min_ps(_mm256_load_ps(wide + 8 * b), other));
+            count[b] += count[s + b];
+        }
+    }
+    for (std::uint32_t b = 0; b < 3 * nb; ++b) {
+        const __m256 w = _mm256_xor_ps(_mm256_load_ps(wide + 8 * b), negate_hi);
+        box[b].lo.v = _mm256_castps256_ps128(w);
+        box[b].hi.v = _mm256_extractf128_ps(w, 1);
+    }
+}
+#endif
 
 // Empty bounds: +inf minimum, -inf maximum.
 void setEmpty(F4& out_lo, F4& out_hi) {
@@ -439,6 +504,7 @@ struct Builder {
     std::uint32_t n = 0, max_leaf = 0, nbins = 0;
     std::uint32_t halving_depth = 0; // from this level down, ranges are halved (BuildOptions::max_depth)
     bool plain = false;              // see buildBvh: the shortcuts that need plain coordinates are allowed
+    bool wide = false;               // binReferencesWide bins (BuildOptions::allow_avx2 and the CPU)
     float root_area = 0.0f;          // the root's half area, at least the smallest normal float
     std::vector<PrimRef> refs;
     std::vector<std::uint32_t> parent; // per node, its parent (kNone for the root)
@@ -459,6 +525,10 @@ void reserveScratch(Builder& b, BuiltTree& tree) {
     b.bins.stride = 3 * b.nbins;
     b.bins.box.resize(kSets * b.bins.stride);
     b.bins.count.resize(kSets * b.bins.stride);
+#if defined(FLAK_BUILD_AVX2)
+    b.wide = b.options->allow_avx2 && cpuHasAvx2();
+    if (b.wide) b.bins.wide.resize(kSets * b.bins.stride);
+#endif
     b.sweep = std::make_unique<Sweep>();
     if (b.plain) {
         const std::uint32_t most = std::min(b.n, kGatherMax);
@@ -521,7 +591,12 @@ void chooseSplit(Builder& b, const Task& task, SplitChoice& out) {
         out.scale[a] = extent > 0.0f ? static_cast<float>(out.nb) * (1.0f - 1e-6f) / extent : 0.0f;
     }
     const std::uint32_t sets = b.plain && count <= kOneSetMax ? 1u : kSets;
-    binReferences(b.refs.data(), task.begin, task.end, task.clo, out.scale, out.nb, sets, b.bins);
+#if defined(FLAK_BUILD_AVX2)
+    if (b.wide)
+        binReferencesWide(b.refs.data(), task.begin, task.end, task.clo, out.scale, out.nb, sets, b.bins);
+    else
+#endif
+        binReferences(b.refs.data(), task.begin, task.end, task.clo, out.scale, out.nb, sets, b.bins);
     findBestSplit(b.bins, out.nb, out.scale, b.plain, *b.sweep, out.axis, out.bin, out.cost);
 }
 

@@ -23,6 +23,7 @@
 #include <functional>
 #include <initializer_list>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -463,48 +464,86 @@ TEST(MeshBlob, LoaderChecksWideTree) {
            "wide child box does not contain its node's");
 }
 
+// Two builds of one mesh gave the same tree, bit for bit (a NaN SAH cost, from an infinite
+// vertex, included).
+void expectSameTree(const bake::BuiltTree& a, const bake::BuiltTree& b) {
+    ASSERT_EQ(a.nodes.size(), b.nodes.size());
+    for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+        const bake::BuiltNode& x = a.nodes[i];
+        const bake::BuiltNode& y = b.nodes[i];
+        ASSERT_EQ(std::memcmp(&x.bounds, &y.bounds, sizeof(Aabb)), 0) << "node " << i;
+        ASSERT_EQ(x.skip, y.skip) << "node " << i;
+        ASSERT_EQ(x.first, y.first) << "node " << i;
+        ASSERT_EQ(x.count, y.count) << "node " << i;
+    }
+    EXPECT_EQ(a.order, b.order);
+    EXPECT_EQ(a.depth, b.depth);
+    EXPECT_EQ(a.leaf_count, b.leaf_count);
+    EXPECT_EQ(std::memcmp(&a.sah_cost, &b.sah_cost, sizeof(double)), 0) << a.sah_cost << " " << b.sah_cost;
+}
+
+// Meshes and build options for the builder's equivalence tests: closed, open, flat and sliver
+// meshes and a soup of overlapping triangles; the default options, then small leaves with many
+// bins, large leaves with few bins, and single-triangle leaves.
+struct BuildCases {
+    std::vector<test::Mesh> meshes;
+    bake::BuildOptions options[4];
+    BuildCases() {
+        test::SplitMix64 rng(0x5EED00B1);
+        test::Mesh soup;
+        for (std::uint32_t i = 0; i < 3000; ++i) {
+            const Vec3 c{rng.rangef(-10, 10), rng.rangef(-10, 10), rng.rangef(-1, 1)};
+            for (int k = 0; k < 3; ++k) {
+                soup.positions.push_back(
+                    Vec3{c.x + rng.rangef(0, 2), c.y + rng.rangef(0, 2), c.z + rng.rangef(0, 2)});
+                soup.indices.push_back(static_cast<std::uint32_t>(soup.positions.size() - 1));
+            }
+        }
+        meshes = {test::icosphere(5), test::torus(80, 40), test::terrain(64), test::slivers(500), soup};
+        options[1].max_leaf = 4, options[1].bins = 32, options[1].traversal_cost = 2.0f;
+        options[2].max_leaf = 16, options[2].bins = 4, options[2].traversal_cost = 8.0f;
+        options[3].max_leaf = 1, options[3].bins = 64, options[3].traversal_cost = 1.0f;
+    }
+};
+
 // The builder's shortcuts (no binning for nodes of at most traversal_cost triangles, nor for
 // nodes of at most max_leaf whose triangles' own areas show that every split costs more than the
 // leaf; one bin set and a branch-free partition for small nodes) are taken only when every
 // coordinate is finite and none is -0, and one unused -0 vertex turns them all off. The tree must
 // not change.
 TEST(MeshBlob, BuildShortcutsGiveTheTreeOfTheGeneralPath) {
-    test::SplitMix64 rng(0x5EED00B1);
-    test::Mesh soup;
-    for (std::uint32_t i = 0; i < 3000; ++i) {
-        const Vec3 c{rng.rangef(-10, 10), rng.rangef(-10, 10), rng.rangef(-1, 1)};
-        for (int k = 0; k < 3; ++k) {
-            soup.positions.push_back(
-                Vec3{c.x + rng.rangef(0, 2), c.y + rng.rangef(0, 2), c.z + rng.rangef(0, 2)});
-            soup.indices.push_back(static_cast<std::uint32_t>(soup.positions.size() - 1));
+    const BuildCases cases;
+    for (std::size_t m = 0; m < cases.meshes.size(); ++m) {
+        std::vector<Vec3> general = cases.meshes[m].positions;
+        general.push_back(Vec3{-0.0f, 0.0f, 0.0f});
+        for (std::size_t o = 0; o < std::size(cases.options); ++o) {
+            SCOPED_TRACE(testing::Message() << "mesh " << m << ", options " << o);
+            expectSameTree(
+                bake::buildBvh(cases.meshes[m].positions, cases.meshes[m].indices, cases.options[o]),
+                bake::buildBvh(general, cases.meshes[m].indices, cases.options[o]));
         }
     }
-    const test::Mesh meshes[] = {test::icosphere(5), test::torus(80, 40), test::terrain(64),
-                                 test::slivers(500), soup};
-    bake::BuildOptions options[4];
-    options[1].max_leaf = 4, options[1].bins = 32, options[1].traversal_cost = 2.0f;
-    options[2].max_leaf = 16, options[2].bins = 4, options[2].traversal_cost = 8.0f;
-    options[3].max_leaf = 1, options[3].bins = 64, options[3].traversal_cost = 1.0f;
-    for (std::size_t m = 0; m < std::size(meshes); ++m) {
-        std::vector<Vec3> general = meshes[m].positions;
-        general.push_back(Vec3{-0.0f, 0.0f, 0.0f});
-        for (std::size_t o = 0; o < std::size(options); ++o) {
-            SCOPED_TRACE(testing::Message() << "mesh " << m << ", options " << o);
-            const bake::BuiltTree a = bake::buildBvh(meshes[m].positions, meshes[m].indices, options[o]);
-            const bake::BuiltTree b = bake::buildBvh(general, meshes[m].indices, options[o]);
-            ASSERT_EQ(a.nodes.size(), b.nodes.size());
-            for (std::size_t i = 0; i < a.nodes.size(); ++i) {
-                const bake::BuiltNode& x = a.nodes[i];
-                const bake::BuiltNode& y = b.nodes[i];
-                ASSERT_EQ(std::memcmp(&x.bounds, &y.bounds, sizeof(Aabb)), 0) << "node " << i;
-                ASSERT_EQ(x.skip, y.skip) << "node " << i;
-                ASSERT_EQ(x.first, y.first) << "node " << i;
-                ASSERT_EQ(x.count, y.count) << "node " << i;
+}
+
+// Where the CPU has AVX2, the binning keeps each bin as one 256-bit vector (the minimum and the
+// negated maximum). Its trees are the SSE2 binning's, with plain coordinates and without (-0 and
+// an infinite vertex, which make min and max depend on their operands' order).
+TEST(MeshBlob, Avx2BinningGivesTheTreeOfTheSse2Binning) {
+    const BuildCases cases;
+    for (std::size_t m = 0; m < cases.meshes.size(); ++m) {
+        std::vector<Vec3> odd = cases.meshes[m].positions;
+        odd[0].x = -0.0f;
+        odd[1].y = std::numeric_limits<float>::infinity();
+        const std::vector<Vec3>* const inputs[] = {&cases.meshes[m].positions, &odd};
+        for (const std::vector<Vec3>* positions : inputs) {
+            for (std::size_t o = 0; o < std::size(cases.options); ++o) {
+                SCOPED_TRACE(testing::Message() << "mesh " << m << ", options " << o
+                                                << (positions == &odd ? ", -0 and inf" : ""));
+                bake::BuildOptions narrow = cases.options[o];
+                narrow.allow_avx2 = false;
+                expectSameTree(bake::buildBvh(*positions, cases.meshes[m].indices, cases.options[o]),
+                               bake::buildBvh(*positions, cases.meshes[m].indices, narrow));
             }
-            EXPECT_EQ(a.order, b.order);
-            EXPECT_EQ(a.depth, b.depth);
-            EXPECT_EQ(a.leaf_count, b.leaf_count);
-            EXPECT_EQ(a.sah_cost, b.sah_cost);
         }
     }
 }

@@ -4,6 +4,8 @@
 // bit), and the batch layout's writers.
 #include <flak/geom/tri_tri.h>
 
+#include <flak/cpu.h>
+
 #include <flak/assert.h>
 
 #include "geom/tri_tri_classify.h"
@@ -19,22 +21,11 @@ namespace {
 
 using detail::Overlap;
 
-#if defined(FLAK_TRI_TRI_AVX2)
-// Whether the AVX2 forms may run: asked once.
-bool haveAvx2() {
-    static const bool yes = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") != 0;
-    }();
-    return yes;
-}
-#endif
-
 // classify() for one pair: the 256-bit form where the CPU has AVX2 (same answers).
 Overlap classifyPair(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                      const Vec3& r2) {
 #if defined(FLAK_TRI_TRI_AVX2)
-    if (haveAvx2()) return detail::classifyWide(p1, q1, r1, p2, q2, r2);
+    if (cpuHasAvx2()) return detail::classifyWide(p1, q1, r1, p2, q2, r2);
 #endif
     return detail::classify(p1, q1, r1, p2, q2, r2);
 }
@@ -42,10 +33,6 @@ Overlap classifyPair(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3&
 } // namespace
 
 namespace detail {
-
-#if defined(FLAK_TRI_TRI_AVX2)
-bool cpuHasAvx2() { return haveAvx2(); }
-#endif
 
 TriTriKind classifyTriTri(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                           const Vec3& r2) {
@@ -118,7 +105,7 @@ unsigned triTriOverlap8(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Tr
         return (detail::overlapLanesIll(p1, q1, r1, batch.half[0], 0xFu) & 0xFu) |
                ((detail::overlapLanesIll(p1, q1, r1, batch.half[1], 0xFu) & 0xFu) << 4);
 #if defined(FLAK_TRI_TRI_AVX2)
-    if (haveAvx2())
+    if (cpuHasAvx2())
         return detail::overlapLanes8(t1, batch.half[0], batch.half[1], 0xFFu) & detail::kOverlapBits;
 #endif
     return (detail::overlapLanes(t1, batch.half[0], 0xFu) & 0xFu) |
@@ -137,7 +124,7 @@ unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
         if (wanted == 0u) continue;
 #if defined(FLAK_TRI_TRI_AVX2)
         // Two neighbouring batches with lanes asked for in both: one 8-lane pass.
-        if (fast && (rest & 0xF0u) != 0u && haveAvx2()) {
+        if (fast && (rest & 0xF0u) != 0u && cpuHasAvx2()) {
             const unsigned hits = detail::overlapLanes8(t1, batches[q], batches[q + 1], rest & 0xFFu);
             mask |= (hits & detail::kOverlapBits) << (4u * q);
             crossing |= (hits >> detail::kCrossingShift) << (4u * q);
@@ -157,7 +144,7 @@ unsigned triTriOverlapLanes(const Vec3& p1, const Vec3& q1, const Vec3& r1, cons
 
 const char* triTriBackend() {
 #if defined(FLAK_TRI_TRI_AVX2)
-    if (haveAvx2()) return "avx2";
+    if (cpuHasAvx2()) return "avx2";
 #endif
     return "sse2";
 }

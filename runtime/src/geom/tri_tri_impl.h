@@ -238,9 +238,6 @@ void finishBatchLanes(std::uint32_t used, TriangleBatch4& inout);
 Overlap classifyWide(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, const Vec3& q2,
                      const Vec3& r2) FLAK_AVX2;
 
-/// Whether this CPU has AVX2 (asked once).
-bool cpuHasAvx2();
-
 /// The intersection segments of four pairs that classify() calls Crossing (tri_tri_crossing_avx2.cpp):
 /// lane k is pair lane[k] of `pairs` (a lane may repeat another), written to out_start/out_end[lane[k]]
 /// exactly as triTriIntersection writes them, except for the lanes k (bit k of the result) whose

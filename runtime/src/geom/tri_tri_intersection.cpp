@@ -1,5 +1,6 @@
 #include <flak/geom/tri_tri.h>
 
+#include <flak/cpu.h>
 #include <flak/geom/contact.h>
 #include <flak/geom/segment_triangle.h>
 
@@ -265,7 +266,7 @@ unsigned triTriIntersection4(const TriTriPairs4& pairs, unsigned count, Vec3 out
     // The crossing pairs four at a time where the CPU has AVX2 (a short group repeats its first).
     unsigned scalar = crossing;
 #if defined(FLAK_TRI_TRI_AVX2)
-    if (crossing != 0u && detail::cpuHasAvx2()) {
+    if (crossing != 0u && cpuHasAvx2()) {
         int lane[4];
         int crossings = 0;
         for (unsigned l = 0; l < n; ++l)
