@@ -37,7 +37,7 @@ constexpr std::uint32_t kIdBias = 0x40000000u;
 
 // The bins of one node: up to kSets sets of 3 axes x nb bins, the boxes (32 bytes, so a bin's
 // address is one shift away from its index) apart from the counts.
-constexpr std::uint32_t kSets = 2;
+constexpr std::uint32_t kSets = 4;
 struct BinBox {
     F4 lo, hi;
 };
@@ -52,8 +52,13 @@ struct Bins {
     std::vector<Wide> wide;
 };
 
-// Nodes of up to this many references bin into one set of bins instead of two (see the node loop).
+// How many sets of bins a node's references alternate between (binReferences): more sets cut the
+// store-to-load chains of neighbouring references that fall into the same bin, and cost a reset
+// and a fold each. With plain coordinates, one set up to kOneSetMax references, two up to
+// kTwoSetsMax, then four; otherwise always two (min and max then depend on the order in which
+// they see NaNs and signed zeros, so the general path keeps one order).
 constexpr std::uint32_t kOneSetMax = 128;
+constexpr std::uint32_t kTwoSetsMax = 1024;
 // Nodes of up to this many references are partitioned by gatherPartition, larger ones by the swap
 // walk itself: their references still lie in the mesh's order, which keeps the walk's branches
 // predictable, and the gather's extra passes over them would cost more than it saves.
@@ -142,9 +147,8 @@ bool allPlain(const std::vector<Vec3>& positions) {
     return plain;
 }
 
-// Bins the references of [begin, end) along the three axes into `sets` sets of bins (1, or 2
-// alternating by element: two sets halve the store-to-load chains when neighbouring references
-// fall into the same bin), then folds the sets into the first. Bin of a centroid: its offset from
+// Bins the references of [begin, end) along the three axes into `sets` sets of bins (1, 2 or 4,
+// reference i into set i mod sets: see kOneSetMax), then folds the sets into the first, in order. Bin of a centroid: its offset from
 // the centroid minimum times scale, truncated, at most nb - 1 (the same float operations as binOf).
 void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, const F4& cmin,
                    const float* scale, std::uint32_t nb, std::uint32_t sets, Bins& bins) {
@@ -590,7 +594,7 @@ void chooseSplit(Builder& b, const Task& task, SplitChoice& out) {
         const float extent = ch[a] - cl[a];
         out.scale[a] = extent > 0.0f ? static_cast<float>(out.nb) * (1.0f - 1e-6f) / extent : 0.0f;
     }
-    const std::uint32_t sets = b.plain && count <= kOneSetMax ? 1u : kSets;
+    const std::uint32_t sets = !b.plain ? 2u : count <= kOneSetMax ? 1u : count <= kTwoSetsMax ? 2u : kSets;
 #if defined(FLAK_BUILD_AVX2)
     if (b.wide)
         binReferencesWide(b.refs.data(), task.begin, task.end, task.clo, out.scale, out.nb, sets, b.bins);
