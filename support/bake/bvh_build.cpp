@@ -355,8 +355,10 @@ void findBestSplit(const Bins& bins, std::uint32_t nb, const float* scale, bool 
         std::memcpy(&bits, &sw.cost[at], 4);
         if (bits == least) break;
     }
-    best_axis = at / planes;
-    best_bin = static_cast<std::uint32_t>(at % planes);
+    int axis = 0; // at / planes and at % planes, without a division
+    for (; at >= planes; at -= planes) ++axis;
+    best_axis = axis;
+    best_bin = static_cast<std::uint32_t>(at);
     std::memcpy(&best_cost, &least, 4);
 }
 
