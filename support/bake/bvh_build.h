@@ -19,8 +19,8 @@ struct BuildOptions {
     /// max_depth - 27 down, ranges are halved instead of split by SAH, so at most 2^26 triangles
     /// end in leaves within max_depth levels whatever the input.
     std::uint32_t max_depth = 64;
-    /// The binning may take AVX2 where the build and the CPU have it (FLAK_AVX2). The tree is the
-    /// same bit for bit either way; false keeps the SSE2 (or NEON, or scalar) binning, for tests.
+    /// The binning and the SAH sweep may take AVX2 where the build and the CPU have it (FLAK_AVX2).
+    /// The tree is the same bit for bit either way; false keeps the baseline forms, for tests.
     bool allow_avx2 = true;
     std::function<void(std::uint32_t done, std::uint32_t total)> progress; ///< optional
 };

@@ -526,9 +526,10 @@ TEST(MeshBlob, BuildShortcutsGiveTheTreeOfTheGeneralPath) {
 }
 
 // Where the CPU has AVX2, the binning keeps each bin as one 256-bit vector (the minimum and the
-// negated maximum). Its trees are the SSE2 binning's, with plain coordinates and without (-0 and
-// an infinite vertex, which make min and max depend on their operands' order).
-TEST(MeshBlob, Avx2BinningGivesTheTreeOfTheSse2Binning) {
+// negated maximum) and the sweep runs in 256-bit vectors. The trees are the SSE2 forms', with
+// plain coordinates and without (-0 and an infinite vertex, which make min and max depend on
+// their operands' order).
+TEST(MeshBlob, Avx2BuildGivesTheTreeOfTheSse2Build) {
     const BuildCases cases;
     for (std::size_t m = 0; m < cases.meshes.size(); ++m) {
         std::vector<Vec3> odd = cases.meshes[m].positions;
