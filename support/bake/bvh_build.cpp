@@ -148,8 +148,9 @@ bool allPlain(const std::vector<Vec3>& positions) {
 }
 
 // Bins the references of [begin, end) along the three axes into `sets` sets of bins (1, 2 or 4,
-// reference i into set i mod sets: see kOneSetMax), then folds the sets into the first, in order. Bin of a centroid: its offset from
-// the centroid minimum times scale, truncated, at most nb - 1 (the same float operations as binOf).
+// reference i into set i mod sets: see kOneSetMax), then folds the sets into the first, in order.
+// Bin of a centroid: its offset from the centroid minimum times scale, truncated, at most nb - 1
+// (the same float operations as binOf).
 void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, const F4& cmin,
                    const float* scale, std::uint32_t nb, std::uint32_t sets, Bins& bins) {
     const float inf = std::numeric_limits<float>::infinity();

@@ -8,6 +8,7 @@
 #include <flak/bvh/segment_query.h>
 #include <flak/bvh/sphere_query.h>
 #include <flak/bvh/swept_query.h>
+#include <flak/cpu.h>
 
 #include "flak_support/obj_mesh.h"
 #include "flak_support/split_mix.h"
@@ -484,10 +485,11 @@ void expectSameTree(const bake::BuiltTree& a, const bake::BuiltTree& b) {
 
 // Meshes and build options for the builder's equivalence tests: closed, open, flat and sliver
 // meshes and a soup of overlapping triangles; the default options, then small leaves with many
-// bins, large leaves with few bins, and single-triangle leaves.
+// bins, large leaves with few bins, single-triangle leaves, a node cost that is not a whole
+// number, and the shallowest depth bound (every range halved from the root down).
 struct BuildCases {
     std::vector<test::Mesh> meshes;
-    bake::BuildOptions options[4];
+    bake::BuildOptions options[6];
     BuildCases() {
         test::SplitMix64 rng(0x5EED00B1);
         test::Mesh soup;
@@ -503,8 +505,41 @@ struct BuildCases {
         options[1].max_leaf = 4, options[1].bins = 32, options[1].traversal_cost = 2.0f;
         options[2].max_leaf = 16, options[2].bins = 4, options[2].traversal_cost = 8.0f;
         options[3].max_leaf = 1, options[3].bins = 64, options[3].traversal_cost = 1.0f;
+        options[4].max_leaf = 6, options[4].bins = 9, options[4].traversal_cost = 2.75f;
+        options[5].max_depth = 28;
+    }
+    // A mesh's vertices with one -0 and one infinite coordinate: the general path, where min and
+    // max depend on their operands' order.
+    std::vector<Vec3> odd(std::size_t m) const {
+        std::vector<Vec3> p = meshes[m].positions;
+        p[0].x = -0.0f;
+        p[1].y = std::numeric_limits<float>::infinity();
+        return p;
     }
 };
+
+// FNV-1a over a built tree's values (node bounds as bits, sizes, leaf ranges, triangle order,
+// depth, leaf count, SAH cost as bits), the same on every architecture and byte order.
+std::uint64_t treeDigest(const bake::BuiltTree& t) {
+    std::uint64_t h = 1469598103934665603ull;
+    const auto mix = [&h](std::uint64_t v) {
+        for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xFFu)) * 1099511628211ull;
+    };
+    const auto bits = [](float f) {
+        std::uint32_t u;
+        std::memcpy(&u, &f, 4);
+        return u;
+    };
+    for (const bake::BuiltNode& n : t.nodes) {
+        for (int a = 0; a < 3; ++a) mix(bits(n.bounds.min[a])), mix(bits(n.bounds.max[a]));
+        mix(n.skip), mix(n.first), mix(n.count);
+    }
+    for (std::uint32_t id : t.order) mix(id);
+    std::uint64_t sah;
+    std::memcpy(&sah, &t.sah_cost, 8);
+    mix(t.depth), mix(t.leaf_count), mix(sah);
+    return h;
+}
 
 // The builder's shortcuts (no binning for nodes of at most traversal_cost triangles, nor for
 // nodes of at most max_leaf whose triangles' own areas show that every split costs more than the
@@ -530,11 +565,10 @@ TEST(MeshBlob, BuildShortcutsGiveTheTreeOfTheGeneralPath) {
 // plain coordinates and without (-0 and an infinite vertex, which make min and max depend on
 // their operands' order).
 TEST(MeshBlob, Avx2BuildGivesTheTreeOfTheSse2Build) {
+    if (!cpuHasAvx2()) GTEST_SKIP() << "no AVX2 forms here (this CPU, FLAK_AVX2=OFF or not x86)";
     const BuildCases cases;
     for (std::size_t m = 0; m < cases.meshes.size(); ++m) {
-        std::vector<Vec3> odd = cases.meshes[m].positions;
-        odd[0].x = -0.0f;
-        odd[1].y = std::numeric_limits<float>::infinity();
+        const std::vector<Vec3> odd = cases.odd(m);
         const std::vector<Vec3>* const inputs[] = {&cases.meshes[m].positions, &odd};
         for (const std::vector<Vec3>* positions : inputs) {
             for (std::size_t o = 0; o < std::size(cases.options); ++o) {
@@ -546,6 +580,37 @@ TEST(MeshBlob, Avx2BuildGivesTheTreeOfTheSse2Build) {
                                bake::buildBvh(*positions, cases.meshes[m].indices, narrow));
             }
         }
+    }
+}
+
+// The builder's trees, pinned: the digests of the cases above (each mesh with every option set,
+// then its odd vertices with the default options), recorded from the builder before its
+// shortcuts, its three-axis sweep and its AVX2 forms, all of which must leave every tree as it
+// was. A change that means to change trees records new digests and says why.
+TEST(MeshBlob, BuiltTreesMatchTheirRecordedDigests) {
+    static constexpr std::uint64_t kDigests[5][7] = {
+        {0x2d3c3a042d2c7df2ull, 0x29dfceee6bccd0e1ull, 0x1b9cdee7b15181dbull, 0x476bb512f713ffceull,
+         0xde9346933bda4f24ull, 0xb9ec90c601d95963ull, 0x6ca0fe300dbf47dcull},
+        {0x0e24127923445300ull, 0x0214fa177616230bull, 0xb7feb349823e4e9aull, 0x9140ef9d06d315d6ull,
+         0x199337f9db1f37ebull, 0xcbf92fb3c83d92d8ull, 0xc6ec850ae734f676ull},
+        {0xafc6356411506ee7ull, 0xff86ee299839f75dull, 0x6a48ca5d7b7c8974ull, 0xf5f3cacad73f4aedull,
+         0xca46395773363e43ull, 0x571b283fa211fb8aull, 0x6027e2253d28c098ull},
+        {0xdf02f517cca931e3ull, 0xc5bb633e4a6b1f10ull, 0x21b28e0d1ca24abfull, 0x9b06b221911ed121ull,
+         0x53d27c2749784b50ull, 0x3fc377fb1b8ff364ull, 0x93a33d2d10443823ull},
+        {0x769f1335deff67d3ull, 0x64110a20c6c0473cull, 0x95f62edb64265a86ull, 0xc38255f1feefee93ull,
+         0x34d17c30b0ef43c6ull, 0x0b3595318f7cc5ccull, 0x6d08fd10a9d7ec9cull},
+    };
+    const BuildCases cases;
+    ASSERT_EQ(cases.meshes.size(), std::size(kDigests));
+    for (std::size_t m = 0; m < cases.meshes.size(); ++m) {
+        std::uint64_t got[7];
+        for (std::size_t o = 0; o < std::size(cases.options); ++o)
+            got[o] = treeDigest(
+                bake::buildBvh(cases.meshes[m].positions, cases.meshes[m].indices, cases.options[o]));
+        got[6] = treeDigest(bake::buildBvh(cases.odd(m), cases.meshes[m].indices, cases.options[0]));
+        for (std::size_t k = 0; k < 7; ++k)
+            EXPECT_EQ(got[k], kDigests[m][k])
+                << "mesh " << m << ", case " << k << ": 0x" << std::hex << got[k];
     }
 }
 
