@@ -21,6 +21,12 @@ foreach(option "--scale;0.01" "--axes;x,-z,y" "--mesh;hull" "--leaf-size;4" "--v
   endif()
 endforeach()
 expect_run(0 ${BAKE} ${DATA}/arena.walls -o ${WORK}/arena2.blob --endian big --wall-leaf 2 --max-coord 1000)
+# A mesh without walls has none for --wall-leaf to shape: refused, not ignored.
+expect_run(2 ${BAKE} ${BVH_DATA}/tetra.obj -o ${WORK}/t.blob --wall-leaf 2)
+if(NOT last_err MATCHES "--wall-leaf needs walls")
+  message(FATAL_ERROR "--wall-leaf without walls: no clear refusal\n${last_err}")
+endif()
+expect_run(0 ${BAKE} ${BVH_DATA}/tetra.obj -o ${WORK}/t.blob --wall-leaf 2 --walls ${DATA}/arena.walls)
 # A number beyond float in a level file is refused as infinite (never cast out of range).
 file(WRITE ${WORK}/huge.walls "polygon huge\n0 0\n1e300 0\n0 1\n")
 expect_refusal("point 1 is NaN or infinite" ${BAKE} ${WORK}/huge.walls -o ${WORK}/huge.blob)

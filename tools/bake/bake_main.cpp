@@ -291,6 +291,7 @@ int runBake(int argc, char** argv) {
     bool fit_cluster = false;
     std::string walls_path;
     WallBuildOptions wall_options;
+    bool wall_leaf_given = false; // refused without walls to shape
     double slice_z = 0.0;
     bool slice = false;
     std::string mesh_only; // the first mesh-only option given (a level-file input refuses it)
@@ -401,6 +402,7 @@ int runBake(int argc, char** argv) {
             if (n < 1 || n > kMaxWallLeafEdges || n != static_cast<int>(n))
                 return usage("--wall-leaf must be 1..8");
             wall_options.max_leaf = static_cast<std::uint32_t>(n);
+            wall_leaf_given = true;
         } else if (!a.empty() && a[0] == '-')
             return usage("unknown option " + a);
         else if (input.empty())
@@ -422,6 +424,8 @@ int runBake(int argc, char** argv) {
     if (level_input && !mesh_only.empty()) return usage(mesh_only + " needs a mesh input");
     if (slice && !walls_path.empty()) return usage("--slice-z and --walls both give the walls: choose one");
     if (level_input) walls_path = input;
+    if (wall_leaf_given && walls_path.empty() && !slice)
+        return usage("--wall-leaf needs walls: a level input, --walls FILE or --slice-z Z");
     // Before any work: the output must be a new name or a regular file other than the inputs.
     if (const std::string why = refuseOutput(output, {input, walls_path}); !why.empty()) return fail(why);
     if (!walls_path.empty()) {
