@@ -159,7 +159,7 @@ TEST(DynamicTree, SmallMovesStayInTheFatBox) {
     ASSERT_EQ(h.create(boxDesc(0, 0, 1), id), Status::Ok);
     ProxyId other;
     ASSERT_EQ(h.create(boxDesc(10, 0, 1), other), Status::Ok);
-    const std::uint32_t reinserts = h.tree.reinsertCount();
+    const std::uint64_t reinserts = h.tree.reinsertCount();
     ASSERT_EQ(h.move(id, boxDesc(0.4f, 0, 1).box, Vec3{0.4f, 0, 0}), Status::Ok);
     EXPECT_EQ(h.tree.reinsertCount(), reinserts); // still inside [-1.5, 1.5]
     ProxyDesc d;
@@ -183,7 +183,7 @@ TEST(DynamicTree, VelocityExtensionReachesAheadAndShrinksAfterStop) {
     ASSERT_EQ(h.tree.getFatBox(id, fat), Status::Ok);
     EXPECT_FLOAT_EQ(fat.max.x, 6.0f + 0.1f + 10.0f); // two displacements ahead
     EXPECT_FLOAT_EQ(fat.min.x, 4.0f - 0.1f);
-    const std::uint32_t reinserts = h.tree.reinsertCount();
+    const std::uint64_t reinserts = h.tree.reinsertCount();
     // Stopped: the long fat box is more than four margins too big, so it is refitted.
     ASSERT_EQ(h.move(id, boxDesc(5, 0, 1).box, Vec3{0, 0, 0}), Status::Ok);
     EXPECT_EQ(h.tree.reinsertCount(), reinserts + 1);

@@ -163,8 +163,8 @@ public:
     /// generation could make an old id valid again, so the slot is retired instead).
     std::uint32_t retiredProxies() const { return m_retired; }
     const DynamicTreeConfig& config() const { return m_config; } ///< as given to init
-    std::uint32_t reinsertCount() const { return m_reinserts; }  ///< moves that left the fat box, ever
-    std::uint32_t rotationCount() const { return m_rotations; }  ///< rotations applied, ever
+    std::uint64_t reinsertCount() const { return m_reinserts; }  ///< moves that left the fat box, ever
+    std::uint64_t rotationCount() const { return m_rotations; }  ///< rotations applied, ever
     /// The node array (slot 0 is the root when proxyCount() > 0), for tools and debug drawing.
     const TreeNode* nodes() const { return m_nodes; }
     std::uint32_t nodeSlots() const { return m_slot_count; } ///< length of nodes()
@@ -201,9 +201,9 @@ private:
     std::uint32_t m_retired = 0;
     std::uint32_t m_filtered = 0; // live proxies whose filter can refuse a pair (see acceptsAll)
     DynamicTreeConfig m_config;
-    std::uint32_t m_reinserts = 0;
-    std::uint32_t m_inserts = 0; // leaf insertions, ever (seeds the tie-break)
-    std::uint32_t m_rotations = 0;
+    std::uint64_t m_reinserts = 0; // 64 bits: 2^32 moves can come within hours of a busy game
+    std::uint64_t m_rotations = 0;
+    std::uint32_t m_inserts = 0; // leaf insertions, ever (seeds the tie-break; wraps harmlessly)
 };
 
 /// Finds every pair (a in `first`, b in `second`) whose tight boxes overlap and whose filters
