@@ -1,7 +1,9 @@
 #include <flak/math.h>
+#include <flak/math/grid_index.h>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -122,6 +124,31 @@ TEST(Math, BoundsBasics) {
     EXPECT_FLOAT_EQ(cp.z, 0.5f);
     EXPECT_TRUE(overlaps(Sphere{{0, 0, 0}, 1.0f}, Sphere{{2, 0, 0}, 1.0f}));
     EXPECT_FALSE(overlaps(Sphere{{0, 0, 0}, 1.0f}, Sphere{{2.001f, 0, 0}, 1.0f}));
+}
+
+// The grid index stays in [0, n - 1] for every n, also above 2^24, where float(n - 1) can round up
+// to n (2^24 + 3 rounds to 2^24 + 4): the clamp gave n there, one cell past the grid.
+TEST(Math, GridIndexStaysInsideTheGrid) {
+    for (const std::uint32_t n :
+         {1u, 2u, 16384u, (1u << 24) + 1u, (1u << 24) + 4u, (1u << 30) + 3u, 0xFFFFFFFFu}) {
+        SCOPED_TRACE(n);
+        EXPECT_EQ(gridIndex(1e30f, 0.0f, 1.0f, n), n - 1u);
+        EXPECT_EQ(gridIndex(static_cast<float>(n), 0.0f, 1.0f, n), n - 1u);
+        EXPECT_EQ(gridIndex(-5.0f, 0.0f, 1.0f, n), 0u);
+        EXPECT_EQ(gridIndex(std::numeric_limits<float>::quiet_NaN(), 0.0f, 1.0f, n), 0u);
+        const float top = static_cast<float>(n - 1u); // may be n itself
+        EXPECT_LE(gridIndex(top, 0.0f, 1.0f, n), n - 1u);
+        EXPECT_LE(gridIndex(std::nextafter(top, 0.0f), 0.0f, 1.0f, n), n - 1u);
+        std::uint32_t previous = 0; // monotone up to and past the top, a few hundred steps
+        for (float v = std::max(top * 0.99f, 0.5f); v < top * 1.01f + 4.0f;
+             v = std::nextafter(v * 1.0001f, 1e38f)) {
+            const std::uint32_t i = gridIndex(v, 0.0f, 1.0f, n);
+            ASSERT_LE(i, n - 1u) << v;
+            ASSERT_GE(i, previous) << v;
+            previous = i;
+        }
+    }
+    EXPECT_EQ(gridIndex(2.5f, 0.0f, 1.0f, 16384u), 2u);
 }
 
 TEST(Math, Vec4UsesTheSameArithmeticAsScalar) {

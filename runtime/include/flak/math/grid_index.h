@@ -14,11 +14,13 @@
 
 namespace flak {
 
-/// The index on one axis, clamped to [0, n - 1] (n >= 1); NaN gives 0.
+/// The index on one axis, clamped to [0, n - 1] (n >= 1); NaN gives 0. The clamp gives n - 1
+/// itself, not float(n - 1) truncated: above 2^24 that float can round up to n.
 inline std::uint32_t gridIndex(float v, float origin, float inv, std::uint32_t n) {
     const float x = (v - origin) * inv;
     const float last = static_cast<float>(n - 1u);
-    return x > 0.0f ? static_cast<std::uint32_t>(x < last ? x : last) : 0u;
+    if (!(x > 0.0f)) return 0u;
+    return x < last ? static_cast<std::uint32_t>(x) : n - 1u; // x < last <= 2^32: in range
 }
 
 /// The cells [c0, c1] x [r0, r1] of a columns x rows grid (origin, cells per unit inv) that the
