@@ -174,6 +174,30 @@ std::vector<std::string> deepVerify(const Blob& whole, std::size_t limit) {
         std::vector<std::uint32_t> words;
         if (const BakeError e = buildWallSection(polygons, options, words); e.failed())
             report("walls: " + e.message);
+        // Each ring's edges once in the edge array and once in the inside tree's leaves: the
+        // loader proves every reference in range, not that none is repeated or left out (the edge
+        // queries would answer over the edges held, the inside test over the rings the tree names).
+        std::vector<std::uint8_t> edge_uses(walls.point_count, 0), inside_uses(walls.point_count, 0);
+        const auto use = [](std::uint8_t& n) { n = static_cast<std::uint8_t>(std::min(n + 1, 2)); };
+        for (std::uint32_t e = 0; e < walls.point_count; ++e)
+            use(edge_uses[walls.rings[walls.edges[e].ring].first_point + walls.edges[e].index]);
+        for (std::uint32_t i = 0; i < walls.inside_node_count; ++i) {
+            const std::uint32_t info = walls.inside_nodes[i].info;
+            if ((info & kLeafBit) == 0) continue;
+            for (std::uint32_t p = leafInfoFirst(info); p < leafInfoFirst(info) + leafInfoCount(info); ++p)
+                use(inside_uses[p]);
+        }
+        const auto covered_once = [&](const std::vector<std::uint8_t>& uses, const char* what) {
+            for (std::uint32_t r = 0; r < walls.ring_count; ++r)
+                for (std::uint32_t k = 0; k < walls.rings[r].point_count; ++k)
+                    if (const std::uint8_t n = uses[walls.rings[r].first_point + k]; n != 1) {
+                        report("walls: " + std::string(what) + (n == 0 ? " leave out" : " repeat") +
+                               " edge " + std::to_string(k) + " of ring " + std::to_string(r));
+                        return;
+                    }
+        };
+        covered_once(edge_uses, "the edges");
+        covered_once(inside_uses, "the inside tree's leaves");
     }
     return problems;
 }

@@ -9,6 +9,7 @@
 #include <flak/bvh/sphere_query.h>
 
 #include <cstring>
+#include <functional>
 
 namespace flak::test {
 namespace {
@@ -924,6 +925,60 @@ TEST(WallBlob, VerifyReportsASelfCrossingRingTheLoaderTakes) {
     const std::vector<std::string> problems = bake::deepVerify(blob);
     ASSERT_FALSE(problems.empty());
     EXPECT_EQ(problems[0].rfind("walls: ", 0), 0u) << problems[0];
+}
+
+// The loader proves each edge reference in range, not that each edge is held once. Two squares
+// in one leaf: ring 1's edges renamed as ring 0's (ring 0 twice, ring 1 never), or ring 1's inside
+// leaf replaced by ring 0's, load (resealed) and answer as the loader documents, and verify
+// names the repeated and the missing edges.
+TEST(WallBlob, VerifyReportsEdgesRepeatedOrLeftOut) {
+    bake::WallPolygon a, b;
+    a.rings.push_back({Vec2{0.0f, 0.0f}, Vec2{1.0f, 0.0f}, Vec2{1.0f, 1.0f}, Vec2{0.0f, 1.0f}});
+    b.rings.push_back({Vec2{3.0f, 0.0f}, Vec2{4.0f, 0.0f}, Vec2{4.0f, 1.0f}, Vec2{3.0f, 1.0f}});
+    auto level = bakeLevel({a, b}, 8);
+    ASSERT_TRUE(bake::deepVerify(level->blob).empty());
+    const unsigned char* base = level->bytes->data();
+    const auto verifyAfter = [&](const std::function<void(std::vector<unsigned char>&)>& damage) {
+        std::vector<unsigned char> copy(base, base + level->bytes->size());
+        damage(copy);
+        const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
+        std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
+        AlignedBytes aligned(copy);
+        Blob blob;
+        WallSet walls;
+        BlobError err;
+        EXPECT_EQ(openBlob(aligned.data(), aligned.size(), blob, &err), Status::Ok) << err.what;
+        EXPECT_EQ(loadWallSet(blob, walls, &err), Status::Ok) << err.what;
+        return bake::deepVerify(blob);
+    };
+    const std::size_t edges_at =
+        std::size_t(reinterpret_cast<const unsigned char*>(level->walls.edges) - base);
+    std::vector<std::string> problems = verifyAfter([&](std::vector<unsigned char>& bytes) {
+        for (std::uint32_t e = 0; e < level->walls.point_count; ++e) {
+            if (level->walls.edges[e].ring != 1) continue;
+            const std::uint32_t ring0 = 0;
+            std::memcpy(bytes.data() + edges_at + e * sizeof(WallEdge) + offsetof(WallEdge, ring), &ring0, 4);
+        }
+    });
+    ASSERT_FALSE(problems.empty());
+    EXPECT_EQ(problems[0], "walls: the edges repeat edge 0 of ring 0");
+    const std::size_t inside_at =
+        std::size_t(reinterpret_cast<const unsigned char*>(level->walls.inside_nodes) - base);
+    std::uint32_t leaf0 = kNoEdge, leaf1 = kNoEdge; // the leaves of ring 0 and ring 1
+    for (std::uint32_t i = 0; i < level->walls.inside_node_count; ++i) {
+        const WallInsideNode& n = level->walls.inside_nodes[i];
+        if ((n.info & kLeafBit) == 0) continue;
+        if (leafInfoFirst(n.info) == 0) leaf0 = i;
+        if (leafInfoFirst(n.info) == 4) leaf1 = i;
+    }
+    ASSERT_NE(leaf0, kNoEdge);
+    ASSERT_NE(leaf1, kNoEdge);
+    problems = verifyAfter([&](std::vector<unsigned char>& bytes) {
+        std::memcpy(bytes.data() + inside_at + leaf1 * sizeof(WallInsideNode),
+                    bytes.data() + inside_at + leaf0 * sizeof(WallInsideNode), sizeof(WallInsideNode));
+    });
+    ASSERT_FALSE(problems.empty());
+    EXPECT_EQ(problems[0], "walls: the inside tree's leaves repeat edge 0 of ring 0");
 }
 
 } // namespace

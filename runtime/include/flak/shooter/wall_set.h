@@ -94,9 +94,11 @@ static_assert(sizeof(WallRayHit) == 36, "WallRayHit is 36 bytes");
 /// linear pass over the section proves what the wall queries rely on: counts, rings and points in
 /// range, finite points within kMaxBlobCoordinate, the header's bounds their exact box, both trees
 /// binary with skip links in range, every box containing its children's and every leaf box its
-/// edges, edge references in range. So any wall set that loads answers every wall query as brute force
-/// over the edges it holds would (docs/blob_format.md). What one pass cannot prove (rings simple
-/// and apart, holes inside their outer ring) is left to `flak_bake verify`. InvalidArgument
+/// edges, edge references in range. So any wall set that loads answers every edge query as brute
+/// force over the edges it holds would, and the inside test as the crossing vote over the ring
+/// runs its inside tree names (docs/blob_format.md). What one pass cannot prove (rings simple and
+/// apart, holes inside their outer ring, each edge held once by the edges and by the inside tree,
+/// so that the two agree) is left to `flak_bake verify`. InvalidArgument
 /// (out_walls emptied) when the blob has no walls; BlobCorrupt (out_error, if given, says what and
 /// where, as loadMeshBlob's) when the section fails a check. Never reads outside the section.
 [[nodiscard]] Status loadWallSet(const Blob& blob, WallSet& out_walls, BlobError* out_error = nullptr);
