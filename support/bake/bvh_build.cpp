@@ -81,6 +81,7 @@ struct GatherScratch {
     std::vector<PrimRef> copy;         // the references that would be overwritten before read
     std::vector<std::uint8_t> left;    // 1: the reference goes left; a sentinel 1 past the end
     std::vector<std::uint32_t> xs, ys; // see gatherPartition; one spare slot each
+    std::vector<std::uint32_t> bins; // each reference's bin on x, y and z (a byte each), kept by the binning
 };
 
 struct Task {
@@ -150,9 +151,11 @@ bool allPlain(const std::vector<Vec3>& positions) {
 // Bins the references of [begin, end) along the three axes into `sets` sets of bins (1, 2 or 4,
 // reference i into set i mod sets: see kOneSetMax), then folds the sets into the first, in order.
 // Bin of a centroid: its offset from the centroid minimum times scale, truncated, at most nb - 1
-// (the same float operations as binOf).
+// (the same float operations as binOf). out_kept (null: not kept) receives each reference's bins,
+// x, y and z a byte each from the lowest, so that the partition need not compute them again.
 void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, const F4& cmin,
-                   const float* scale, std::uint32_t nb, std::uint32_t sets, Bins& bins) {
+                   const float* scale, std::uint32_t nb, std::uint32_t sets, Bins& bins,
+                   std::uint32_t* out_kept) {
     const float inf = std::numeric_limits<float>::infinity();
     BinBox* const box = bins.box.data();
     std::uint32_t* const count = bins.count.data();
@@ -184,12 +187,16 @@ void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, 
         alignas(16) float tk[4];
         f4Store(t, tk);
         const std::uint32_t set = (i & set_mask) * stride;
+        std::uint32_t kept = 0;
         for (std::uint32_t a = 0; a < 3; ++a) {
-            const std::uint32_t b = set + a * nb + static_cast<std::uint32_t>(tk[a]);
+            const std::uint32_t k = static_cast<std::uint32_t>(tk[a]);
+            const std::uint32_t b = set + a * nb + k;
             f4Min(box[b].lo, l, box[b].lo);
             f4Max(box[b].hi, h, box[b].hi);
             ++count[b];
+            kept |= k << (8 * a);
         }
+        if (out_kept != nullptr) out_kept[i - begin] = kept;
     }
     for (std::uint32_t s = stride; s < sets * stride; s += stride) {
         for (std::uint32_t b = 0; b < 3 * nb; ++b) {
@@ -207,7 +214,8 @@ void binReferences(const PrimRef* refs, std::uint32_t begin, std::uint32_t end, 
 // give their second operand for equal values (+0 and -0 included) and NaNs, which negation keeps.
 __attribute__((target("avx2"))) void binReferencesWide(const PrimRef* refs, std::uint32_t begin,
                                                        std::uint32_t end, const F4& cmin, const float* scale,
-                                                       std::uint32_t nb, std::uint32_t sets, Bins& bins) {
+                                                       std::uint32_t nb, std::uint32_t sets, Bins& bins,
+                                                       std::uint32_t* out_kept) {
     float* const wide = bins.wide.data()->v; // 8 floats a bin, 32-byte aligned
     BinBox* const box = bins.box.data();
     std::uint32_t* const count = bins.count.data();
@@ -229,11 +237,15 @@ __attribute__((target("avx2"))) void binReferencesWide(const PrimRef* refs, std:
         alignas(16) float tk[4];
         _mm_store_ps(tk, t);
         const std::uint32_t set = (i & set_mask) * stride;
+        std::uint32_t kept = 0;
         for (std::uint32_t a = 0; a < 3; ++a) {
-            const std::uint32_t b = set + a * nb + static_cast<std::uint32_t>(tk[a]);
+            const std::uint32_t k = static_cast<std::uint32_t>(tk[a]);
+            const std::uint32_t b = set + a * nb + k;
             _mm256_store_ps(wide + 8 * b, _mm256_min_ps(_mm256_load_ps(wide + 8 * b), r));
             ++count[b];
+            kept |= k << (8 * a);
         }
+        if (out_kept != nullptr) out_kept[i - begin] = kept;
     }
     for (std::uint32_t s = stride; s < sets * stride; s += stride) {
         for (std::uint32_t b = 0; b < 3 * nb; ++b) {
@@ -410,10 +422,10 @@ void childBounds(const BinBox* box, std::uint32_t nb, std::uint32_t split, F4& o
 //   position m >= mid  receives m + 1 if m + 1 < n is right-going, else X[number of L above m].
 // So the leaves keep the walk's triangle order, and the centroid bounds of each side are the
 // walk's too because min and max do not depend on the order for plain coordinates (the only
-// case this is used for). Returns mid.
-std::uint32_t gatherPartition(PrimRef* refs, std::uint32_t n, int a, float cmin, float scale,
-                              std::uint32_t nb, std::uint32_t best_bin, GatherScratch& g, F4& out_lclo,
-                              F4& out_lchi, F4& out_rclo, F4& out_rchi) {
+// case this is used for). Which side a reference goes to comes from its bin on axis a as the
+// node's binning kept it in g.bins (binOf's value: the same float operations). Returns mid.
+std::uint32_t gatherPartition(PrimRef* refs, std::uint32_t n, int a, std::uint32_t best_bin, GatherScratch& g,
+                              F4& out_lclo, F4& out_lchi, F4& out_rclo, F4& out_rchi) {
     // The bounds are gathered in locals: the outputs could alias the references for all the
     // compiler knows (F4 may alias any type), and would be stored and loaded again on every
     // reference.
@@ -422,8 +434,10 @@ std::uint32_t gatherPartition(PrimRef* refs, std::uint32_t n, int a, float cmin,
     setEmpty(rclo, rchi);
     std::uint8_t* left = g.left.data();
     std::uint32_t mid = 0;
+    const std::uint32_t* const kept = g.bins.data(); // binOf of each reference, kept by the binning
+    const std::uint32_t shift = 8u * static_cast<std::uint32_t>(a);
     for (std::uint32_t m = 0; m < n; ++m) {
-        const std::uint8_t l = binOf(refs[m], a, cmin, scale, nb) <= best_bin ? 1 : 0;
+        const std::uint8_t l = ((kept[m] >> shift) & 0xFFu) <= best_bin ? 1 : 0;
         left[m] = l;
         mid += l;
     }
@@ -561,6 +575,7 @@ void reserveScratch(Builder& b, BuiltTree& tree) {
         b.gather.left.resize(most + 1);
         b.gather.xs.resize(most + 1);
         b.gather.ys.resize(most + 1);
+        b.gather.bins.resize(most);
     }
 }
 
@@ -615,15 +630,18 @@ void chooseSplit(Builder& b, const Task& task, SplitChoice& out) {
         const float extent = ch[a] - cl[a];
         out.scale[a] = extent > 0.0f ? static_cast<float>(out.nb) * (1.0f - 1e-6f) / extent : 0.0f;
     }
+    // The nodes that gatherPartition will split keep their references' bins for it.
+    std::uint32_t* const kept = b.plain && count <= kGatherMax ? b.gather.bins.data() : nullptr;
     const std::uint32_t sets = !b.plain ? 2u : count <= kOneSetMax ? 1u : count <= kTwoSetsMax ? 2u : kSets;
 #if defined(FLAK_BUILD_AVX2)
     if (b.avx2) {
-        binReferencesWide(b.refs.data(), task.begin, task.end, task.clo, out.scale, out.nb, sets, b.bins);
+        binReferencesWide(b.refs.data(), task.begin, task.end, task.clo, out.scale, out.nb, sets, b.bins,
+                          kept);
         findBestSplitWide(b.bins, out.nb, out.scale, b.plain, *b.sweep, out.axis, out.bin, out.cost);
         return;
     }
 #endif
-    binReferences(b.refs.data(), task.begin, task.end, task.clo, out.scale, out.nb, sets, b.bins);
+    binReferences(b.refs.data(), task.begin, task.end, task.clo, out.scale, out.nb, sets, b.bins, kept);
     findBestSplit(b.bins, out.nb, out.scale, b.plain, *b.sweep, out.axis, out.bin, out.cost);
 }
 
@@ -683,9 +701,8 @@ std::uint32_t partitionBinned(Builder& b, const Task& task, const SplitChoice& s
                 inout_left.hi, inout_right.lo, inout_right.hi);
     const float cmin = cl_of(task, a);
     if (b.plain && count <= kGatherMax)
-        return task.begin + gatherPartition(&b.refs[task.begin], count, a, cmin, split.scale[a], split.nb,
-                                            split.bin, b.gather, inout_left.clo, inout_left.chi,
-                                            inout_right.clo, inout_right.chi);
+        return task.begin + gatherPartition(&b.refs[task.begin], count, a, split.bin, b.gather,
+                                            inout_left.clo, inout_left.chi, inout_right.clo, inout_right.chi);
     return swapWalkPartition(b.refs.data(), task.begin, task.end, a, cmin, split.scale[a], split.nb,
                              split.bin, inout_left.clo, inout_left.chi, inout_right.clo, inout_right.chi);
 }
