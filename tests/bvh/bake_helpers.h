@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace flak::test {
@@ -82,15 +83,20 @@ inline Blob opened(AlignedBytes& bytes) {
     return blob;
 }
 
-/// [bytes, bytes + count) with `size` bytes at `offset` replaced by `value` and the checksum
-/// recomputed, as a pipeline that re-seals what it damaged would.
+/// The blob's bytes with the checksum recomputed, as a pipeline that re-seals what it damaged
+/// would.
+inline std::vector<unsigned char> resealed(std::vector<unsigned char> bytes) {
+    const std::uint64_t sum = blobChecksum(bytes.data(), bytes.size());
+    std::memcpy(bytes.data() + offsetof(BlobHeader, checksum), &sum, 8);
+    return bytes;
+}
+
+/// [bytes, bytes + count) with `size` bytes at `offset` replaced by `value`, resealed.
 inline std::vector<unsigned char> resealed(const unsigned char* bytes, std::size_t count, std::size_t offset,
                                            const void* value, std::size_t size) {
     std::vector<unsigned char> copy(bytes, bytes + count);
     std::memcpy(copy.data() + offset, value, size);
-    const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
-    std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
-    return copy;
+    return resealed(std::move(copy));
 }
 
 /// Loads the resealed bytes (above): the loader's status, and in out_error what it said.

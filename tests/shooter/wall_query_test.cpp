@@ -941,9 +941,7 @@ TEST(WallBlob, VerifyReportsEdgesRepeatedOrLeftOut) {
     const auto verifyAfter = [&](const std::function<void(std::vector<unsigned char>&)>& damage) {
         std::vector<unsigned char> copy(base, base + level->bytes->size());
         damage(copy);
-        const std::uint64_t sum = blobChecksum(copy.data(), copy.size());
-        std::memcpy(copy.data() + offsetof(BlobHeader, checksum), &sum, 8);
-        AlignedBytes aligned(copy);
+        AlignedBytes aligned(resealed(std::move(copy)));
         Blob blob;
         WallSet walls;
         BlobError err;
