@@ -614,14 +614,13 @@ bool splitsCostMore(const PrimRef* refs, std::uint32_t count, float area, float 
 
 // Best binned SAH split over the three axes, one pass over the references.
 // Small nodes get as many bins as references: resetting and sweeping 16 bins per axis
-// would cost more than the binning itself near the leaves.
-void chooseSplit(Builder& b, const Task& task, SplitChoice& out) {
+// would cost more than the binning itself near the leaves. `area`: the node's half area.
+void chooseSplit(Builder& b, const Task& task, float area, SplitChoice& out) {
     const std::uint32_t count = task.end - task.begin;
     out.nb = std::min(b.nbins, std::max(4u, count));
-    const bool sure_leaf =
-        b.plain && count <= b.max_leaf &&
-        (static_cast<float>(count) <= b.options->traversal_cost ||
-         splitsCostMore(&b.refs[task.begin], count, halfArea(task.lo, task.hi), b.options->traversal_cost));
+    const bool sure_leaf = b.plain && count <= b.max_leaf &&
+                           (static_cast<float>(count) <= b.options->traversal_cost ||
+                            splitsCostMore(&b.refs[task.begin], count, area, b.options->traversal_cost));
     if (count <= 1 || sure_leaf) return;
     alignas(16) float cl[4], ch[4];
     f4Store(task.clo, cl);
@@ -713,6 +712,8 @@ void halveRange(const PrimRef* refs, const Task& task, std::uint32_t mid, Task& 
                 Task& inout_right) {
     setEmpty(inout_left.lo, inout_left.hi);
     setEmpty(inout_right.lo, inout_right.hi);
+    setEmpty(inout_left.clo, inout_left.chi);
+    setEmpty(inout_right.clo, inout_right.chi);
     for (std::uint32_t i = task.begin; i < task.end; ++i) {
         F4 l, h, cen;
         f4Load(refs[i].lo, l);
@@ -732,8 +733,6 @@ void halveRange(const PrimRef* refs, const Task& task, std::uint32_t mid, Task& 
 // a usable binned split (all centroids equal) the range is halved and each side's bounds recomputed.
 void splitTask(Builder& b, const Task& task, std::uint32_t node, const SplitChoice& split, Task& out_left,
                Task& out_right) {
-    setEmpty(out_left.clo, out_left.chi);
-    setEmpty(out_right.clo, out_right.chi);
     std::uint32_t mid = task.begin + (task.end - task.begin) / 2;
     if (split.axis >= 0)
         mid = partitionBinned(b, task, split, out_left, out_right);
@@ -761,7 +760,7 @@ void buildTask(Builder& b, const Task& task, BuiltTree& tree) {
     // (at most kMaxTreeDepth, the bound of the walks' stacks), whatever the input. SAH trees of
     // real meshes stay far shallower.
     SplitChoice split;
-    if (task.depth < b.halving_depth) chooseSplit(b, task, split);
+    if (task.depth < b.halving_depth) chooseSplit(b, task, area, split);
     const float leaf_cost = static_cast<float>(count);
     const float split_cost = split.axis >= 0 ? b.options->traversal_cost + split.cost / std::max(area, 1e-30f)
                                              : std::numeric_limits<float>::infinity();
