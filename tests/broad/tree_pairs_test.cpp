@@ -6,6 +6,8 @@
 
 #include <flak/arena.h>
 
+#include <map>
+
 #include <string>
 
 namespace flak {
@@ -193,6 +195,91 @@ TEST(TreePairs, TreeVsTreeWithALeafRoot) {
     ASSERT_GT(expected.size(), 5u);
     EXPECT_EQ(t.tree(t.fixed, t.moving, false), expected);
     EXPECT_EQ(t.tree(t.moving, t.fixed, true), expected);
+}
+
+// A PairFilter (tree_pair.h) sees each pair the boxes and the category/mask filters accept once,
+// with a's user value first (the lower index in a self search, the first tree's in a tree-vs-tree
+// search), and the pairs it refuses are neither written nor counted as dropped. Checked against
+// brute force with an order-sensitive filter, on trees with and without proxy filters (the
+// searches' two paths), and with a buffer too small for the pairs kept.
+struct FilterProbe {
+    std::set<std::pair<std::uint64_t, std::uint64_t>> seen; // (value_a, value_b) of every call
+    std::uint64_t calls = 0;
+    static bool keep(std::uint64_t a, std::uint64_t b) { return (a * 3 + b * 5) % 7 < 4; }
+    static bool accept(void* user, std::uint64_t a, std::uint64_t b) {
+        FilterProbe& probe = *static_cast<FilterProbe*>(user);
+        ++probe.calls;
+        probe.seen.insert({a, b});
+        return keep(a, b);
+    }
+};
+
+TEST(TreePairs, PairFilterLeavesOutWhatItRefusesUncounted) {
+    for (int proxy_filters = 0; proxy_filters < 2; ++proxy_filters) {
+        SCOPED_TRACE(proxy_filters ? "proxies filter" : "no proxy filters");
+        TwoTrees t;
+        SplitMix64 rng(0xF117E400u + std::uint64_t(proxy_filters));
+        std::map<std::uint64_t, std::uint64_t> value_of; // key -> user value
+        const auto fill = [&](TreeHarness& h, int count, float lo, float hi) {
+            for (int i = 0; i < count; ++i) {
+                ProxyDesc d;
+                d.box = test::broad::randomBox(rng, lo, hi, 0.5f, 4.0f, true);
+                d.user_value = rng.next();
+                if (proxy_filters != 0 && rng.u() < 0.3) d.mask = 0x2u;
+                ProxyId id;
+                ASSERT_EQ(h.create(d, id), Status::Ok);
+                value_of[keyOf(id) ^ (&h == &t.fixed ? 0u : 1ull << 63)] = d.user_value;
+            }
+        };
+        fill(t.fixed, 300, 0, 60);
+        fill(t.moving, 250, -5, 65);
+        const auto valueOf = [&](const TreeHarness& h, std::uint64_t key) {
+            return value_of.at(key ^ (&h == &t.fixed ? 0u : 1ull << 63));
+        };
+        const auto check = [&](const TreeHarness* first, const TreeHarness& second) {
+            const bool self = first == nullptr;
+            // What the search must ask about, and what it must keep.
+            std::set<std::pair<std::uint64_t, std::uint64_t>> asked, kept;
+            const auto expected = self ? second.brutePairs() : t.brute();
+            for (const auto& [ka, kb] : expected) {
+                const std::uint64_t va = valueOf(self ? second : *first, ka), vb = valueOf(second, kb);
+                asked.insert({va, vb});
+                if (FilterProbe::keep(va, vb)) kept.insert({va, vb});
+            }
+            ASSERT_GT(kept.size(), 20u);
+            ASSERT_GT(asked.size(), kept.size());
+            FilterProbe probe;
+            const PairFilter filter{&FilterProbe::accept, &probe};
+            std::vector<TreePair> pairs(asked.size() + 1);
+            OutBuffer<TreePair> found = OutBuffer<TreePair>::over(pairs.data(), std::uint32_t(pairs.size()));
+            const Status status = self ? second.tree.findPairs(found, filter)
+                                       : findTreePairs(first->tree, second.tree, found, filter);
+            EXPECT_EQ(status, Status::Ok);
+            EXPECT_EQ(found.dropped, 0u);
+            EXPECT_EQ(probe.calls, asked.size());
+            EXPECT_EQ(probe.seen, asked);
+            std::set<std::pair<std::uint64_t, std::uint64_t>> got;
+            for (std::uint32_t i = 0; i < found.count; ++i) {
+                if (self) {
+                    EXPECT_LT(pairs[i].a.index, pairs[i].b.index);
+                }
+                got.insert(
+                    {valueOf(self ? second : *first, keyOf(pairs[i].a)), valueOf(second, keyOf(pairs[i].b))});
+            }
+            EXPECT_EQ(got.size(), found.count);
+            EXPECT_EQ(got, kept);
+            // Too small a buffer: the pairs kept are written or counted, the refused ones neither.
+            OutBuffer<TreePair> small = OutBuffer<TreePair>::over(pairs.data(), 5);
+            EXPECT_EQ(self ? second.tree.findPairs(small, filter)
+                           : findTreePairs(first->tree, second.tree, small, filter),
+                      Status::BufferFull);
+            EXPECT_EQ(small.count, 5u);
+            EXPECT_EQ(small.count + small.dropped, kept.size());
+        };
+        check(nullptr, t.fixed);
+        check(nullptr, t.moving);
+        check(&t.fixed, t.moving);
+    }
 }
 
 // The pair count is 64-bit: a search that finds 2^32 pairs or more (one tree of 92,683 proxies

@@ -209,6 +209,43 @@ TEST(WorldApi, FullPairBufferDropsAndCounts) {
     EXPECT_EQ(world.hitCount(), 4u); // the 4 pairs kept all touch
 }
 
+// Pairs the narrow phase would never test take no room in the pair buffer: six enemies whose
+// filters keep them from each other and from the player, and who have no cluster to meet the walls
+// with, sit on a player in a wall corner. With room for one pair, the player's wall pair is the
+// one found and tested; before, the enemies' 27 untestable pairs came first and it was dropped.
+TEST(WorldApi, PairsThatCannotBeTestedTakeNoRoom) {
+    const Sphere ball{Vec3{-28.5f, -28.5f, 0.0f}, 1.0f}; // the square [-35, -29]^2's corner at 0.71
+    SphereCluster cluster;
+    ASSERT_EQ(makeSphereCluster(&ball, 1, cluster), Status::Ok);
+    auto mesh = makeTestMesh(icosphere(2, 2.0f));
+    WorldConfig config = smallConfig();
+    config.max_enemies = 6;
+    config.max_players = 1;
+    config.max_pairs = 1;
+    HostWorld host(config);
+    World& world = host.world;
+    BodyId walls, player, enemy;
+    ASSERT_EQ(world.spawnWalls(WallsDesc{&assets().walls}, walls), Status::Ok);
+    ShipDesc desc = enemyAtOrigin(*mesh);
+    set(-28.5f, -28.5f, 0.0f, desc.ship_to_world.translation);
+    desc.filter.category = 2;
+    desc.filter.mask = ~2u;
+    for (int i = 0; i < 6; ++i) ASSERT_EQ(world.spawnEnemy(desc, enemy), Status::Ok);
+    desc = ShipDesc{};
+    desc.cluster = &cluster;
+    desc.filter.category = 4;
+    desc.filter.mask = ~2u;
+    setIdentity(desc.ship_to_world);
+    ASSERT_EQ(world.spawnPlayer(desc, player), Status::Ok);
+    EXPECT_EQ(world.step(1.0f / 60.0f), Status::Ok);
+    EXPECT_EQ(world.stats().pairs, 1u);
+    EXPECT_EQ(world.stats().pairs_dropped, 0u);
+    ASSERT_EQ(world.hitCount(), 1u);
+    EXPECT_EQ(world.hits()[0].kind, HitKind::ShipWall);
+    EXPECT_EQ(world.hits()[0].a, player);
+    EXPECT_EQ(world.hits()[0].b, walls);
+}
+
 // A one-sphere player in a wall corner touches its two edges: with room for one contact, the
 // other is dropped, counted, and the step says BufferFull; the push-out is the same.
 TEST(WorldApi, FullContactBufferDropsCountsAndSays) {

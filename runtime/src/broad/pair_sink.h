@@ -50,6 +50,11 @@ inline bool acceptsPair(const TreeProxy& a, const TreeProxy& b) {
     return (a.category & b.mask) != 0 && (b.category & a.mask) != 0;
 }
 
+/// True when the caller's filter keeps the pair (always when it has none).
+inline bool callerAccepts(const PairFilter& filter, std::uint64_t value_a, std::uint64_t value_b) {
+    return filter.accept == nullptr || filter.accept(filter.user, value_a, value_b);
+}
+
 /// True when this proxy's filter accepts every proxy whose filter accepts it: a full mask and a
 /// non-empty category. A tree whose proxies all do so can skip the filter in pair searches.
 inline bool acceptsAll(std::uint32_t category, std::uint32_t mask) {

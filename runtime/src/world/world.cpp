@@ -24,14 +24,15 @@ constexpr std::uint32_t kEnemyCat = 1u << static_cast<std::uint32_t>(BodyKind::E
 constexpr std::uint32_t kPlayerCat = 1u << static_cast<std::uint32_t>(BodyKind::Player);
 constexpr std::uint32_t kShipCats = kEnemyCat | kPlayerCat;
 
-// Which kinds a body kind pairs with in the pair searches: ships with ships and wall sets. Levels
-// take part only in the shots' queries (bullets and beams are queries, not proxies).
-std::uint32_t maskOf(BodyKind kind) {
+// Which kinds a body kind pairs with in the pair searches: ships with ships, and ships with a
+// sphere cluster with wall sets (the walls meet a ship through its cluster). Levels take part only
+// in the shots' queries (bullets and beams are queries, not proxies).
+std::uint32_t maskOf(BodyKind kind, bool has_cluster = false) {
     switch (kind) {
     case BodyKind::Level: return 0;
     case BodyKind::Walls: return kShipCats;
     case BodyKind::Enemy:
-    case BodyKind::Player: return kShipCats | kWallsCat;
+    case BodyKind::Player: return has_cluster ? kShipCats | kWallsCat : kShipCats;
     default: return 0;
     }
 }
@@ -562,7 +563,7 @@ Status spawnShip(WorldState& s, BodyKind kind, const ShipDesc& desc, BodyId& out
     shipWorldBox(body, proxy.box);
     proxy.user_value = bodyUserValue(kind, handle.index);
     proxy.category = categoryOf(kind);
-    proxy.mask = maskOf(kind);
+    proxy.mask = maskOf(kind, desc.cluster != nullptr);
     const Status tree_status = s.moving_tree.createProxy(proxy, body.proxy);
     if (tree_status != Status::Ok) {
         // The tree has room for every ship, so this is a world box that overflowed (a finite
@@ -716,10 +717,11 @@ std::uint64_t now(const WorldConfig& config) {
 void findPairs(WorldState& s) {
     s.body_pair_count = 0;
     OutBuffer<TreePair> pairs = OutBuffer<TreePair>::over(s.pairs, s.config.max_pairs);
-    (void)s.moving_tree.findPairs(pairs);
+    const PairFilter testable = testablePairs(s);
+    (void)s.moving_tree.findPairs(pairs, testable);
     const std::uint32_t moving_written = pairs.count;
     if (s.static_tree.proxyCount() > 0 && s.moving_tree.proxyCount() > 0) {
-        (void)findTreePairs(s.static_tree, s.moving_tree, pairs);
+        (void)findTreePairs(s.static_tree, s.moving_tree, pairs, testable);
     }
     s.pair_count = pairs.count;
     s.stats.pairs = saturatingAdd(pairs.count, pairs.dropped);

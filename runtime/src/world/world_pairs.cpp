@@ -21,7 +21,7 @@ bool isShip(BodyKind kind) { return kind == BodyKind::Enemy || kind == BodyKind:
 bool classifyPair(const WorldState& s, const TreePair& pair, bool from_static, BodyPair& out_pair) {
     BodyId a = bodyOfProxy(s, from_static ? s.static_tree : s.moving_tree, pair.a);
     BodyId b = bodyOfProxy(s, s.moving_tree, pair.b);
-    if (a.isNull() || b.isNull() || !interacts(bodyFilter(s, a), bodyFilter(s, b))) return false;
+    if (a.isNull() || b.isNull()) return false; // the search's PairFilter has applied the filters
     if (isShip(a.kind) && isShip(b.kind)) {
         if (bodyLess(b, a)) {
             const BodyId t = a;
@@ -42,7 +42,21 @@ bool classifyPair(const WorldState& s, const TreePair& pair, bool from_static, B
     return true;
 }
 
+bool pairIsTestable(void* state, std::uint64_t value_a, std::uint64_t value_b) {
+    const WorldState& s = *static_cast<const WorldState*>(state);
+    const BodyId a = liveBodyId(s, userKind(value_a), userIndex(value_a));
+    const BodyId b = liveBodyId(s, userKind(value_b), userIndex(value_b));
+    return !a.isNull() && !b.isNull() && interacts(bodyFilter(s, a), bodyFilter(s, b));
+}
+
 } // namespace
+
+PairFilter testablePairs(const WorldState& state) {
+    PairFilter filter;
+    filter.accept = pairIsTestable;
+    filter.user = const_cast<WorldState*>(&state); // read only: pairIsTestable takes it back as const
+    return filter;
+}
 
 void classifyPairs(WorldState& s, std::uint32_t moving_pair_count) {
     s.body_pair_count = 0;

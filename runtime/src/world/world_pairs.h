@@ -22,6 +22,10 @@ struct BodyPair {
     PairKind kind = PairKind::ShipShip;
 };
 
+/// The pair searches' PairFilter: keeps the pairs of live bodies whose collision filters meet
+/// (body.h: interacts), so pairs the narrow phase would never test take no room in max_pairs.
+PairFilter testablePairs(const WorldState& state);
+
 /// Turns the step's broad-phase pairs (state.pairs: the moving tree's self search first, then
 /// the static-vs-moving search) into body pairs in state.body_pairs (scratch for max_pairs,
 /// allocated here for the rest of the step), ordered for the narrow phase.

@@ -147,8 +147,9 @@ public:
     /// different nodes as (first, first), (first, second), (second, first), (second, second).
     /// Deterministic for a given sequence of calls. Appends the pairs to inout_pairs from its
     /// count on and counts those that do not fit in its dropped: Ok, or BufferFull when some were
-    /// dropped (those written are the first ones of the full answer).
-    [[nodiscard]] Status findPairs(OutBuffer<TreePair>& inout_pairs) const;
+    /// dropped (those written are the first ones of the full answer). `filter` (tree_pair.h) may
+    /// leave out more pairs: those it refuses are neither written nor counted.
+    [[nodiscard]] Status findPairs(OutBuffer<TreePair>& inout_pairs, const PairFilter& filter = {}) const;
 
     /// Checks every invariant: parent and child links, pair alignment, leaf <-> proxy links,
     /// boxes containing the children's fat boxes (internal) and fat boxes containing tight boxes
@@ -171,7 +172,7 @@ public:
 
 private:
     friend Status findTreePairs(const DynamicTree& first, const DynamicTree& second,
-                                OutBuffer<TreePair>& inout_pairs);
+                                OutBuffer<TreePair>& inout_pairs, const PairFilter& filter);
 
     TreeProxy* findProxy(const ProxyId& id);
     const TreeProxy* findProxy(const ProxyId& id) const;
@@ -211,8 +212,8 @@ private:
 /// without a stack, in the order findPairs() describes for two different nodes. Appends to
 /// inout_pairs as findPairs() does: Ok, or BufferFull when some were dropped. The two trees
 /// must be distinct objects (InvalidArgument otherwise; use findPairs() for a self search).
-/// Read-only on both trees.
+/// `filter` as for findPairs(), with a's user value from `first`. Read-only on both trees.
 [[nodiscard]] Status findTreePairs(const DynamicTree& first, const DynamicTree& second,
-                                   OutBuffer<TreePair>& inout_pairs);
+                                   OutBuffer<TreePair>& inout_pairs, const PairFilter& filter = {});
 
 } // namespace flak

@@ -16,4 +16,13 @@ struct TreePair {
 };
 static_assert(sizeof(TreePair) == 16, "a pair is two handles");
 
+/// The caller's last word on a pair that the boxes and the category/mask filters accept: called
+/// with the two proxies' user values (a's first, in TreePair's order); false leaves the pair out,
+/// neither written nor counted, so pairs the caller would never test take no room in its buffer.
+/// `accept` null keeps every pair. Called on the searching thread, in the search's order.
+struct PairFilter {
+    bool (*accept)(void* user, std::uint64_t value_a, std::uint64_t value_b) = nullptr;
+    void* user = nullptr;
+};
+
 } // namespace flak

@@ -73,7 +73,10 @@ struct WorldConfig {
     std::uint32_t max_beams = 8;        ///< beams
     std::uint32_t max_beam_points = 65; ///< points per beam polyline (segments = points - 1), >= 2
     std::uint32_t max_hits = 8192;      ///< hit records per step; more are counted, not written
-    std::uint32_t max_pairs = 4096; ///< ship-ship and ship-walls pairs per step; more are counted, not tested
+    /// Ship-ship and ship-walls pairs per step; more are counted, not tested. Only pairs the step
+    /// tests take room: those of live bodies whose filters meet, and ship-walls pairs only for ships
+    /// with a cluster.
+    std::uint32_t max_pairs = 4096;
     /// Contacts one cluster-vs-walls query may gather (a player vs an enemy mesh keeps only each
     /// sphere's deepest contact and gathers none).
     std::uint32_t max_contacts = 256;
@@ -149,7 +152,7 @@ const char* worldPhaseName(WorldPhase phase);
 struct StepStats {
     std::uint64_t phase_ns[static_cast<int>(WorldPhase::Count)] = {}; ///< per-phase time (0 without a clock)
     std::uint64_t total_ns = 0;                                       ///< whole step (0 without a clock)
-    std::uint32_t pairs = 0;            ///< broad-phase pairs found (ship-ship and ship-walls)
+    std::uint32_t pairs = 0;            ///< broad-phase pairs found that the step tests (see max_pairs)
     std::uint32_t shot_candidates = 0;  ///< bodies the bullets' and beams' tree queries returned
     std::uint32_t pairs_dropped = 0;    ///< pairs found but not tested: max_pairs was too small
     std::uint32_t hits = 0;             ///< hits written
