@@ -4,7 +4,6 @@
 
 #include "wide_collapse.h"
 
-#include <flak/align.h>
 #include <flak/bvh/mesh_blob.h>
 #include <flak/shooter/blob_sections.h>
 
@@ -242,6 +241,30 @@ std::vector<std::uint32_t> materialGroupedOrder(const SourceMesh& mesh, const Bu
 
 } // namespace
 
+bool layOutSections(const std::vector<SectionPlan>& sections, std::vector<std::uint32_t>& out_offsets,
+                    std::uint64_t& out_total) {
+    constexpr std::uint64_t kMax32 = 0xFFFFFFFFu;
+    const auto align16 = [](std::uint64_t v) { return (v + 15u) & ~std::uint64_t{15}; };
+    out_offsets.clear();
+    out_total = 0;
+    std::uint64_t at = align16(sizeof(BlobHeader) + sections.size() * sizeof(SectionEntry));
+    for (const SectionPlan& s : sections) {
+        // A count below 2^32 and an element of at most 2^16 bytes: the product cannot wrap.
+        if (s.count > kMax32 || s.elem > 0xFFFFu || s.count * s.elem > kMax32 || at > kMax32) {
+            out_offsets.clear();
+            return false;
+        }
+        out_offsets.push_back(static_cast<std::uint32_t>(at));
+        at = align16(at + s.count * s.elem);
+    }
+    if (at > std::uint64_t{SIZE_MAX}) {
+        out_offsets.clear();
+        return false;
+    }
+    out_total = at;
+    return true;
+}
+
 BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOptions& options,
                     std::vector<unsigned char>& out) {
     const std::uint32_t tris = mesh.triangleCount();
@@ -316,14 +339,9 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
         return {"a blob needs a mesh, a cluster or walls"};
     if (options.cluster.size() > kMaxClusterSpheres) return {"too many cluster spheres"};
 
-    struct Section {
-        SectionKind kind;
-        std::uint32_t count, elem;
-    };
-    std::vector<Section> sections;
+    std::vector<SectionPlan> sections;
     const auto add = [&sections](SectionKind kind, std::size_t count) {
-        sections.push_back({kind, static_cast<std::uint32_t>(count),
-                            sectionLayout(static_cast<std::uint32_t>(kind)).element_bytes});
+        sections.push_back({kind, count, sectionLayout(static_cast<std::uint32_t>(kind)).element_bytes});
     };
     if (options.mesh) {
         add(SectionKind::MeshInfo, 1);
@@ -340,13 +358,10 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     if (!options.walls.empty()) add(SectionKind::Walls, options.walls.size());
 
     std::vector<std::uint32_t> offsets;
-    std::size_t at = alignUp(sizeof(BlobHeader) + sections.size() * sizeof(SectionEntry), 16);
-    for (const Section& s : sections) {
-        offsets.push_back(static_cast<std::uint32_t>(at));
-        at = alignUp(at + std::size_t{s.count} * s.elem, 16);
-    }
-    const std::size_t total = at;
-    out.assign(total, 0);
+    std::uint64_t total = 0;
+    if (!layOutSections(sections, offsets, total))
+        return {"blob too large for the format (section offsets and sizes are 32-bit: at most 4 GiB)"};
+    out.assign(static_cast<std::size_t>(total), 0);
     const bool swap = options.big_endian != hostIsBigEndian();
     ByteWriter w(out, swap);
 
@@ -359,9 +374,9 @@ BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOp
     for (std::size_t i = 0; i < sections.size(); ++i) {
         const std::size_t e = sizeof(BlobHeader) + i * sizeof(SectionEntry);
         w.put<std::uint32_t>(e, static_cast<std::uint32_t>(sections[i].kind));
-        w.put<std::uint32_t>(e + 4, sections[i].count);
+        w.put<std::uint32_t>(e + 4, static_cast<std::uint32_t>(sections[i].count));
         w.put<std::uint32_t>(e + 8, offsets[i]);
-        w.put<std::uint32_t>(e + 12, sections[i].count * sections[i].elem);
+        w.put<std::uint32_t>(e + 12, static_cast<std::uint32_t>(sections[i].count * sections[i].elem));
     }
     for (std::size_t i = 0; i < sections.size(); ++i) {
         std::size_t o = offsets[i];

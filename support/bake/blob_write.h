@@ -4,6 +4,7 @@
 #include "bvh_build.h"
 #include "source_mesh.h"
 
+#include <flak/blob/blob.h>
 #include <flak/math/sphere.h>
 
 #include <cstdint>
@@ -37,6 +38,20 @@ std::uint16_t quantizeBound(float v, float origin, float scale, bool round_up);
 /// the lower, and the lower too where the upper decodes beyond kMaxBlobCoordinate. 0 for a flat
 /// axis.
 std::uint16_t snapToGrid(float v, float origin, float scale);
+
+/// A section as writeBlob lays it out: its kind, element count and bytes per element.
+struct SectionPlan {
+    SectionKind kind;
+    std::uint64_t count;
+    std::uint64_t elem;
+};
+
+/// Places `sections` after the header and its table, in order, each on a 16-byte boundary, and
+/// writes their offsets and the blob's total bytes. False, writing nothing, where the format
+/// cannot hold them: an element count, a section's bytes or an offset of 2^32 or more (the
+/// section table's fields are 32-bit), or a total beyond size_t.
+bool layOutSections(const std::vector<SectionPlan>& sections, std::vector<std::uint32_t>& out_offsets,
+                    std::uint64_t& out_total);
 
 BakeError writeBlob(const SourceMesh& mesh, const BuiltTree& tree, const WriteOptions& options,
                     std::vector<unsigned char>& out);

@@ -834,6 +834,44 @@ TEST(MeshBlob, HeaderRejectionsHaveDistinctStatuses) {
     EXPECT_EQ(loadMeshBlob(nullptr, 100, blob), Status::NullMemory);
 }
 
+// The section table's fields are 32-bit, so the writer refuses a blob that would need an offset,
+// a section size or an element count of 2^32 or more (a soup near the triangle limit with unshared
+// vertices and source ids, or a huge wall set, can get there) instead of writing offsets that
+// wrap. Checked on the layout alone: such blobs take more memory than a test should.
+TEST(MeshBlob, LayoutRefusesWhatThe32BitSectionTableCannotHold) {
+    const std::uint64_t table = (sizeof(BlobHeader) + 2 * sizeof(SectionEntry) + 15) / 16 * 16;
+    const std::uint64_t k4G = std::uint64_t{1} << 32;
+    std::vector<std::uint32_t> offsets;
+    std::uint64_t total = 0;
+    const auto plan = [](std::uint64_t count_a, std::uint64_t elem_a, std::uint64_t count_b,
+                         std::uint64_t elem_b) {
+        return std::vector<bake::SectionPlan>{{SectionKind::Vertices, count_a, elem_a},
+                                              {SectionKind::SourceIds, count_b, elem_b}};
+    };
+    // Each section on a 16-byte boundary after the header and the table.
+    ASSERT_TRUE(bake::layOutSections(plan(5, 12, 3, 4), offsets, total));
+    EXPECT_EQ(offsets, (std::vector<std::uint32_t>{std::uint32_t(table), std::uint32_t(table + 64)}));
+    EXPECT_EQ(total, table + 64 + 16);
+    // The second section may start at the last 16-byte boundary below 4 GiB and end beyond it.
+    const std::uint64_t first_bytes = k4G - 16 - table;
+    ASSERT_TRUE(bake::layOutSections(plan(first_bytes / 16, 16, 1000, 4), offsets, total));
+    EXPECT_EQ(offsets[1], 0xFFFFFFF0u);
+    EXPECT_EQ(total, k4G - 16 + 4000);
+    // One boundary further, its offset would wrap.
+    EXPECT_FALSE(bake::layOutSections(plan(first_bytes / 16 + 1, 16, 1000, 4), offsets, total));
+    EXPECT_TRUE(offsets.empty());
+    EXPECT_EQ(total, 0u);
+    // A section of 4 GiB or more, and a count that does not fit in 32 bits.
+    EXPECT_FALSE(bake::layOutSections(plan(k4G / 12 + 1, 12, 0, 4), offsets, total));
+    EXPECT_FALSE(bake::layOutSections(plan(k4G, 1, 0, 4), offsets, total));
+    EXPECT_FALSE(bake::layOutSections(plan(k4G, 0, 0, 4), offsets, total));
+    // A last section just under 4 GiB fits (the table then has one entry).
+    const std::vector<bake::SectionPlan> one{{SectionKind::Vertices, (k4G - 1) / 12, 12}};
+    ASSERT_TRUE(bake::layOutSections(one, offsets, total));
+    const std::uint64_t table_one = (sizeof(BlobHeader) + sizeof(SectionEntry) + 15) / 16 * 16;
+    EXPECT_EQ(total, (table_one + (k4G - 1) / 12 * 12 + 15) / 16 * 16);
+}
+
 // A version-1 blob (the format before the container held sections of every kind) is refused
 // with a message that says what to do; so is any other version.
 TEST(MeshBlob, VersionOneIsRefusedWithARebakeMessage) {
