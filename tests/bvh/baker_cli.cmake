@@ -365,7 +365,7 @@ else()
   endif()
   execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1)
   file(GLOB processes /proc/[0-9]*/cmdline)
-  string(HEX "slow_import.obj" needle)
+  string(HEX "${WORK}/slow_import.obj" needle) # this build tree's file: other trees' tests may run
   foreach(cmdline IN LISTS processes)
     file(READ ${cmdline} args HEX)
     if(args MATCHES "${needle}")
