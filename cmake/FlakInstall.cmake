@@ -19,7 +19,9 @@ endif()
 if(NOT FLAK_AVX2)
   string(APPEND flak_pc_cflags " -DFLAK_NO_AVX2")
 endif()
-if(FLAK_ASSERTS)
+# As flak_runtime_defs: always with FLAK_ASSERTS, else in Debug (a pkg-config consumer has no
+# configuration of its own to follow, so it gets the one flak was built in).
+if(FLAK_ASSERTS OR CMAKE_BUILD_TYPE STREQUAL "Debug")
   string(APPEND flak_pc_cflags " -DFLAK_ENABLE_ASSERTS")
 endif()
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
