@@ -3,6 +3,7 @@
 // cluster blob section, and wall contacts of a cluster against every sphere alone.
 #include "shooter/shooter_scenes.h"
 #include "support/case_count.h"
+#include "support/wall_brute_force.h"
 
 #include <flak/bvh/sphere_query.h>
 #include <flak/geom/sphere_sphere.h>
@@ -254,6 +255,7 @@ TEST(ClusterQuery, SegmentAndSweepMatchEverySphereAlone) {
 TEST(ClusterQuery, ClusterWallsMatchEverySphereAlone) {
     const std::uint64_t seed = 0xC1EAu + oracleSeedOffset();
     OracleTally tally("cluster vs walls", seed);
+    long pushes = 0, unsettled = 0;
     SplitMix64 lrng(seed);
     auto level = bakeLevel(randomPolygons(lrng, 5, 6.0, 0.0));
     const WallSet& w = level->walls;
@@ -269,11 +271,6 @@ TEST(ClusterQuery, ClusterWallsMatchEverySphereAlone) {
         WallPush push;
         ASSERT_EQ(clusterWalls(w, c, t, buf, push), Status::Ok);
         std::vector<WallContact> want;
-        Vec2 expect{0, 0};
-        auto project = [&](const WallContact& k) {
-            const float need = k.depth - dot(expect, k.normal);
-            if (need > 0.0f) addScaled(expect, k.normal, need, expect);
-        };
         for (std::uint32_t k = 0; k < c.count; ++k) {
             Sphere s;
             clusterWorldSphere(c, t, k, s);
@@ -281,17 +278,31 @@ TEST(ClusterQuery, ClusterWallsMatchEverySphereAlone) {
             OutBuffer<WallContact> b{one, 256, 0, 0};
             WallPush p1;
             ASSERT_EQ(circleWalls(w, Vec2{s.center.x, s.center.y}, s.radius, b, p1), Status::Ok);
-            bool inside = p1.inside != 0;
-            const WallContact* nearest = nullptr;
             for (std::uint32_t j = 0; j < b.count; ++j) {
                 one[j].sphere = k;
                 want.push_back(one[j]);
-                if (!inside)
-                    project(one[j]);
-                else if (nearest == nullptr || one[j].depth < nearest->depth)
-                    nearest = &one[j];
             }
-            if (nearest != nullptr) project(*nearest);
+        }
+        // The push by the documented rule, round by round, the cluster moved as one.
+        bool settled = false;
+        const Vec2 expect = bruteSettledPush(
+            Vec2{t.translation.x, t.translation.y},
+            [&](const Vec2& offset) {
+                Transform moved = t;
+                moved.translation.x += offset.x;
+                moved.translation.y += offset.y;
+                Vec2 round_push{0.0f, 0.0f};
+                for (std::uint32_t k = 0; k < c.count; ++k) {
+                    Sphere s;
+                    clusterWorldSphere(c, moved, k, s);
+                    bruteRoundPush(w, Vec2{s.center.x, s.center.y}, s.radius, round_push);
+                }
+                return round_push;
+            },
+            &settled);
+        if (expect.x != 0.0f || expect.y != 0.0f) {
+            ++pushes;
+            unsettled += settled ? 0 : 1;
         }
         tally.countOnly(!want.empty());
         tally.require(
@@ -302,6 +313,8 @@ TEST(ClusterQuery, ClusterWallsMatchEverySphereAlone) {
         tally.require(std::uint64_t(i), std::memcmp(&expect, &push.push, 8) == 0, "push",
                       [] { return std::string(); });
     }
+    tally.note("pushes", pushes);
+    tally.note("pushes still inside after every round", unsettled);
     EXPECT_EQ(tally.failures, 0);
 }
 

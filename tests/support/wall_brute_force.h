@@ -67,6 +67,58 @@ inline std::vector<WallContact> bruteCircleContacts(const WallSet& w, const Vec2
     return out;
 }
 
+/// One contact into a push by the projection rule (wall_set.h: push += n * max(0, depth - n.push)).
+inline void bruteProject(Vec2& inout_push, const WallContact& k) {
+    const float need = k.depth - dot(inout_push, k.normal);
+    if (need > 0.0f) addScaled(inout_push, k.normal, need, inout_push);
+}
+
+/// One circle's part of a round of the push rule (circleWalls, clusterWalls), folded into
+/// inout_push from brute force's contacts: outside, every contact in edge id order; inside, the
+/// shallowest. A centre inside with no edge within r takes the kernel's nearest-edge contact,
+/// which brute force does not compute (the wall tests check its distance apart).
+inline void bruteRoundPush(const WallSet& w, const Vec2& c, float r, Vec2& inout_push) {
+    bool inside = false;
+    const std::vector<WallContact> brute = bruteCircleContacts(w, c, r, inside);
+    if (!inside) {
+        for (const WallContact& k : brute) bruteProject(inout_push, k);
+    } else if (!brute.empty()) {
+        const WallContact* best = &brute[0];
+        for (const WallContact& k : brute)
+            if (k.depth < best->depth) best = &k;
+        bruteProject(inout_push, *best);
+    } else {
+        WallContact nearest;
+        OutBuffer<WallContact> one = OutBuffer<WallContact>::over(&nearest, 1);
+        WallPush ignored;
+        (void)circleWalls(w, c, r, one, ignored);
+        if (one.count == 1) bruteProject(inout_push, nearest);
+    }
+}
+
+/// The rounds of the push rule for a shape at `at` (a circle's centre, a cluster's translation):
+/// `round(offset)` is one round's push with the shape moved by offset; rounds run while the push
+/// so far is not zero and the last round moved the shape, at most kWallPushRounds. out_settled:
+/// whether a round left it where it was (it then at most touches, up to the push's rounding).
+template <typename Round> Vec2 bruteSettledPush(const Vec2& at, Round&& round, bool* out_settled = nullptr) {
+    Vec2 total = round(Vec2{0.0f, 0.0f});
+    bool settled = total.x == 0.0f && total.y == 0.0f;
+    for (std::uint32_t r = 1; r < kWallPushRounds && (total.x != 0.0f || total.y != 0.0f); ++r) {
+        const Vec2 more = round(total);
+        Vec2 next, was, now;
+        add(total, more, next);
+        add(at, total, was);
+        add(at, next, now);
+        if (now.x == was.x && now.y == was.y) {
+            settled = true;
+            break;
+        }
+        total = next;
+    }
+    if (out_settled != nullptr) *out_settled = settled;
+    return total;
+}
+
 /// The first-hit queries' start inside the solid (the rings' XOR): t = 0 and no edge in `out`.
 inline bool bruteStartsInside(const WallSet& w, const Vec2& p, WallRayHit& out) {
     if (!brutePointInWalls(w, p)) return false;

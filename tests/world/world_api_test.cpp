@@ -246,6 +246,89 @@ TEST(WorldApi, PairsThatCannotBeTestedTakeNoRoom) {
     EXPECT_EQ(world.hits()[0].b, walls);
 }
 
+// The push-out contract (hit.h): a ShipWall hit's normal * depth frees the ship. A ship of
+// several spheres used to get one projection pass over its contacts, which at a corner or deep
+// inside could leave it as deep as before (the first case: 1.79 deep after a push of 1.21). Here
+// every placement of the shared 29-sphere ship that touches a grid of squares with room between
+// them, and that first case, is freed by the push: the next step reports it touching at most.
+TEST(WorldApi, ShipWallPushFreesTheShip) {
+    const auto square = [](float cx, float cy, float r) {
+        bake::WallPolygon p;
+        p.rings.push_back({{cx - r, cy - r}, {cx + r, cy - r}, {cx + r, cy + r}, {cx - r, cy + r}});
+        return p;
+    };
+    const auto freed = [](World& world, const BodyId& player, Transform t, float& out_first,
+                          float& out_after) {
+        out_first = out_after = 0.0f;
+        EXPECT_EQ(world.setShipTransform(player, t), Status::Ok);
+        EXPECT_EQ(world.step(0.0f), Status::Ok);
+        if (world.hitCount() == 0) return false;
+        EXPECT_EQ(world.hitCount(), 1u);
+        const Hit hit = world.hits()[0];
+        EXPECT_EQ(hit.kind, HitKind::ShipWall);
+        out_first = hit.depth;
+        t.translation.x += hit.normal.x * hit.depth;
+        t.translation.y += hit.normal.y * hit.depth;
+        EXPECT_EQ(world.setShipTransform(player, t), Status::Ok);
+        EXPECT_EQ(world.step(0.0f), Status::Ok);
+        if (world.hitCount() > 0) out_after = world.hits()[0].depth;
+        return true;
+    };
+    WorldConfig config = smallConfig();
+    {
+        auto bytes = bakeTestWalls({square(0.0f, 0.0f, 5.0f)});
+        Blob blob;
+        WallSet walls;
+        ASSERT_EQ(openBlob(bytes->data(), bytes->size(), blob), Status::Ok);
+        ASSERT_EQ(loadWallSet(blob, walls), Status::Ok);
+        const Sphere spheres[3] = {
+            {{-2.0f, 0.0f, 0.0f}, 1.0f}, {{0.0f, 0.0f, 0.0f}, 1.2f}, {{2.0f, 0.5f, 0.0f}, 0.8f}};
+        SphereCluster cluster;
+        ASSERT_EQ(makeSphereCluster(spheres, 3, cluster), Status::Ok);
+        HostWorld host(config);
+        BodyId walls_id, player;
+        ASSERT_EQ(host.world.spawnWalls(WallsDesc{&walls}, walls_id), Status::Ok);
+        ShipDesc desc;
+        desc.cluster = &cluster;
+        yawAt(3.23718095f, -5.11829472f, 4.41602039f, 0.0f, desc.ship_to_world);
+        ASSERT_EQ(host.world.spawnPlayer(desc, player), Status::Ok);
+        float first = 0.0f, after = 0.0f;
+        ASSERT_TRUE(freed(host.world, player, desc.ship_to_world, first, after));
+        EXPECT_GT(first, 1.0f);
+        EXPECT_LE(after, 1e-5f);
+    }
+    std::vector<bake::WallPolygon> grid;
+    for (int gy = -1; gy <= 1; ++gy)
+        for (int gx = -1; gx <= 1; ++gx) grid.push_back(square(20.0f * float(gx), 20.0f * float(gy), 3.0f));
+    auto bytes = bakeTestWalls(grid);
+    Blob blob;
+    WallSet walls;
+    ASSERT_EQ(openBlob(bytes->data(), bytes->size(), blob), Status::Ok);
+    ASSERT_EQ(loadWallSet(blob, walls), Status::Ok);
+    HostWorld host(config);
+    BodyId walls_id, player;
+    ASSERT_EQ(host.world.spawnWalls(WallsDesc{&walls}, walls_id), Status::Ok);
+    ShipDesc desc;
+    desc.cluster = &assets().ship->cluster;
+    setIdentity(desc.ship_to_world);
+    ASSERT_EQ(host.world.spawnPlayer(desc, player), Status::Ok);
+    SplitMix64 rng(0x9057F4EEu);
+    int pushes = 0, deep = 0;
+    float worst = 0.0f;
+    for (int i = 0; i < 4000; ++i) {
+        Transform t;
+        yawAt(rng.rangef(0.0, 6.2831853), rng.rangef(-27.0, 27.0), rng.rangef(-27.0, 27.0), 0.0f, t);
+        float first = 0.0f, after = 0.0f;
+        if (!freed(host.world, player, t, first, after) || first == 0.0f) continue;
+        ++pushes;
+        deep += first > 1.0f ? 1 : 0;
+        worst = std::max(worst, after);
+    }
+    EXPECT_GT(pushes, 500);
+    EXPECT_GT(deep, 50);
+    EXPECT_LE(worst, 1e-5f) << "of " << pushes << " pushes";
+}
+
 // A one-sphere player in a wall corner touches its two edges: with room for one contact, the
 // other is dropped, counted, and the step says BufferFull; the push-out is the same.
 TEST(WorldApi, FullContactBufferDropsCountsAndSays) {

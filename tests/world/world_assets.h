@@ -13,6 +13,18 @@
 
 namespace flak::test {
 
+// A walls-only blob of `polygons`, baked as flak_bake does.
+inline std::unique_ptr<AlignedBytes> bakeTestWalls(const std::vector<bake::WallPolygon>& polygons) {
+    std::vector<std::uint32_t> words;
+    EXPECT_FALSE(bake::buildWallSection(polygons, bake::WallBuildOptions{}, words).failed());
+    bake::WriteOptions options;
+    options.mesh = false;
+    options.walls = words;
+    std::vector<unsigned char> bytes;
+    EXPECT_FALSE(bake::writeBlob(bake::SourceMesh{}, bake::BuiltTree{}, options, bytes).failed());
+    return std::make_unique<AlignedBytes>(bytes);
+}
+
 // A 5 x 5 grid of wall polygons over [-40, 40]^2: squares, a concave L and squares with holes.
 inline std::unique_ptr<AlignedBytes> makeTestWalls() {
     std::vector<bake::WallPolygon> polygons;
@@ -42,14 +54,7 @@ inline std::unique_ptr<AlignedBytes> makeTestWalls() {
             polygons.push_back(p);
         }
     }
-    std::vector<std::uint32_t> words;
-    EXPECT_FALSE(bake::buildWallSection(polygons, bake::WallBuildOptions{}, words).failed());
-    bake::WriteOptions options;
-    options.mesh = false;
-    options.walls = words;
-    std::vector<unsigned char> bytes;
-    EXPECT_FALSE(bake::writeBlob(bake::SourceMesh{}, bake::BuiltTree{}, options, bytes).failed());
-    return std::make_unique<AlignedBytes>(bytes);
+    return bakeTestWalls(polygons);
 }
 
 // Meshes, clusters and walls shared by every random scene.

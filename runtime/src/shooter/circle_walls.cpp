@@ -141,55 +141,97 @@ void circleContacts(const WallSet& walls, const Vec2& center, float radius, std:
     project(inout_push.push, nearest.normal, nearest.depth);
 }
 
+// The push of a circle or cluster at `at` (its centre, or its translation's x and y):
+// `round(offset, contacts, push)` runs the projection pass with the shape moved by `offset`. The
+// first round, where the shape is, gives the contacts and counts; each further round runs where
+// the push so far leaves the shape and adds its own push, until a round would not move the shape
+// (it adds nothing, or less than float can add to `at`) or kWallPushRounds have run. One pass
+// clears the contacts it sees, but the moved shape can meet edges it did not touch before, and
+// an inside circle's way out can send another one deeper.
+template <typename Round>
+void settledPush(const Vec2& at, Round&& round, OutBuffer<WallContact>& contacts, WallPush& out_push) {
+    WallPush first;
+    round(Vec2{0.0f, 0.0f}, contacts, first);
+    Vec2 total = first.push;
+    for (std::uint32_t r = 1; r < kWallPushRounds && (total.x != 0.0f || total.y != 0.0f); ++r) {
+        OutBuffer<WallContact> none = OutBuffer<WallContact>::over(nullptr, 0);
+        WallPush more;
+        round(total, none, more);
+        Vec2 next, was, now;
+        add(total, more.push, next);
+        add(at, total, was);
+        add(at, next, now);
+        if (now.x == was.x && now.y == was.y) break;
+        total = next;
+    }
+    out_push = first;
+    out_push.push = total;
+}
+
+// One round of clusterWalls (see settledPush) with the cluster moved by `offset` in the plane.
+void clusterRound(const WallSet& walls, const SphereCluster& cluster, const Transform& cluster_to_world,
+                  const Vec2& offset, OutBuffer<WallContact>& inout_contacts, WallPush& inout_push) {
+    Transform moved = cluster_to_world;
+    moved.translation.x += offset.x;
+    moved.translation.y += offset.y;
+    // Early out: when no edge comes near the cluster's bound (grown by the margin) and its
+    // centre is outside the solid, no boundary lies in the bound's box, so every sphere is
+    // outside and clear: no contacts. (One walk that stops at the first edge box.)
+    Sphere bound;
+    clusterWorldBound(cluster, moved, bound);
+    const Vec2 bc{bound.center.x, bound.center.y};
+    const float m = detail::wallMargin(walls, detail::maxAbs(bc) + bound.radius);
+    const Vec2 lo{bc.x - bound.radius - m, bc.y - bound.radius - m},
+        hi{bc.x + bound.radius + m, bc.y + bound.radius + m};
+    bool near = false;
+    std::uint32_t begin = 0, end = 0;
+    if (!detail::wallSpan(walls, lo, hi, begin, end)) begin = end = 0; // no edge near: walk nothing
+    detail::walkWalls(
+        walls, begin, end, [&](const WallNode& n) { return detail::nodeOverlaps(n, lo, hi); },
+        [&](std::uint32_t e) {
+            Vec2 a, b;
+            wallEdgePoints(walls, e, a, b);
+            near = std::fmin(a.x, b.x) <= hi.x && lo.x <= std::fmax(a.x, b.x) &&
+                   std::fmin(a.y, b.y) <= hi.y && lo.y <= std::fmax(a.y, b.y);
+            return !near;
+        });
+    if (!near && isFinite(bc) && !pointInWalls(walls, bc)) return;
+    for (std::uint32_t i = 0; i < cluster.count; ++i) {
+        Sphere s;
+        clusterWorldSphere(cluster, moved, i, s);
+        circleContacts(walls, Vec2{s.center.x, s.center.y}, s.radius, i, inout_contacts, inout_push);
+    }
+}
+
 } // namespace
 
 Status circleWalls(const WallSet& walls, const Vec2& center, float radius,
                    OutBuffer<WallContact>& inout_contacts, WallPush& out_push) {
     const std::uint32_t dropped = inout_contacts.dropped;
-    WallPush push;
-    circleContacts(walls, center, radius, 0, inout_contacts, push);
-    out_push = push;
+    settledPush(
+        center,
+        [&](const Vec2& offset, OutBuffer<WallContact>& contacts, WallPush& push) {
+            Vec2 moved;
+            add(center, offset, moved);
+            circleContacts(walls, moved, radius, 0, contacts, push);
+        },
+        inout_contacts, out_push);
     return inout_contacts.dropped == dropped ? Status::Ok : Status::BufferFull;
 }
 
 Status clusterWalls(const WallSet& walls, const SphereCluster& cluster, const Transform& cluster_to_world,
                     OutBuffer<WallContact>& inout_contacts, WallPush& out_push) {
     const std::uint32_t dropped = inout_contacts.dropped;
-    WallPush push;
+    out_push = WallPush{};
     if (cluster.spheres != nullptr && cluster.count <= kMaxClusterSpheres && isFinite(cluster_to_world) &&
         walls.node_count > 0) {
-        // Early out: when no edge comes near the cluster's bound (grown by the margin) and its
-        // centre is outside the solid, no boundary lies in the bound's box, so every sphere is
-        // outside and clear: no contacts. (One walk that stops at the first edge box.)
-        Sphere bound;
-        clusterWorldBound(cluster, cluster_to_world, bound);
-        const Vec2 bc{bound.center.x, bound.center.y};
-        const float m = detail::wallMargin(walls, detail::maxAbs(bc) + bound.radius);
-        const Vec2 lo{bc.x - bound.radius - m, bc.y - bound.radius - m},
-            hi{bc.x + bound.radius + m, bc.y + bound.radius + m};
-        bool near = false;
-        std::uint32_t begin = 0, end = 0;
-        if (!detail::wallSpan(walls, lo, hi, begin, end)) begin = end = 0; // no edge near: walk nothing
-        detail::walkWalls(
-            walls, begin, end, [&](const WallNode& n) { return detail::nodeOverlaps(n, lo, hi); },
-            [&](std::uint32_t e) {
-                Vec2 a, b;
-                wallEdgePoints(walls, e, a, b);
-                near = std::fmin(a.x, b.x) <= hi.x && lo.x <= std::fmax(a.x, b.x) &&
-                       std::fmin(a.y, b.y) <= hi.y && lo.y <= std::fmax(a.y, b.y);
-                return !near;
-            });
-        if (!near && isFinite(bc) && !pointInWalls(walls, bc)) {
-            out_push = push;
-            return Status::Ok;
-        }
-        for (std::uint32_t i = 0; i < cluster.count; ++i) {
-            Sphere s;
-            clusterWorldSphere(cluster, cluster_to_world, i, s);
-            circleContacts(walls, Vec2{s.center.x, s.center.y}, s.radius, i, inout_contacts, push);
-        }
+        settledPush(
+            Vec2{cluster_to_world.translation.x, cluster_to_world.translation.y},
+            [&](const Vec2& offset, OutBuffer<WallContact>& contacts, WallPush& push) {
+                clusterRound(walls, cluster, cluster_to_world, offset, contacts, push);
+            },
+            inout_contacts, out_push);
     }
-    out_push = push;
     return inout_contacts.dropped == dropped ? Status::Ok : Status::BufferFull;
 }
 

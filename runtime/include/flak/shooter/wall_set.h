@@ -70,6 +70,9 @@ struct WallContact {
 };
 static_assert(sizeof(WallContact) == 40, "WallContact is 40 bytes");
 
+/// The most rounds of the projection pass that circleWalls and clusterWalls run for one push.
+constexpr std::uint32_t kWallPushRounds = 8;
+
 /// The combined push-out of a circle (or cluster) against a wall set (16 bytes).
 struct WallPush {
     Vec2 push;                       ///< translation to apply in the play plane (zero: no contact)
@@ -115,19 +118,23 @@ bool pointInWalls(const WallSet& walls, const Vec2& point);
 /// Every edge the closed disc touches (circlePolygon of the edge alone), appended to
 /// inout_contacts in edge id order, oriented as WallContact says; when the centre is inside the
 /// solid and no edge is within `radius`, the nearest edge is reported instead (depth r + d).
-/// out_push: outside the solid, the contacts' pushes combined in edge id order by one projection
-/// pass (push += n * max(0, depth - dot(push, n)): clears every contact whose normal is not
-/// opposed by an earlier one; in a concave notch iterate the query); inside, the push through the
-/// nearest boundary point only (ties to the lowest edge id). Returns Ok, or BufferFull when some
-/// contacts did not fit (the push still uses them all). NaN/Inf or a negative radius: no
-/// contacts, zero push, Ok.
+/// out_push: the translation that frees the circle. One round combines the contacts' pushes in
+/// edge id order by a projection pass (push += n * max(0, depth - dot(push, n))), a centre inside
+/// the solid contributing only its push through the nearest boundary point (ties to the lowest
+/// edge id); the round is run again where the push so far leaves the circle, adding its push,
+/// until a round adds nothing, or less than the sum can hold (the circle then at most touches
+/// the walls, up to the push's rounding), or kWallPushRounds have run (walls that leave the circle no room nearby, such as a slot narrower than it: the
+/// push is then that of the last round). The contacts and counts are those where the circle is.
+/// Returns Ok, or BufferFull when some contacts did not fit (the push still uses them all).
+/// NaN/Inf or a negative radius: no contacts, zero push, Ok.
 [[nodiscard]] Status circleWalls(const WallSet& walls, const Vec2& center, float radius,
                                  OutBuffer<WallContact>& inout_contacts, WallPush& out_push);
 
 /// circleWalls for every sphere of a cluster (as the circle at its world centre's (x, y)), sphere
-/// by sphere; WallContact::sphere names the sphere. out_push combines every contact of every
-/// sphere in that order by the projection pass, an inside sphere contributing its
-/// nearest-boundary push as one more contact. Ok or BufferFull.
+/// by sphere; WallContact::sphere names the sphere. out_push frees the whole cluster as
+/// circleWalls' frees a circle: each round combines every contact of every sphere in that order
+/// by the projection pass, an inside sphere contributing its nearest-boundary push as one more
+/// contact, and the rounds move the cluster as one. Ok or BufferFull.
 [[nodiscard]] Status clusterWalls(const WallSet& walls, const SphereCluster& cluster,
                                   const Transform& cluster_to_world, OutBuffer<WallContact>& inout_contacts,
                                   WallPush& out_push);

@@ -45,9 +45,14 @@ constexpr std::uint32_t kNoFeature = 0xFFFFFFFFu;
 ///
 /// The push-out contract (ShipWall): the World never moves a ship. `normal * depth`, in the play
 /// plane, is the translation that frees the ship from that wall set (a ship touching several
-/// sets gets one hit for each). A game that wants solid walls adds it to the ship's position
+/// sets gets one hit for each): clusterWalls' push (wall_set.h), whose rounds move the whole
+/// cluster until no sphere is left inside. Where the set leaves the ship no room along the
+/// pushes (opposite walls closer than the ship is long, as across a slot), the push is the last
+/// round's and may leave it inside. A game that wants solid walls adds it to the ship's position
 /// before the next step (World::setShipTransform), as samples/hello and the shooter sample do;
-/// one that does not is told every step the ship stays inside.
+/// one that does not is told every step the ship stays inside. Contacts are closed: a freed
+/// ship resting against a wall still gets a ShipWall hit each step, of depth 0 or a few float
+/// steps (the push's rounding).
 struct Hit {
     BodyId a;                       ///<  0: the acting body
     BodyId b;                       ///< 12: the body touched
