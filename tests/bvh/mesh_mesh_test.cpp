@@ -288,6 +288,35 @@ TEST(MeshMesh, SummaryOfASimpleOverlap) {
     EXPECT_NEAR(sum.point.z, 0.0f, 0.02f);
 }
 
+// B carried into A's space by a mirroring transform: the icosphere is its own mirror image in y,
+// so mirroring B changes only the winding of its carried triangles, and the summary must not
+// change with it (B's normal came out reversed, pointing from A towards B). The same for
+// every mirror axis.
+TEST(MeshMesh, SummaryOfAMirroredMeshKeepsItsOutwardSide) {
+    auto s = bakeMesh("ico", icosphere(3, 1.0f), true);
+    Transform b_to_a;
+    setIdentity(b_to_a);
+    b_to_a.translation.x = 1.5f;
+    MeshContactSummary plain;
+    ASSERT_TRUE(meshMeshSummary(s->blob, s->blob, b_to_a, plain));
+    for (int axis = 0; axis < 3; ++axis) {
+        SCOPED_TRACE(axis);
+        Transform mirrored = b_to_a;
+        Vec3* column[3] = {&mirrored.rotation.c0, &mirrored.rotation.c1, &mirrored.rotation.c2};
+        negate(*column[axis], *column[axis]);
+        ASSERT_LT(determinant(mirrored.rotation), 0.0f);
+        MeshContactSummary sum;
+        ASSERT_TRUE(meshMeshSummary(s->blob, s->blob, mirrored, sum));
+        EXPECT_EQ(sum.pair_count, plain.pair_count);
+        EXPECT_LT(sum.normal_b.x, -0.95f);
+        EXPECT_NEAR(sum.normal_b.x, plain.normal_b.x, 1e-5f);
+        EXPECT_NEAR(sum.normal_b.y, plain.normal_b.y, 1e-5f);
+        EXPECT_NEAR(sum.normal_b.z, plain.normal_b.z, 1e-5f);
+        EXPECT_NEAR(sum.normal_a.x, plain.normal_a.x, 1e-5f);
+        EXPECT_NEAR(sum.point.x, plain.point.x, 1e-5f);
+    }
+}
+
 // The summary's sums past what 64 bits hold (2^31 pairs with one normal: the sum wrapped and the
 // normal came out reversed) and its pair count past 32 bits (it wrapped to 0 and the summary said
 // no contact): the pairs beyond are counted, not summed, and the count saturates. Driven through
@@ -299,7 +328,9 @@ TEST(MeshMesh, SummarySumsSaturateInsteadOfWrapping) {
     expand(Vec3{1, 1, 1}, box);
     const Vec3 a[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
     const Vec3 b[3] = {{0.2f, 0.2f, -1}, {0.3f, 0.2f, 1}, {0.2f, 0.3f, 1}};
-    detail::SummarySums sums(box);
+    Transform identity;
+    setIdentity(identity);
+    detail::SummarySums sums(box, identity);
     sums.add(a, b, false);
     MeshContactSummary one;
     ASSERT_TRUE(sums.finish(one));

@@ -1068,6 +1068,39 @@ TEST(WorldApi, BrokenBackEndAnswersAreRefusedAndCounted) {
     }
 }
 
+// An enemy placed by a mirroring transform (rigid: isRigid lets reflections pass) is the same
+// solid as its mirror image, so its hits with another enemy point the same way: from b towards
+// a. The icosphere is its own mirror image; mirroring b used to turn the ShipShip normal round
+// (b's triangle normals, taken from its mirrored corners, faced inwards). The CPU walk and a
+// back end's pairs agree.
+TEST(WorldApi, MirroredEnemyHitsPointFromBToA) {
+    auto mesh = makeTestMesh(icosphere(2, 2.0f));
+    CpuBackend backend;
+    for (CpuBackend* use : {static_cast<CpuBackend*>(nullptr), &backend}) {
+        for (int mirror = 0; mirror < 4; ++mirror) { // none, then x, y or z of b negated
+            SCOPED_TRACE(std::string(use != nullptr ? "back end" : "CPU") + ", mirror " +
+                         std::to_string(mirror));
+            BackendWorld bw(use, false);
+            World& world = bw.host->world;
+            BodyId a, b;
+            ShipDesc desc = enemyAtOrigin(*mesh);
+            ASSERT_EQ(world.spawnEnemy(desc, a), Status::Ok);
+            desc.ship_to_world.translation.x = 1.0f;
+            Vec3* column[3] = {&desc.ship_to_world.rotation.c0, &desc.ship_to_world.rotation.c1,
+                               &desc.ship_to_world.rotation.c2};
+            if (mirror > 0) negate(*column[mirror - 1], *column[mirror - 1]);
+            ASSERT_EQ(world.spawnEnemy(desc, b), Status::Ok);
+            ASSERT_EQ(world.step(1.0f / 60.0f), Status::Ok);
+            ASSERT_EQ(world.hitCount(), 1u);
+            const Hit& hit = world.hits()[0];
+            EXPECT_EQ(hit.kind, HitKind::ShipShip);
+            EXPECT_EQ(hit.a, a);
+            EXPECT_LT(hit.normal.x, -0.95f);
+            EXPECT_EQ(world.stats().mesh_jobs_on_backend, use != nullptr);
+        }
+    }
+}
+
 // Pairs whose triangles do not intersect, added to every job's answer (a job whose meshes do not
 // touch got a ShipShip hit from them): each such job is answered on the CPU, its pairs counted as
 // refused, and the hits are the CPU's.

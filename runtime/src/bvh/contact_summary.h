@@ -11,6 +11,7 @@
 #include <flak/geom/tri_tri.h>
 #include <flak/geom/triangle_normal.h>
 #include <flak/math/aabb.h>
+#include <flak/math/transform.h>
 
 #include <cmath>
 #include <cstdint>
@@ -58,9 +59,15 @@ struct SummarySums {
     TriTriPairs4 pending; ///< pairs whose intersection waits for a batch of four
     std::uint32_t pending_count = 0;
     unsigned pending_crossing = 0; ///< pending pairs known to cross in 3D
+    /// B was carried into A's space by a mirroring transform (negative determinant): its
+    /// triangles' normals, taken from the carried corners, face the other way, and finish()
+    /// turns their mean back to B's own side.
+    bool b_mirrored = false;
 
-    /// `a_box`: A's mesh bounds (the intersection segments lie on A's triangles).
-    explicit SummarySums(const Aabb& a_box) {
+    /// `a_box`: A's mesh bounds (the intersection segments lie on A's triangles); `b_to_a`: the
+    /// transform that carried B's triangles into A's space.
+    SummarySums(const Aabb& a_box, const Transform& b_to_a)
+        : b_mirrored(determinant(b_to_a.rotation) < 0.0f) {
         double half = 0.0;
         for (int c = 0; c < 3; ++c) {
             const double lo = static_cast<double>(a_box.min[c]), hi = static_cast<double>(a_box.max[c]);
@@ -143,6 +150,7 @@ struct SummarySums {
         }
         unit(na, out.normal_a);
         unit(nb, out.normal_b);
+        if (b_mirrored) negate(out.normal_b, out.normal_b);
         return true;
     }
 

@@ -209,7 +209,7 @@ struct PairSink {
 // stays in a small cache of the last ones seen: the same values, fewer computations.
 struct SummarySink {
     static constexpr bool kWantsCrossing = true;
-    explicit SummarySink(const Aabb& a_box) : sums(a_box) {}
+    SummarySink(const Aabb& a_box, const Transform& b_to_a) : sums(a_box, b_to_a) {}
     detail::SummarySums sums;
     std::uint32_t a_tri = 0xFFFFFFFFu;
     detail::TriangleNormal a_normal;
@@ -251,7 +251,7 @@ Status meshMeshPairs(const MeshBlob& a, const MeshBlob& b, const Transform& b_to
 
 bool meshMeshSummary(const MeshBlob& a, const MeshBlob& b, const Transform& b_to_a,
                      MeshContactSummary& out_summary) {
-    SummarySink sink(a.bounds);
+    SummarySink sink(a.bounds, b_to_a);
     walkPairs(a, b, b_to_a, sink);
     return sink.sums.finish(out_summary);
 }

@@ -191,7 +191,7 @@ struct ShipItem {
 // out_misses: the pairs whose triangles do not intersect (a broken answer for this job).
 bool summarizePairs(const MeshMeshJob& job, const MeshMeshPair* pairs, std::uint32_t count,
                     bool exact_crossing, MeshContactSummary& out, std::uint64_t& out_misses) {
-    detail::SummarySums sums(job.a->bounds);
+    detail::SummarySums sums(job.a->bounds, job.b_to_a);
     for (std::uint32_t k = 0; k < count; ++k) {
         Vec3 va[3], vb[3], src[3];
         triangleVertices(*job.a, pairs[k].a, va[0], va[1], va[2]);

@@ -43,7 +43,9 @@ struct MeshContactSummary {
     std::uint32_t pair_count = 0; ///< intersecting triangle pairs found (saturates at 0xFFFFFFFF)
     Vec3 point;                   ///< mean of the midpoints of the pairs' intersection segments
     Vec3 normal_a; ///< unit mean of A's triangle normals over the pairs (as wound); zero if they cancel
-    Vec3 normal_b; ///< unit mean of B's triangle normals over the pairs, in A's space; zero if they cancel
+    /// Unit mean of B's triangle normals over the pairs (as wound), carried into A's space: on
+    /// B's own side also when b_to_a mirrors (a negative determinant); zero if they cancel.
+    Vec3 normal_b;
 };
 static_assert(sizeof(MeshContactSummary) == 40, "MeshContactSummary layout");
 
