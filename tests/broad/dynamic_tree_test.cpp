@@ -92,6 +92,46 @@ TEST(DynamicTree, IdsAreCheckedAndGoStale) {
     h.check("after clear");
 }
 
+// A tree initialised again (a level reset) hands out ids that no id from before matches, in the
+// same block or another: an old id is stale, never an alias of a new proxy. Before, init() set
+// every generation back to 1, so the first new proxy got the first old one's id, and moving or
+// destroying through the old id moved or destroyed the new proxy.
+TEST(DynamicTree, IdsFromBeforeAnInitGoStale) {
+    alignas(64) static unsigned char blocks[2][16 * 1024];
+    DynamicTree tree;
+    DynamicTreeConfig config;
+    config.proxy_capacity = 4;
+    const std::size_t need = DynamicTree::requiredBytes(config);
+    ASSERT_LE(need, sizeof blocks[0]);
+    ASSERT_EQ(tree.init(blocks[0], need, config), Status::Ok);
+    std::vector<ProxyId> old(4);
+    for (std::uint32_t i = 0; i < 4; ++i)
+        ASSERT_EQ(tree.createProxy(boxDesc(float(i), 0, 1, 100 + i), old[i]), Status::Ok);
+    EXPECT_EQ(old[0].generation, 1u); // a fresh tree starts at 1 (ids repeat from run to run)
+    ASSERT_EQ(tree.destroyProxy(old[3]), Status::Ok);
+    ProxyId again;
+    ASSERT_EQ(tree.createProxy(boxDesc(3, 0, 1, 103), again), Status::Ok); // generation 2 in slot 3
+    old.push_back(again);
+    for (unsigned char* block : {blocks[0], blocks[1], blocks[0]}) {
+        ASSERT_EQ(tree.init(block, need, config), Status::Ok);
+        std::vector<ProxyId> fresh(4);
+        for (std::uint32_t i = 0; i < 4; ++i)
+            ASSERT_EQ(tree.createProxy(boxDesc(float(i), 5, 1, 200 + i), fresh[i]), Status::Ok);
+        ProxyDesc out;
+        for (const ProxyId& id : old) {
+            for (const ProxyId& now : fresh) EXPECT_NE(id, now);
+            EXPECT_EQ(tree.getProxy(id, out), Status::StaleHandle);
+            EXPECT_EQ(tree.moveProxy(id, boxDesc(0, 9, 1).box, Vec3{}), Status::StaleHandle);
+            EXPECT_EQ(tree.destroyProxy(id), Status::StaleHandle);
+        }
+        EXPECT_EQ(tree.proxyCount(), 4u);
+        for (const ProxyId& now : fresh) ASSERT_EQ(tree.getProxy(now, out), Status::Ok);
+        old.insert(old.end(), fresh.begin(), fresh.end());
+    }
+    TreeReport report;
+    EXPECT_TRUE(tree.validate(report));
+}
+
 TEST(DynamicTree, RefusesBadBoxes) {
     TreeHarness h(4);
     const float nan = std::numeric_limits<float>::quiet_NaN();

@@ -77,9 +77,13 @@ Status DynamicTree::init(void* memory, std::size_t bytes, const DynamicTreeConfi
     m_user = reinterpret_cast<std::uint64_t*>(base + kNodeBytesPerProxy * n + recordBytes(n) + fatBytes(n));
     m_slot_count = 2 * config.proxy_capacity;
     m_proxy_capacity = config.proxy_capacity;
+    // Generations go on from the highest this tree has handed out, so no id from before this
+    // init matches a proxy made after it (0 marks a retired slot; after 2^32 - 2 generations in
+    // all they start from 1 again).
+    const std::uint32_t first = m_top_generation < 0xFFFFFFFFu ? m_top_generation + 1u : 1u;
     for (std::uint32_t i = 0; i < m_proxy_capacity; ++i) {
         m_records[i].node = kTreeFreeNode;
-        m_records[i].generation = 1; // 0 marks a retired slot
+        m_records[i].generation = first;
     }
     clear();
     return Status::Ok;
@@ -214,6 +218,7 @@ Status DynamicTree::createProxy(const ProxyDesc& desc, ProxyId& out_id) {
     ++m_proxy_count;
     insertLeaf(index, desc.box);
     out_id = ProxyId{index, record.generation};
+    if (record.generation > m_top_generation) m_top_generation = record.generation;
     return Status::Ok;
 }
 

@@ -74,7 +74,9 @@ public:
     DynamicTree& operator=(const DynamicTree&) = delete;
 
     /// Lays the tree out in [memory, memory + bytes) and empties it. `memory` must be aligned to
-    /// kAlignment and hold requiredBytes(config). NullMemory, Misaligned, TooSmall, or
+    /// kAlignment and hold requiredBytes(config). Ids handed out before, in this block or another,
+    /// go stale: a tree initialised again gives its proxies generations above every one it gave
+    /// before (a fresh tree starts at 1, so its ids repeat from run to run). NullMemory, Misaligned, TooSmall, or
     /// InvalidArgument (capacity 0 or above kMaxProxies, negative or non-finite margin/extension,
     /// or a block size that does not fit in size_t); on failure the tree is unusable (capacity 0)
     /// until a successful init.
@@ -204,7 +206,8 @@ private:
     DynamicTreeConfig m_config;
     std::uint64_t m_reinserts = 0; // 64 bits: 2^32 moves can come within hours of a busy game
     std::uint64_t m_rotations = 0;
-    std::uint32_t m_inserts = 0; // leaf insertions, ever (seeds the tie-break; wraps harmlessly)
+    std::uint32_t m_inserts = 0;        // leaf insertions, ever (seeds the tie-break; wraps harmlessly)
+    std::uint32_t m_top_generation = 0; // the highest generation handed out, kept across init()
 };
 
 /// Finds every pair (a in `first`, b in `second`) whose tight boxes overlap and whose filters
