@@ -413,6 +413,20 @@ TEST(WorldQuery, BadInputAndAFullBufferAreAnswered) {
     EXPECT_EQ(out.count, 4u);
     EXPECT_EQ(out.dropped, 2u);
     out.clear();
+    // A box whose size fits but whose ends' sum does not: a hull out at 2.5e38 is still met (the
+    // box's centre overflowed, and the query answered Ok without it).
+    {
+        HostWorld far_world(config);
+        Transform xf;
+        yawAt(0.0f, 2.5e38f, 0.0f, 0.0f, xf);
+        BodyId far_id;
+        ASSERT_EQ(far_world.world.spawnEnemy(ShipDesc{&a.enemy_a->blob, nullptr, xf, 1}, far_id), Status::Ok);
+        const Aabb far_box{Vec3{2e38f, -200.0f, -10.0f}, Vec3{3e38f, 200.0f, 10.0f}};
+        EXPECT_EQ(far_world.world.overlapBox(far_box, QueryFilter{}, out), Status::Ok);
+        ASSERT_EQ(out.count, 1u);
+        EXPECT_TRUE(ids[0] == far_id);
+        out.clear();
+    }
 
     EXPECT_EQ(host.world.overlapSphere(Sphere{o, 2.2f}, QueryFilter{}, out), Status::BufferFull);
     EXPECT_EQ(out.count, 4u);

@@ -173,6 +173,11 @@ bool boxTouchesBody(const QueryBody& body, const Aabb& box) {
     if (body.targets.mesh_count > 0) {
         Obb obb;
         center(box, obb.center);
+        // A box whose size is finite but whose ends' sum is not (both near +-FLT_MAX): the
+        // centre from the halves, which cannot overflow.
+        if (!isFinite(obb.center))
+            set(box.min.x * 0.5f + box.max.x * 0.5f, box.min.y * 0.5f + box.max.y * 0.5f,
+                box.min.z * 0.5f + box.max.z * 0.5f, obb.center);
         halfExtents(box, obb.halfExtents);
         setIdentity(obb.rotation);
         OutBuffer<std::uint32_t> none; // no room: a touching triangle shows as dropped
