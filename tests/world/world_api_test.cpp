@@ -8,6 +8,7 @@
 #include <flak/geom/tri_tri.h>
 #include <flak/shooter/wall_set.h>
 
+#include <cstring>
 #include <memory>
 
 namespace flak::test {
@@ -89,9 +90,21 @@ TEST(WorldApi, StaleAndNullIdsAreDetected) {
     World& world = host.world;
     BulletDesc bullet;
     bullet.sphere.radius = 0.5f;
+    bullet.team = 3;
+    bullet.user = 0xB0117E7u;
+    bullet.filter = CollisionFilter{4u, 0xF0u};
     BodyId id;
     ASSERT_EQ(world.spawnBullet(bullet, id), Status::Ok);
     EXPECT_TRUE(world.isAlive(id));
+    BulletDesc read; // every field written back (user and filter were left as they were)
+    read.user = 1;
+    read.filter = CollisionFilter{};
+    ASSERT_EQ(world.getBullet(id, read), Status::Ok);
+    EXPECT_EQ(std::memcmp(&read.sphere, &bullet.sphere, sizeof(Sphere)), 0);
+    EXPECT_EQ(read.team, 3u);
+    EXPECT_EQ(read.user, bullet.user);
+    EXPECT_EQ(read.filter.category, 4u);
+    EXPECT_EQ(read.filter.mask, 0xF0u);
     ASSERT_EQ(world.despawn(id), Status::Ok);
     EXPECT_FALSE(world.isAlive(id));
     EXPECT_EQ(world.despawn(id), Status::StaleHandle);

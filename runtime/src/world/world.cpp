@@ -258,7 +258,8 @@ Status validateId(const WorldState* state, const BodyId& id) {
 
 } // namespace
 
-// Walls are infinite vertical prisms; the broad phase gives them a tall finite box.
+// Walls are infinite vertical prisms; the broad phase gives them a tall finite box, so in the World
+// (steps and queries alike) they reach |z| = 1e18 (world_query.h).
 constexpr float kWallHalfHeight = 1.0e18f;
 
 void wallSetBox(const WallSet& walls, Aabb& out) {
@@ -816,6 +817,8 @@ Status World::getBullet(const BodyId& id, BulletDesc& out_bullet) const {
     out_bullet.sphere = body->sphere;
     out_bullet.velocity = body->velocity;
     out_bullet.team = body->team;
+    out_bullet.user = body->user;
+    out_bullet.filter = body->filter;
     return Status::Ok;
 }
 

@@ -87,8 +87,10 @@ struct WallsDesc {
 };
 
 /// A ship: an enemy (mesh required, cluster optional) or a player (cluster required, mesh
-/// optional). Pair tests use the cluster where one side has one and the other side's mesh or
-/// cluster (see World::step). Views must outlive the body.
+/// optional). Pair tests (see World::step): two enemies mesh against mesh (their clusters are
+/// not used), an enemy and a player the player's cluster against the enemy's mesh, two players
+/// cluster against cluster; against a wall set, the ship's cluster (an enemy without one does
+/// not meet walls). Views must outlive the body.
 struct ShipDesc {
     const MeshBlob* mesh = nullptr;         ///< baked mesh; not owned
     const SphereCluster* cluster = nullptr; ///< sphere cluster in the mesh's space; not owned

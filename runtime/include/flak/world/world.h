@@ -28,7 +28,8 @@
 // Nothing is allocated afterwards, nothing grows. At capacity: spawns answer PoolFull and change
 // nothing; the hit buffer keeps the first max_hits hits in phase order (bullets, beams, walls,
 // ships, mesh-mesh; within a phase, by pool slot or pair) before sorting, counts the rest in
-// stats().hits_dropped and step() answers BufferFull; the pair buffer likewise (pairs_dropped),
+// stats().hits_dropped and step() answers BufferFull; the pair buffer likewise (pairs_dropped;
+// it fills in search order, ship-ship pairs before ship-walls pairs, so those are dropped first),
 // and a ship-vs-walls query with more than max_contacts contacts for one sphere
 // (contacts_dropped: the hit's edge and point may then not be the deepest contact's).
 // Determinism: the same calls give the same hits, bit for bit (no unordered iteration,
@@ -167,7 +168,8 @@ public:
     /// The live body in slot `slot` of `kind`'s pool, or the null id (a free slot, a slot out of
     /// range, an unknown kind): lets tools and samples list bodies, in slot order.
     BodyId bodyAt(BodyKind kind, std::uint32_t slot) const;
-    /// A bullet as it is now: its sphere (where the last step left it), velocity and team.
+    /// A bullet as it is now: its sphere (where the last step left it), velocity, team, user value
+    /// and filter (every field of the BulletDesc written).
     /// NullHandle, StaleHandle, InvalidArgument (not a bullet).
     [[nodiscard]] Status getBullet(const BodyId& id, BulletDesc& out_bullet) const;
     /// A ship's transform. NullHandle, StaleHandle, InvalidArgument (not a ship).

@@ -4,7 +4,8 @@
 //
 // The targets are the bodies a shot can meet: levels and enemies by their meshes' surfaces (a
 // sphere or box wholly inside a closed hull does not touch it), players by their sphere clusters,
-// wall sets as solid prisms over their polygons (any height), each with the very kernels a step's
+// wall sets as solid prisms over their polygons (from z = -1e18 to 1e18, the height of their
+// broad-phase box, as in a step), each with the very kernels a step's
 // bullets use: a cast is a bullet's sweep (sweptBulletFirstHit; a segment is a sweep of radius 0),
 // a sphere overlap a bullet that does not move; a box overlap takes obbOverlapTriangles on
 // meshes, sphereAabbOverlap on cluster spheres and, on walls, a corner of the box's play-plane
