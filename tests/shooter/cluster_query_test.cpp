@@ -252,6 +252,52 @@ TEST(ClusterQuery, SegmentAndSweepMatchEverySphereAlone) {
     EXPECT_EQ(tally.failures, 0);
 }
 
+// A sweep whose radius dwarfs the cluster (an explosion-sized sweep past a ship) grazing the
+// grown cluster: its answer is every grown sphere's. The bound test grew the bound by the
+// radius in float with slack at the cluster's scale only, so the radius's rounding could leave a
+// grown member poking out of the grown bound, and such grazing sweeps were missed.
+TEST(ClusterQuery, SweepsOfRadiiFarBeyondTheClusterMatchEverySphereAlone) {
+    const Sphere two[2] = {{{-0.5f, 0.0f, 0.0f}, 0.1f}, {{0.5f, 0.0f, 0.0f}, 0.1f}};
+    SphereCluster c;
+    ASSERT_EQ(makeSphereCluster(two, 2, c), Status::Ok);
+    Transform t;
+    setIdentity(t);
+    Sphere bound;
+    clusterWorldBound(c, t, bound);
+    const auto check = [&](const Vec3& p0, const Vec3& p1, float r) {
+        ClusterRayHit got;
+        const bool g = sweptSphereClusterFirstHit(c, t, p0, p1, r, got);
+        bool want = false;
+        for (const Sphere& s : two) {
+            RayHit h;
+            want |= segmentSphere(p0, p1, Sphere{s.center, s.radius + r}, h);
+        }
+        return std::make_pair(g, want);
+    };
+    // Found by a review: the second sphere grown by the radius is hit at t = 0.49999.
+    const auto found = check(Vec3{0x1.00020cp+12f, -0x1.42p+8f, 0.0f},
+                             Vec3{0x1.00020ep+12f, 0x1.42p+8f, 0.0f}, 0x1.fff0e6p+11f);
+    EXPECT_TRUE(found.second);
+    EXPECT_EQ(found.first, found.second);
+    SplitMix64 rng(0x6A0E5u);
+    long hits = 0, failures = 0;
+    for (int k = 8; k <= 20; ++k) {
+        for (int i = 0; i < 4000; ++i) {
+            // A radius near 2^k, and a segment along y at x just beyond the grown members' reach.
+            const float r = std::ldexp(1.0f + float(rng.u()), k - 1);
+            float x0 = bound.radius + r, x1 = x0;
+            for (int s = int(rng.u() * 6) - 2; s > 0; --s) x0 = std::nextafter(x0, INFINITY);
+            for (int s = int(rng.u() * 6) - 2; s > 0; --s) x1 = std::nextafter(x1, INFINITY);
+            const float y = float(100 + int(rng.u() * 5000));
+            const auto [g, want] = check(Vec3{x0, -y, 0.0f}, Vec3{x1, y, 0.0f}, r);
+            hits += want ? 1 : 0;
+            failures += g != want ? 1 : 0;
+        }
+    }
+    EXPECT_GT(hits, 1000);
+    EXPECT_EQ(failures, 0);
+}
+
 TEST(ClusterQuery, ClusterWallsMatchEverySphereAlone) {
     const std::uint64_t seed = 0xC1EAu + oracleSeedOffset();
     OracleTally tally("cluster vs walls", seed);

@@ -18,7 +18,10 @@ bool firstSphere(const SphereCluster& cluster, const Transform& cluster_to_world
     if (!isFinite(cluster_to_world) || !isFinite(p0) || !isFinite(p1)) return false;
     Sphere bound;
     clusterWorldBound(cluster, cluster_to_world, bound);
-    bound.radius += grow;
+    // Grown with slack at grow's own scale: where grow dwarfs the cluster, its rounding in the
+    // members' s.radius + grow exceeds the bound's slack, which is at the cluster's scale.
+    bound.radius =
+        static_cast<float>(double(bound.radius) + double(grow) + detail::shooterSlack(double(grow)));
     RayHit probe;
     if (!segmentSphere(p0, p1, bound, probe)) return false;
     bool found = false;
