@@ -76,10 +76,10 @@ public:
     /// Lays the tree out in [memory, memory + bytes) and empties it. `memory` must be aligned to
     /// kAlignment and hold requiredBytes(config). Ids handed out before, in this block or another,
     /// go stale: a tree initialised again gives its proxies generations above every one it gave
-    /// before (a fresh tree starts at 1, so its ids repeat from run to run). NullMemory, Misaligned, TooSmall, or
-    /// InvalidArgument (capacity 0 or above kMaxProxies, negative or non-finite margin/extension,
-    /// or a block size that does not fit in size_t); on failure the tree is unusable (capacity 0)
-    /// until a successful init.
+    /// before (a fresh tree starts at 1, so its ids repeat from run to run). NullMemory,
+    /// Misaligned, TooSmall, or InvalidArgument (capacity 0 or above kMaxProxies, negative or
+    /// non-finite margin/extension, or a block size that does not fit in size_t); on failure the
+    /// tree is unusable (capacity 0) until a successful init.
     [[nodiscard]] Status init(void* memory, std::size_t bytes, const DynamicTreeConfig& config);
 
     /// Adds a proxy and writes its id. Its fat box is the tight box grown by the margin; it is

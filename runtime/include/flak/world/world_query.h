@@ -5,11 +5,11 @@
 // The targets are the bodies a shot can meet: levels and enemies by their meshes' surfaces (a
 // sphere or box wholly inside a closed hull does not touch it), players by their sphere clusters,
 // wall sets as solid prisms over their polygons (from z = -1e18 to 1e18, the height of their
-// broad-phase box, as in a step), each with the very kernels a step's
-// bullets use: a cast is a bullet's sweep (sweptBulletFirstHit; a segment is a sweep of radius 0),
-// a sphere overlap a bullet that does not move; a box overlap takes obbOverlapTriangles on
-// meshes, sphereAabbOverlap on cluster spheres and, on walls, a corner of the box's play-plane
-// rectangle inside the solid, a side across an edge, or a wall point inside the rectangle.
+// broad-phase box, as in a step), each with the very kernels a step's bullets use: a cast is a
+// bullet's sweep (sweptBulletFirstHit; a segment is a sweep of radius 0), a sphere overlap a
+// bullet that does not move; a box overlap takes obbOverlapTriangles on meshes,
+// sphereAabbOverlap on cluster spheres and, on walls, a corner of the box's play-plane rectangle
+// inside the solid, a side across an edge, or a wall point inside the rectangle.
 // Bullets and beams are never targets. Every body is read where the last call left it (spawn,
 // setShipTransform), and the bodies are visited in (kind, slot) order, so the answers do not
 // depend on any tree's shape. Queries are const: several threads may ask at once between steps
