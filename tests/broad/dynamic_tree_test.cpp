@@ -132,6 +132,40 @@ TEST(DynamicTree, IdsFromBeforeAnInitGoStale) {
     EXPECT_TRUE(tree.validate(report));
 }
 
+// Near the top of the generation range an init starts again from 1, so every slot keeps room to
+// be reused: going on from the highest generation handed out would retire every slot within a
+// few reuses. Below it, generations go on as above. A slot's record is set by hand to stand in
+// for 2^31 reuses (the block's layout is public: the node slots, then the records).
+TEST(DynamicTree, InitNearTheTopOfTheGenerationsLeavesRoom) {
+    alignas(64) static unsigned char block[16 * 1024];
+    DynamicTreeConfig config;
+    config.proxy_capacity = 4;
+    const std::size_t need = DynamicTree::requiredBytes(config);
+    ASSERT_LE(need, sizeof block);
+    TreeProxy* records = reinterpret_cast<TreeProxy*>(block + 2 * sizeof(TreeNode) * config.proxy_capacity);
+    for (const std::uint32_t churned : {0x7FFFFFF0u, 0xFFFFFFF0u}) {
+        SCOPED_TRACE(churned);
+        DynamicTree tree;
+        ASSERT_EQ(tree.init(block, need, config), Status::Ok);
+        records[0].generation = churned;
+        ProxyId old;
+        ASSERT_EQ(tree.createProxy(boxDesc(0, 0, 1), old), Status::Ok);
+        ASSERT_EQ(old.generation, churned);
+        ASSERT_EQ(tree.init(block, need, config), Status::Ok);
+        ProxyId now;
+        ASSERT_EQ(tree.createProxy(boxDesc(0, 0, 1), now), Status::Ok);
+        EXPECT_EQ(now.generation, churned < 0x80000000u ? churned + 1u : 1u);
+        EXPECT_NE(now, old);
+        ASSERT_EQ(tree.destroyProxy(now), Status::Ok);
+        for (int cycle = 0; cycle < 100; ++cycle) { // every slot goes on being reused
+            ProxyId ids[4];
+            for (ProxyId& id : ids) ASSERT_EQ(tree.createProxy(boxDesc(0, 0, 1), id), Status::Ok) << cycle;
+            for (ProxyId& id : ids) ASSERT_EQ(tree.destroyProxy(id), Status::Ok);
+        }
+        EXPECT_EQ(tree.retiredProxies(), 0u);
+    }
+}
+
 TEST(DynamicTree, RefusesBadBoxes) {
     TreeHarness h(4);
     const float nan = std::numeric_limits<float>::quiet_NaN();

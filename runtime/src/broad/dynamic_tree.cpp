@@ -47,6 +47,9 @@ std::size_t DynamicTree::requiredBytes(const DynamicTreeConfig& config) {
                    DynamicTree::kAlignment);
 }
 
+// The highest generation a new init() goes on from (see init).
+constexpr std::uint32_t kGenerationRestart = 0x80000000u;
+
 Status DynamicTree::init(void* memory, std::size_t bytes, const DynamicTreeConfig& config) {
     m_nodes = nullptr;
     m_records = nullptr;
@@ -78,9 +81,10 @@ Status DynamicTree::init(void* memory, std::size_t bytes, const DynamicTreeConfi
     m_slot_count = 2 * config.proxy_capacity;
     m_proxy_capacity = config.proxy_capacity;
     // Generations go on from the highest this tree has handed out, so no id from before this
-    // init matches a proxy made after it (0 marks a retired slot; after 2^32 - 2 generations in
-    // all they start from 1 again).
-    const std::uint32_t first = m_top_generation < 0xFFFFFFFFu ? m_top_generation + 1u : 1u;
+    // init matches a proxy made after it (0 marks a retired slot). Past kGenerationRestart they
+    // start from 1 again instead: every slot then keeps at least 2^31 reuses before it retires
+    // (starting just below the wrap would retire them all within a few).
+    const std::uint32_t first = m_top_generation < kGenerationRestart ? m_top_generation + 1u : 1u;
     for (std::uint32_t i = 0; i < m_proxy_capacity; ++i) {
         m_records[i].node = kTreeFreeNode;
         m_records[i].generation = first;

@@ -76,7 +76,9 @@ public:
     /// Lays the tree out in [memory, memory + bytes) and empties it. `memory` must be aligned to
     /// kAlignment and hold requiredBytes(config). Ids handed out before, in this block or another,
     /// go stale: a tree initialised again gives its proxies generations above every one it gave
-    /// before (a fresh tree starts at 1, so its ids repeat from run to run). NullMemory,
+    /// before (a fresh tree starts at 1, so its ids repeat from run to run), until it has handed
+    /// out generations past 2^31: an init after that starts from 1 again, and an id kept from
+    /// before could then match a new proxy. NullMemory,
     /// Misaligned, TooSmall, or InvalidArgument (capacity 0 or above kMaxProxies, negative or
     /// non-finite margin/extension, or a block size that does not fit in size_t); on failure the
     /// tree is unusable (capacity 0) until a successful init.
