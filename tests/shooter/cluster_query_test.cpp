@@ -10,6 +10,7 @@
 
 #include "flak_support/polygon_families.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 
@@ -279,6 +280,13 @@ TEST(ClusterQuery, SweepsOfRadiiFarBeyondTheClusterMatchEverySphereAlone) {
                              Vec3{0x1.00020ep+12f, 0x1.42p+8f, 0.0f}, 0x1.fff0e6p+11f);
     EXPECT_TRUE(found.second);
     EXPECT_EQ(found.first, found.second);
+    // Radii at the top of float's range: the grown bound does not fit in a float, and the
+    // members are tested without it (its sum, cast to float, was undefined and missed them).
+    for (const float r : {FLT_MAX, std::nextafter(FLT_MAX, 0.0f)}) {
+        const auto top = check(Vec3{0.0f, 10.0f, 0.0f}, Vec3{0.0f, 20.0f, 0.0f}, r);
+        EXPECT_TRUE(top.second) << r;
+        EXPECT_EQ(top.first, top.second) << r;
+    }
     SplitMix64 rng(0x6A0E5u);
     long hits = 0, failures = 0;
     for (int k = 8; k <= 20; ++k) {

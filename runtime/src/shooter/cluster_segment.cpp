@@ -4,6 +4,7 @@
 
 #include "shooter/shooter_slack.h"
 
+#include <cfloat>
 #include <cmath>
 
 namespace flak {
@@ -20,10 +21,11 @@ bool firstSphere(const SphereCluster& cluster, const Transform& cluster_to_world
     clusterWorldBound(cluster, cluster_to_world, bound);
     // Grown with slack at grow's own scale: where grow dwarfs the cluster, its rounding in the
     // members' s.radius + grow exceeds the bound's slack, which is at the cluster's scale.
-    bound.radius =
-        static_cast<float>(double(bound.radius) + double(grow) + detail::shooterSlack(double(grow)));
+    // A bound beyond float's range (grow near FLT_MAX) cannot be tested: the members are.
+    const double reach = double(bound.radius) + double(grow) + detail::shooterSlack(double(grow));
+    bound.radius = reach < double(FLT_MAX) ? static_cast<float>(reach) : FLT_MAX;
     RayHit probe;
-    if (!segmentSphere(p0, p1, bound, probe)) return false;
+    if (reach < double(FLT_MAX) && !segmentSphere(p0, p1, bound, probe)) return false;
     bool found = false;
     for (std::uint32_t i = 0; i < cluster.count; ++i) {
         Sphere s;
