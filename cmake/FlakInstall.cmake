@@ -20,8 +20,11 @@ if(NOT FLAK_AVX2)
   string(APPEND flak_pc_cflags " -DFLAK_NO_AVX2")
 endif()
 # As flak_runtime_defs: always with FLAK_ASSERTS, else in Debug (a pkg-config consumer has no
-# configuration of its own to follow, so it gets the one flak was built in).
-if(FLAK_ASSERTS OR CMAKE_BUILD_TYPE STREQUAL "Debug")
+# configuration of its own to follow, so it gets the one flak was built in; $<CONFIG:Debug>
+# ignores case, and so does this). A multi-config generator has no single build type: its
+# flak.pc follows FLAK_ASSERTS alone.
+string(TOUPPER "${CMAKE_BUILD_TYPE}" flak_build_type)
+if(FLAK_ASSERTS OR flak_build_type STREQUAL "DEBUG")
   string(APPEND flak_pc_cflags " -DFLAK_ENABLE_ASSERTS")
 endif()
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")

@@ -1,8 +1,9 @@
 cmake_minimum_required(VERSION 3.21)
 # flak.pc gives a build without CMake the macros flak::runtime gives a CMake consumer of the same
 # configuration: flak built in Debug compiles its inline headers' checks (FLAK_ENABLE_ASSERTS),
-# and so must code that includes them; flak built in Release does not. Configured only.
-foreach(type Debug Release)
+# and so must code that includes them (the build type in any case, as $<CONFIG:Debug> takes it);
+# flak built in Release does not. Configured only.
+foreach(type Debug debug Release)
   file(REMOVE_RECURSE ${WORK}/${type})
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${FLAK_SOURCE} -B ${WORK}/${type} -G ${GENERATOR}
                           -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=${type} -DFLAK_BUILD_TESTS=OFF
@@ -13,8 +14,9 @@ foreach(type Debug Release)
     message(FATAL_ERROR "configuring flak in ${type} failed:\n${err}")
   endif()
   file(STRINGS ${WORK}/${type}/flak.pc cflags REGEX "^Cflags:")
-  if(type STREQUAL "Debug" AND NOT cflags MATCHES "-DFLAK_ENABLE_ASSERTS")
-    message(FATAL_ERROR "a Debug build's flak.pc leaves out FLAK_ENABLE_ASSERTS: ${cflags}")
+  string(TOUPPER "${type}" upper)
+  if(upper STREQUAL "DEBUG" AND NOT cflags MATCHES "-DFLAK_ENABLE_ASSERTS")
+    message(FATAL_ERROR "a build of type ${type}: its flak.pc leaves out FLAK_ENABLE_ASSERTS")
   elseif(type STREQUAL "Release" AND cflags MATCHES "-DFLAK_ENABLE_ASSERTS")
     message(FATAL_ERROR "a Release build's flak.pc defines FLAK_ENABLE_ASSERTS: ${cflags}")
   endif()
