@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -257,7 +258,7 @@ bool layOutSections(const std::vector<SectionPlan>& sections, std::vector<std::u
         out_offsets.push_back(static_cast<std::uint32_t>(at));
         at = align16(at + s.count * s.elem);
     }
-    if (at > std::uint64_t{SIZE_MAX}) {
+    if (at > std::uint64_t{PTRDIFF_MAX}) { // the most a std::vector may hold on this host
         out_offsets.clear();
         return false;
     }

@@ -49,7 +49,8 @@ struct SectionPlan {
 /// Places `sections` after the header and its table, in order, each on a 16-byte boundary, and
 /// writes their offsets and the blob's total bytes. False, writing nothing, where the format
 /// cannot hold them: an element count, a section's bytes or an offset of 2^32 or more (the
-/// section table's fields are 32-bit), or a total beyond size_t.
+/// section table's fields are 32-bit), or a total beyond PTRDIFF_MAX (what a byte vector can
+/// hold on this host).
 bool layOutSections(const std::vector<SectionPlan>& sections, std::vector<std::uint32_t>& out_offsets,
                     std::uint64_t& out_total);
 

@@ -124,8 +124,10 @@ bool pointInWalls(const WallSet& walls, const Vec2& point);
 /// edge id); the round is run again where the push so far leaves the circle, adding its push,
 /// until a round would not move it, adding nothing or less than float can add to the centre
 /// (the circle then at most touches the walls, up to the push's rounding), or kWallPushRounds
-/// have run (walls that leave the circle no room along the pushes, such as a slot narrower than
-/// it: the push is then the last round's). The contacts and counts are those where the circle is.
+/// have run: the push is then the last round's, which may leave the circle inside, even deeper
+/// than before. That happens where the walls leave it no room along the pushes (a slot narrower
+/// than it) and in sharp notches, whose way out the rounds approach only slowly. The contacts
+/// and counts are those where the circle is.
 /// Returns Ok, or BufferFull when some contacts did not fit (the push still uses them all).
 /// NaN/Inf or a negative radius: no contacts, zero push, Ok.
 [[nodiscard]] Status circleWalls(const WallSet& walls, const Vec2& center, float radius,

@@ -47,8 +47,8 @@ constexpr std::uint32_t kNoFeature = 0xFFFFFFFFu;
 /// plane, is the translation that frees the ship from that wall set (a ship touching several
 /// sets gets one hit for each): clusterWalls' push (wall_set.h), whose rounds move the whole
 /// cluster until no sphere is left inside. Where the set leaves the ship no room along the
-/// pushes (opposite walls closer than the ship is long, as across a slot), the push is the last
-/// round's and may leave it inside. A game that wants solid walls adds it to the ship's position
+/// pushes (opposite walls closer than the ship is long, as across a slot) or holds it in a sharp
+/// notch, the push is the last round's and may leave it inside (wall_set.h). A game that wants solid walls adds it to the ship's position
 /// before the next step (World::setShipTransform), as samples/hello and the shooter sample do;
 /// one that does not is told every step the ship stays inside. Contacts are closed: a freed
 /// ship resting against a wall still gets a ShipWall hit each step, of depth 0 or a few float
