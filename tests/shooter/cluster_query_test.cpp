@@ -345,14 +345,7 @@ TEST(ClusterQuery, ClusterWallsMatchEverySphereAlone) {
             OutBuffer<WallContact> b{one, 256, 0, 0};
             WallPush p1;
             ASSERT_EQ(circleWalls(w, Vec2{s.center.x, s.center.y}, s.radius, b, p1), Status::Ok);
-            const WallContact* shallowest = nullptr;
-            for (std::uint32_t j = 0; j < b.count; ++j) {
-                if (p1.inside == 0)
-                    bruteProject(inout_push, one[j]);
-                else if (shallowest == nullptr || one[j].depth < shallowest->depth)
-                    shallowest = &one[j];
-            }
-            if (shallowest != nullptr) bruteProject(inout_push, *shallowest);
+            bruteCirclePush(one, b.count, p1.inside != 0, inout_push);
         };
         bool settled = false;
         const Vec2 expect = bruteSettledPush(

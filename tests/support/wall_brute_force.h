@@ -74,26 +74,34 @@ inline void bruteProject(Vec2& inout_push, const WallContact& k) {
 }
 
 /// One circle's part of a round of the push rule (circleWalls, clusterWalls), folded into
-/// inout_push from brute force's contacts: outside, every contact in edge id order; inside, the
-/// shallowest. A centre inside with no edge within r takes the kernel's nearest-edge contact,
-/// which brute force does not compute (the wall tests check its distance apart).
+/// inout_push from its contacts: outside the solid, every contact in order; inside, the
+/// shallowest only.
+inline void bruteCirclePush(const WallContact* contacts, std::size_t count, bool inside, Vec2& inout_push) {
+    const WallContact* shallowest = nullptr;
+    for (std::size_t k = 0; k < count; ++k) {
+        if (!inside)
+            bruteProject(inout_push, contacts[k]);
+        else if (shallowest == nullptr || contacts[k].depth < shallowest->depth)
+            shallowest = &contacts[k];
+    }
+    if (shallowest != nullptr) bruteProject(inout_push, *shallowest);
+}
+
+/// bruteCirclePush from brute force's contacts. A centre inside with no edge within r takes the
+/// kernel's nearest-edge contact, which brute force does not compute (the wall tests check its
+/// distance apart).
 inline void bruteRoundPush(const WallSet& w, const Vec2& c, float r, Vec2& inout_push) {
     bool inside = false;
     const std::vector<WallContact> brute = bruteCircleContacts(w, c, r, inside);
-    if (!inside) {
-        for (const WallContact& k : brute) bruteProject(inout_push, k);
-    } else if (!brute.empty()) {
-        const WallContact* best = &brute[0];
-        for (const WallContact& k : brute)
-            if (k.depth < best->depth) best = &k;
-        bruteProject(inout_push, *best);
-    } else {
-        WallContact nearest;
-        OutBuffer<WallContact> one = OutBuffer<WallContact>::over(&nearest, 1);
-        WallPush ignored;
-        (void)circleWalls(w, c, r, one, ignored);
-        if (one.count == 1) bruteProject(inout_push, nearest);
+    if (!inside || !brute.empty()) {
+        bruteCirclePush(brute.data(), brute.size(), inside, inout_push);
+        return;
     }
+    WallContact nearest;
+    OutBuffer<WallContact> one = OutBuffer<WallContact>::over(&nearest, 1);
+    WallPush ignored;
+    (void)circleWalls(w, c, r, one, ignored);
+    bruteCirclePush(&nearest, one.count, true, inout_push);
 }
 
 /// The rounds of the push rule for a shape at `at` (a circle's centre, a cluster's translation):
